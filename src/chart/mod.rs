@@ -1,0 +1,111 @@
+//! Chart drawing, one file per chart, each a function generic over plotters' `DrawingBackend` so the
+//! page draws to a canvas and native tests draw the same charts to SVG.
+
+pub mod rate;
+pub mod step;
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+pub use rate::draw_rate_chart;
+pub use step::draw_step_chart;
+
+/// A chart whose x axis is the batch size and whose y axis is continuous.
+pub type BatchChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The result every drawing function returns.
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Colours for one theme.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+    pub throughput: RGBColor,
+    pub goodput: RGBColor,
+    pub memory: RGBColor,
+    pub compute: RGBColor,
+    pub target: RGBColor,
+    pub knee: RGBColor,
+    pub pool: RGBColor,
+}
+
+impl Palette {
+    /// Dark text on white; series colours from the Okabe–Ito colour-blind-safe set.
+    pub const LIGHT: Palette = Palette {
+        background: RGBColor(255, 255, 255),
+        text: RGBColor(33, 37, 41),
+        grid: RGBColor(222, 226, 230),
+        throughput: RGBColor(0, 114, 178),
+        goodput: RGBColor(0, 158, 115),
+        memory: RGBColor(0, 114, 178),
+        compute: RGBColor(230, 159, 0),
+        target: RGBColor(213, 94, 0),
+        knee: RGBColor(0, 158, 115),
+        pool: RGBColor(120, 94, 160),
+    };
+
+    /// Light text on near-black, same hues brightened.
+    pub const DARK: Palette = Palette {
+        background: RGBColor(22, 25, 29),
+        text: RGBColor(233, 236, 239),
+        grid: RGBColor(58, 63, 70),
+        throughput: RGBColor(86, 180, 233),
+        goodput: RGBColor(64, 210, 160),
+        memory: RGBColor(86, 180, 233),
+        compute: RGBColor(240, 228, 66),
+        target: RGBColor(255, 128, 64),
+        knee: RGBColor(64, 210, 160),
+        pool: RGBColor(204, 170, 235),
+    };
+}
+
+/// How to draw: colours, and device pixels per CSS pixel (devicePixelRatio) for crisp HiDPI output.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChartStyle {
+    pub palette: Palette,
+    pub scale: f64,
+}
+
+impl ChartStyle {
+    /// A length in CSS pixels as device pixels.
+    pub fn px(&self, css_px: f64) -> u32 {
+        (css_px * self.scale).round().max(1.0) as u32
+    }
+
+    /// A font of `css_px` in the theme's text colour.
+    pub fn font(&self, css_px: f64) -> TextStyle<'static> {
+        ("sans-serif", css_px * self.scale).into_font().color(&self.palette.text)
+    }
+
+    /// A stroke of `css_px` width.
+    pub fn stroke(&self, color: RGBColor, css_px: f64) -> ShapeStyle {
+        color.stroke_width(self.px(css_px))
+    }
+}
+
+/// 1.1 x the largest finite value, or 1 when there is none, so an axis never collapses.
+pub fn axis_top(values: impl Iterator<Item = f64>) -> f64 {
+    let top = values.filter(|v| v.is_finite()).fold(0.0_f64, f64::max);
+    if top > 0.0 { top * 1.1 } else { 1.0 }
+}
+
+/// A vertical marker across the plot at batch `x` with a label just right of it, near the top.
+pub fn vertical_marker<DB: DrawingBackend>(
+    chart: &mut BatchChart<'_, DB>,
+    x: f64,
+    y_top: f64,
+    label: &str,
+    color: RGBColor,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let line = PathElement::new(vec![(x, 0.0), (x, y_top)], style.stroke(color, 1.5));
+    chart.draw_series(std::iter::once(line))?;
+    let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Left, VPos::Top));
+    let offset = (style.px(4.0) as i32, style.px(4.0) as i32);
+    let text = EmptyElement::at((x, y_top)) + Text::new(label.to_string(), offset, font);
+    chart.draw_series(std::iter::once(text))?;
+    Ok(())
+}

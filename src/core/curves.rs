@@ -1,0 +1,67 @@
+//! The sampled curves the charts draw, as plain data: which batches to plot and their points.
+
+use serde::{Deserialize, Serialize};
+
+use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
+
+/// Most points one curve carries; beyond this the batches are strided.
+pub const MAX_POINTS: u32 = 600;
+/// The widest batch axis drawn.
+pub const MAX_AXIS_BATCH: u32 = 8192;
+
+/// What both batch-axis charts draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Curves {
+    /// Ascending batches from 1 to `axis_max_batch`, including the knee and the batch after it so
+    /// the goodput cliff is drawn vertical.
+    pub points: Vec<BatchPoint>,
+    /// Right end of the batch axis.
+    pub axis_max_batch: u32,
+    pub knee_batch: u32,
+    pub kv_pool_batch: u32,
+    /// The TPOT target, in s.
+    pub tpot_target_s: f64,
+}
+
+/// axis = round_up(1.15 x max(128, 2 x knee, pool)), capped at [`MAX_AXIS_BATCH`].
+pub fn axis_max_batch(a: &Analysis) -> u32 {
+    let widest = 128_u32.max(a.knee_batch.saturating_mul(2)).max(a.kv_pool_batch);
+    let padded = (f64::from(widest) * 1.15).ceil() as u32;
+    round_up_nice(padded).min(MAX_AXIS_BATCH)
+}
+
+/// The next multiple of a power-of-ten-ish step (16, 32, 64, ...) so the axis ends on a round tick.
+fn round_up_nice(x: u32) -> u32 {
+    let step = (x / 8).max(1).next_power_of_two();
+    x.div_ceil(step).saturating_mul(step)
+}
+
+/// The batches each curve samples: a stride that keeps at most [`MAX_POINTS`], plus the knee, the
+/// batch after it and the pool.
+pub fn sampled_batches(axis_max: u32, a: &Analysis) -> Vec<u32> {
+    let axis_max = axis_max.clamp(1, MAX_BATCH);
+    let stride = axis_max.div_ceil(MAX_POINTS).max(1);
+    let mut batches: Vec<u32> = (1..=axis_max).step_by(stride as usize).collect();
+    batches.push(axis_max);
+    for b in [a.knee_batch, a.knee_batch.saturating_add(1), a.kv_pool_batch] {
+        if (1..=axis_max).contains(&b) {
+            batches.push(b);
+        }
+    }
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+}
+
+/// The curves for a scenario, evaluated at [`sampled_batches`].
+pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
+    let axis_max_batch = axis_max_batch(a);
+    let points = sampled_batches(axis_max_batch, a).into_iter().map(|b| evaluate(s, b)).collect();
+    Curves {
+        points,
+        axis_max_batch,
+        knee_batch: a.knee_batch,
+        kv_pool_batch: a.kv_pool_batch,
+        tpot_target_s: s.tpot_target_s,
+    }
+}

@@ -1,0 +1,10 @@
+//! The pure model: roofline arithmetic, presets and the batch table, on std alone (plus serde derives).
+//!
+//! Nothing here knows about the page. Every function takes validated plain data and returns plain
+//! data; none of them can fail or panic, whatever the numbers.
+
+pub mod curves;
+pub mod presets;
+pub mod roofline;
+pub mod table;
+pub mod units;

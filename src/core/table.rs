@@ -1,0 +1,38 @@
+//! The batch table as plain rows: which batches the page lists and what it says of each, unformatted.
+
+use serde::{Deserialize, Serialize};
+
+use super::roofline::{evaluate, Analysis, BatchPoint, Scenario};
+
+/// The batches the seed's argument walks through, always listed.
+pub const LISTED_BATCHES: [u32; 6] = [1, 16, 32, 64, 96, 128];
+
+/// One row of the batch table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BatchRow {
+    pub point: BatchPoint,
+    /// This is the largest batch meeting the TPOT target.
+    pub is_knee: bool,
+    /// This is the largest batch whose KV fits the pool.
+    pub is_kv_pool: bool,
+    /// The batch's KV fits the pool (a batch past the pool cannot run at all).
+    pub fits_kv_pool: bool,
+}
+
+/// Rows for the listed batches plus the knee and the KV-pool batch, ascending, without repeats.
+pub fn batch_table(s: &Scenario, a: &Analysis) -> Vec<BatchRow> {
+    let mut batches: Vec<u32> = LISTED_BATCHES.to_vec();
+    batches.extend([a.knee_batch, a.kv_pool_batch]);
+    batches.retain(|&b| b > 0);
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+        .into_iter()
+        .map(|b| BatchRow {
+            point: evaluate(s, b),
+            is_knee: b == a.knee_batch,
+            is_kv_pool: b == a.kv_pool_batch,
+            fits_kv_pool: b <= a.kv_pool_batch,
+        })
+        .collect()
+}

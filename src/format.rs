@@ -1,0 +1,122 @@
+//! Display formatting: numbers as the seed prints them, and the headline sentence. Pure and
+//! testable natively; the only place base units become ms, GB or TB/s.
+
+use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
+use crate::core::units::{bytes_to_gb, s_to_ms};
+
+/// Shown in place of a number that is not finite; the model should never produce one.
+pub const NOT_A_NUMBER: &str = "–";
+
+/// A whole number with thousands separators (`8,505`); rounds half away from zero.
+pub fn thousands(x: f64) -> String {
+    if !x.is_finite() {
+        return NOT_A_NUMBER.to_string();
+    }
+    let digits = format!("{:.0}", x.abs());
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if x < 0.0 && digits != "0" { format!("-{out}") } else { out }
+}
+
+/// A number with `decimals` places, thousands-separated in its whole part (`1,234.5`).
+pub fn fixed(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return NOT_A_NUMBER.to_string();
+    }
+    let text = format!("{:.*}", decimals, x.abs());
+    let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let whole = thousands(whole.parse::<f64>().unwrap_or(0.0));
+    let sign = if x < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
+    if frac.is_empty() { format!("{sign}{whole}") } else { format!("{sign}{whole}.{frac}") }
+}
+
+/// A duration in ms with 2 decimals (`9.92`), from seconds.
+pub fn ms(time_s: f64) -> String {
+    fixed(s_to_ms(time_s), 2)
+}
+
+/// A short target in ms without trailing zeros (`10`, `7.5`), from seconds.
+pub fn target_ms(time_s: f64) -> String {
+    let text = fixed(s_to_ms(time_s), 1);
+    text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
+}
+
+/// Requests per second as the seed prints them: 1 decimal, and a plain `0` for none.
+pub fn req_per_s(rate: f64) -> String {
+    if rate == 0.0 { "0".to_string() } else { fixed(rate, 1) }
+}
+
+/// A size in decimal GB with 2 decimals (`16.06`), from bytes.
+pub fn gb(size_bytes: f64) -> String {
+    fixed(bytes_to_gb(size_bytes), 2)
+}
+
+/// `yes` or `no`.
+pub fn yes_no(flag: bool) -> &'static str {
+    if flag { "yes" } else { "no" }
+}
+
+/// The one sentence above the charts that states the lesson with live numbers.
+pub fn headline(s: &Scenario, a: &Analysis) -> String {
+    let target = target_ms(s.tpot_target_s);
+    match a.limit {
+        Limit::Tpot => tpot_headline(s, a, &target),
+        Limit::KvPool => {
+            let pool = evaluate(s, a.kv_pool_batch);
+            format!(
+                "The KV pool binds: it holds {} sequences of {} tokens, fewer than the {} that would meet {target} ms; \
+                 at {} goodput equals throughput, {} req/s ({} tokens/s).",
+                thousands(f64::from(a.kv_pool_batch)),
+                thousands(f64::from(s.context_tokens)),
+                thousands(f64::from(a.knee_batch)),
+                thousands(f64::from(a.kv_pool_batch)),
+                req_per_s(pool.goodput_req_per_s),
+                thousands(pool.tokens_per_s),
+            )
+        }
+        Limit::TargetBelowFloor { floor_s } => format!(
+            "No batch meets {target} ms: even a batch of 1 takes {} ms per step, so goodput is 0 at every batch size.",
+            ms(floor_s)
+        ),
+        Limit::WeightsDoNotFit { weight_bytes, usable_bytes } => format!(
+            "The weights ({} GB) do not fit in the {} GB of HBM the server may use: nothing can run.",
+            gb(weight_bytes),
+            gb(usable_bytes)
+        ),
+        Limit::ContextDoesNotFit { free_bytes, kv_bytes_per_seq } => format!(
+            "Not even one sequence fits: {} tokens of KV take {} GB, and {} GB is free after the weights.",
+            thousands(f64::from(s.context_tokens)),
+            gb(kv_bytes_per_seq),
+            gb(free_bytes)
+        ),
+    }
+}
+
+/// "Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32%
+/// more) and goodput 0." The comparison batch is twice the knee, or the pool if that is smaller.
+fn tpot_headline(s: &Scenario, a: &Analysis, target: &str) -> String {
+    let knee = evaluate(s, a.knee_batch);
+    let first = format!(
+        "Largest batch meeting {target} ms: {}, goodput {} req/s",
+        thousands(f64::from(a.knee_batch)),
+        req_per_s(knee.goodput_req_per_s)
+    );
+    let compare_batch = a.knee_batch.saturating_mul(2).min(a.kv_pool_batch);
+    if compare_batch <= a.knee_batch {
+        return format!("{first}; the KV pool allows no larger batch.");
+    }
+    let more = evaluate(s, compare_batch);
+    let gain_pct = (more.tokens_per_s / knee.tokens_per_s - 1.0) * 100.0;
+    format!(
+        "{first}; at {} throughput is {} tokens/s ({}% more) and goodput {}.",
+        thousands(f64::from(compare_batch)),
+        thousands(more.tokens_per_s),
+        thousands(gain_pct),
+        req_per_s(more.goodput_req_per_s)
+    )
+}

@@ -1,0 +1,195 @@
+//! The roofline core reproduces the seed's worked example and keeps its invariants everywhere.
+
+mod common;
+
+use common::{assert_close, assert_prints_as, seed, seed_fp8_kv};
+use goodput_lab::core::roofline::{
+    analyze, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch, step_time,
+    weight_bytes, Bound, Limit, Precision, Scenario,
+};
+use goodput_lab::core::table::batch_table;
+
+/// The seed's table: batch, step time (ms), tokens/s, meets 10 ms, goodput (req/s).
+const SEED_TABLE: [(u32, f64, f64, bool, f64); 5] = [
+    (16, 6.08, 2633.0, true, 10.3),
+    (32, 7.36, 4349.0, true, 17.0),
+    (64, 9.92, 6450.0, true, 25.2),
+    (96, 12.49, 7688.0, false, 0.0),
+    (128, 15.05, 8505.0, false, 0.0),
+];
+
+#[test]
+fn seed_sizes_match_the_worked_example() {
+    let s = seed();
+    assert_close(weight_bytes(&s), 16.06e9, 1e-9, "weights");
+    assert_eq!(kv_bytes_per_token(&s), 128.0 * 1024.0, "KV per token is 128 KiB");
+    assert_close(kv_bytes_per_seq(&s), 268e6, 2e-3, "KV per sequence ~268 MB");
+}
+
+#[test]
+fn seed_table_rows_match_to_the_printed_digit() {
+    let s = seed();
+    for (batch, step_ms, tokens, meets, goodput) in SEED_TABLE {
+        let p = evaluate(&s, batch);
+        assert_prints_as(p.step.step_s * 1e3, step_ms, 2, &format!("step time at {batch}"));
+        assert_prints_as(p.tokens_per_s, tokens, 0, &format!("tokens/s at {batch}"));
+        assert_eq!(p.meets_tpot, meets, "meets 10 ms at {batch}");
+        if meets {
+            assert_prints_as(p.goodput_req_per_s, goodput, 1, &format!("goodput at {batch}"));
+        } else {
+            assert_eq!(p.goodput_req_per_s, 0.0, "goodput at {batch}");
+        }
+    }
+}
+
+#[test]
+fn throughput_rises_32_percent_from_64_to_128() {
+    let s = seed();
+    let gain = evaluate(&s, 128).tokens_per_s / evaluate(&s, 64).tokens_per_s - 1.0;
+    assert_close(gain, 0.32, 0.02, "throughput gain 64 -> 128");
+}
+
+#[test]
+fn knee_at_10_ms_is_64() {
+    let a = analyze(&seed());
+    assert_close(a.knee_memory_exact, 64.97, 1e-3, "closed-form knee");
+    assert_eq!(a.knee_batch, 64);
+    assert_eq!(a.limit, Limit::Tpot);
+}
+
+#[test]
+fn fp8_kv_knee_is_129_because_130_takes_10_002_ms() {
+    let s = seed_fp8_kv();
+    let a = analyze(&s);
+    assert_close(a.knee_memory_exact, 129.94, 1e-3, "closed-form FP8 knee");
+    assert_eq!(a.knee_batch, 129);
+    assert_close(step_time(&s, 130).step_s * 1e3, 10.002, 1e-4, "step at 130");
+    assert!(step_time(&s, 129).step_s <= s.tpot_target_s);
+}
+
+#[test]
+fn decode_is_memory_bound_at_batch_128_with_a_2_08_ms_compute_term() {
+    let t = step_time(&seed(), 128);
+    assert_close(t.compute_s * 1e3, 2.08, 2e-3, "compute term at 128");
+    assert_eq!(t.bound, Bound::Memory);
+}
+
+#[test]
+fn kv_pool_at_90_percent_holds_208_sequences() {
+    assert_eq!(kv_pool_batch(&seed()), 208);
+}
+
+#[test]
+fn at_a_50_ms_target_the_knee_is_564_and_the_kv_pool_binds() {
+    let s = Scenario { tpot_target_s: 0.050, ..seed() };
+    let a = analyze(&s);
+    assert_eq!(a.knee_batch, 564);
+    assert_eq!(a.kv_pool_batch, 208);
+    assert_eq!(a.server_batch, 208);
+    assert_eq!(a.limit, Limit::KvPool);
+}
+
+#[test]
+fn a_target_below_the_weights_only_floor_reports_the_floor() {
+    let s = Scenario { tpot_target_s: 0.004, ..seed() };
+    let a = analyze(&s);
+    assert_eq!(a.knee_batch, 0);
+    match a.limit {
+        Limit::TargetBelowFloor { floor_s } => assert_close(floor_s * 1e3, 4.874, 1e-3, "floor at batch 1"),
+        other => panic!("expected TargetBelowFloor, got {other:?}"),
+    }
+}
+
+#[test]
+fn weights_that_do_not_fit_are_reported_not_computed_into_nonsense() {
+    let mut s = seed();
+    s.gpu.hbm_bytes = 16e9;
+    let a = analyze(&s);
+    assert_eq!(a.kv_pool_batch, 0);
+    assert!(matches!(a.limit, Limit::WeightsDoNotFit { .. }), "{:?}", a.limit);
+}
+
+#[test]
+fn a_context_too_long_for_one_sequence_is_reported() {
+    let s = Scenario { context_tokens: 10_000_000, ..seed() };
+    let a = analyze(&s);
+    assert_eq!(a.kv_pool_batch, 0);
+    assert!(matches!(a.limit, Limit::ContextDoesNotFit { .. }), "{:?}", a.limit);
+}
+
+/// A spread of scenarios for the property tests.
+fn grid() -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for ctx in [128, 1000, 2048, 8192, 32_768, 131_072] {
+        for kv in Precision::ALL {
+            for target_ms in [1.0, 4.9, 5.0, 10.0, 33.3, 50.0, 200.0] {
+                for output in [1, 256, 4096] {
+                    let tpot_target_s = target_ms * 1e-3;
+                    out.push(Scenario { context_tokens: ctx, kv_precision: kv, tpot_target_s, output_tokens: output, ..seed() });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn step_time_never_falls_as_batch_grows() {
+    for s in grid() {
+        let mut last = 0.0;
+        for b in 0..=1024 {
+            let t = step_time(&s, b).step_s;
+            assert!(t >= last, "step fell at batch {b} in {s:?}");
+            last = t;
+        }
+    }
+}
+
+#[test]
+fn goodput_is_throughput_up_to_the_knee_and_zero_past_it() {
+    for s in grid() {
+        let knee = knee_batch(&s);
+        for b in 1..=(knee + 64).min(4096) {
+            let p = evaluate(&s, b);
+            assert!(p.goodput_req_per_s <= p.throughput_req_per_s);
+            assert!(p.throughput_req_per_s.is_finite() && p.tokens_per_s.is_finite());
+            if b <= knee {
+                assert_eq!(p.goodput_req_per_s, p.throughput_req_per_s, "batch {b} <= knee {knee}");
+                assert!(p.meets_tpot);
+            } else {
+                assert_eq!(p.goodput_req_per_s, 0.0, "batch {b} > knee {knee}");
+            }
+        }
+    }
+}
+
+#[test]
+fn knee_agrees_with_the_table() {
+    for s in grid() {
+        let a = analyze(&s);
+        for row in batch_table(&s, &a) {
+            let b = row.point.batch;
+            assert_eq!(row.point.meets_tpot, b <= a.knee_batch, "batch {b}, knee {}", a.knee_batch);
+            assert_eq!(row.is_knee, b == a.knee_batch);
+        }
+        if a.knee_batch > 0 {
+            assert!(evaluate(&s, a.knee_batch).meets_tpot);
+        }
+        assert!(!evaluate(&s, a.knee_batch + 1).meets_tpot);
+    }
+}
+
+#[test]
+fn the_core_stays_finite_whatever_the_numbers() {
+    let mut odd = seed();
+    for (params, bw, flops, hbm) in [(0.0, 0.0, 0.0, 0.0), (f64::NAN, 1.0, f64::INFINITY, -5.0), (1e30, 1e-30, 1e-30, 1e30)] {
+        odd.model.params = params;
+        odd.gpu.hbm_bandwidth_bytes_per_s = bw;
+        odd.gpu.bf16_flop_per_s = flops;
+        odd.gpu.hbm_bytes = hbm;
+        let a = analyze(&odd);
+        for row in batch_table(&odd, &a) {
+            assert!(row.point.tokens_per_s.is_finite() && row.point.goodput_req_per_s.is_finite());
+        }
+    }
+}
