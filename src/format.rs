@@ -20,7 +20,11 @@ pub fn thousands(x: f64) -> String {
         }
         out.push(ch);
     }
-    if x < 0.0 && digits != "0" { format!("-{out}") } else { out }
+    if x < 0.0 && digits != "0" {
+        format!("-{out}")
+    } else {
+        out
+    }
 }
 
 /// A number with `decimals` places, thousands-separated in its whole part (`1,234.5`).
@@ -32,7 +36,11 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
     let whole = thousands(whole.parse::<f64>().unwrap_or(0.0));
     let sign = if x < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
-    if frac.is_empty() { format!("{sign}{whole}") } else { format!("{sign}{whole}.{frac}") }
+    if frac.is_empty() {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{frac}")
+    }
 }
 
 /// A duration in ms with 2 decimals (`9.92`), from seconds.
@@ -48,7 +56,11 @@ pub fn target_ms(time_s: f64) -> String {
 
 /// Requests per second as the seed prints them: 1 decimal, and a plain `0` for none.
 pub fn req_per_s(rate: f64) -> String {
-    if rate == 0.0 { "0".to_string() } else { fixed(rate, 1) }
+    if rate == 0.0 {
+        "0".to_string()
+    } else {
+        fixed(rate, 1)
+    }
 }
 
 /// A size in decimal GB with 2 decimals (`16.06`), from bytes.
@@ -58,7 +70,11 @@ pub fn gb(size_bytes: f64) -> String {
 
 /// `yes` or `no`.
 pub fn yes_no(flag: bool) -> &'static str {
-    if flag { "yes" } else { "no" }
+    if flag {
+        "yes"
+    } else {
+        "no"
+    }
 }
 
 /// The one sentence above the charts that states the lesson with live numbers.

@@ -127,9 +127,23 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
         });
     }
     let (lo, hi) = (CONTEXT_RANGE_TOKENS.0, inputs.max_context_tokens());
-    inputs.context_tokens = whole_in_range(raw.ctx.as_deref(), "ctx", (lo, hi), "tokens", defaults.context_tokens, &mut notices);
-    inputs.output_tokens = whole_in_range(raw.out.as_deref(), "out", OUTPUT_RANGE_TOKENS, "tokens", defaults.output_tokens, &mut notices);
-    let tpot_ms = ms_in_range(raw.tpot.as_deref(), "tpot", TPOT_RANGE_MS, s_to_ms(defaults.tpot_target_s), &mut notices);
+    inputs.context_tokens =
+        whole_in_range(raw.ctx.as_deref(), "ctx", (lo, hi), "tokens", defaults.context_tokens, &mut notices);
+    inputs.output_tokens = whole_in_range(
+        raw.out.as_deref(),
+        "out",
+        OUTPUT_RANGE_TOKENS,
+        "tokens",
+        defaults.output_tokens,
+        &mut notices,
+    );
+    let tpot_ms = ms_in_range(
+        raw.tpot.as_deref(),
+        "tpot",
+        TPOT_RANGE_MS,
+        s_to_ms(defaults.tpot_target_s),
+        &mut notices,
+    );
     inputs.tpot_target_s = ms_to_s(tpot_ms);
     (inputs, notices)
 }
@@ -173,7 +187,12 @@ fn whole_in_range(
         Ok(x) if x.is_finite() && x.fract() == 0.0 => clamp_noted(x, key, range, unit, notices),
         _ => {
             let fallback = default.clamp(range.0, range.1);
-            notices.push(not_a_number(key, text, &format!("a whole number of {unit}"), &fallback.to_string()));
+            notices.push(not_a_number(
+                key,
+                text,
+                &format!("a whole number of {unit}"),
+                &fallback.to_string(),
+            ));
             fallback
         }
     }
@@ -194,13 +213,20 @@ fn clamp_noted(x: f64, key: &'static str, range: (u32, u32), unit: &str, notices
 }
 
 /// A time in ms within `range`: default on garbage, clamped when outside, a notice either way.
-fn ms_in_range(raw: Option<&str>, key: &'static str, range: (f64, f64), default: f64, notices: &mut Vec<Notice>) -> f64 {
+fn ms_in_range(
+    raw: Option<&str>,
+    key: &'static str,
+    range: (f64, f64),
+    default: f64,
+    notices: &mut Vec<Notice>,
+) -> f64 {
     let Some(text) = raw else { return default };
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => {
             let used = x.clamp(range.0, range.1);
             if used != x {
-                let message = format!("{key}={x} ms is outside {}–{} ms; using {} ms.", range.0, range.1, used);
+                let message =
+                    format!("{key}={x} ms is outside {}–{} ms; using {} ms.", range.0, range.1, used);
                 notices.push(Notice { key, message });
             }
             used
@@ -215,7 +241,11 @@ fn ms_in_range(raw: Option<&str>, key: &'static str, range: (f64, f64), default:
 /// At most 40 characters of what the user typed, for quoting in a notice.
 fn quoted(text: &str) -> String {
     let short: String = text.chars().take(40).collect();
-    if short.len() < text.len() { format!("“{short}…”") } else { format!("“{short}”") }
+    if short.len() < text.len() {
+        format!("“{short}…”")
+    } else {
+        format!("“{short}”")
+    }
 }
 
 fn unknown(key: &'static str, value: &str, default_name: &str) -> Notice {
@@ -251,7 +281,5 @@ pub fn log_stops(min: u32, max: u32) -> Vec<u32> {
 pub fn nearest_stop_index(stops: &[u32], value: u32) -> usize {
     let target = f64::from(value.max(1)).ln();
     let distance = |s: &u32| (f64::from((*s).max(1)).ln() - target).abs();
-    (0..stops.len())
-        .min_by(|&a, &b| distance(&stops[a]).total_cmp(&distance(&stops[b])))
-        .unwrap_or(0)
+    (0..stops.len()).min_by(|&a, &b| distance(&stops[a]).total_cmp(&distance(&stops[b]))).unwrap_or(0)
 }

@@ -79,7 +79,10 @@ fn headline_states_the_seed_lesson_with_live_numbers() {
 fn headline_says_the_pool_binds_at_a_50_ms_target() {
     let s = Scenario { tpot_target_s: 0.05, ..seed() };
     let text = headline(&s, &analyze(&s));
-    assert!(text.starts_with("The KV pool binds: it holds 208 sequences of 2,048 tokens, fewer than the 564"), "{text}");
+    assert!(
+        text.starts_with("The KV pool binds: it holds 208 sequences of 2,048 tokens, fewer than the 564"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -37,7 +37,9 @@ fn polyline_count(svg: &str) -> usize {
 fn rate_chart_draws_throughput_goodput_knee_and_pool() {
     let svg = svg_of(&seed(), Chart::Rate);
     assert!(svg.starts_with("<svg"));
-    for label in ["Requests/s", "Throughput (req/s)", "Goodput (req/s meeting TPOT)", "knee 64", "KV pool 208"] {
+    for label in
+        ["Requests/s", "Throughput (req/s)", "Goodput (req/s meeting TPOT)", "knee 64", "KV pool 208"]
+    {
         assert!(svg.contains(label), "missing {label}");
     }
     assert!(polyline_count(&svg) >= 2, "two series lines");

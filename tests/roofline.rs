@@ -125,7 +125,13 @@ fn grid() -> Vec<Scenario> {
             for target_ms in [1.0, 4.9, 5.0, 10.0, 33.3, 50.0, 200.0] {
                 for output in [1, 256, 4096] {
                     let tpot_target_s = target_ms * 1e-3;
-                    out.push(Scenario { context_tokens: ctx, kv_precision: kv, tpot_target_s, output_tokens: output, ..seed() });
+                    out.push(Scenario {
+                        context_tokens: ctx,
+                        kv_precision: kv,
+                        tpot_target_s,
+                        output_tokens: output,
+                        ..seed()
+                    });
                 }
             }
         }
@@ -182,7 +188,9 @@ fn knee_agrees_with_the_table() {
 #[test]
 fn the_core_stays_finite_whatever_the_numbers() {
     let mut odd = seed();
-    for (params, bw, flops, hbm) in [(0.0, 0.0, 0.0, 0.0), (f64::NAN, 1.0, f64::INFINITY, -5.0), (1e30, 1e-30, 1e-30, 1e30)] {
+    for (params, bw, flops, hbm) in
+        [(0.0, 0.0, 0.0, 0.0), (f64::NAN, 1.0, f64::INFINITY, -5.0), (1e30, 1e-30, 1e-30, 1e30)]
+    {
         odd.model.params = params;
         odd.gpu.hbm_bandwidth_bytes_per_s = bw;
         odd.gpu.bf16_flop_per_s = flops;

@@ -5,6 +5,7 @@ pub mod rate;
 pub mod step;
 
 use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -86,13 +87,53 @@ impl ChartStyle {
     }
 }
 
+/// One legend entry: a label and its series colour.
+pub type LegendItem<'a> = (&'a str, RGBColor);
+
+/// A legend in its own strip above the plot, so it never hides data: a short line and a label per
+/// series, left to right.
+pub fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem<'_>],
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let font = style.font(13.0).pos(Pos::new(HPos::Left, VPos::Center));
+    let (swatch, gap) = (style.px(22.0) as i32, style.px(8.0) as i32);
+    let y = (area.dim_in_pixel().1 / 2) as i32;
+    let mut x = style.px(56.0) as i32;
+    for (label, color) in items {
+        area.draw(&PathElement::new(vec![(x, y), (x + swatch, y)], style.stroke(*color, 3.0)))?;
+        x += swatch + gap / 2;
+        area.draw(&Text::new(label.to_string(), (x, y), font.clone()))?;
+        let width = area.estimate_text_size(label, &font).map_or(0, |(w, _)| w as i32);
+        x += width + gap * 2;
+    }
+    Ok(())
+}
+
+/// Tick labels with as many decimals as the axis range needs (`40`, `2.5`, `0.25`).
+pub fn tick_label(value: f64, axis_max: f64) -> String {
+    let decimals = if axis_max >= 20.0 {
+        0
+    } else if axis_max >= 2.0 {
+        1
+    } else {
+        2
+    };
+    crate::format::fixed(value, decimals)
+}
+
 /// 1.1 x the largest finite value, or 1 when there is none, so an axis never collapses.
 pub fn axis_top(values: impl Iterator<Item = f64>) -> f64 {
     let top = values.filter(|v| v.is_finite()).fold(0.0_f64, f64::max);
-    if top > 0.0 { top * 1.1 } else { 1.0 }
+    if top > 0.0 {
+        top * 1.1
+    } else {
+        1.0
+    }
 }
 
-/// A vertical marker across the plot at batch `x` with a label just right of it, near the top.
+/// A vertical marker across the plot at batch `x`, labelled beside it near `y_top`.
 pub fn vertical_marker<DB: DrawingBackend>(
     chart: &mut BatchChart<'_, DB>,
     x: f64,
@@ -103,8 +144,11 @@ pub fn vertical_marker<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let line = PathElement::new(vec![(x, 0.0), (x, y_top)], style.stroke(color, 1.5));
     chart.draw_series(std::iter::once(line))?;
-    let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Left, VPos::Top));
-    let offset = (style.px(4.0) as i32, style.px(4.0) as i32);
+    // Near the right edge the label goes on the line's left so it is not clipped.
+    let x_max = chart.x_range().end;
+    let (side, dx) = if x > 0.75 * x_max { (HPos::Right, -4.0) } else { (HPos::Left, 4.0) };
+    let font = style.font(13.0).color(&color).pos(Pos::new(side, VPos::Top));
+    let offset = ((dx * style.scale).round() as i32, style.px(4.0) as i32);
     let text = EmptyElement::at((x, y_top)) + Text::new(label.to_string(), offset, font);
     chart.draw_series(std::iter::once(text))?;
     Ok(())

@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{axis_top, BatchChart, vertical_marker, ChartStyle, DrawResult};
+use super::{axis_top, draw_legend, tick_label, vertical_marker, BatchChart, ChartStyle, DrawResult};
 use crate::core::curves::Curves;
 use crate::format::thousands;
 
@@ -16,10 +16,17 @@ pub fn draw_rate_chart<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let p = style.palette;
     root.fill(&p.background)?;
+    let (legend, plot) = root.split_vertically(style.px(30.0));
+    draw_legend(
+        &legend,
+        &[("Throughput (req/s)", p.throughput), ("Goodput (req/s meeting TPOT)", p.goodput)],
+        style,
+    )?;
     let x_max = f64::from(curves.axis_max_batch.max(1));
     let y_max = axis_top(curves.points.iter().map(|pt| pt.throughput_req_per_s));
-    let mut chart = ChartBuilder::on(root)
+    let mut chart = ChartBuilder::on(&plot)
         .margin(style.px(12.0))
+        .margin_top(style.px(4.0))
         .x_label_area_size(style.px(48.0))
         .y_label_area_size(style.px(64.0))
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
@@ -32,30 +39,18 @@ pub fn draw_rate_chart<DB: DrawingBackend>(
         .light_line_style(p.grid.mix(0.4))
         .bold_line_style(p.grid)
         .axis_style(p.text)
+        .x_label_formatter(&|x| tick_label(*x, x_max))
+        .y_label_formatter(&|y| tick_label(*y, y_max))
         .draw()?;
     shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
     let points = || curves.points.iter().map(|pt| (f64::from(pt.batch), pt.throughput_req_per_s));
-    chart
-        .draw_series(LineSeries::new(points(), style.stroke(p.throughput, 2.5)))?
-        .label("Throughput (req/s)")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], p.throughput.stroke_width(3)));
+    chart.draw_series(LineSeries::new(points(), style.stroke(p.throughput, 2.5)))?;
     let goodput = curves.points.iter().map(|pt| (f64::from(pt.batch), pt.goodput_req_per_s));
-    chart
-        .draw_series(LineSeries::new(goodput, style.stroke(p.goodput, 3.5)))?
-        .label("Goodput (req/s meeting TPOT)")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], p.goodput.stroke_width(4)));
+    chart.draw_series(LineSeries::new(goodput, style.stroke(p.goodput, 3.5)))?;
     if curves.knee_batch > 0 {
         let label = format!("knee {}", thousands(f64::from(curves.knee_batch)));
         vertical_marker(&mut chart, f64::from(curves.knee_batch), y_max, &label, p.knee, style)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .margin(style.px(8.0))
-        .label_font(style.font(13.0))
-        .background_style(p.background.mix(0.85))
-        .border_style(p.grid)
-        .draw()?;
     root.present()?;
     Ok(())
 }

@@ -190,7 +190,11 @@ pub fn evaluate(s: &Scenario, batch: u32) -> BatchPoint {
 /// a / b, or 0 where that is not a finite number (a zero-length step or output).
 fn ratio_or_zero(a: f64, b: f64) -> f64 {
     let r = a / b;
-    if r.is_finite() { r } else { 0.0 }
+    if r.is_finite() {
+        r
+    } else {
+        0.0
+    }
 }
 
 /// Largest whole B with step(B) <= target, from the closed form
@@ -274,5 +278,9 @@ fn limit(s: &Scenario, knee: u32, pool: u32) -> Limit {
     if knee == 0 {
         return Limit::TargetBelowFloor { floor_s: step_time(s, 1).step_s };
     }
-    if knee <= pool { Limit::Tpot } else { Limit::KvPool }
+    if knee <= pool {
+        Limit::Tpot
+    } else {
+        Limit::KvPool
+    }
 }

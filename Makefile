@@ -1,0 +1,37 @@
+# Goodput Lab. `make serve` and `make test` install whatever is missing first (tools/install.sh).
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/tools/node_modules/.bin:$(PATH)
+# Trunk must never reach for the network: no update check, no tool downloads (offline in Trunk.toml).
+export TRUNK_SKIP_VERSION_CHECK := true
+E2E_PORT ?= 8091
+
+.PHONY: serve dist test test-native test-browser setup setup-browser clean
+
+## serve: build and serve the app with live reload on http://127.0.0.1:8080
+serve: setup
+	trunk serve
+
+## dist: the release site in dist/ (relative URLs: copy it to any static host or sub-path)
+dist: setup
+	trunk build --release
+	@ls -l dist/*.wasm | awk '{print "dist: wasm " $$5 " bytes"}'
+	@gzip -9 -c dist/*.wasm | wc -c | awk '{print "dist: wasm gzipped " $$1 " bytes"}'
+
+## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
+test: test-native test-browser
+
+test-native:
+	cargo test
+
+test-browser: dist setup-browser
+	cd tests/e2e && E2E_PORT=$(E2E_PORT) npx playwright test
+
+setup:
+	tools/install.sh build
+
+setup-browser:
+	tools/install.sh browser
+
+clean:
+	cargo clean
+	rm -rf dist tests/e2e/test-results

@@ -1,0 +1,122 @@
+//! Canvas glue for the charts: size the canvas to its box at devicePixelRatio, redraw on data or
+//! size change. The drawing itself lives in `crate::chart`.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use crate::chart::{draw_rate_chart, draw_step_chart, ChartStyle, Palette};
+use crate::core::curves::Curves;
+use crate::format::{ms, req_per_s, target_ms, thousands};
+
+/// Which chart a canvas shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    Rate,
+    Step,
+}
+
+impl ChartKind {
+    fn id(self) -> &'static str {
+        match self {
+            ChartKind::Rate => "chart-rate",
+            ChartKind::Step => "chart-step",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            ChartKind::Rate => "Throughput and goodput against batch size",
+            ChartKind::Step => "Step time against batch size",
+        }
+    }
+}
+
+/// A chart on a canvas that follows its box's size and the screen's pixel density.
+#[component]
+pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: bool) -> impl IntoView {
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let (resized, set_resized) = signal(0_u32);
+    Effect::new(move |observing: Option<bool>| {
+        let Some(canvas) = canvas_ref.get() else { return false };
+        observing.unwrap_or(false) || observe_size(&canvas, set_resized)
+    });
+    Effect::new(move |_| {
+        resized.track();
+        let data = curves.get();
+        if let Some(canvas) = canvas_ref.get() {
+            draw(&canvas, kind, &data, dark);
+        }
+    });
+    let description = move || describe(kind, &curves.get());
+    view! {
+        <figure class="chart">
+            <figcaption>{kind.title()}</figcaption>
+            <div class="chart-box">
+                <canvas id=kind.id() node_ref=canvas_ref role="img" aria-label=description></canvas>
+            </div>
+        </figure>
+    }
+}
+
+/// Calls `set_resized` whenever the canvas's box changes size; true once observing.
+fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bool {
+    let callback = Closure::<dyn FnMut()>::new(move || set_resized.update(|n| *n = n.wrapping_add(1)));
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return false };
+    observer.observe(canvas);
+    callback.forget();
+    true
+}
+
+/// Sizes the canvas backing store to its CSS box times devicePixelRatio and draws the chart.
+fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool) {
+    let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
+    let (css_w, css_h) = (canvas.client_width().max(0) as f64, canvas.client_height().max(0) as f64);
+    if css_w < 1.0 || css_h < 1.0 {
+        return;
+    }
+    canvas.set_width((css_w * scale).round() as u32);
+    canvas.set_height((css_h * scale).round() as u32);
+    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+        leptos::logging::warn!("chart {}: the canvas has no 2D context", kind.id());
+        return;
+    };
+    let root = backend.into_drawing_area();
+    let style = ChartStyle { palette: if dark { Palette::DARK } else { Palette::LIGHT }, scale };
+    let drawn = match kind {
+        ChartKind::Rate => draw_rate_chart(&root, curves, &style),
+        ChartKind::Step => draw_step_chart(&root, curves, &style),
+    };
+    if let Err(e) = drawn {
+        leptos::logging::warn!("chart {} failed to draw: {e:?}", kind.id());
+    }
+}
+
+/// The chart's text alternative: what it shows at the knee and at the right edge.
+fn describe(kind: ChartKind, c: &Curves) -> String {
+    let last = c.points.last();
+    let knee = c.points.iter().find(|p| p.batch == c.knee_batch);
+    match kind {
+        ChartKind::Rate => format!(
+            "{}. Goodput peaks at {} req/s at the knee, batch {}, then falls to 0; throughput keeps rising to {} req/s at batch {}. KV pool: {} sequences.",
+            kind.title(),
+            req_per_s(knee.map_or(0.0, |p| p.goodput_req_per_s)),
+            thousands(f64::from(c.knee_batch)),
+            req_per_s(last.map_or(0.0, |p| p.throughput_req_per_s)),
+            thousands(f64::from(c.axis_max_batch)),
+            thousands(f64::from(c.kv_pool_batch)),
+        ),
+        ChartKind::Step => format!(
+            "{}. The TPOT target is {} ms; the step takes {} ms at the knee, batch {}, and {} ms at batch {}.",
+            kind.title(),
+            target_ms(c.tpot_target_s),
+            ms(knee.map_or(0.0, |p| p.step.step_s)),
+            thousands(f64::from(c.knee_batch)),
+            ms(last.map_or(0.0, |p| p.step.step_s)),
+            thousands(f64::from(c.axis_max_batch)),
+        ),
+    }
+}

@@ -1,0 +1,15 @@
+//! The browser half: Leptos components, one per file, and the glue that mounts them.
+
+mod app;
+mod batch_table;
+mod chart_canvas;
+mod controls;
+mod headline;
+mod notices;
+mod url;
+
+/// Installs the panic hook and mounts the app on `<body>`.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}

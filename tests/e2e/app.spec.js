@@ -1,0 +1,151 @@
+// The seed's worked example in the real browser: table, sliders, charts, URL state, bad input.
+const { test, expect } = require('@playwright/test');
+const { openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor } = require('./helpers');
+
+const SEED_ROWS = [
+  ['16', '6.08', '2,633', 'yes', '10.3'],
+  ['32', '7.36', '4,349', 'yes', '17.0'],
+  ['64', '9.92', '6,450', 'yes', '25.2'],
+  ['96', '12.49', '7,688', 'no', '0'],
+  ['128', '15.05', '8,505', 'no', '0'],
+];
+
+/** The seed's step time in ms, computed independently of the app: (weights + B x KV/seq) / bandwidth. */
+function seedStepMs(batch, ctx, kvBytes) {
+  const weights = 8.03e9 * 2;
+  const kvPerSeq = ctx * 2 * 32 * 8 * 128 * kvBytes;
+  return ((weights + batch * kvPerSeq) / 3.35e12) * 1e3;
+}
+
+async function expectSeedRows(page) {
+  for (const want of SEED_ROWS) {
+    expect((await rowFor(page, want[0])).slice(0, 5)).toEqual(want);
+  }
+}
+
+test('page loads with no console errors and shows the seed table exactly', async ({ page }) => {
+  const errors = await openApp(page);
+  await expectSeedRows(page);
+  await expect(page.locator('#batch-table thead th')).toHaveText(
+    ['Batch', 'Step time (ms)', 'Tokens/s', 'Meets TPOT', 'Goodput (req/s)', 'Note']);
+  await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
+  await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('208');
+  await expect(page.locator('#headline')).toHaveText(
+    'Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32% more) and goodput 0.');
+  await expect(page).toHaveTitle(/Goodput Lab/);
+  expect(errors).toEqual([]);
+});
+
+test('the table lists batch 1, the seed batches, the knee and the KV pool in order', async ({ page }) => {
+  await openApp(page);
+  const batches = (await tableRows(page)).map((r) => r[0]);
+  expect(batches).toEqual(['1', '16', '32', '64', '96', '128', '208']);
+});
+
+for (const { id, after, check } of [
+  { id: 'ctx', after: '2,560 tokens', check: async (page) => expect(Number((await rowFor(page, '64'))[1])).toBeCloseTo(seedStepMs(64, 2560, 2), 2) },
+  { id: 'kv', after: 'FP8', check: async (page) => expect((await page.locator('#batch-table tr.knee th').textContent())).toBe('129') },
+  { id: 'tpot', after: '11 ms', check: async (page) => expect((await page.locator('#batch-table tr.knee th').textContent())).toBe('77') },
+  { id: 'out', after: '320 tokens', check: async (page) => expect((await rowFor(page, '64'))[4]).toBe('20.2') },
+]) {
+  test(`moving the ${id} slider changes the table and the charts`, async ({ page }) => {
+    const errors = await openApp(page);
+    const tableBefore = await tableRows(page);
+    const chartsBefore = [await canvasImage(page, 'chart-rate'), await canvasImage(page, 'chart-step')];
+    await page.locator(`#${id}`).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.locator(`#${id}-value`)).toHaveText(after);
+    await check(page);
+    expect(await tableRows(page)).not.toEqual(tableBefore);
+    await expect.poll(async () => [await canvasImage(page, 'chart-rate'), await canvasImage(page, 'chart-step')])
+      .not.toEqual(chartsBefore);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('the table follows the thumb while it is still being dragged (input, not change)', async ({ page }) => {
+  await openApp(page);
+  const box = await page.locator('#ctx').boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.5, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.8, y, { steps: 5 });
+  const during = await page.locator('#ctx-value').textContent();
+  expect(during).not.toBe('2,048 tokens');
+  const ctx = Number(during.replace(/[^0-9]/g, ''));
+  expect(Number((await rowFor(page, '16'))[1])).toBeCloseTo(seedStepMs(16, ctx, 2), 2);
+  await page.mouse.up();
+});
+
+test('a URL with every key opens that state', async ({ page }) => {
+  const errors = await openApp(page, '?model=llama-3.1-8b&gpu=h100-sxm&ctx=8192&kv=fp8&tpot=25&out=512');
+  await expect(page.locator('#ctx-value')).toHaveText('8,192 tokens');
+  await expect(page.locator('#kv-value')).toHaveText('FP8');
+  await expect(page.locator('#tpot-value')).toHaveText('25 ms');
+  await expect(page.locator('#out-value')).toHaveText('512 tokens');
+  const row = await rowFor(page, '32');
+  const stepMs = seedStepMs(32, 8192, 1);
+  expect(Number(row[1])).toBeCloseTo(stepMs, 2);
+  expect(Number(row[4])).toBeCloseTo(32 / (512 * stepMs * 1e-3), 1);
+  // Knee: (25 ms x 3.35 TB/s - 16.06 GB) / (8,192 x 64 KiB) = 126.08 -> 126, past the
+  // KV pool: (72 GB - 16.06 GB) / 536.9 MB = 104.2 -> 104.
+  await expect(page.locator('#batch-table tr.knee th')).toHaveText('126');
+  await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('104');
+  await expect(page.locator('#headline')).toContainText('The KV pool binds: it holds 104 sequences');
+  await expect(page.locator('#notices')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('moving a control rewrites the query string without adding history entries', async ({ page }) => {
+  await openApp(page);
+  const historyBefore = await page.evaluate(() => history.length);
+  await page.locator('#tpot').focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => new URL(page.url()).searchParams.get('tpot')).toBe('8');
+  const params = new URL(page.url()).searchParams;
+  expect(Object.fromEntries(params)).toEqual({ model: 'llama-3.1-8b', gpu: 'h100-sxm', ctx: '2048', kv: 'bf16', tpot: '8', out: '256' });
+  expect(await page.evaluate(() => history.length)).toBe(historyBefore);
+  await page.reload();
+  await expect(page.locator('#tpot-value')).toHaveText('8 ms');
+});
+
+test('a URL with garbage values shows a notice and the seed defaults', async ({ page }) => {
+  const errors = await openApp(page, '?model=gpt-9&gpu=toaster&ctx=banana&kv=int3&tpot=fast&out=%F0%9F%92%A5');
+  await expect(page.locator('#notices')).toBeVisible();
+  await expect(page.locator('#notices li')).toHaveCount(6);
+  await expect(page.locator('#notices')).toContainText('Unknown model “gpt-9”; showing Llama 3.1 8B.');
+  await expectSeedRows(page);
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.locator('#notices')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('out-of-range numbers are clamped with a notice, and nothing shows NaN', async ({ page }) => {
+  await openApp(page, '?ctx=10000000&tpot=0&out=0');
+  await expect(page.locator('#notices li')).toHaveCount(3);
+  await expect(page.locator('#ctx-value')).toHaveText('131,072 tokens');
+  await expect(page.locator('#tpot-value')).toHaveText('1 ms');
+  await expect(page.locator('#headline')).toContainText('No batch meets 1 ms');
+  const text = await page.locator('body').innerText();
+  expect(text).not.toMatch(/NaN|undefined|Infinity/);
+});
+
+test('charts are crisp on HiDPI screens and follow the layout when resized', async ({ browser }) => {
+  const context = await browser.newContext({ deviceScaleFactor: 2, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await openApp(page);
+  const size = () => page.evaluate(() => {
+    const c = document.getElementById('chart-rate');
+    return { w: c.width, h: c.height, cssW: c.clientWidth, cssH: c.clientHeight };
+  });
+  const wide = await size();
+  expect(wide.w).toBe(wide.cssW * 2);
+  expect(wide.h).toBe(wide.cssH * 2);
+  await page.setViewportSize({ width: 600, height: 900 });
+  await expect.poll(async () => (await size()).w).not.toBe(wide.w);
+  const narrow = await size();
+  expect(narrow.w).toBe(narrow.cssW * 2);
+  expect(await inkedPixels(page, 'chart-rate')).toBeGreaterThan(1000);
+  await context.close();
+});

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Installs what `make serve`, `make dist` and `make test` need and is missing, then returns.
+# On a machine that has everything it costs a few seconds. Nothing is downloaded except from the
+# package registries (crates.io, npm, Debian), and Trunk is never allowed to fetch tools itself.
+#
+# Usage: tools/install.sh build     wasm32 target, Trunk, wasm-bindgen-cli, wasm-opt
+#        tools/install.sh browser   Debian's Chromium and the browser tests' npm packages
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+logs="$root/target/setup-logs"
+mkdir -p "$logs"
+TRUNK_VERSION=0.21.14
+
+say() { echo "setup: $*"; }
+
+# The wasm-bindgen version Cargo.lock pins; the CLI must match it exactly.
+wasm_bindgen_version() {
+  awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' "$root/Cargo.lock"
+}
+
+# cargo install with --locked, and without it (pinning the crate's own version) when a locked
+# dependency has been yanked.
+cargo_install() {
+  local crate=$1 version=$2 log="$logs/$1.log"
+  say "installing $crate $version (cargo install; several minutes on 2 cores; log: $log)"
+  if cargo install "$crate" --version "$version" --locked >"$log" 2>&1; then return 0; fi
+  say "$crate: --locked failed (often a yanked dependency); retrying without it"
+  cargo install "$crate" --version "$version" >>"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
+}
+
+install_build_tools() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  local wbg pids=()
+  wbg=$(wasm_bindgen_version)
+  [ -n "$wbg" ] || { cargo generate-lockfile --manifest-path "$root/Cargo.toml"; wbg=$(wasm_bindgen_version); }
+  if ! trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION"; then
+    cargo_install trunk "$TRUNK_VERSION" & pids+=($!)
+  fi
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "^wasm-bindgen $wbg\b"; then
+    cargo_install wasm-bindgen-cli "$wbg" & pids+=($!)
+  fi
+  if [ ! -x "$root/tools/node_modules/.bin/wasm-opt" ]; then
+    say "installing wasm-opt (npm package binaryen)"
+    npm ci --prefix "$root/tools" --no-audit --no-fund >"$logs/binaryen.log" 2>&1 || { tail -n 20 "$logs/binaryen.log"; exit 1; }
+  fi
+  local failed=0
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  [ "$failed" = 0 ] || { say "a cargo install failed; see $logs"; exit 1; }
+}
+
+install_browser() {
+  if [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update >"$logs/apt.log" 2>&1
+    apt-get install -y --no-install-recommends chromium fonts-dejavu-core >>"$logs/apt.log" 2>&1 \
+      || { tail -n 20 "$logs/apt.log"; exit 1; }
+  fi
+  local e2e="$root/tests/e2e"
+  if [ ! -d "$e2e/node_modules/@playwright/test" ] || [ "$e2e/package-lock.json" -nt "$e2e/node_modules/.package-lock.json" ]; then
+    say "installing the browser tests' npm packages (no browser download: tests use /usr/bin/chromium)"
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$e2e" --no-audit --no-fund >"$logs/e2e-npm.log" 2>&1 \
+      || { tail -n 20 "$logs/e2e-npm.log"; exit 1; }
+  fi
+}
+
+for what in "$@"; do
+  case "$what" in
+    build) install_build_tools ;;
+    browser) install_browser ;;
+    *) echo "usage: $0 build|browser ..." >&2; exit 2 ;;
+  esac
+done
