@@ -1,6 +1,8 @@
 # Goodput Lab. `make serve` and `make test` install whatever is missing first (tools/install.sh).
 SHELL := /bin/bash
-export PATH := $(HOME)/.cargo/bin:$(CURDIR)/tools/node_modules/.bin:$(PATH)
+# Where `cargo install` puts binaries (CARGO_INSTALL_ROOT, else CARGO_HOME, else ~/.cargo).
+CARGO_BIN := $(or $(CARGO_INSTALL_ROOT),$(CARGO_HOME),$(HOME)/.cargo)/bin
+export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 # Trunk must never reach for the network: no update check, no tool downloads (offline in Trunk.toml).
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
