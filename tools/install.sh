@@ -43,13 +43,14 @@ install_build_tools() {
   if ! wasm-bindgen --version 2>/dev/null | grep -q "^wasm-bindgen $wbg\b"; then
     cargo_install wasm-bindgen-cli "$wbg" & pids+=($!)
   fi
+  local failed=0
   if [ ! -x "$root/tools/node_modules/.bin/wasm-opt" ]; then
     say "installing wasm-opt (npm package binaryen)"
-    npm ci --prefix "$root/tools" --no-audit --no-fund >"$logs/binaryen.log" 2>&1 || { tail -n 20 "$logs/binaryen.log"; exit 1; }
+    npm ci --prefix "$root/tools" --no-audit --no-fund >"$logs/binaryen.log" 2>&1 || { tail -n 20 "$logs/binaryen.log"; failed=1; }
   fi
-  local failed=0
+  # Wait for the cargo installs even when npm failed, so none is left running in the background.
   for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
-  [ "$failed" = 0 ] || { say "a cargo install failed; see $logs"; exit 1; }
+  [ "$failed" = 0 ] || { say "an install failed; see $logs"; exit 1; }
 }
 
 install_browser() {

@@ -9,6 +9,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::core::curves::Curves;
+use crate::format::thousands;
 pub use rate::draw_rate_chart;
 pub use step::draw_step_chart;
 
@@ -90,9 +92,21 @@ impl ChartStyle {
 /// One legend entry: a label and its series colour.
 pub type LegendItem<'a> = (&'a str, RGBColor);
 
+/// Fills the background, draws the legend strip on top and returns the area left for the plot.
+pub fn legend_and_plot<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    items: &[LegendItem<'_>],
+    style: &ChartStyle,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&style.palette.background)?;
+    let (legend, plot) = root.split_vertically(style.px(30.0));
+    draw_legend(&legend, items, style)?;
+    Ok(plot)
+}
+
 /// A legend in its own strip above the plot, so it never hides data: a short line and a label per
 /// series, left to right.
-pub fn draw_legend<DB: DrawingBackend>(
+fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     items: &[LegendItem<'_>],
     style: &ChartStyle,
@@ -121,6 +135,71 @@ pub fn tick_label(value: f64, axis_max: f64) -> String {
         2
     };
     crate::format::fixed(value, decimals)
+}
+
+/// The axes both batch-axis charts share: batch from 0 to the curves' axis end, `y_desc` from 0 to
+/// `y_max`, grid and tick labels, with the batches past the KV pool shaded.
+pub fn batch_axes<'a, DB: DrawingBackend>(
+    plot: &'a DrawingArea<DB, Shift>,
+    curves: &Curves,
+    y_max: f64,
+    y_desc: &str,
+    style: &ChartStyle,
+) -> Result<BatchChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let p = style.palette;
+    let x_max = f64::from(curves.axis_max_batch.max(1));
+    let mut chart = ChartBuilder::on(plot)
+        .margin(style.px(12.0))
+        .margin_top(style.px(4.0))
+        .x_label_area_size(style.px(48.0))
+        .y_label_area_size(style.px(64.0))
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc("Batch size (running sequences)")
+        .y_desc(y_desc)
+        .axis_desc_style(style.font(15.0))
+        .label_style(style.font(13.0))
+        .light_line_style(p.grid.mix(0.4))
+        .bold_line_style(p.grid)
+        .axis_style(p.text)
+        .x_label_formatter(&|x| tick_label(*x, x_max))
+        .y_label_formatter(&|y| tick_label(*y, y_max))
+        .draw()?;
+    shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
+    Ok(chart)
+}
+
+/// Greys out the batches past the KV pool (they cannot run) and labels the pool's edge.
+fn shade_past_pool<DB: DrawingBackend>(
+    chart: &mut BatchChart<'_, DB>,
+    curves: &Curves,
+    x_max: f64,
+    y_max: f64,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let pool = f64::from(curves.kv_pool_batch);
+    if pool >= x_max {
+        return Ok(());
+    }
+    let shade = Rectangle::new([(pool, 0.0), (x_max, y_max)], style.palette.pool.mix(0.12).filled());
+    chart.draw_series(std::iter::once(shade))?;
+    let label = format!("KV pool {}", thousands(pool));
+    vertical_marker(chart, pool, y_max * 0.88, &label, style.palette.pool, style)
+}
+
+/// The knee's marker, when some batch meets the target.
+pub fn mark_knee<DB: DrawingBackend>(
+    chart: &mut BatchChart<'_, DB>,
+    curves: &Curves,
+    y_max: f64,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    if curves.knee_batch == 0 {
+        return Ok(());
+    }
+    let label = format!("knee {}", thousands(f64::from(curves.knee_batch)));
+    vertical_marker(chart, f64::from(curves.knee_batch), y_max, &label, style.palette.knee, style)
 }
 
 /// 1.1 x the largest finite value, or 1 when there is none, so an axis never collapses.

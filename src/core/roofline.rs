@@ -268,7 +268,8 @@ pub fn analyze(s: &Scenario) -> Analysis {
 fn limit(s: &Scenario, knee: u32, pool: u32) -> Limit {
     let weights = weight_bytes(s);
     let usable = usable_hbm_bytes(s);
-    if !(weights <= usable) {
+    // Written so that a NaN size also reports that the weights do not fit.
+    if weights.partial_cmp(&usable).is_none_or(|o| o.is_gt()) {
         return Limit::WeightsDoNotFit { weight_bytes: weights, usable_bytes: usable };
     }
     if pool == 0 {
