@@ -92,37 +92,46 @@ impl ChartStyle {
 /// One legend entry: a label and its series colour.
 pub type LegendItem<'a> = (&'a str, RGBColor);
 
-/// Fills the background, draws the legend strip on top and returns the area left for the plot.
+/// Fills the background, draws the legend on top (wrapping onto more rows when the chart is narrow)
+/// and returns the area left for the plot.
 pub fn legend_and_plot<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     items: &[LegendItem<'_>],
     style: &ChartStyle,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&style.palette.background)?;
-    let (legend, plot) = root.split_vertically(style.px(30.0));
-    draw_legend(&legend, items, style)?;
+    let font = style.font(13.0).pos(Pos::new(HPos::Left, VPos::Center));
+    let widths: Vec<i32> = items
+        .iter()
+        .map(|(label, _)| root.estimate_text_size(label, &font).map_or(0, |(w, _)| w as i32))
+        .collect();
+    let slots = legend_layout(&widths, root.dim_in_pixel().0 as i32, style);
+    let rows = slots.iter().map(|&(_, row)| row + 1).max().unwrap_or(1);
+    let row_height = style.px(22.0) as i32;
+    let (legend, plot) = root.split_vertically(rows * row_height as u32 + style.px(8.0));
+    let swatch = style.px(22.0) as i32;
+    for ((label, color), (x, row)) in items.iter().zip(slots) {
+        let y = style.px(4.0) as i32 + row as i32 * row_height + row_height / 2;
+        legend.draw(&PathElement::new(vec![(x, y), (x + swatch, y)], style.stroke(*color, 3.0)))?;
+        legend.draw(&Text::new(label.to_string(), (x + swatch + style.px(4.0) as i32, y), font.clone()))?;
+    }
     Ok(plot)
 }
 
-/// A legend in its own strip above the plot, so it never hides data: a short line and a label per
-/// series, left to right.
-fn draw_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    items: &[LegendItem<'_>],
-    style: &ChartStyle,
-) -> DrawResult<DB> {
-    let font = style.font(13.0).pos(Pos::new(HPos::Left, VPos::Center));
-    let (swatch, gap) = (style.px(22.0) as i32, style.px(8.0) as i32);
-    let y = (area.dim_in_pixel().1 / 2) as i32;
-    let mut x = style.px(56.0) as i32;
-    for (label, color) in items {
-        area.draw(&PathElement::new(vec![(x, y), (x + swatch, y)], style.stroke(*color, 3.0)))?;
-        x += swatch + gap / 2;
-        area.draw(&Text::new(label.to_string(), (x, y), font.clone()))?;
-        let width = area.estimate_text_size(label, &font).map_or(0, |(w, _)| w as i32);
-        x += width + gap * 2;
+/// Where each legend entry starts: (x in pixels, row), flowing left to right and wrapping at `width`.
+fn legend_layout(label_widths: &[i32], width: i32, style: &ChartStyle) -> Vec<(i32, u32)> {
+    let left = style.px(56.0) as i32;
+    let entry_extra = (style.px(22.0) + style.px(4.0) + style.px(16.0)) as i32;
+    let (mut x, mut row) = (left, 0);
+    let mut slots = Vec::with_capacity(label_widths.len());
+    for &w in label_widths {
+        if x > left && x + w + entry_extra > width {
+            (x, row) = (left, row + 1);
+        }
+        slots.push((x, row));
+        x += w + entry_extra;
     }
-    Ok(())
+    slots
 }
 
 /// Tick labels with as many decimals as the axis range needs (`40`, `2.5`, `0.25`).
@@ -185,7 +194,7 @@ fn shade_past_pool<DB: DrawingBackend>(
     let shade = Rectangle::new([(pool, 0.0), (x_max, y_max)], style.palette.pool.mix(0.12).filled());
     chart.draw_series(std::iter::once(shade))?;
     let label = format!("KV pool {}", thousands(pool));
-    vertical_marker(chart, pool, y_max * 0.88, &label, style.palette.pool, style)
+    vertical_marker(chart, pool, y_max * 0.55, &label, style.palette.pool, style)
 }
 
 /// The knee's marker, when some batch meets the target.
@@ -212,23 +221,23 @@ pub fn axis_top(values: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
-/// A vertical marker across the plot at batch `x`, labelled beside it near `y_top`.
+/// A vertical marker across the whole plot at batch `x`, labelled beside it at height `label_y`.
 pub fn vertical_marker<DB: DrawingBackend>(
     chart: &mut BatchChart<'_, DB>,
     x: f64,
-    y_top: f64,
+    label_y: f64,
     label: &str,
     color: RGBColor,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
-    let line = PathElement::new(vec![(x, 0.0), (x, y_top)], style.stroke(color, 1.5));
+    let line = PathElement::new(vec![(x, 0.0), (x, chart.y_range().end)], style.stroke(color, 1.5));
     chart.draw_series(std::iter::once(line))?;
     // Near the right edge the label goes on the line's left so it is not clipped.
     let x_max = chart.x_range().end;
     let (side, dx) = if x > 0.75 * x_max { (HPos::Right, -4.0) } else { (HPos::Left, 4.0) };
     let font = style.font(13.0).color(&color).pos(Pos::new(side, VPos::Top));
     let offset = ((dx * style.scale).round() as i32, style.px(4.0) as i32);
-    let text = EmptyElement::at((x, y_top)) + Text::new(label.to_string(), offset, font);
+    let text = EmptyElement::at((x, label_y)) + Text::new(label.to_string(), offset, font);
     chart.draw_series(std::iter::once(text))?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
 
 /// Most points one curve carries; beyond this the batches are strided. Plotters rounds to whole
 /// pixels, so a few pixels per segment draws straighter lines than one point per pixel.
-pub const MAX_POINTS: u32 = 160;
+pub const MAX_POINTS: u32 = 80;
 /// The widest batch axis drawn.
 pub const MAX_AXIS_BATCH: u32 = 8192;
 
