@@ -5,7 +5,7 @@
 
 /// Bytes in a decimal gigabyte (GB = 1e9 B), as datasheets and the seed use.
 pub const BYTES_PER_GB: f64 = 1e9;
-/// Bytes in a mebibyte-free kibibyte (KiB = 1024 B), used for KV bytes per token.
+/// Bytes in a kibibyte (KiB = 1024 B), the unit the seed gives KV bytes per token in.
 pub const BYTES_PER_KIB: f64 = 1024.0;
 /// Bytes per second in one TB/s (1e12 B/s).
 pub const BYTES_PER_S_PER_TB_PER_S: f64 = 1e12;

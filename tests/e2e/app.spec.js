@@ -149,3 +149,48 @@ test('charts are crisp on HiDPI screens and follow the layout when resized', asy
   expect(await inkedPixels(page, 'chart-rate')).toBeGreaterThan(1000);
   await context.close();
 });
+
+test('every control has a label, a value with its unit, and the presets name their source', async ({ page }) => {
+  await openApp(page);
+  for (const [label, id, value] of [
+    ['Model', 'model', 'llama-3.1-8b'], ['GPU', 'gpu', 'h100-sxm'],
+  ]) {
+    await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
+    await expect(page.locator(`#${id} option:checked`)).toHaveCount(1);
+  }
+  for (const [label, id, text] of [
+    ['Context length', 'ctx', '2,048 tokens'], ['KV cache precision', 'kv', 'BF16'],
+    ['TPOT target', 'tpot', '10 ms'], ['Output length', 'out', '256 tokens'],
+  ]) {
+    await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('type', 'range');
+    await expect(page.locator(`#${id}-value`)).toHaveText(text);
+    await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-valuetext', text);
+  }
+  await expect(page.locator('footer')).toContainText('meta-llama/Llama-3.1-8B config.json');
+  await expect(page.locator('footer')).toContainText('NVIDIA H100 Tensor Core GPU datasheet');
+});
+
+test('the knee row is visibly highlighted', async ({ page }) => {
+  await openApp(page);
+  const background = (batch) => page.locator(`#batch-table tr[data-batch="${batch}"]`)
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await background(64)).not.toBe(await background(32));
+  expect(await background(32)).toBe(await background(96));
+});
+
+test('every slider runs end to end without errors, NaN or a blank chart', async ({ page }) => {
+  const errors = await openApp(page);
+  for (const id of ['ctx', 'kv', 'tpot', 'out']) {
+    for (const key of ['End', 'Home', 'End']) {
+      await page.locator(`#${id}`).focus();
+      await page.keyboard.press(key);
+      await waitForCharts(page);
+      expect(await page.locator('body').innerText()).not.toMatch(/NaN|undefined|Infinity/);
+    }
+  }
+  // Every slider now sits at its maximum: 131,072 tokens, FP8, 200 ms, 16,384 output tokens.
+  await expect(page.locator('#ctx-value')).toHaveText('131,072 tokens');
+  await expect(page.locator('#out-value')).toHaveText('16,384 tokens');
+  await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('6');
+  expect(errors).toEqual([]);
+});
