@@ -7,7 +7,7 @@ use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
 use super::headline::Headline;
 use super::notices::Notices;
-use super::url;
+use super::{theme, url};
 use crate::core::curves::curves;
 use crate::core::roofline::analyze;
 use crate::core::table::batch_table;
@@ -23,7 +23,7 @@ pub fn App() -> impl IntoView {
     let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
     let curves = Memo::new(move |_| curves(&scenario.get(), &analysis.get()));
     Effect::new(move |_| url::replace_query(&state::to_query(&inputs.get())));
-    let dark = url::prefers_dark();
+    let dark = theme::prefers_dark();
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>

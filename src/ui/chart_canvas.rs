@@ -37,7 +37,7 @@ impl ChartKind {
 
 /// A chart on a canvas that follows its box's size and the screen's pixel density.
 #[component]
-pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: bool) -> impl IntoView {
+pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: ReadSignal<bool>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (resized, set_resized) = signal(0_u32);
     Effect::new(move |observing: Option<bool>| {
@@ -48,7 +48,7 @@ pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: bool) -> impl In
         resized.track();
         let data = curves.get();
         if let Some(canvas) = canvas_ref.get() {
-            draw(&canvas, kind, &data, dark);
+            draw(&canvas, kind, &data, dark.get());
         }
     });
     let description = move || describe(kind, &curves.get());

@@ -6,6 +6,7 @@ mod chart_canvas;
 mod controls;
 mod headline;
 mod notices;
+mod theme;
 mod url;
 
 /// Installs the panic hook and mounts the app on `<body>`.

@@ -19,10 +19,3 @@ pub fn replace_query(query: &str) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
-
-/// Whether the reader prefers a dark colour scheme.
-pub fn prefers_dark() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
-}

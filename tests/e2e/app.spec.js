@@ -194,3 +194,18 @@ test('every slider runs end to end without errors, NaN or a blank chart', async 
   await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('6');
   expect(errors).toEqual([]);
 });
+
+test('charts follow the colour scheme live, light to dark and back', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  const errors = await openApp(page);
+  const corner = () => page.evaluate(() => {
+    const d = document.getElementById('chart-rate').getContext('2d').getImageData(1, 1, 1, 1).data;
+    return d[0] + d[1] + d[2];
+  });
+  expect(await corner()).toBeGreaterThan(600);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(corner).toBeLessThan(150);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(corner).toBeGreaterThan(600);
+  expect(errors).toEqual([]);
+});
