@@ -4,6 +4,7 @@
 //! data; none of them can fail or panic, whatever the numbers.
 
 pub mod curves;
+pub mod model;
 pub mod presets;
 pub mod roofline;
 pub mod table;

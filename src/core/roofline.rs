@@ -147,11 +147,7 @@ pub fn weight_bytes(s: &Scenario) -> f64 {
 
 /// kv_bytes_per_token = 2 (K and V) x layers x kv_heads x head_dim x bytes per element, in B.
 pub fn kv_bytes_per_token(s: &Scenario) -> f64 {
-    let m = &s.model;
-    2.0 * f64::from(m.layers)
-        * f64::from(m.kv_heads)
-        * f64::from(m.head_dim)
-        * s.kv_precision.bytes_per_element()
+    super::model::kv_elements_per_token(&s.model) * s.kv_precision.bytes_per_element()
 }
 
 /// kv_bytes_per_seq = context_tokens x kv_bytes_per_token, in B.

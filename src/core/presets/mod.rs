@@ -1,6 +1,8 @@
 //! Model and GPU presets as data: each row names the source its numbers come from.
 //!
-//! Adding a preset is adding a row to [`MODELS`] or [`GPUS`]; no code changes elsewhere.
+//! Adding a preset is adding a row to [`MODELS`] or [`GPUS`]; no code changes elsewhere. The
+//! architecture arithmetic on these rows (parameter count from the config, KV elements per token)
+//! lives in [`crate::core::model`].
 
 mod gpus;
 mod models;
@@ -10,21 +12,67 @@ pub use models::MODELS;
 
 use serde::Serialize;
 
-/// The architecture facts of a model that the roofline needs.
+/// How a layer's attention caches keys and values.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum Attention {
+    /// Grouped-query (or multi-head) attention: K and V per KV head, `head_dim` wide.
+    Gqa { kv_heads: u32, head_dim: u32 },
+    /// Multi-head latent attention (DeepSeek-V2/V3): the cache holds one `kv_lora_rank`-wide latent
+    /// plus one `rope_head_dim`-wide RoPE key per layer; queries pass through a `q_lora_rank` latent.
+    Mla { kv_lora_rank: u32, q_lora_rank: u32, rope_head_dim: u32, nope_head_dim: u32, v_head_dim: u32 },
+}
+
+/// Mixture-of-experts feed-forward: `experts` routed experts, `top_k` chosen per token.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Moe {
+    /// Routed experts per MoE layer.
+    pub experts: u32,
+    /// Routed experts each token uses.
+    pub top_k: u32,
+    /// Experts every token uses (DeepSeek's shared expert), per MoE layer.
+    pub shared_experts: u32,
+    /// Intermediate size of one expert's gated MLP.
+    pub expert_ffn_size: u32,
+    /// Leading layers that keep a dense MLP of `ModelSpec::ffn_size` instead (DeepSeek-V3: 3).
+    pub dense_layers: u32,
+}
+
+/// Layers whose attention only sees the last `window_tokens` tokens, so their KV is capped there.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SlidingWindow {
+    pub window_tokens: u32,
+    /// How many of the model's layers slide (the rest attend to the full context).
+    pub sliding_layers: u32,
+}
+
+/// The architecture facts of a model that the roofline needs, as its `config.json` states them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ModelSpec {
     /// URL id, lowercase and hyphenated (`llama-3.1-8b`).
     pub id: &'static str,
     /// Display name.
     pub name: &'static str,
-    /// Total parameter count.
+    /// Published total parameter count (what the weights occupy).
     pub params: f64,
-    /// Transformer layers.
+    /// Published parameters active per token (equal to `params` for a dense model).
+    pub active_params: f64,
+    /// Transformer layers (`num_hidden_layers`).
     pub layers: u32,
-    /// Key/value heads per layer (grouped-query attention).
-    pub kv_heads: u32,
-    /// Dimension of one attention head.
-    pub head_dim: u32,
+    /// Residual stream width (`hidden_size`).
+    pub hidden_size: u32,
+    /// Query heads (`num_attention_heads`).
+    pub heads: u32,
+    pub attention: Attention,
+    /// Dense MLP intermediate size (`intermediate_size`); for an MoE model, its dense layers' size.
+    pub ffn_size: u32,
+    pub moe: Option<Moe>,
+    /// Vocabulary size (`vocab_size`).
+    pub vocab_size: u32,
+    /// The output head shares the embedding matrix (`tie_word_embeddings`).
+    pub tied_embeddings: bool,
+    /// Q, K and V projections carry biases (Qwen2.5, gpt-oss).
+    pub qkv_bias: bool,
+    pub sliding_window: Option<SlidingWindow>,
     /// Longest context the model supports, in tokens.
     pub max_context_tokens: u32,
     /// Where these numbers come from.
@@ -46,6 +94,11 @@ pub struct GpuSpec {
     pub bf16_flop_per_s: f64,
     /// Dense FP8 tensor-core peak in FLOP per second, where the GPU has FP8.
     pub fp8_flop_per_s: Option<f64>,
+    /// Dense FP4 tensor-core peak in FLOP per second, where the GPU has FP4.
+    pub fp4_flop_per_s: Option<f64>,
+    /// GPU-to-GPU bandwidth for tensor parallelism, per direction, in bytes per second
+    /// (NVLink, Infinity Fabric, ICI or PCIe; datasheets quote the bidirectional sum, twice this).
+    pub interconnect_bytes_per_s: f64,
     /// Where these numbers come from.
     pub source: &'static str,
 }

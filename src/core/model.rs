@@ -1,0 +1,173 @@
+//! Architecture arithmetic on a [`ModelSpec`]: parameters counted from the config, KV elements per
+//! token and per sequence (GQA, MLA, sliding windows), MoE expert reads and attention FLOPs.
+//!
+//! Counts here are element counts, not bytes: the roofline multiplies by the chosen precision.
+
+use super::presets::{Attention, ModelSpec, Moe};
+
+/// Parameters of one gated MLP (gate, up and down projections) = 3 x hidden x ffn.
+fn gated_mlp_params(hidden: f64, ffn: u32) -> f64 {
+    3.0 * hidden * f64::from(ffn)
+}
+
+/// Attention projection parameters of one layer, from the config's widths.
+///
+/// GQA: q and o are hidden x heads x head_dim, k and v hidden x kv_heads x head_dim (+ biases).
+/// MLA: q = hidden x q_rank + q_rank x heads x (nope + rope); kv = hidden x (kv_rank + rope)
+/// + kv_rank x heads x (nope + v); o = heads x v x hidden.
+pub fn attention_params_per_layer(m: &ModelSpec) -> f64 {
+    let hidden = f64::from(m.hidden_size);
+    let heads = f64::from(m.heads);
+    match m.attention {
+        Attention::Gqa { kv_heads, head_dim } => {
+            let q = heads * f64::from(head_dim);
+            let kv = f64::from(kv_heads) * f64::from(head_dim);
+            let bias = if m.qkv_bias { q + 2.0 * kv } else { 0.0 };
+            hidden * (2.0 * q + 2.0 * kv) + bias
+        }
+        Attention::Mla { kv_lora_rank, q_lora_rank, rope_head_dim, nope_head_dim, v_head_dim } => {
+            let (kv_rank, q_rank) = (f64::from(kv_lora_rank), f64::from(q_lora_rank));
+            let (rope, nope, v) = (f64::from(rope_head_dim), f64::from(nope_head_dim), f64::from(v_head_dim));
+            let q = hidden * q_rank + q_rank * heads * (nope + rope);
+            let kv = hidden * (kv_rank + rope) + kv_rank * heads * (nope + v);
+            q + kv + heads * v * hidden
+        }
+    }
+}
+
+/// Layers with a mixture-of-experts MLP (all but the leading dense ones).
+pub fn moe_layers(m: &ModelSpec) -> u32 {
+    m.moe.map_or(0, |moe| m.layers.saturating_sub(moe.dense_layers))
+}
+
+/// Embedding plus output head = vocab x hidden x (1 if tied, else 2).
+fn embedding_params(m: &ModelSpec) -> f64 {
+    let tables = if m.tied_embeddings { 1.0 } else { 2.0 };
+    tables * f64::from(m.vocab_size) * f64::from(m.hidden_size)
+}
+
+/// MLP parameters of the whole model when each MoE layer uses `experts_used` routed experts.
+fn mlp_params(m: &ModelSpec, experts_used: impl Fn(&Moe) -> u32) -> f64 {
+    let hidden = f64::from(m.hidden_size);
+    match &m.moe {
+        None => f64::from(m.layers) * gated_mlp_params(hidden, m.ffn_size),
+        Some(moe) => {
+            let dense = f64::from(moe.dense_layers.min(m.layers)) * gated_mlp_params(hidden, m.ffn_size);
+            let per_layer = f64::from(experts_used(moe) + moe.shared_experts)
+                * gated_mlp_params(hidden, moe.expert_ffn_size)
+                + hidden * f64::from(moe.experts);
+            dense + f64::from(moe_layers(m)) * per_layer
+        }
+    }
+}
+
+/// Total parameters counted from the config: embeddings + layers x (attention + norms) + MLPs.
+pub fn config_param_count(m: &ModelSpec) -> f64 {
+    let hidden = f64::from(m.hidden_size);
+    let per_layer = attention_params_per_layer(m) + 2.0 * hidden;
+    embedding_params(m) + f64::from(m.layers) * per_layer + hidden + mlp_params(m, |moe| moe.experts)
+}
+
+/// Parameters one token uses, counted from the config: as [`config_param_count`] with only the
+/// top-k routed experts of each MoE layer.
+pub fn config_active_param_count(m: &ModelSpec) -> f64 {
+    let hidden = f64::from(m.hidden_size);
+    let per_layer = attention_params_per_layer(m) + 2.0 * hidden;
+    embedding_params(m) + f64::from(m.layers) * per_layer + hidden + mlp_params(m, |moe| moe.top_k)
+}
+
+/// KV-cache elements one token adds across all layers at full context.
+///
+/// GQA: 2 (K and V) x layers x kv_heads x head_dim. MLA: (kv_lora_rank + rope_head_dim) x layers.
+pub fn kv_elements_per_token(m: &ModelSpec) -> f64 {
+    f64::from(m.layers) * kv_elements_per_token_layer(m)
+}
+
+/// KV-cache elements one token adds in one layer.
+fn kv_elements_per_token_layer(m: &ModelSpec) -> f64 {
+    match m.attention {
+        Attention::Gqa { kv_heads, head_dim } => 2.0 * f64::from(kv_heads) * f64::from(head_dim),
+        Attention::Mla { kv_lora_rank, rope_head_dim, .. } => {
+            f64::from(kv_lora_rank) + f64::from(rope_head_dim)
+        }
+    }
+}
+
+/// KV-cache elements one sequence of `context_tokens` holds: full layers keep every token, sliding
+/// layers at most their window.
+///
+/// elements = per_layer_token x (full_layers x ctx + sliding_layers x min(ctx, window)).
+pub fn kv_elements_per_seq(m: &ModelSpec, context_tokens: u32) -> f64 {
+    let ctx = f64::from(context_tokens);
+    let (sliding, window) = match m.sliding_window {
+        Some(w) => (w.sliding_layers.min(m.layers), f64::from(w.window_tokens).min(ctx)),
+        None => (0, ctx),
+    };
+    let full = f64::from(m.layers - sliding);
+    kv_elements_per_token_layer(m) * (full * ctx + f64::from(sliding) * window)
+}
+
+/// Expected distinct experts a layer reads for `tokens` tokens with uniform top-k routing:
+/// E x (1 - (1 - k/E)^B). Equals k at B = 1 and tends to E as B grows.
+pub fn expected_experts(experts: u32, top_k: u32, tokens: f64) -> f64 {
+    if experts == 0 {
+        return 0.0;
+    }
+    let e = f64::from(experts);
+    let keep = (1.0 - f64::from(top_k.min(experts)) / e).max(0.0);
+    e * (1.0 - keep.powf(tokens.max(0.0)))
+}
+
+/// Parameters of one routed expert summed over every MoE layer, from the published counts:
+/// total = dense + E x p and active = dense + k x p, so p = (total - active) / (E - k).
+pub fn expert_params(m: &ModelSpec) -> f64 {
+    match &m.moe {
+        Some(moe) if moe.experts > moe.top_k => {
+            ((m.params - m.active_params) / f64::from(moe.experts - moe.top_k)).max(0.0)
+        }
+        _ => 0.0,
+    }
+}
+
+/// Parameters a forward pass over `tokens` tokens reads: dense part + expert_params x E[experts].
+/// For a dense model, every parameter.
+pub fn params_read(m: &ModelSpec, tokens: f64) -> f64 {
+    match &m.moe {
+        Some(moe) if moe.experts > moe.top_k => {
+            let p = expert_params(m);
+            let dense = (m.params - p * f64::from(moe.experts)).max(0.0);
+            dense + p * expected_experts(moe.experts, moe.top_k, tokens)
+        }
+        _ => m.params,
+    }
+}
+
+/// Query-key pairs a causal prompt of `p` tokens scores in one layer seeing `window` tokens:
+/// p(p+1)/2 when the window covers the prompt, else w(w+1)/2 + (p - w) x w.
+fn causal_pairs(p: f64, window: f64) -> f64 {
+    if window >= p {
+        p * (p + 1.0) / 2.0
+    } else {
+        window * (window + 1.0) / 2.0 + (p - window) * window
+    }
+}
+
+/// Attention FLOPs of prefilling a `prompt_tokens` prompt (scores and weighted sum, causal):
+/// sum over layers of pairs x heads x 2 x (qk_dim + v_dim), in FLOP.
+pub fn prefill_attention_flop(m: &ModelSpec, prompt_tokens: u32) -> f64 {
+    let p = f64::from(prompt_tokens);
+    let (qk, v) = match m.attention {
+        Attention::Gqa { head_dim, .. } => (f64::from(head_dim), f64::from(head_dim)),
+        Attention::Mla { rope_head_dim, nope_head_dim, v_head_dim, .. } => {
+            (f64::from(rope_head_dim + nope_head_dim), f64::from(v_head_dim))
+        }
+    };
+    let per_pair = f64::from(m.heads) * 2.0 * (qk + v);
+    let (sliding, window) = match m.sliding_window {
+        Some(w) => (w.sliding_layers.min(m.layers), f64::from(w.window_tokens)),
+        None => (0, p),
+    };
+    let full = f64::from(m.layers - sliding) * causal_pairs(p, p);
+    let slid = f64::from(sliding) * causal_pairs(p, window);
+    per_pair * (full + slid)
+}
