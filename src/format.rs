@@ -95,15 +95,21 @@ pub fn headline(s: &Scenario, a: &Analysis) -> String {
                 thousands(pool.tokens_per_s),
             )
         }
+        Limit::Ttft => ttft_headline(s, a),
         Limit::TargetBelowFloor { floor_s } => format!(
             "No batch meets {target} ms: even a batch of 1 takes {} ms per step, so goodput is 0 at every batch size.",
             ms(floor_s)
         ),
-        Limit::WeightsDoNotFit { weight_bytes, usable_bytes } => format!(
-            "The weights ({} GB) do not fit in the {} GB of HBM the server may use: nothing can run.",
-            gb(weight_bytes),
-            gb(usable_bytes)
+        Limit::TtftBelowFloor { floor_s } => format!(
+            "No batch meets the {} ms TTFT target: prefilling {} tokens takes {} ms even beside a batch of 1, \
+             so goodput is 0 at every batch size.",
+            target_ms(s.ttft_target_s),
+            thousands(f64::from(s.context_tokens)),
+            ms(floor_s)
         ),
+        Limit::WeightsDoNotFit { weight_bytes, usable_bytes, gpus_needed } => {
+            weights_do_not_fit(s, a, weight_bytes, usable_bytes, gpus_needed)
+        }
         Limit::ContextDoesNotFit { free_bytes, kv_bytes_per_seq } => format!(
             "Not even one sequence fits: {} tokens of KV take {} GB, and {} GB is free after the weights.",
             thousands(f64::from(s.context_tokens)),
@@ -113,14 +119,59 @@ pub fn headline(s: &Scenario, a: &Analysis) -> String {
     }
 }
 
+/// "Llama 3.1 405B in BF16 needs 811.70 GB of weights; one H100 SXM holds 72.00 GB usable, so it
+/// needs at least 12 GPUs ..." with the tensor-parallel degree that fits, or what to try instead.
+fn weights_do_not_fit(s: &Scenario, a: &Analysis, weight_bytes: f64, usable_bytes: f64, gpus: u32) -> String {
+    let first = format!(
+        "{} in {} needs {} GB of weights; one {} holds {} GB usable, so it needs at least {} GPUs",
+        s.model.name,
+        s.weight_precision.label(),
+        gb(weight_bytes),
+        s.gpu.name,
+        gb(usable_bytes),
+        thousands(f64::from(gpus)),
+    );
+    match a.tp_needed {
+        Some(tp) => format!("{first}: set tensor parallelism to {tp} (it is {} now).", s.tp),
+        None => format!(
+            "{first}, more than tensor parallelism 8 offers: try smaller weights (FP8, INT4) or a GPU with more HBM."
+        ),
+    }
+}
+
+/// "The 2000 ms TTFT target caps the batch at 40 ..." when TTFT binds before TPOT.
+fn ttft_headline(s: &Scenario, a: &Analysis) -> String {
+    let knee = evaluate(s, a.knee_batch);
+    format!(
+        "The {} ms TTFT target binds first: prefilling {} tokens takes {} ms, so the largest batch meeting both targets \
+         is {}, goodput {} req/s ({} per GPU).",
+        target_ms(s.ttft_target_s),
+        thousands(f64::from(s.context_tokens)),
+        ms(a.prefill.prefill_s),
+        thousands(f64::from(a.knee_batch)),
+        req_per_s(knee.goodput_req_per_s),
+        req_per_s(knee.goodput_per_gpu_req_per_s),
+    )
+}
+
+/// " (6.3 per GPU)" when the replica spans several GPUs, else nothing.
+fn per_gpu(s: &Scenario, rate: f64) -> String {
+    if s.tp > 1 {
+        format!(" ({} per GPU)", req_per_s(rate))
+    } else {
+        String::new()
+    }
+}
+
 /// "Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32%
 /// more) and goodput 0." The comparison batch is twice the knee, or the pool if that is smaller.
 fn tpot_headline(s: &Scenario, a: &Analysis, target: &str) -> String {
     let knee = evaluate(s, a.knee_batch);
     let first = format!(
-        "Largest batch meeting {target} ms: {}, goodput {} req/s",
+        "Largest batch meeting {target} ms: {}, goodput {} req/s{}",
         thousands(f64::from(a.knee_batch)),
-        req_per_s(knee.goodput_req_per_s)
+        req_per_s(knee.goodput_req_per_s),
+        per_gpu(s, knee.goodput_per_gpu_req_per_s)
     );
     let compare_batch = a.knee_batch.saturating_mul(2).min(a.kv_pool_batch);
     if compare_batch <= a.knee_batch {

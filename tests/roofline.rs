@@ -5,7 +5,7 @@ mod common;
 use common::{assert_close, assert_prints_as, seed, seed_fp8_kv};
 use goodput_lab::core::roofline::{
     analyze, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch, step_time,
-    weight_bytes, Bound, Limit, Precision, Scenario,
+    weight_bytes, BatchPoint, Bound, Limit, Precision, Scenario,
 };
 use goodput_lab::core::table::batch_table;
 
@@ -52,7 +52,7 @@ fn throughput_rises_32_percent_from_64_to_128() {
 #[test]
 fn knee_at_10_ms_is_64() {
     let a = analyze(&seed());
-    assert_close(a.knee_memory_exact, 64.97, 1e-3, "closed-form knee");
+    assert_close(a.knee_exact, 64.97, 1e-3, "closed-form knee");
     assert_eq!(a.knee_batch, 64);
     assert_eq!(a.limit, Limit::Tpot);
 }
@@ -61,7 +61,7 @@ fn knee_at_10_ms_is_64() {
 fn fp8_kv_knee_is_129_because_130_takes_10_002_ms() {
     let s = seed_fp8_kv();
     let a = analyze(&s);
-    assert_close(a.knee_memory_exact, 129.94, 1e-3, "closed-form FP8 knee");
+    assert_close(a.knee_exact, 129.94, 1e-3, "closed-form FP8 knee");
     assert_eq!(a.knee_batch, 129);
     assert_close(step_time(&s, 130).step_s * 1e3, 10.002, 1e-4, "step at 130");
     assert!(step_time(&s, 129).step_s <= s.tpot_target_s);
@@ -121,7 +121,7 @@ fn a_context_too_long_for_one_sequence_is_reported() {
 fn grid() -> Vec<Scenario> {
     let mut out = Vec::new();
     for ctx in [128, 1000, 2048, 8192, 32_768, 131_072] {
-        for kv in Precision::ALL {
+        for kv in Precision::KV {
             for target_ms in [1.0, 4.9, 5.0, 10.0, 33.3, 50.0, 200.0] {
                 for output in [1, 256, 4096] {
                     let tpot_target_s = target_ms * 1e-3;
@@ -171,17 +171,18 @@ fn goodput_is_throughput_up_to_the_knee_and_zero_past_it() {
 
 #[test]
 fn knee_agrees_with_the_table() {
+    let meets_both = |p: &BatchPoint| p.meets_tpot && p.meets_ttft;
     for s in grid() {
         let a = analyze(&s);
         for row in batch_table(&s, &a) {
             let b = row.point.batch;
-            assert_eq!(row.point.meets_tpot, b <= a.knee_batch, "batch {b}, knee {}", a.knee_batch);
+            assert_eq!(meets_both(&row.point), b <= a.knee_batch, "batch {b}, knee {}", a.knee_batch);
             assert_eq!(row.is_knee, b == a.knee_batch);
         }
         if a.knee_batch > 0 {
-            assert!(evaluate(&s, a.knee_batch).meets_tpot);
+            assert!(meets_both(&evaluate(&s, a.knee_batch)));
         }
-        assert!(!evaluate(&s, a.knee_batch + 1).meets_tpot);
+        assert!(!meets_both(&evaluate(&s, a.knee_batch + 1)));
     }
 }
 

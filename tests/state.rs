@@ -1,42 +1,108 @@
 //! URL state: every control round-trips through the query string, and bad values fall back with a
 //! notice instead of failing.
 
-use goodput_lab::core::roofline::Precision;
-use goodput_lab::state::{from_query, log_stops, nearest_stop_index, to_query, Inputs};
+use goodput_lab::core::presets::Attention;
+use goodput_lab::core::roofline::{Calibration, Precision};
+use goodput_lab::state::{from_query, log_stops, nearest_stop_index, to_query, Inputs, KEYS};
+
+/// The seed's state as its canonical query.
+const SEED_QUERY: &str =
+    "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90&rate=100&price=2.5";
 
 #[test]
 fn empty_query_gives_the_seed_defaults_without_notices() {
     let (inputs, notices) = from_query("");
     assert_eq!(inputs, Inputs::default());
     assert!(notices.is_empty());
-    assert_eq!(to_query(&inputs), "model=llama-3.1-8b&gpu=h100-sxm&ctx=2048&kv=bf16&tpot=10&out=256");
+    assert_eq!(to_query(&inputs), SEED_QUERY);
 }
 
 #[test]
 fn a_url_with_every_key_opens_that_state() {
-    let (inputs, notices) = from_query("?model=llama-3.1-8b&gpu=h100-sxm&ctx=8192&kv=fp8&tpot=25.5&out=512");
+    let (inputs, notices) = from_query(
+        "?model=qwen3-30b-a3b&gpu=h200-sxm&w=fp8&kv=fp4&tp=4&ctx=8192&out=512&tpot=25.5&ttft=800\
+         &util=85&mbu=70&overhead=1.5&rate=42.5&price=3.1",
+    );
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(inputs.context_tokens, 8192);
-    assert_eq!(inputs.kv_precision, Precision::Fp8);
+    assert_eq!((inputs.model.id, inputs.gpu.id), ("qwen3-30b-a3b", "h200-sxm"));
+    assert_eq!((inputs.weight_precision, inputs.kv_precision), (Precision::Fp8, Precision::Fp4));
+    assert_eq!((inputs.tp, inputs.context_tokens, inputs.output_tokens), (4, 8192, 512));
     assert!((inputs.tpot_target_s - 0.0255).abs() < 1e-12);
-    assert_eq!(inputs.output_tokens, 512);
+    assert!((inputs.ttft_target_s - 0.8).abs() < 1e-12);
+    assert!((inputs.memory_utilization - 0.85).abs() < 1e-12);
+    let c = inputs.realistic.expect("mbu and overhead turn realistic mode on");
+    assert!((c.mbu - 0.7).abs() < 1e-12 && (c.overhead_s - 0.0015).abs() < 1e-12);
+    assert!((inputs.rate_req_per_s - 42.5).abs() < 1e-12 && (inputs.price_per_gpu_hour - 3.1).abs() < 1e-12);
 }
 
 #[test]
 fn every_key_round_trips() {
-    let query = "model=llama-3.1-8b&gpu=h100-sxm&ctx=3000&kv=fp8&tpot=7.5&out=99";
-    let (inputs, notices) = from_query(query);
-    assert!(notices.is_empty());
-    assert_eq!(to_query(&inputs), query);
-    assert_eq!(from_query(&to_query(&inputs)).0, inputs);
+    let preset = "model=llama-3.1-70b&gpu=mi300x&w=int4&kv=fp8&tp=2&ctx=3000&out=99&tpot=7.5&ttft=450\
+                  &util=80&mbu=65&overhead=0.5&rate=12.5&price=1.75";
+    let custom = "model=custom&m_params=20&m_active=4&m_layers=24&m_hidden=2880&m_heads=64&m_kv_heads=8\
+                  &m_head_dim=64&m_experts=32&m_top_k=4&m_window=128&m_swa_layers=12&m_max_ctx=65536\
+                  &gpu=custom&g_hbm=96&g_bw=4.2&g_bf16=900&g_fp8=1800&g_fp4=0&g_link=400\
+                  &w=fp4&kv=bf16&tp=8&ctx=4096&out=1000&tpot=30&ttft=1000&util=90&rate=5&price=4";
+    for query in [preset, custom] {
+        let (inputs, notices) = from_query(query);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(to_query(&inputs), query);
+        assert_eq!(from_query(&to_query(&inputs)).0, inputs);
+    }
+    let joined = [preset, custom].join("&");
+    let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
+    for key in KEYS.iter().filter(|k| **k != "realistic") {
+        assert!(covered.contains(key), "round trip misses key {key}");
+    }
+}
+
+#[test]
+fn a_custom_model_builds_its_spec_from_the_url() {
+    let (inputs, _) =
+        from_query("model=custom&m_params=46.7&m_active=12.9&m_experts=8&m_top_k=2&m_kv_heads=4");
+    assert_eq!(inputs.model.id, "custom");
+    assert!((inputs.model.params - 46.7e9).abs() < 1.0);
+    let moe = inputs.model.moe.expect("8 experts make it MoE");
+    assert_eq!((moe.experts, moe.top_k), (8, 2));
+    assert_eq!(inputs.model.attention, Attention::Gqa { kv_heads: 4, head_dim: 128 });
+}
+
+#[test]
+fn impossible_custom_combinations_are_repaired_with_notices() {
+    let (inputs, notices) = from_query("model=custom&m_params=7&m_active=70&m_experts=4&m_top_k=9");
+    let moe = inputs.model.moe.unwrap();
+    assert_eq!(moe.top_k, 4);
+    assert!(inputs.model.active_params <= inputs.model.params);
+    let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
+    assert_eq!(keys, ["m_active", "m_top_k"]);
+}
+
+#[test]
+fn realistic_mode_is_off_unless_the_url_asks() {
+    assert_eq!(from_query("").0.realistic, None);
+    let on = from_query("realistic=1").0.realistic.unwrap();
+    assert_eq!(on, Calibration::REALISTIC_DEFAULT);
+    assert_eq!(from_query("overhead=2").0.realistic.unwrap().mbu, Calibration::REALISTIC_DEFAULT.mbu);
+}
+
+#[test]
+fn context_is_clamped_to_the_models_maximum() {
+    let (inputs, notices) = from_query("model=gemma-2-9b&ctx=131072");
+    assert_eq!(inputs.context_tokens, 8192);
+    assert_eq!(notices.len(), 1);
+    assert!(notices[0].message.contains("8192 tokens"), "{}", notices[0].message);
 }
 
 #[test]
 fn garbage_values_fall_back_to_defaults_with_one_notice_each() {
-    let (inputs, notices) = from_query("model=gpt-9&gpu=toaster&ctx=lots&kv=int3&tpot=NaN&out=-");
-    assert_eq!(inputs, Inputs::default());
+    let (inputs, notices) =
+        from_query("model=gpt-9&gpu=toaster&w=int3&kv=int4&tp=3&ctx=lots&out=-&tpot=NaN&ttft=soon&util=x&mbu=%&rate=&price=free");
+    assert_eq!(inputs, Inputs { realistic: Some(Calibration::REALISTIC_DEFAULT), ..Inputs::default() });
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
-    assert_eq!(keys, ["model", "gpu", "kv", "ctx", "out", "tpot"]);
+    assert_eq!(
+        keys,
+        ["model", "gpu", "w", "kv", "tp", "ctx", "out", "tpot", "ttft", "util", "mbu", "rate", "price"]
+    );
     assert!(notices[0].message.contains("gpt-9") && notices[0].message.contains("Llama 3.1 8B"));
 }
 

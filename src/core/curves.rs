@@ -16,12 +16,19 @@ pub struct Curves {
     /// Ascending batches from 1 to `axis_max_batch`, including the knee and the batch after it so
     /// the goodput cliff is drawn vertical.
     pub points: Vec<BatchPoint>,
+    /// The same batches on the ideal roofline when the scenario is calibrated (realistic mode),
+    /// else empty.
+    pub ideal_points: Vec<BatchPoint>,
     /// Right end of the batch axis.
     pub axis_max_batch: u32,
     pub knee_batch: u32,
     pub kv_pool_batch: u32,
     /// The TPOT target, in s.
     pub tpot_target_s: f64,
+    /// The TTFT target, in s.
+    pub ttft_target_s: f64,
+    /// GPUs per replica (tensor parallelism), for per-GPU rates.
+    pub tp: u32,
 }
 
 /// axis = round_up(1.15 x max(128, 2 x knee, pool)), capped at [`MAX_AXIS_BATCH`].
@@ -54,15 +61,23 @@ pub fn sampled_batches(axis_max: u32, a: &Analysis) -> Vec<u32> {
     batches
 }
 
-/// The curves for a scenario, evaluated at [`sampled_batches`].
+/// The curves for a scenario, evaluated at [`sampled_batches`] (and on the ideal roofline too when
+/// the scenario is calibrated).
 pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
     let axis_max_batch = axis_max_batch(a);
-    let points = sampled_batches(axis_max_batch, a).into_iter().map(|b| evaluate(s, b)).collect();
+    let batches = sampled_batches(axis_max_batch, a);
+    let points = batches.iter().map(|&b| evaluate(s, b)).collect();
+    let ideal = s.ideal();
+    let ideal_points =
+        if ideal == *s { Vec::new() } else { batches.iter().map(|&b| evaluate(&ideal, b)).collect() };
     Curves {
         points,
+        ideal_points,
         axis_max_batch,
         knee_batch: a.knee_batch,
         kv_pool_batch: a.kv_pool_batch,
         tpot_target_s: s.tpot_target_s,
+        ttft_target_s: s.ttft_target_s,
+        tp: s.tp,
     }
 }

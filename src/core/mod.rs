@@ -3,8 +3,11 @@
 //! Nothing here knows about the page. Every function takes validated plain data and returns plain
 //! data; none of them can fail or panic, whatever the numbers.
 
+pub mod capacity;
 pub mod curves;
 pub mod model;
+pub mod precision;
+pub mod prefill;
 pub mod presets;
 pub mod roofline;
 pub mod table;

@@ -6,26 +6,22 @@ use crate::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use crate::core::roofline::Precision;
 use crate::core::units::{ms_to_s, s_to_ms};
 use crate::format::{target_ms, thousands};
-use crate::state::{
-    log_stops, nearest_stop_index, Inputs, CONTEXT_RANGE_TOKENS, OUTPUT_RANGE_TOKENS, TPOT_RANGE_MS,
-};
+use crate::state::fields::{CTX, OUT, TPOT};
+use crate::state::{log_stops, nearest_stop_index, Inputs};
 
 /// Every control, grouped in a labelled panel.
 #[component]
 pub fn Controls(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    let context_stops = log_stops(CONTEXT_RANGE_TOKENS.0, CONTEXT_RANGE_TOKENS.1);
-    let output_stops = log_stops(OUTPUT_RANGE_TOKENS.0, OUTPUT_RANGE_TOKENS.1);
+    let context_stops = log_stops(CTX.min as u32, CTX.max as u32);
+    let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     let pick_model = move |id: String| {
         if let Some(m) = model_by_id(&id) {
-            set_inputs.update(|i| {
-                i.model = m;
-                i.context_tokens = i.context_tokens.min(i.max_context_tokens());
-            });
+            set_inputs.update(|i| *i = i.with_model(*m));
         }
     };
     let pick_gpu = move |id: String| {
         if let Some(g) = gpu_by_id(&id) {
-            set_inputs.update(|i| i.gpu = g);
+            set_inputs.update(|i| i.gpu = *g);
         }
     };
     let models: Vec<_> = MODELS.iter().map(|m| (m.id, m.name)).collect();
@@ -105,14 +101,14 @@ fn TpotSlider(value_ms: Signal<f64>, on_value: impl Fn(f64) + 'static) -> impl I
     let text = move || format!("{} ms", target_ms(ms_to_s(value_ms.get())));
     let on_input = move |ev| {
         if let Ok(ms) = event_target_value(&ev).parse::<f64>() {
-            on_value(ms.clamp(TPOT_RANGE_MS.0, TPOT_RANGE_MS.1));
+            on_value(ms.clamp(TPOT.min, TPOT.max));
         }
     };
     view! {
         <div class="control">
             <label for="tpot">"TPOT target"</label>
             <output id="tpot-value" for="tpot">{text}</output>
-            <input type="range" id="tpot" min=TPOT_RANGE_MS.0 max=TPOT_RANGE_MS.1 step="1"
+            <input type="range" id="tpot" min=TPOT.min max=TPOT.max step="1"
                 prop:value=move || value_ms.get().to_string() aria-valuetext=text on:input=on_input/>
         </div>
     }
@@ -121,11 +117,11 @@ fn TpotSlider(value_ms: Signal<f64>, on_value: impl Fn(f64) + 'static) -> impl I
 /// KV-cache precision as a slider with one stop per precision.
 #[component]
 fn KvSlider(value: Signal<Precision>, on_value: impl Fn(Precision) + 'static) -> impl IntoView {
-    let index = move || Precision::ALL.iter().position(|p| *p == value.get()).unwrap_or(0);
+    let index = move || Precision::KV.iter().position(|p| *p == value.get()).unwrap_or(0);
     let text = move || value.get().label();
     let on_input = move |ev| {
         let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
-        if let Some(p) = Precision::ALL.get(i) {
+        if let Some(p) = Precision::KV.get(i) {
             on_value(*p);
         }
     };
@@ -133,10 +129,10 @@ fn KvSlider(value: Signal<Precision>, on_value: impl Fn(Precision) + 'static) ->
         <div class="control">
             <label for="kv">"KV cache precision"</label>
             <output id="kv-value" for="kv">{text}</output>
-            <input type="range" id="kv" min="0" max=Precision::ALL.len() - 1 step="1"
+            <input type="range" id="kv" min="0" max=Precision::KV.len() - 1 step="1"
                 prop:value=move || index().to_string() aria-valuetext=text on:input=on_input/>
             <div class="ticks" aria-hidden="true">
-                {Precision::ALL.iter().map(|p| view! { <span>{p.label()}</span> }).collect_view()}
+                {Precision::KV.iter().map(|p| view! { <span>{p.label()}</span> }).collect_view()}
             </div>
         </div>
     }

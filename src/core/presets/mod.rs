@@ -4,9 +4,11 @@
 //! architecture arithmetic on these rows (parameter count from the config, KV elements per token)
 //! lives in [`crate::core::model`].
 
+mod custom;
 mod gpus;
 mod models;
 
+pub use custom::{CustomGpu, CustomModel, CUSTOM_ID};
 pub use gpus::GPUS;
 pub use models::MODELS;
 

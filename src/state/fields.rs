@@ -1,0 +1,153 @@
+//! Numeric controls as the URL and the page see them: key, label, display unit, range, and the one
+//! place display units (ms, %, GB, TB/s) convert to base units (s, fractions, bytes, bytes/s).
+
+use super::Notice;
+
+/// A numeric control: its URL key, label, display unit and range (in display units), and the base
+/// units one display unit is worth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumberField {
+    pub key: &'static str,
+    pub label: &'static str,
+    /// Display unit, as printed after the number (`ms`, `%`, `tokens`).
+    pub unit: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Only whole numbers are accepted.
+    pub whole: bool,
+    /// Base units per display unit: 1e-3 for ms -> s, 0.01 for % -> fraction, 1e9 for GB -> B.
+    pub scale: f64,
+}
+
+impl NumberField {
+    const fn new(key: &'static str, label: &'static str, unit: &'static str, range: (f64, f64)) -> Self {
+        NumberField { key, label, unit, min: range.0, max: range.1, whole: false, scale: 1.0 }
+    }
+
+    const fn whole(self) -> Self {
+        NumberField { whole: true, ..self }
+    }
+
+    const fn scaled(self, scale: f64) -> Self {
+        NumberField { scale, ..self }
+    }
+
+    /// Display value -> base units.
+    pub fn to_base(&self, display: f64) -> f64 {
+        display * self.scale
+    }
+
+    /// Base units -> display value.
+    pub fn to_display(&self, base: f64) -> f64 {
+        base / self.scale
+    }
+
+    /// The raw text validated into base units: the default when absent, the default plus a notice
+    /// when malformed, clamped into range with a notice when outside it.
+    pub fn read(&self, raw: Option<&str>, default_base: f64, notices: &mut Vec<Notice>) -> f64 {
+        self.read_within(raw, default_base, (self.min, self.max), notices)
+    }
+
+    /// As [`NumberField::read`] with a narrower display range (a model's own maximum context).
+    pub fn read_within(
+        &self,
+        raw: Option<&str>,
+        default_base: f64,
+        range: (f64, f64),
+        notices: &mut Vec<Notice>,
+    ) -> f64 {
+        let default = self.to_display(default_base).clamp(range.0, range.1);
+        let Some(text) = raw else { return self.to_base(default) };
+        let cleaned = text.trim().replace([',', '_'], "");
+        let parsed =
+            cleaned.parse::<f64>().ok().filter(|x| x.is_finite() && (!self.whole || x.fract() == 0.0));
+        let Some(x) = parsed else {
+            let message = format!(
+                "{}={} is not {}; using {}.",
+                self.key,
+                quoted(text),
+                self.expected(),
+                self.with_unit(default)
+            );
+            notices.push(Notice { key: self.key, message });
+            return self.to_base(default);
+        };
+        let used = x.clamp(range.0, range.1);
+        if used != x {
+            let message = format!(
+                "{}={} is outside {}–{}; using {}.",
+                self.key,
+                trim_decimal(x),
+                trim_decimal(range.0),
+                self.with_unit(range.1),
+                self.with_unit(used)
+            );
+            notices.push(Notice { key: self.key, message });
+        }
+        self.to_base(used)
+    }
+
+    /// The value in base units written as the URL carries it (display units, at most 3 decimals).
+    pub fn write(&self, base: f64) -> String {
+        trim_decimal(self.to_display(base))
+    }
+
+    fn expected(&self) -> String {
+        if self.whole {
+            format!("a whole number of {}", self.unit)
+        } else {
+            format!("a number ({})", self.unit)
+        }
+    }
+
+    fn with_unit(&self, x: f64) -> String {
+        match self.unit {
+            "%" => format!("{}%", trim_decimal(x)),
+            "$/GPU-hour" => format!("${}/GPU-hour", trim_decimal(x)),
+            unit => format!("{} {unit}", trim_decimal(x)),
+        }
+    }
+}
+
+/// Context length held per sequence (and prefilled), in tokens; a model's maximum may be lower.
+pub const CTX: NumberField =
+    NumberField::new("ctx", "Context length", "tokens", (128.0, 1_048_576.0)).whole();
+/// Output tokens per request.
+pub const OUT: NumberField = NumberField::new("out", "Output length", "tokens", (1.0, 16_384.0)).whole();
+/// TPOT target.
+pub const TPOT: NumberField = NumberField::new("tpot", "TPOT target", "ms", (1.0, 500.0)).scaled(1e-3);
+/// TTFT target.
+pub const TTFT: NumberField = NumberField::new("ttft", "TTFT target", "ms", (10.0, 60_000.0)).scaled(1e-3);
+/// Share of HBM for weights plus KV.
+pub const UTIL: NumberField = NumberField::new("util", "Memory utilization", "%", (10.0, 100.0)).scaled(0.01);
+/// Achieved share of peak HBM bandwidth (realistic mode).
+pub const MBU: NumberField =
+    NumberField::new("mbu", "Achieved bandwidth (MBU)", "%", (5.0, 100.0)).scaled(0.01);
+/// Fixed per-step overhead (realistic mode).
+pub const OVERHEAD: NumberField =
+    NumberField::new("overhead", "Overhead per step", "ms", (0.0, 100.0)).scaled(1e-3);
+/// Target request rate for the capacity plan.
+pub const RATE: NumberField = NumberField::new("rate", "Target load", "req/s", (0.01, 1e6));
+/// Price of one GPU-hour for the capacity plan.
+pub const PRICE: NumberField = NumberField::new("price", "Price", "$/GPU-hour", (0.0, 1000.0));
+
+/// A number with at most three decimals and no trailing zeros (`10`, `7.5`).
+pub fn trim_decimal(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// At most 40 characters of what the user typed, for quoting in a notice.
+pub fn quoted(text: &str) -> String {
+    let short: String = text.chars().take(40).collect();
+    if short.len() < text.len() {
+        format!("“{short}…”")
+    } else {
+        format!("“{short}”")
+    }
+}

@@ -1,0 +1,329 @@
+//! The edge: raw query or control values -> validated [`Inputs`] (plus a notice for each value that
+//! was rejected), and [`Inputs`] -> query string. Past this module nothing can be invalid.
+
+pub mod custom;
+pub mod fields;
+mod stops;
+
+use std::collections::BTreeMap;
+
+use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
+use crate::core::presets::{GPUS, MODELS};
+use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
+use custom::{read_fields, reconcile_model, write_fields, GPU_FIELDS, MODEL_FIELDS};
+use fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+pub use stops::{log_stops, nearest_stop_index};
+
+/// Every query key the page reads, in canonical order.
+pub const KEYS: [&str; 33] = [
+    "model",
+    "m_params",
+    "m_active",
+    "m_layers",
+    "m_hidden",
+    "m_heads",
+    "m_kv_heads",
+    "m_head_dim",
+    "m_experts",
+    "m_top_k",
+    "m_window",
+    "m_swa_layers",
+    "m_max_ctx",
+    "gpu",
+    "g_hbm",
+    "g_bw",
+    "g_bf16",
+    "g_fp8",
+    "g_fp4",
+    "g_link",
+    "w",
+    "kv",
+    "tp",
+    "ctx",
+    "out",
+    "tpot",
+    "ttft",
+    "util",
+    "mbu",
+    "overhead",
+    "rate",
+    "price",
+    "realistic",
+];
+
+/// The query string as typed: the last value of each known key, unparsed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawQuery {
+    pub values: BTreeMap<&'static str, String>,
+}
+
+impl RawQuery {
+    /// The raw value under `key`, if the query had one.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.values.get(key).map(String::as_str)
+    }
+}
+
+/// The validated state of every control, in base units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inputs {
+    /// A preset, or the spec built from the custom model's numbers (id `custom`).
+    pub model: ModelSpec,
+    pub gpu: GpuSpec,
+    pub weight_precision: Precision,
+    pub kv_precision: Precision,
+    pub tp: u32,
+    pub context_tokens: u32,
+    pub output_tokens: u32,
+    pub tpot_target_s: f64,
+    pub ttft_target_s: f64,
+    pub memory_utilization: f64,
+    /// Realistic mode's calibration; `None` is the ideal roofline.
+    pub realistic: Option<Calibration>,
+    /// Target load for the capacity plan, in requests/s.
+    pub rate_req_per_s: f64,
+    /// Price of one GPU-hour, in $.
+    pub price_per_gpu_hour: f64,
+}
+
+/// A value the page could not use as given, and what it used instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The query key the value came in under.
+    pub key: &'static str,
+    pub message: String,
+}
+
+/// TTFT target default: MLPerf Inference's server-scenario TTFT for llama3.1-8b (2,000 ms, p99).
+pub const DEFAULT_TTFT_S: f64 = 2.0;
+/// Share of HBM given to weights plus KV, as vLLM's `gpu_memory_utilization` default.
+pub const DEFAULT_MEMORY_UTILIZATION: f64 = 0.9;
+/// Capacity plan default load, in requests/s: four seed replicas' worth.
+pub const DEFAULT_RATE_REQ_PER_S: f64 = 100.0;
+/// Capacity plan default price: an assumed $2.50 per GPU-hour, to be replaced by your own.
+pub const DEFAULT_PRICE_PER_GPU_HOUR: f64 = 2.5;
+
+impl Default for Inputs {
+    /// The seed's worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms, 256 out,
+    /// on the ideal roofline.
+    fn default() -> Self {
+        Inputs {
+            model: MODELS[0],
+            gpu: GPUS[0],
+            weight_precision: Precision::Bf16,
+            kv_precision: Precision::Bf16,
+            tp: 1,
+            context_tokens: 2048,
+            output_tokens: 256,
+            tpot_target_s: 0.010,
+            ttft_target_s: DEFAULT_TTFT_S,
+            memory_utilization: DEFAULT_MEMORY_UTILIZATION,
+            realistic: None,
+            rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
+            price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
+        }
+    }
+}
+
+impl Inputs {
+    /// The roofline scenario these inputs describe (realistic when realistic mode is on).
+    pub fn scenario(&self) -> Scenario {
+        Scenario {
+            model: self.model,
+            gpu: self.gpu,
+            weight_precision: self.weight_precision,
+            kv_precision: self.kv_precision,
+            tp: self.tp,
+            context_tokens: self.context_tokens,
+            output_tokens: self.output_tokens,
+            tpot_target_s: self.tpot_target_s,
+            ttft_target_s: self.ttft_target_s,
+            memory_utilization: self.memory_utilization,
+            calibration: self.realistic.unwrap_or(Calibration::IDEAL),
+        }
+    }
+
+    /// The largest context the chosen model accepts within the slider's range, in tokens.
+    pub fn max_context_tokens(&self) -> u32 {
+        max_context_for(&self.model)
+    }
+
+    /// These inputs with the model (and the context clamped to its maximum).
+    pub fn with_model(self, model: ModelSpec) -> Inputs {
+        let context_tokens = self.context_tokens.min(max_context_for(&model));
+        Inputs { model, context_tokens, ..self }
+    }
+}
+
+/// A model's maximum context within the context field's range, in tokens.
+fn max_context_for(model: &ModelSpec) -> u32 {
+    (model.max_context_tokens as f64).clamp(CTX.min, CTX.max) as u32
+}
+
+/// Splits a query string (with or without its leading `?`) into its raw values; the last of a
+/// repeated key wins and unknown keys are ignored.
+pub fn parse_raw(query: &str) -> RawQuery {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
+    let mut raw = RawQuery::default();
+    for (key, value) in pairs {
+        if let Some(known) = KEYS.iter().find(|k| **k == key) {
+            raw.values.insert(known, value);
+        }
+    }
+    raw
+}
+
+/// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
+/// out-of-range number is clamped, and each such repair adds a [`Notice`].
+pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
+    let d = Inputs::default();
+    let mut notices = Vec::new();
+    let n = &mut notices;
+    let lookup = |key: &str| raw.get(key).map(str::to_string);
+    let model = read_model(raw, &lookup, n);
+    let gpu = read_gpu(raw, &lookup, n);
+    let weight_precision = read_choice(raw.get("w"), "w", &Precision::WEIGHTS, d.weight_precision, n);
+    let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, d.kv_precision, n);
+    let tp = read_tp(raw.get("tp"), n);
+    let ctx_range = (CTX.min, f64::from(max_context_for(&model)));
+    let context_tokens = CTX.read_within(raw.get("ctx"), f64::from(d.context_tokens), ctx_range, n) as u32;
+    let output_tokens = OUT.read(raw.get("out"), f64::from(d.output_tokens), n) as u32;
+    let tpot_target_s = TPOT.read(raw.get("tpot"), d.tpot_target_s, n);
+    let ttft_target_s = TTFT.read(raw.get("ttft"), d.ttft_target_s, n);
+    let memory_utilization = UTIL.read(raw.get("util"), d.memory_utilization, n);
+    let realistic = read_realistic(raw, n);
+    let rate_req_per_s = RATE.read(raw.get("rate"), d.rate_req_per_s, n);
+    let price_per_gpu_hour = PRICE.read(raw.get("price"), d.price_per_gpu_hour, n);
+    let inputs = Inputs {
+        model,
+        gpu,
+        weight_precision,
+        kv_precision,
+        tp,
+        context_tokens,
+        output_tokens,
+        tpot_target_s,
+        ttft_target_s,
+        memory_utilization,
+        realistic,
+        rate_req_per_s,
+        price_per_gpu_hour,
+    };
+    (inputs, notices)
+}
+
+/// The model preset named by `model`, or the custom model built from the `m_*` keys.
+fn read_model(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, n: &mut Vec<Notice>) -> ModelSpec {
+    let default = MODELS[0];
+    match raw.get("model").map(str::trim) {
+        None => default,
+        Some(CUSTOM_ID) => {
+            let mut custom = read_fields(&MODEL_FIELDS, &CustomModel::from_spec(&default), lookup, n);
+            reconcile_model(&mut custom, n);
+            custom.to_spec()
+        }
+        Some(id) => model_by_id(id).copied().unwrap_or_else(|| {
+            n.push(unknown("model", id, default.name));
+            default
+        }),
+    }
+}
+
+/// The GPU preset named by `gpu`, or the custom GPU built from the `g_*` keys.
+fn read_gpu(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, n: &mut Vec<Notice>) -> GpuSpec {
+    let default = GPUS[0];
+    match raw.get("gpu").map(str::trim) {
+        None => default,
+        Some(CUSTOM_ID) => read_fields(&GPU_FIELDS, &CustomGpu::from_spec(&default), lookup, n).to_spec(),
+        Some(id) => gpu_by_id(id).copied().unwrap_or_else(|| {
+            n.push(unknown("gpu", id, default.name));
+            default
+        }),
+    }
+}
+
+/// A precision among `allowed` by URL id (case-insensitive), else the default with a notice.
+fn read_choice(
+    raw: Option<&str>,
+    key: &'static str,
+    allowed: &[Precision],
+    default: Precision,
+    n: &mut Vec<Notice>,
+) -> Precision {
+    let Some(text) = raw else { return default };
+    Precision::from_id(&text.trim().to_ascii_lowercase(), allowed).unwrap_or_else(|| {
+        let ids: Vec<&str> = allowed.iter().map(|p| p.id()).collect();
+        let message =
+            format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), default.id());
+        n.push(Notice { key, message });
+        default
+    })
+}
+
+/// Tensor parallelism: one of 1, 2, 4, 8, else 1 with a notice.
+fn read_tp(raw: Option<&str>, n: &mut Vec<Notice>) -> u32 {
+    let Some(text) = raw else { return 1 };
+    match text.trim().parse::<u32>() {
+        Ok(tp) if TP_CHOICES.contains(&tp) => tp,
+        _ => {
+            let message = format!("tp={} is not one of 1, 2, 4, 8; using 1.", quoted(text));
+            n.push(Notice { key: "tp", message });
+            1
+        }
+    }
+}
+
+/// Realistic mode is on when the query carries `mbu` or `overhead` (or `realistic=1`); the other
+/// falls back to [`Calibration::REALISTIC_DEFAULT`].
+fn read_realistic(raw: &RawQuery, n: &mut Vec<Notice>) -> Option<Calibration> {
+    let (mbu, overhead) = (raw.get("mbu"), raw.get("overhead"));
+    let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
+    if mbu.is_none() && overhead.is_none() && !flag {
+        return None;
+    }
+    let d = Calibration::REALISTIC_DEFAULT;
+    Some(Calibration { mbu: MBU.read(mbu, d.mbu, n), overhead_s: OVERHEAD.read(overhead, d.overhead_s, n) })
+}
+
+/// Parses and validates a whole query string.
+pub fn from_query(query: &str) -> (Inputs, Vec<Notice>) {
+    validate(&parse_raw(query))
+}
+
+/// The canonical query string for these inputs (no leading `?`): every key that applies, in
+/// [`KEYS`] order; custom fields only for a custom model or GPU, `mbu` and `overhead` only in
+/// realistic mode.
+pub fn to_query(inputs: &Inputs) -> String {
+    let mut pairs: Vec<(&str, String)> = vec![("model", inputs.model.id.to_string())];
+    if inputs.model.id == CUSTOM_ID {
+        pairs.extend(write_fields(&MODEL_FIELDS, &CustomModel::from_spec(&inputs.model)));
+    }
+    pairs.push(("gpu", inputs.gpu.id.to_string()));
+    if inputs.gpu.id == CUSTOM_ID {
+        pairs.extend(write_fields(&GPU_FIELDS, &CustomGpu::from_spec(&inputs.gpu)));
+    }
+    pairs.extend([
+        ("w", inputs.weight_precision.id().to_string()),
+        ("kv", inputs.kv_precision.id().to_string()),
+        ("tp", inputs.tp.to_string()),
+        ("ctx", CTX.write(f64::from(inputs.context_tokens))),
+        ("out", OUT.write(f64::from(inputs.output_tokens))),
+        ("tpot", TPOT.write(inputs.tpot_target_s)),
+        ("ttft", TTFT.write(inputs.ttft_target_s)),
+        ("util", UTIL.write(inputs.memory_utilization)),
+    ]);
+    if let Some(c) = inputs.realistic {
+        pairs.extend([("mbu", MBU.write(c.mbu)), ("overhead", OVERHEAD.write(c.overhead_s))]);
+    }
+    pairs.extend([
+        ("rate", RATE.write(inputs.rate_req_per_s)),
+        ("price", PRICE.write(inputs.price_per_gpu_hour)),
+    ]);
+    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+}
+
+fn unknown(key: &'static str, value: &str, default_name: &str) -> Notice {
+    let message = format!("Unknown {key} {}; showing {default_name}.", quoted(value));
+    Notice { key, message }
+}
