@@ -125,7 +125,7 @@ pub const MBU: NumberField =
     NumberField::new("mbu", "Achieved bandwidth (MBU)", "%", (5.0, 100.0)).scaled(0.01);
 /// Fixed per-step overhead (realistic mode).
 pub const OVERHEAD: NumberField =
-    NumberField::new("overhead", "Overhead per step", "ms", (0.0, 100.0)).scaled(1e-3);
+    NumberField::new("overhead", "Overhead per step", "ms", (0.0, 20.0)).scaled(1e-3);
 /// Target request rate for the capacity plan.
 pub const RATE: NumberField = NumberField::new("rate", "Target load", "req/s", (0.01, 1e6));
 /// Price of one GPU-hour for the capacity plan.

@@ -3,11 +3,13 @@
 use leptos::prelude::*;
 
 use super::batch_table::BatchTable;
+use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
 use super::headline::Headline;
 use super::notices::Notices;
 use super::{theme, url};
+use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves;
 use crate::core::roofline::analyze;
 use crate::core::table::batch_table;
@@ -22,13 +24,17 @@ pub fn App() -> impl IntoView {
     let analysis = Memo::new(move |_| analyze(&scenario.get()));
     let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
     let curves = Memo::new(move |_| curves(&scenario.get(), &analysis.get()));
+    let plan = Memo::new(move |_| {
+        let i = inputs.get();
+        capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
+    });
     Effect::new(move |_| url::replace_query(&state::to_query(&inputs.get())));
     let dark = theme::prefers_dark();
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
             <p class="tagline">
-                "Throughput counts tokens produced; goodput counts requests that finish inside the latency target. "
+                "Throughput counts tokens produced; goodput counts requests that finish inside both latency targets (TTFT and TPOT). "
                 "Every sequence in a decode step waits for the same step, so TPOT belongs to the batch."
             </p>
         </header>
@@ -41,7 +47,8 @@ pub fn App() -> impl IntoView {
                     <ChartCanvas kind=ChartKind::Rate curves=curves dark=dark/>
                     <ChartCanvas kind=ChartKind::Step curves=curves dark=dark/>
                 </div>
-                <BatchTable inputs=inputs analysis=analysis rows=rows/>
+                <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
+                <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
             </section>
         </main>
         <Footer inputs=inputs/>
@@ -54,9 +61,17 @@ fn Footer(inputs: ReadSignal<Inputs>) -> impl IntoView {
     view! {
         <footer class="sources">
             <p>
-                "Ideal roofline: a decode step reads the weights once plus every running sequence's KV cache at peak "
-                "HBM bandwidth, or is limited by dense tensor FLOP/s, whichever is slower. Every sequence holds the "
-                "full context. BF16 weights; 90% of HBM for weights plus KV; GB = 10⁹ B, TB/s = 10¹² B/s."
+                "Roofline: a decode step reads the weights once plus every running sequence's KV cache at peak HBM "
+                "bandwidth, or is limited by dense tensor FLOP/s, whichever is slower; with tensor parallelism, weights "
+                "and KV split over the GPUs (KV heads are replicated past the KV-head count, an MLA latent on every GPU) "
+                "and two ring all-reduces per layer cross the interconnect. MoE steps read only the experts the batch "
+                "touches, E × (1 − (1 − k/E)^B) per layer under uniform routing. Every sequence holds the full context. "
+                "INT4 weights are weight-only (they multiply at BF16); FP8 and FP4 use their tensor cores where the GPU "
+                "has them. GB = 10⁹ B, TB/s = 10¹² B/s."
+            </p>
+            <p>
+                "Realistic mode starts at 80% achieved bandwidth and 1 ms per step: round figures in the range public "
+                "engine measurements report, not data. Replace them with your own measurements."
             </p>
             <p>"Model: " {move || inputs.get().model.source}</p>
             <p>"GPU: " {move || inputs.get().gpu.source}</p>

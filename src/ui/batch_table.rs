@@ -1,41 +1,30 @@
-//! The batch table: the seed's columns for the listed batches, the knee and the KV pool.
+//! The batch table: the seed's columns, then TTFT, weights read and per-GPU rates, for the listed
+//! batches, the knee and the KV pool.
 
 use leptos::prelude::*;
 
 use crate::core::roofline::{Analysis, Limit};
 use crate::core::table::BatchRow;
-use crate::format::{ms, req_per_s, target_ms, thousands, yes_no};
+use crate::format::{gb, ms, req_per_s, target_ms, thousands, yes_no};
 use crate::state::Inputs;
 
 /// The table, or a message in its place when no batch can run at all.
 #[component]
 pub fn BatchTable(
     inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
     analysis: Memo<Analysis>,
     rows: Memo<Vec<BatchRow>>,
 ) -> impl IntoView {
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
-    let caption = move || {
-        let i = inputs.get();
-        format!(
-            "{} on one {}, {} tokens of context, {} KV cache, {} output tokens, TPOT target {} ms",
-            i.model.name,
-            i.gpu.name,
-            thousands(f64::from(i.context_tokens)),
-            i.kv_precision.label(),
-            thousands(f64::from(i.output_tokens)),
-            target_ms(i.tpot_target_s)
-        )
-    };
+    let per_gpu = move || inputs.get().tp > 1;
     view! {
-        <Show when=move || !nothing_runs() fallback=|| view! {
-            <p id="no-table" class="no-table">"No batch can run in this configuration, so there is no table: see the sentence above."</p>
-        }>
+        <Show when=move || !nothing_runs() fallback=move || view! { <NoTable inputs=inputs set_inputs=set_inputs analysis=analysis/> }>
             <div class="table-wrap">
                 <table id="batch-table" class="batch-table">
-                    <caption>{caption}</caption>
+                    <caption>{move || caption(&inputs.get())}</caption>
                     <thead>
                         <tr>
                             <th scope="col">"Batch"</th>
@@ -43,34 +32,99 @@ pub fn BatchTable(
                             <th scope="col">"Tokens/s"</th>
                             <th scope="col">"Meets TPOT"</th>
                             <th scope="col">"Goodput (req/s)"</th>
+                            <th scope="col">"TTFT (ms)"</th>
+                            <th scope="col">"Meets TTFT"</th>
+                            <th scope="col">"Weights read (GB/GPU)"</th>
+                            <Show when=per_gpu>
+                                <th scope="col">"Tokens/s per GPU"</th>
+                                <th scope="col">"Goodput per GPU (req/s)"</th>
+                            </Show>
                             <th scope="col">"Note"</th>
                         </tr>
                     </thead>
-                    <tbody>{move || rows.get().into_iter().map(row_view).collect_view()}</tbody>
+                    <tbody>{move || rows.get().into_iter().map(|r| row_view(r, per_gpu())).collect_view()}</tbody>
                 </table>
             </div>
+            <p class="table-note">
+                "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
+                "Goodput counts a batch only when it meets both targets."
+            </p>
         </Show>
     }
 }
 
+/// "Llama 3.1 8B on one H100 SXM, BF16 weights, ...": the scenario the table describes.
+fn caption(i: &Inputs) -> String {
+    let gpus = if i.tp == 1 {
+        format!("one {}", i.gpu.name)
+    } else {
+        format!("{} × {} (TP {})", i.tp, i.gpu.name, i.tp)
+    };
+    format!(
+        "{} on {gpus}, {} weights, {} KV cache, {} tokens of context, {} output tokens, TPOT target {} ms, TTFT target {} ms{}",
+        i.model.name,
+        i.weight_precision.label(),
+        i.kv_precision.label(),
+        thousands(f64::from(i.context_tokens)),
+        thousands(f64::from(i.output_tokens)),
+        target_ms(i.tpot_target_s),
+        target_ms(i.ttft_target_s),
+        if i.realistic.is_some() { ", realistic calibration" } else { "" }
+    )
+}
+
+/// Why nothing runs, and the one-click fix when more tensor parallelism would hold the weights.
+#[component]
+fn NoTable(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    analysis: Memo<Analysis>,
+) -> impl IntoView {
+    let fix = move || {
+        let a = analysis.get();
+        let tp = a
+            .tp_needed
+            .filter(|tp| *tp > inputs.get().tp && matches!(a.limit, Limit::WeightsDoNotFit { .. }))?;
+        Some(view! {
+            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.tp = tp)>
+                {format!("Use tensor parallelism {tp}")}
+            </button>
+        })
+    };
+    view! {
+        <div id="no-table" class="no-table" role="status">
+            <p>"No batch can run in this configuration, so there is no table: see the sentence above."</p>
+            {fix}
+        </div>
+    }
+}
+
 /// One row: the printed numbers plus classes for the knee, the pool and batches that cannot run.
-fn row_view(row: BatchRow) -> impl IntoView {
+/// Per-GPU columns appear when a replica spans several GPUs (at TP 1 they repeat the replica's).
+fn row_view(row: BatchRow, per_gpu: bool) -> impl IntoView {
     let p = row.point;
     let note = match (row.is_knee, row.is_kv_pool, row.fits_kv_pool) {
         (true, true, _) => "knee and KV-pool limit",
-        (true, false, _) => "knee: largest batch meeting TPOT",
+        (true, false, _) => "knee: largest batch meeting both targets",
         (false, true, _) => "KV-pool limit",
         (false, false, false) => "exceeds the KV pool: cannot run",
         _ => "",
     };
     view! {
         <tr data-batch=p.batch class:knee=row.is_knee class:kv-pool=row.is_kv_pool class:over-pool=!row.fits_kv_pool
-            class:miss=!p.meets_tpot>
+            class:miss=!p.meets_tpot class:miss-ttft=!p.meets_ttft>
             <th scope="row">{thousands(f64::from(p.batch))}</th>
             <td>{ms(p.step.step_s)}</td>
             <td>{thousands(p.tokens_per_s)}</td>
             <td>{yes_no(p.meets_tpot)}</td>
             <td>{req_per_s(p.goodput_req_per_s)}</td>
+            <td>{ms(p.ttft_s)}</td>
+            <td>{yes_no(p.meets_ttft)}</td>
+            <td>{gb(p.step.weight_read_bytes)}</td>
+            {per_gpu.then(|| view! {
+                <td>{thousands(p.tokens_per_s_per_gpu)}</td>
+                <td>{req_per_s(p.goodput_per_gpu_req_per_s)}</td>
+            })}
             <td class="note">{note}</td>
         </tr>
     }

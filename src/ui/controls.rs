@@ -1,139 +1,154 @@
-//! The control panel: model and GPU menus and the four sliders, each writing one field of the inputs.
+//! The control panel: hardware, workload, targets and calibration, each control writing one field
+//! of the inputs.
 
 use leptos::prelude::*;
 
-use crate::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
-use crate::core::roofline::Precision;
-use crate::core::units::{ms_to_s, s_to_ms};
-use crate::format::{target_ms, thousands};
-use crate::state::fields::{CTX, OUT, TPOT};
-use crate::state::{log_stops, nearest_stop_index, Inputs};
+use super::custom_fields::{CustomGpuFields, CustomModelFields};
+use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
+use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
+use crate::core::roofline::{Calibration, Precision, TP_CHOICES};
+use crate::state::fields::{CTX, MBU, OUT, OVERHEAD, TPOT, TTFT, UTIL};
+use crate::state::{log_stops, Inputs};
 
-/// Every control, grouped in a labelled panel.
+/// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
+const TTFT_STOPS_MS: [u32; 20] = [
+    10, 25, 50, 100, 150, 200, 250, 300, 450, 500, 750, 1000, 1500, 2000, 3000, 4500, 6000, 10_000, 30_000,
+    60_000,
+];
+
+/// Every control, grouped in labelled fieldsets.
 #[component]
 pub fn Controls(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    let context_stops = log_stops(CTX.min as u32, CTX.max as u32);
-    let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
-    let pick_model = move |id: String| {
-        if let Some(m) = model_by_id(&id) {
-            set_inputs.update(|i| *i = i.with_model(*m));
-        }
-    };
-    let pick_gpu = move |id: String| {
-        if let Some(g) = gpu_by_id(&id) {
-            set_inputs.update(|i| i.gpu = *g);
-        }
-    };
-    let models: Vec<_> = MODELS.iter().map(|m| (m.id, m.name)).collect();
-    let gpus: Vec<_> = GPUS.iter().map(|g| (g.id, g.name)).collect();
     view! {
         <section class="controls" aria-label="Scenario controls">
-            <PresetSelect id="model" label="Model" options=models selected=Signal::derive(move || inputs.get().model.id) on_pick=pick_model/>
-            <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().gpu.id) on_pick=pick_gpu/>
-            <StopSlider id="ctx" label="Context length" unit="tokens" stops=context_stops
-                value=Signal::derive(move || inputs.get().context_tokens)
-                on_value=move |v| set_inputs.update(|i| i.context_tokens = v.min(i.max_context_tokens()))/>
-            <KvSlider value=Signal::derive(move || inputs.get().kv_precision)
-                on_value=move |p| set_inputs.update(|i| i.kv_precision = p)/>
-            <TpotSlider value_ms=Signal::derive(move || s_to_ms(inputs.get().tpot_target_s))
-                on_value=move |ms| set_inputs.update(|i| i.tpot_target_s = ms_to_s(ms))/>
-            <StopSlider id="out" label="Output length" unit="tokens" stops=output_stops
-                value=Signal::derive(move || inputs.get().output_tokens)
-                on_value=move |v| set_inputs.update(|i| i.output_tokens = v)/>
+            <Hardware inputs=inputs set_inputs=set_inputs/>
+            <Workload inputs=inputs set_inputs=set_inputs/>
+            <Targets inputs=inputs set_inputs=set_inputs/>
+            <Calibrate inputs=inputs set_inputs=set_inputs/>
         </section>
     }
 }
 
-/// A labelled `<select>` over presets, identified by their URL ids.
+/// Menu options for presets plus the custom entry.
+fn options(
+    presets: impl Iterator<Item = (&'static str, &'static str)>,
+    custom: &str,
+) -> Vec<(String, String)> {
+    presets
+        .map(|(id, name)| (id.to_string(), name.to_string()))
+        .chain([(CUSTOM_ID.to_string(), custom.to_string())])
+        .collect()
+}
+
+/// Model, GPU, precisions, tensor parallelism and memory utilization.
 #[component]
-fn PresetSelect(
-    id: &'static str,
-    label: &'static str,
-    options: Vec<(&'static str, &'static str)>,
-    selected: Signal<&'static str>,
-    on_pick: impl Fn(String) + 'static,
-) -> impl IntoView {
+fn Hardware(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+    let pick_model = move |id: String| {
+        set_inputs.update(|i| {
+            let model = match model_by_id(&id) {
+                Some(m) => *m,
+                None => CustomModel::from_spec(&i.model).to_spec(),
+            };
+            *i = i.with_model(model);
+        })
+    };
+    let pick_gpu = move |id: String| {
+        set_inputs.update(|i| {
+            i.gpu = gpu_by_id(&id).copied().unwrap_or_else(|| CustomGpu::from_spec(&i.gpu).to_spec())
+        })
+    };
+    let models = options(MODELS.iter().map(|m| (m.id, m.name)), "Custom model…");
+    let gpus = options(GPUS.iter().map(|g| (g.id, g.name)), "Custom GPU…");
+    let tps: Vec<(String, String)> = TP_CHOICES
+        .iter()
+        .map(|t| (t.to_string(), if *t == 1 { "1 GPU".to_string() } else { format!("{t} GPUs") }))
+        .collect();
+    let is_custom_model = move || inputs.get().model.id == CUSTOM_ID;
+    let is_custom_gpu = move || inputs.get().gpu.id == CUSTOM_ID;
     view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <select id=id on:change=move |ev| on_pick(event_target_value(&ev))>
-                {options.into_iter().map(|(value, name)| view! {
-                    <option value=value selected=move || selected.get() == value>{name}</option>
-                }).collect_view()}
-            </select>
-        </div>
+        <fieldset class="group">
+            <legend>"Model and hardware"</legend>
+            <PresetSelect id="model" label="Model" options=models selected=Signal::derive(move || inputs.get().model.id.to_string()) on_pick=pick_model/>
+            <Show when=is_custom_model><CustomModelFields inputs=inputs set_inputs=set_inputs/></Show>
+            <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().gpu.id.to_string()) on_pick=pick_gpu/>
+            <Show when=is_custom_gpu><CustomGpuFields inputs=inputs set_inputs=set_inputs/></Show>
+            <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().tp.to_string())
+                on_pick=move |v: String| set_inputs.update(|i| i.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
+            <PrecisionSlider id="w" label="Weight precision" choices=&Precision::WEIGHTS
+                value=Signal::derive(move || inputs.get().weight_precision)
+                on_value=move |p| set_inputs.update(|i| i.weight_precision = p)/>
+            <PrecisionSlider id="kv" label="KV cache precision" choices=&Precision::KV
+                value=Signal::derive(move || inputs.get().kv_precision)
+                on_value=move |p| set_inputs.update(|i| i.kv_precision = p)/>
+            <FieldSlider field=UTIL step=1.0 value=Signal::derive(move || inputs.get().memory_utilization)
+                on_value=move |v| set_inputs.update(|i| i.memory_utilization = v)/>
+        </fieldset>
     }
 }
 
-/// A range input over fixed stops (log-spaced), showing the exact value with its unit.
+/// Context and output lengths.
 #[component]
-fn StopSlider(
-    id: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    stops: Vec<u32>,
-    value: Signal<u32>,
-    on_value: impl Fn(u32) + 'static,
-) -> impl IntoView {
-    let max_index = stops.len().saturating_sub(1);
-    let stops = StoredValue::new(stops);
-    let index = move || stops.with_value(|s| nearest_stop_index(s, value.get()));
-    let text = move || format!("{} {unit}", thousands(f64::from(value.get())));
-    let on_input = move |ev| {
-        let i = event_target_value(&ev).parse::<usize>().unwrap_or(0).min(max_index);
-        if let Some(v) = stops.with_value(|s| s.get(i).copied()) {
-            on_value(v);
-        }
-    };
+fn Workload(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+    let context_stops = log_stops(CTX.min as u32, CTX.max as u32);
+    let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <output id=format!("{id}-value") for=id>{text}</output>
-            <input type="range" id=id min="0" max=max_index step="1"
-                prop:value=move || index().to_string() aria-valuetext=text on:input=on_input/>
-        </div>
+        <fieldset class="group">
+            <legend>"Workload"</legend>
+            <StopSlider id="ctx" label="Context length" unit="tokens" stops=context_stops
+                value=Signal::derive(move || inputs.get().context_tokens)
+                on_value=move |v| set_inputs.update(|i| i.context_tokens = v.min(i.max_context_tokens()))/>
+            <StopSlider id="out" label="Output length" unit="tokens" stops=output_stops
+                value=Signal::derive(move || inputs.get().output_tokens)
+                on_value=move |v| set_inputs.update(|i| i.output_tokens = v)/>
+        </fieldset>
     }
 }
 
-/// The TPOT target in whole milliseconds.
+/// The TPOT and TTFT objectives.
 #[component]
-fn TpotSlider(value_ms: Signal<f64>, on_value: impl Fn(f64) + 'static) -> impl IntoView {
-    let text = move || format!("{} ms", target_ms(ms_to_s(value_ms.get())));
-    let on_input = move |ev| {
-        if let Ok(ms) = event_target_value(&ev).parse::<f64>() {
-            on_value(ms.clamp(TPOT.min, TPOT.max));
-        }
-    };
+fn Targets(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
     view! {
-        <div class="control">
-            <label for="tpot">"TPOT target"</label>
-            <output id="tpot-value" for="tpot">{text}</output>
-            <input type="range" id="tpot" min=TPOT.min max=TPOT.max step="1"
-                prop:value=move || value_ms.get().to_string() aria-valuetext=text on:input=on_input/>
-        </div>
+        <fieldset class="group">
+            <legend>"Latency targets"</legend>
+            <FieldSlider field=TPOT step=1.0 value=Signal::derive(move || inputs.get().tpot_target_s)
+                on_value=move |v| set_inputs.update(|i| i.tpot_target_s = v)/>
+            <StopSlider id="ttft" label="TTFT target" unit="ms" stops=TTFT_STOPS_MS.to_vec()
+                value=Signal::derive(move || (TTFT.to_display(inputs.get().ttft_target_s)).round() as u32)
+                on_value=move |ms| set_inputs.update(|i| i.ttft_target_s = TTFT.to_base(f64::from(ms)))/>
+        </fieldset>
     }
 }
 
-/// KV-cache precision as a slider with one stop per precision.
+/// Ideal roofline or realistic calibration (achieved bandwidth and per-step overhead).
 #[component]
-fn KvSlider(value: Signal<Precision>, on_value: impl Fn(Precision) + 'static) -> impl IntoView {
-    let index = move || Precision::KV.iter().position(|p| *p == value.get()).unwrap_or(0);
-    let text = move || value.get().label();
-    let on_input = move |ev| {
-        let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
-        if let Some(p) = Precision::KV.get(i) {
-            on_value(*p);
-        }
+fn Calibrate(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+    let on = move || inputs.get().realistic.is_some();
+    let toggle = move |ev| {
+        let checked = event_target_checked(&ev);
+        set_inputs.update(|i| i.realistic = checked.then_some(Calibration::REALISTIC_DEFAULT));
+    };
+    let calibration = move || inputs.get().realistic.unwrap_or(Calibration::REALISTIC_DEFAULT);
+    let set = move |f: fn(&mut Calibration, f64), v: f64| {
+        set_inputs.update(|i| {
+            if let Some(c) = i.realistic.as_mut() {
+                f(c, v);
+            }
+        })
     };
     view! {
-        <div class="control">
-            <label for="kv">"KV cache precision"</label>
-            <output id="kv-value" for="kv">{text}</output>
-            <input type="range" id="kv" min="0" max=Precision::KV.len() - 1 step="1"
-                prop:value=move || index().to_string() aria-valuetext=text on:input=on_input/>
-            <div class="ticks" aria-hidden="true">
-                {Precision::KV.iter().map(|p| view! { <span>{p.label()}</span> }).collect_view()}
+        <fieldset class="group">
+            <legend>"Calibration"</legend>
+            <div class="control check">
+                <input type="checkbox" id="realistic" prop:checked=on on:change=toggle/>
+                <label for="realistic">"Realistic mode"</label>
+                <p class="hint">"Off: the ideal roofline, as the seed. On: achieved bandwidth and a per-step overhead; the ideal curves stay drawn for comparison."</p>
             </div>
-        </div>
+            <Show when=on>
+                <FieldSlider field=MBU step=1.0 value=Signal::derive(move || calibration().mbu)
+                    on_value=move |v| set(|c, v| c.mbu = v, v)/>
+                <FieldSlider field=OVERHEAD step=0.1 value=Signal::derive(move || calibration().overhead_s)
+                    on_value=move |v| set(|c, v| c.overhead_s = v, v)/>
+            </Show>
+        </fieldset>
     }
 }

@@ -2,12 +2,15 @@
 
 mod app;
 mod batch_table;
+mod capacity;
 mod chart_canvas;
 mod controls;
+mod custom_fields;
 mod headline;
 mod notices;
 mod theme;
 mod url;
+mod widgets;
 
 /// Installs the panic hook and mounts the app on `<body>`.
 pub fn start() {

@@ -1,0 +1,63 @@
+//! The capacity plan: target load and GPU price in, replicas, GPUs and cost per million tokens out.
+
+use leptos::prelude::*;
+
+use super::widgets::NumberInput;
+use crate::core::capacity::CapacityPlan;
+use crate::core::roofline::Analysis;
+use crate::format::{fixed, req_per_s, thousands};
+use crate::state::fields::{PRICE, RATE};
+use crate::state::Inputs;
+
+/// Inputs for the plan and its result, or why there is none.
+#[component]
+pub fn CapacityPanel(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    analysis: Memo<Analysis>,
+    plan: Memo<Option<CapacityPlan>>,
+) -> impl IntoView {
+    view! {
+        <section id="capacity" class="panel capacity" aria-labelledby="capacity-title">
+            <h2 id="capacity-title">"Capacity plan"</h2>
+            <div class="capacity-inputs">
+                <NumberInput field=RATE value=Signal::derive(move || inputs.get().rate_req_per_s)
+                    on_value=move |v| set_inputs.update(|i| i.rate_req_per_s = v)/>
+                <NumberInput field=PRICE value=Signal::derive(move || inputs.get().price_per_gpu_hour)
+                    on_value=move |v| set_inputs.update(|i| i.price_per_gpu_hour = v)/>
+            </div>
+            {move || match plan.get() {
+                Some(p) => plan_view(&inputs.get(), &analysis.get(), &p).into_any(),
+                None => view! {
+                    <p id="capacity-none" class="capacity-none">"No batch meets both targets here, so no number of replicas serves this load inside them."</p>
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The plan's numbers as a definition list, each with the arithmetic behind it.
+fn plan_view(i: &Inputs, a: &Analysis, p: &CapacityPlan) -> impl IntoView {
+    let per_replica = format!(
+        "{} req/s at batch {} ({} GPU{} per replica)",
+        req_per_s(p.replica_goodput_req_per_s),
+        thousands(f64::from(a.server_batch)),
+        i.tp,
+        if i.tp == 1 { "" } else { "s" }
+    );
+    let replicas = format!(
+        "⌈{} ÷ {}⌉ = {}",
+        fixed(i.rate_req_per_s, 2),
+        req_per_s(p.replica_goodput_req_per_s),
+        p.replicas
+    );
+    view! {
+        <dl class="plan">
+            <dt>"Each replica serves"</dt><dd id="plan-replica">{per_replica}</dd>
+            <dt>"Replicas"</dt><dd id="plan-replicas">{replicas}</dd>
+            <dt>"GPUs"</dt><dd id="plan-gpus">{thousands(f64::from(p.gpus))}</dd>
+            <dt>"Cost per hour"</dt><dd id="plan-cost-hour">{format!("${}", fixed(p.cost_per_hour, 2))}</dd>
+            <dt>"Cost per million output tokens"</dt><dd id="plan-cost-mtok">{format!("${}", fixed(p.cost_per_million_tokens, 3))}</dd>
+        </dl>
+    }
+}
