@@ -27,7 +27,8 @@ test('page loads with no console errors and shows the seed table exactly', async
   const errors = await openApp(page);
   await expectSeedRows(page);
   await expect(page.locator('#batch-table thead th')).toHaveText(
-    ['Batch', 'Step time (ms)', 'Tokens/s', 'Meets TPOT', 'Goodput (req/s)', 'Note']);
+    ['Batch', 'Step time (ms)', 'Tokens/s', 'Meets TPOT', 'Goodput (req/s)', 'TTFT (ms)', 'Meets TTFT',
+      'Weights read (GB/GPU)', 'Note']);
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('208');
   await expect(page.locator('#headline')).toHaveText(
@@ -104,7 +105,10 @@ test('moving a control rewrites the query string without adding history entries'
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => new URL(page.url()).searchParams.get('tpot')).toBe('8');
   const params = new URL(page.url()).searchParams;
-  expect(Object.fromEntries(params)).toEqual({ model: 'llama-3.1-8b', gpu: 'h100-sxm', ctx: '2048', kv: 'bf16', tpot: '8', out: '256' });
+  expect(Object.fromEntries(params)).toEqual({
+    model: 'llama-3.1-8b', gpu: 'h100-sxm', w: 'bf16', kv: 'bf16', tp: '1', ctx: '2048', out: '256', tpot: '8',
+    ttft: '2000', util: '90', rate: '100', price: '2.5',
+  });
   expect(await page.evaluate(() => history.length)).toBe(historyBefore);
   await page.reload();
   await expect(page.locator('#tpot-value')).toHaveText('8 ms');
@@ -180,7 +184,7 @@ test('the knee row is visibly highlighted', async ({ page }) => {
 
 test('every slider runs end to end without errors, NaN or a blank chart', async ({ page }) => {
   const errors = await openApp(page);
-  for (const id of ['ctx', 'kv', 'tpot', 'out']) {
+  for (const id of ['w', 'kv', 'util', 'ctx', 'out', 'tpot', 'ttft']) {
     for (const key of ['End', 'Home', 'End']) {
       await page.locator(`#${id}`).focus();
       await page.keyboard.press(key);
@@ -188,10 +192,13 @@ test('every slider runs end to end without errors, NaN or a blank chart', async 
       expect(await page.locator('body').innerText()).not.toMatch(/NaN|undefined|Infinity/);
     }
   }
-  // Every slider now sits at its maximum: 131,072 tokens, FP8, 200 ms, 16,384 output tokens.
+  // Every slider now sits at its maximum: FP4 weights and KV, 100% of HBM, 131,072 tokens of
+  // context, 16,384 output tokens, 500 ms TPOT and 60 s TTFT. Pool: (80 GB - 4.015 GB) / 4.295 GB.
   await expect(page.locator('#ctx-value')).toHaveText('131,072 tokens');
   await expect(page.locator('#out-value')).toHaveText('16,384 tokens');
-  await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('6');
+  await expect(page.locator('#w-value')).toHaveText('FP4');
+  await expect(page.locator('#ttft-value')).toHaveText('60,000 ms');
+  await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('17');
   expect(errors).toEqual([]);
 });
 
