@@ -1,21 +1,28 @@
 //! Chart drawing, one file per chart, each a function generic over plotters' `DrawingBackend` so the
 //! page draws to a canvas and native tests draw the same charts to SVG.
 
+pub mod interactivity;
 pub mod rate;
 pub mod step;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::core::curves::Curves;
+use crate::core::roofline::BatchPoint;
 use crate::format::thousands;
+pub use interactivity::draw_interactivity_chart;
 pub use rate::draw_rate_chart;
 pub use step::draw_step_chart;
 
-/// A chart whose x axis is the batch size and whose y axis is continuous.
-pub type BatchChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// A chart with continuous x and y axes.
+pub type XyChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// An [`XyChart`] whose x axis is the batch size.
+pub type BatchChart<'a, DB> = XyChart<'a, DB>;
 
 /// The result every drawing function returns.
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -33,6 +40,8 @@ pub struct Palette {
     pub target: RGBColor,
     pub knee: RGBColor,
     pub pool: RGBColor,
+    /// The total step time (roofline max plus all-reduce and overhead).
+    pub step_total: RGBColor,
 }
 
 impl Palette {
@@ -48,6 +57,7 @@ impl Palette {
         target: RGBColor(213, 94, 0),
         knee: RGBColor(0, 158, 115),
         pool: RGBColor(120, 94, 160),
+        step_total: RGBColor(204, 121, 167),
     };
 
     /// Light text on near-black, same hues brightened.
@@ -62,6 +72,7 @@ impl Palette {
         target: RGBColor(255, 128, 64),
         knee: RGBColor(64, 210, 160),
         pool: RGBColor(204, 170, 235),
+        step_total: RGBColor(240, 160, 205),
     };
 }
 
@@ -87,10 +98,37 @@ impl ChartStyle {
     pub fn stroke(&self, color: RGBColor, css_px: f64) -> ShapeStyle {
         color.stroke_width(self.px(css_px))
     }
+
+    /// The faded stroke of a dashed reference line (the ideal roofline beside the realistic one).
+    pub fn dashed_stroke(&self, color: RGBColor, css_px: f64) -> ShapeStyle {
+        color.mix(IDEAL_OPACITY).stroke_width(self.px(css_px))
+    }
 }
 
-/// One legend entry: a label and its series colour.
-pub type LegendItem<'a> = (&'a str, RGBColor);
+/// Opacity of the dashed reference lines, so the solid series stay in front.
+pub const IDEAL_OPACITY: f64 = 0.7;
+/// Dash and gap lengths of the dashed reference lines, in CSS pixels.
+pub const DASH_CSS_PX: (f64, f64) = (7.0, 5.0);
+
+/// One legend entry: a label, its series colour and whether its line is dashed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LegendItem<'a> {
+    pub label: &'a str,
+    pub color: RGBColor,
+    pub dashed: bool,
+}
+
+impl<'a> LegendItem<'a> {
+    /// A solid series.
+    pub fn solid(label: &'a str, color: RGBColor) -> Self {
+        LegendItem { label, color, dashed: false }
+    }
+
+    /// A dashed reference series.
+    pub fn dashed(label: &'a str, color: RGBColor) -> Self {
+        LegendItem { label, color, dashed: true }
+    }
+}
 
 /// Fills the background, draws the legend on top (wrapping onto more rows when the chart is narrow)
 /// and returns the area left for the plot.
@@ -103,17 +141,24 @@ pub fn legend_and_plot<DB: DrawingBackend>(
     let font = style.font(13.0).pos(Pos::new(HPos::Left, VPos::Center));
     let widths: Vec<i32> = items
         .iter()
-        .map(|(label, _)| root.estimate_text_size(label, &font).map_or(0, |(w, _)| w as i32))
+        .map(|item| root.estimate_text_size(item.label, &font).map_or(0, |(w, _)| w as i32))
         .collect();
     let slots = legend_layout(&widths, root.dim_in_pixel().0 as i32, style);
     let rows = slots.iter().map(|&(_, row)| row + 1).max().unwrap_or(1);
     let row_height = style.px(22.0) as i32;
     let (legend, plot) = root.split_vertically(rows * row_height as u32 + style.px(8.0));
     let swatch = style.px(22.0) as i32;
-    for ((label, color), (x, row)) in items.iter().zip(slots) {
+    for (item, (x, row)) in items.iter().zip(slots) {
         let y = style.px(4.0) as i32 + row as i32 * row_height + row_height / 2;
-        legend.draw(&PathElement::new(vec![(x, y), (x + swatch, y)], style.stroke(*color, 3.0)))?;
-        legend.draw(&Text::new(label.to_string(), (x + swatch + style.px(4.0) as i32, y), font.clone()))?;
+        let ends = vec![(x, y), (x + swatch, y)];
+        if item.dashed {
+            let (dash, gap) = (style.px(DASH_CSS_PX.0), style.px(DASH_CSS_PX.1));
+            legend.draw(&DashedPathElement::new(ends, dash, gap, style.dashed_stroke(item.color, 3.0)))?;
+        } else {
+            legend.draw(&PathElement::new(ends, style.stroke(item.color, 3.0)))?;
+        }
+        let label_at = (x + swatch + style.px(4.0) as i32, y);
+        legend.draw(&Text::new(item.label.to_string(), label_at, font.clone()))?;
     }
     Ok(plot)
 }
@@ -155,8 +200,21 @@ pub fn batch_axes<'a, DB: DrawingBackend>(
     y_desc: &str,
     style: &ChartStyle,
 ) -> Result<BatchChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
-    let p = style.palette;
     let x_max = f64::from(curves.axis_max_batch.max(1));
+    let mut chart = xy_axes(plot, (x_max, y_max), ("Batch size (running sequences)", y_desc), style)?;
+    shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
+    Ok(chart)
+}
+
+/// Axes from 0 to `x_max` and 0 to `y_max`, described by `(x_desc, y_desc)`, with the grid and tick
+/// labels every chart shares.
+pub fn xy_axes<'a, DB: DrawingBackend>(
+    plot: &'a DrawingArea<DB, Shift>,
+    (x_max, y_max): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+    style: &ChartStyle,
+) -> Result<XyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let p = style.palette;
     let mut chart = ChartBuilder::on(plot)
         .margin(style.px(12.0))
         .margin_top(style.px(4.0))
@@ -165,7 +223,7 @@ pub fn batch_axes<'a, DB: DrawingBackend>(
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     chart
         .configure_mesh()
-        .x_desc("Batch size (running sequences)")
+        .x_desc(x_desc)
         .y_desc(y_desc)
         .axis_desc_style(style.font(15.0))
         .label_style(style.font(13.0))
@@ -175,8 +233,20 @@ pub fn batch_axes<'a, DB: DrawingBackend>(
         .x_label_formatter(&|x| tick_label(*x, x_max))
         .y_label_formatter(&|y| tick_label(*y, y_max))
         .draw()?;
-    shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
     Ok(chart)
+}
+
+/// A dashed, faded line through `points` in `color`: how the ideal roofline is drawn beside the
+/// realistic one.
+pub fn draw_dashed<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    points: Vec<(f64, f64)>,
+    color: RGBColor,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let (dash, gap) = (style.px(DASH_CSS_PX.0), style.px(DASH_CSS_PX.1));
+    chart.draw_series(DashedLineSeries::new(points, dash, gap, style.dashed_stroke(color, 2.0)))?;
+    Ok(())
 }
 
 /// Greys out the batches past the KV pool (they cannot run) and labels the pool's edge.
@@ -211,6 +281,11 @@ pub fn mark_knee<DB: DrawingBackend>(
     vertical_marker(chart, f64::from(curves.knee_batch), y_max, &label, style.palette.knee, style)
 }
 
+/// (batch, value) for every point, ready for a line series.
+pub fn batch_series(points: &[BatchPoint], value: impl Fn(&BatchPoint) -> f64) -> Vec<(f64, f64)> {
+    points.iter().map(|pt| (f64::from(pt.batch), value(pt))).collect()
+}
+
 /// 1.1 x the largest finite value, or 1 when there is none, so an axis never collapses.
 pub fn axis_top(values: impl Iterator<Item = f64>) -> f64 {
     let top = values.filter(|v| v.is_finite()).fold(0.0_f64, f64::max);
@@ -221,9 +296,9 @@ pub fn axis_top(values: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
-/// A vertical marker across the whole plot at batch `x`, labelled beside it at height `label_y`.
+/// A vertical marker across the whole plot at `x`, labelled beside it at height `label_y`.
 pub fn vertical_marker<DB: DrawingBackend>(
-    chart: &mut BatchChart<'_, DB>,
+    chart: &mut XyChart<'_, DB>,
     x: f64,
     label_y: f64,
     label: &str,

@@ -1,29 +1,44 @@
 //! Chart 1: requests/s against batch size, throughput and goodput on the same axes, with the knee
-//! and the KV-pool limit marked.
+//! and the KV-pool limit marked; in realistic mode the ideal roofline's throughput and goodput too.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{axis_top, batch_axes, legend_and_plot, mark_knee, ChartStyle, DrawResult};
+use super::{
+    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, ChartStyle,
+    DrawResult, LegendItem,
+};
 use crate::core::curves::Curves;
 
-/// Draws throughput and goodput (requests/s) against batch onto `root`.
+/// Draws throughput and goodput (requests/s per replica) against batch onto `root`, solid, and in
+/// realistic mode (when `curves.ideal_points` is not empty) the ideal roofline's pair dashed.
 pub fn draw_rate_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     curves: &Curves,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let p = style.palette;
-    let plot = legend_and_plot(
-        root,
-        &[("Throughput (req/s)", p.throughput), ("Goodput (req/s meeting TPOT)", p.goodput)],
-        style,
-    )?;
-    let y_max = axis_top(curves.points.iter().map(|pt| pt.throughput_req_per_s));
+    let realistic = !curves.ideal_points.is_empty();
+    let mut legend = vec![
+        LegendItem::solid("Throughput (req/s)", p.throughput),
+        LegendItem::solid("Goodput (req/s meeting TPOT and TTFT)", p.goodput),
+    ];
+    if realistic {
+        legend.push(LegendItem::dashed("Ideal throughput", p.throughput));
+        legend.push(LegendItem::dashed("Ideal goodput", p.goodput));
+    }
+    let plot = legend_and_plot(root, &legend, style)?;
+    let all_points = curves.points.iter().chain(&curves.ideal_points);
+    let y_max = axis_top(all_points.map(|pt| pt.throughput_req_per_s));
     let mut chart = batch_axes(&plot, curves, y_max, "Requests/s", style)?;
-    let points = || curves.points.iter().map(|pt| (f64::from(pt.batch), pt.throughput_req_per_s));
-    chart.draw_series(LineSeries::new(points(), style.stroke(p.throughput, 2.5)))?;
-    let goodput = curves.points.iter().map(|pt| (f64::from(pt.batch), pt.goodput_req_per_s));
+    if realistic {
+        let ideal = &curves.ideal_points;
+        draw_dashed(&mut chart, series(ideal, |pt| pt.throughput_req_per_s), p.throughput, style)?;
+        draw_dashed(&mut chart, series(ideal, |pt| pt.goodput_req_per_s), p.goodput, style)?;
+    }
+    let throughput = series(&curves.points, |pt| pt.throughput_req_per_s);
+    chart.draw_series(LineSeries::new(throughput, style.stroke(p.throughput, 2.5)))?;
+    let goodput = series(&curves.points, |pt| pt.goodput_req_per_s);
     chart.draw_series(LineSeries::new(goodput, style.stroke(p.goodput, 3.5)))?;
     mark_knee(&mut chart, curves, y_max, style)?;
     root.present()?;

@@ -1,38 +1,72 @@
-//! Chart 2: step time against batch size: the memory term, the compute term and the TPOT target.
+//! Chart 2: step time against batch size: the memory term, the compute term, the total step time
+//! when all-reduce or overhead add to them, the ideal step time in realistic mode, and the TPOT target.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{axis_top, batch_axes, legend_and_plot, mark_knee, BatchChart, ChartStyle, DrawResult};
+use super::{
+    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, BatchChart,
+    ChartStyle, DrawResult, LegendItem,
+};
 use crate::core::curves::Curves;
+use crate::core::roofline::BatchPoint;
 use crate::core::units::s_to_ms;
 use crate::format::target_ms;
 
-/// Draws the two roofline terms of the step time (ms) against batch onto `root`.
+/// Draws the roofline terms of the step time (ms) against batch onto `root`, plus the total
+/// step = max(memory, compute) + all-reduce + overhead (ms) when it differs from the larger term,
+/// and in realistic mode the ideal roofline's step time dashed.
 pub fn draw_step_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     curves: &Curves,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let p = style.palette;
-    let plot = legend_and_plot(
-        root,
-        &[("Memory term (weights + KV reads)", p.memory), ("Compute term (FLOPs)", p.compute)],
-        style,
-    )?;
-    let target = s_to_ms(curves.tpot_target_s);
-    let terms = curves.points.iter().flat_map(|pt| [s_to_ms(pt.step.memory_s), s_to_ms(pt.step.compute_s)]);
-    let y_max = axis_top(terms.chain(std::iter::once(target)));
+    let with_total = adds_to_roofline(&curves.points);
+    let plot = legend_and_plot(root, &legend(curves, with_total, style), style)?;
+    let terms = curves.points.iter().flat_map(|pt| [pt.step.memory_s, pt.step.compute_s, pt.step.step_s]);
+    let ideal = curves.ideal_points.iter().map(|pt| pt.step.step_s);
+    let y_max = axis_top(terms.chain(ideal).chain(std::iter::once(curves.tpot_target_s)).map(s_to_ms));
     let mut chart = batch_axes(&plot, curves, y_max, "Step time (ms)", style)?;
-    let memory = curves.points.iter().map(|pt| (f64::from(pt.batch), s_to_ms(pt.step.memory_s)));
+    if !curves.ideal_points.is_empty() {
+        let ideal_step = series(&curves.ideal_points, |pt| s_to_ms(pt.step.step_s));
+        draw_dashed(&mut chart, ideal_step, p.step_total, style)?;
+    }
+    let memory = series(&curves.points, |pt| s_to_ms(pt.step.memory_s));
     chart.draw_series(LineSeries::new(memory, style.stroke(p.memory, 3.0)))?;
-    let compute = curves.points.iter().map(|pt| (f64::from(pt.batch), s_to_ms(pt.step.compute_s)));
+    let compute = series(&curves.points, |pt| s_to_ms(pt.step.compute_s));
     chart.draw_series(LineSeries::new(compute, style.stroke(p.compute, 3.0)))?;
+    if with_total {
+        let total = series(&curves.points, |pt| s_to_ms(pt.step.step_s));
+        chart.draw_series(LineSeries::new(total, style.stroke(p.step_total, 2.5)))?;
+    }
     draw_target(&mut chart, curves.tpot_target_s, style)?;
     mark_knee(&mut chart, curves, y_max, style)?;
     root.present()?;
     Ok(())
+}
+
+/// Whether all-reduce or overhead make some step longer than max(memory, compute) (TP > 1 or a
+/// realistic calibration), so the total needs its own line.
+fn adds_to_roofline(points: &[BatchPoint]) -> bool {
+    points.iter().any(|pt| pt.step.allreduce_s + pt.step.overhead_s > 0.0)
+}
+
+/// The step chart's legend: both terms, then the total and the ideal step time when drawn.
+fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<LegendItem<'a>> {
+    let p = style.palette;
+    let mut items = vec![
+        LegendItem::solid("Memory term (weights + KV reads)", p.memory),
+        LegendItem::solid("Compute term (FLOPs)", p.compute),
+    ];
+    if with_total {
+        items.push(LegendItem::solid("Step time (total)", p.step_total));
+    }
+    if !curves.ideal_points.is_empty() {
+        items.push(LegendItem::dashed("Ideal step time", p.step_total));
+    }
+    items
 }
 
 /// The horizontal TPOT target line, labelled at its right end.
