@@ -121,10 +121,16 @@ fn interactivity_chart_plots_per_gpu_against_per_user_speed_with_target_and_knee
 }
 
 #[test]
-fn interactivity_markers_are_one_per_batch_in_the_pool_coloured_by_the_target() {
+fn interactivity_markers_are_one_per_ladder_batch_coloured_by_the_target() {
     let s = seed();
     let c = curves(&s, &analyze(&s));
-    let in_pool: Vec<_> = c.points.iter().filter(|pt| pt.batch <= c.kv_pool_batch).collect();
+    let batches: Vec<u32> = c.ladder.iter().map(|pt| pt.batch).collect();
+    assert_eq!(
+        batches,
+        [1, 2, 4, 8, 16, 32, 64, 65, 128, 208],
+        "powers of two, the knee, knee + 1, the pool"
+    );
+    let in_pool: Vec<_> = c.ladder.iter().filter(|pt| pt.batch <= c.kv_pool_batch).collect();
     let meets = in_pool.iter().filter(|pt| pt.meets_tpot).count();
     let svg = svg_of(&s, Chart::Interactivity);
     assert_eq!(filled_circles(&svg, Palette::LIGHT.goodput), meets, "batches meeting TPOT");

@@ -45,7 +45,12 @@ fn moe_weight_reads_grow_with_batch_towards_all_experts() {
 #[test]
 fn expected_experts_is_top_k_at_one_token_and_all_experts_at_many() {
     assert_close(expected_experts(256, 8, 1.0), 8.0, 1e-12, "B=1");
-    assert_close(expected_experts(256, 8, 2.0), 256.0 * (1.0 - (1.0 - 8.0 / 256.0_f64).powi(2)), 1e-12, "B=2");
+    assert_close(
+        expected_experts(256, 8, 2.0),
+        256.0 * (1.0 - (1.0 - 8.0 / 256.0_f64).powi(2)),
+        1e-12,
+        "B=2",
+    );
     assert_close(expected_experts(256, 8, 5000.0), 256.0, 1e-9, "B=5000");
 }
 
@@ -64,7 +69,12 @@ fn mla_caches_latent_plus_rope_per_layer_and_is_not_split_by_tp() {
     assert_close(kv_bytes_per_seq(&s), 1000.0 * (512.0 + 64.0) * 61.0 * 2.0, 1e-12, "MLA KV per sequence");
     let tp8 = Scenario { tp: 8, ..s };
     assert_eq!(step_time(&tp8, 10).kv_read_bytes, step_time(&s, 10).kv_read_bytes, "latent on every GPU");
-    assert_close(step_time(&tp8, 10).weight_read_bytes, step_time(&s, 10).weight_read_bytes / 8.0, 1e-12, "weights");
+    assert_close(
+        step_time(&tp8, 10).weight_read_bytes,
+        step_time(&s, 10).weight_read_bytes / 8.0,
+        1e-12,
+        "weights",
+    );
 }
 
 #[test]
@@ -179,7 +189,9 @@ fn a_ttft_target_below_the_prefill_leaves_no_goodput() {
 #[test]
 fn realistic_mode_at_full_bandwidth_and_no_overhead_equals_the_ideal_model_exactly() {
     let ideal_full = Calibration { mbu: 1.0, overhead_s: 0.0 };
-    for (model, gpu, tp) in [("llama-3.1-8b", "h100-sxm", 1), ("qwen3-30b-a3b", "mi300x", 2), ("deepseek-v3", "b200", 8)] {
+    for (model, gpu, tp) in
+        [("llama-3.1-8b", "h100-sxm", 1), ("qwen3-30b-a3b", "mi300x", 2), ("deepseek-v3", "b200", 8)]
+    {
         let ideal = on(model, gpu, tp);
         let calibrated = Scenario { calibration: ideal_full, ..ideal };
         assert_eq!(analyze(&calibrated), analyze(&ideal));
@@ -210,7 +222,12 @@ fn capacity_plan_runs_replicas_at_the_knee() {
     let per_replica = 64.0 / (256.0 * ((16.06e9 + 64.0 * 2048.0 * 131072.0) / 3.35e12));
     assert_close(plan.replica_goodput_req_per_s, per_replica, 1e-12, "replica goodput");
     assert_eq!((plan.replicas, plan.gpus), (4, 4));
-    assert_close(plan.cost_per_million_tokens, 4.0 * 2.5 / (100.0 * 256.0 * 3600.0) * 1e6, 1e-12, "$/M tokens");
+    assert_close(
+        plan.cost_per_million_tokens,
+        4.0 * 2.5 / (100.0 * 256.0 * 3600.0) * 1e6,
+        1e-12,
+        "$/M tokens",
+    );
     let tp2 = Scenario { tp: 2, tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
     let plan2 = capacity_plan(&tp2, &analyze(&tp2), 100.0, 2.5).unwrap();
     assert_eq!(plan2.gpus, plan2.replicas * 2);

@@ -64,8 +64,8 @@ struct Label<'a> {
 const TARGET_PLACEMENTS: [Placement; 2] =
     [(HPos::Left, VPos::Top, (4.0, 4.0)), (HPos::Right, VPos::Top, (-4.0, 4.0))];
 
-/// Draws tokens/s per GPU against tokens/s per user for every batch that fits the KV pool onto
-/// `root`: a line with a marker per batch, coloured by whether it meets the TPOT target, the
+/// Draws tokens/s per GPU against tokens/s per user for the ladder of batches that fit the KV pool
+/// (powers of two, the knee and the pool) onto `root`: a line with a marker per batch, coloured by whether it meets the TPOT target, the
 /// target as a vertical line at 1 / TPOT, the knee and a few batches labelled.
 pub fn draw_interactivity_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -75,8 +75,8 @@ pub fn draw_interactivity_chart<DB: DrawingBackend>(
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let plot = legend_and_plot(root, &legend(realistic, style), style)?;
-    let fitting = in_pool(&curves.points, curves.kv_pool_batch);
-    let ideal = in_pool(&curves.ideal_points, curves.kv_pool_batch);
+    let fitting = in_pool(&curves.ladder, curves.kv_pool_batch);
+    let ideal = in_pool(&curves.ideal_ladder, curves.kv_pool_batch);
     let target_x = target_tokens_per_s_per_user(curves.tpot_target_s);
     let plotted = || fitting.iter().chain(&ideal);
     let x_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x));

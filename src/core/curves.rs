@@ -19,6 +19,11 @@ pub struct Curves {
     /// The same batches on the ideal roofline when the scenario is calibrated (realistic mode),
     /// else empty.
     pub ideal_points: Vec<BatchPoint>,
+    /// The interactivity chart's batches: powers of two up to the KV pool, plus the knee, the
+    /// batch after it and the pool, so the points spread along the curve instead of crowding.
+    pub ladder: Vec<BatchPoint>,
+    /// The ladder on the ideal roofline when the scenario is calibrated, else empty.
+    pub ideal_ladder: Vec<BatchPoint>,
     /// Right end of the batch axis.
     pub axis_max_batch: u32,
     pub knee_batch: u32,
@@ -61,6 +66,21 @@ pub fn sampled_batches(axis_max: u32, a: &Analysis) -> Vec<u32> {
     batches
 }
 
+/// Powers of two from 1 to the KV pool, plus the knee, the batch after it and the pool itself,
+/// ascending; empty when the pool holds nothing.
+pub fn ladder_batches(a: &Analysis) -> Vec<u32> {
+    let pool = a.kv_pool_batch.min(MAX_AXIS_BATCH);
+    let mut batches: Vec<u32> = (0..32).map(|i| 1_u32 << i).take_while(|&b| b <= pool).collect();
+    for b in [a.knee_batch, a.knee_batch.saturating_add(1), pool] {
+        if (1..=pool).contains(&b) {
+            batches.push(b);
+        }
+    }
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+}
+
 /// The curves for a scenario, evaluated at [`sampled_batches`] (and on the ideal roofline too when
 /// the scenario is calibrated).
 pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
@@ -70,9 +90,15 @@ pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
     let ideal = s.ideal();
     let ideal_points =
         if ideal == *s { Vec::new() } else { batches.iter().map(|&b| evaluate(&ideal, b)).collect() };
+    let rungs = ladder_batches(a);
+    let ladder = rungs.iter().map(|&b| evaluate(s, b)).collect();
+    let ideal_ladder =
+        if ideal == *s { Vec::new() } else { rungs.iter().map(|&b| evaluate(&ideal, b)).collect() };
     Curves {
         points,
         ideal_points,
+        ladder,
+        ideal_ladder,
         axis_max_batch,
         knee_batch: a.knee_batch,
         kv_pool_batch: a.kv_pool_batch,

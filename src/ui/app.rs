@@ -46,6 +46,7 @@ pub fn App() -> impl IntoView {
                 <div class="charts">
                     <ChartCanvas kind=ChartKind::Rate curves=curves dark=dark/>
                     <ChartCanvas kind=ChartKind::Step curves=curves dark=dark/>
+                    <ChartCanvas kind=ChartKind::Interactivity curves=curves dark=dark/>
                 </div>
                 <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>

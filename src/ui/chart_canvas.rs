@@ -8,7 +8,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::chart::{draw_rate_chart, draw_step_chart, ChartStyle, Palette};
+use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Palette};
 use crate::core::curves::Curves;
 use crate::format::{ms, req_per_s, target_ms, thousands};
 
@@ -17,6 +17,7 @@ use crate::format::{ms, req_per_s, target_ms, thousands};
 pub enum ChartKind {
     Rate,
     Step,
+    Interactivity,
 }
 
 impl ChartKind {
@@ -24,6 +25,7 @@ impl ChartKind {
         match self {
             ChartKind::Rate => "chart-rate",
             ChartKind::Step => "chart-step",
+            ChartKind::Interactivity => "chart-interactivity",
         }
     }
 
@@ -31,6 +33,7 @@ impl ChartKind {
         match self {
             ChartKind::Rate => "Throughput and goodput against batch size",
             ChartKind::Step => "Step time against batch size",
+            ChartKind::Interactivity => "Throughput per GPU against speed per user",
         }
     }
 }
@@ -89,6 +92,7 @@ fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool
     let drawn = match kind {
         ChartKind::Rate => draw_rate_chart(&root, curves, &style),
         ChartKind::Step => draw_step_chart(&root, curves, &style),
+        ChartKind::Interactivity => draw_interactivity_chart(&root, curves, &style),
     };
     if let Err(e) = drawn {
         leptos::logging::warn!("chart {} failed to draw: {e:?}", kind.id());
@@ -117,6 +121,16 @@ fn describe(kind: ChartKind, c: &Curves) -> String {
             thousands(f64::from(c.knee_batch)),
             ms(last.map_or(0.0, |p| p.step.step_s)),
             thousands(f64::from(c.axis_max_batch)),
+        ),
+        ChartKind::Interactivity => format!(
+            "{}. One point per batch size that fits the KV pool; the TPOT target of {} ms is {} tokens/s per user. \
+             At the knee, batch {}, each user gets {} tokens/s and each GPU makes {} tokens/s.",
+            kind.title(),
+            target_ms(c.tpot_target_s),
+            thousands(1.0 / c.tpot_target_s),
+            thousands(f64::from(c.knee_batch)),
+            thousands(knee.map_or(0.0, |p| p.tokens_per_s_per_user)),
+            thousands(knee.map_or(0.0, |p| p.tokens_per_s_per_gpu)),
         ),
     }
 }
