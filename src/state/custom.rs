@@ -32,18 +32,20 @@ macro_rules! whole_field {
     };
 }
 
+macro_rules! real_field {
+    ($key:literal, $label:literal, $unit:literal, $range:expr, $scale:expr, $name:ident) => {
+        CustomField {
+            field: field($key, $label, $unit, $range, $scale, false),
+            get: |m| m.$name,
+            set: |m, v| m.$name = v,
+        }
+    };
+}
+
 /// The custom model's fields, in form order.
 pub const MODEL_FIELDS: [CustomField<CustomModel>; 12] = [
-    CustomField {
-        field: field("m_params", "Total parameters", "billion", (0.001, 10_000.0), 1e9, false),
-        get: |m| m.params,
-        set: |m, v| m.params = v,
-    },
-    CustomField {
-        field: field("m_active", "Active parameters", "billion", (0.001, 10_000.0), 1e9, false),
-        get: |m| m.active_params,
-        set: |m, v| m.active_params = v,
-    },
+    real_field!("m_params", "Total parameters", "billion", (0.001, 10_000.0), 1e9, params),
+    real_field!("m_active", "Active parameters", "billion", (0.001, 10_000.0), 1e9, active_params),
     whole_field!("m_layers", "Layers", "layers", (1.0, 1024.0), layers),
     whole_field!("m_hidden", "Hidden size", "elements", (1.0, 131_072.0), hidden_size),
     whole_field!("m_heads", "Attention heads", "heads", (1.0, 1024.0), heads),
@@ -58,36 +60,19 @@ pub const MODEL_FIELDS: [CustomField<CustomModel>; 12] = [
 
 /// The custom GPU's fields, in form order.
 pub const GPU_FIELDS: [CustomField<CustomGpu>; 6] = [
-    CustomField {
-        field: field("g_hbm", "HBM", "GB", (1.0, 100_000.0), 1e9, false),
-        get: |g| g.hbm_bytes,
-        set: |g, v| g.hbm_bytes = v,
-    },
-    CustomField {
-        field: field("g_bw", "HBM bandwidth", "TB/s", (0.01, 1000.0), 1e12, false),
-        get: |g| g.hbm_bandwidth_bytes_per_s,
-        set: |g, v| g.hbm_bandwidth_bytes_per_s = v,
-    },
-    CustomField {
-        field: field("g_bf16", "BF16 dense", "TFLOP/s", (1.0, 1e6), 1e12, false),
-        get: |g| g.bf16_flop_per_s,
-        set: |g, v| g.bf16_flop_per_s = v,
-    },
-    CustomField {
-        field: field("g_fp8", "FP8 dense (0 = none)", "TFLOP/s", (0.0, 1e6), 1e12, false),
-        get: |g| g.fp8_flop_per_s,
-        set: |g, v| g.fp8_flop_per_s = v,
-    },
-    CustomField {
-        field: field("g_fp4", "FP4 dense (0 = none)", "TFLOP/s", (0.0, 1e6), 1e12, false),
-        get: |g| g.fp4_flop_per_s,
-        set: |g, v| g.fp4_flop_per_s = v,
-    },
-    CustomField {
-        field: field("g_link", "Interconnect per direction", "GB/s", (1.0, 100_000.0), 1e9, false),
-        get: |g| g.interconnect_bytes_per_s,
-        set: |g, v| g.interconnect_bytes_per_s = v,
-    },
+    real_field!("g_hbm", "HBM", "GB", (1.0, 100_000.0), 1e9, hbm_bytes),
+    real_field!("g_bw", "HBM bandwidth", "TB/s", (0.01, 1000.0), 1e12, hbm_bandwidth_bytes_per_s),
+    real_field!("g_bf16", "BF16 dense", "TFLOP/s", (1.0, 1e6), 1e12, bf16_flop_per_s),
+    real_field!("g_fp8", "FP8 dense (0 = none)", "TFLOP/s", (0.0, 1e6), 1e12, fp8_flop_per_s),
+    real_field!("g_fp4", "FP4 dense (0 = none)", "TFLOP/s", (0.0, 1e6), 1e12, fp4_flop_per_s),
+    real_field!(
+        "g_link",
+        "Interconnect per direction",
+        "GB/s",
+        (1.0, 100_000.0),
+        1e9,
+        interconnect_bytes_per_s
+    ),
 ];
 
 /// Reads every field of `fields` from `lookup` into a copy of `base`, with a notice per repair.

@@ -4,41 +4,47 @@ use leptos::prelude::*;
 
 use super::widgets::NumberInput;
 use crate::core::presets::{CustomGpu, CustomModel};
-use crate::state::custom::{reconcile_model, GPU_FIELDS, MODEL_FIELDS};
+use crate::state::custom::{reconcile_model, CustomField, GPU_FIELDS, MODEL_FIELDS};
 use crate::state::Inputs;
 
 /// One number box per custom-model field; editing one rebuilds the model spec.
 #[component]
 pub fn CustomModelFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    view! {
-        <div class="custom-fields" role="group" aria-label="Custom model">
-            {MODEL_FIELDS.iter().map(|f| {
-                let (get, set) = (f.get, f.set);
-                let value = Signal::derive(move || get(&CustomModel::from_spec(&inputs.get().model)));
-                let on_value = move |v: f64| set_inputs.update(|i| {
-                    let mut custom = CustomModel::from_spec(&i.model);
-                    set(&mut custom, v);
-                    reconcile_model(&mut custom, &mut Vec::new());
-                    *i = i.with_model(custom.to_spec());
-                });
-                view! { <NumberInput field=f.field value=value on_value=on_value/> }
-            }).collect_view()}
-        </div>
-    }
+    let read = |i: &Inputs| CustomModel::from_spec(&i.model);
+    let write = |i: &mut Inputs, mut custom: CustomModel| {
+        reconcile_model(&mut custom, &mut Vec::new());
+        *i = i.with_model(custom.to_spec());
+    };
+    field_boxes("Custom model", &MODEL_FIELDS, read, write, inputs, set_inputs)
 }
 
 /// One number box per custom-GPU field; editing one rebuilds the GPU spec.
 #[component]
 pub fn CustomGpuFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+    let read = |i: &Inputs| CustomGpu::from_spec(&i.gpu);
+    let write = |i: &mut Inputs, custom: CustomGpu| i.gpu = custom.to_spec();
+    field_boxes("Custom GPU", &GPU_FIELDS, read, write, inputs, set_inputs)
+}
+
+/// A group of number boxes over `fields` of the custom spec `read` takes out of the inputs and
+/// `write` puts back.
+fn field_boxes<T: Copy + 'static>(
+    label: &'static str,
+    fields: &'static [CustomField<T>],
+    read: fn(&Inputs) -> T,
+    write: fn(&mut Inputs, T),
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+) -> impl IntoView {
     view! {
-        <div class="custom-fields" role="group" aria-label="Custom GPU">
-            {GPU_FIELDS.iter().map(|f| {
+        <div class="custom-fields" role="group" aria-label=label>
+            {fields.iter().map(|f| {
                 let (get, set) = (f.get, f.set);
-                let value = Signal::derive(move || get(&CustomGpu::from_spec(&inputs.get().gpu)));
+                let value = Signal::derive(move || get(&read(&inputs.get())));
                 let on_value = move |v: f64| set_inputs.update(|i| {
-                    let mut custom = CustomGpu::from_spec(&i.gpu);
+                    let mut custom = read(i);
                     set(&mut custom, v);
-                    i.gpu = custom.to_spec();
+                    write(i, custom);
                 });
                 view! { <NumberInput field=f.field value=value on_value=on_value/> }
             }).collect_view()}
