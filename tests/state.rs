@@ -2,7 +2,7 @@
 //! notice instead of failing.
 
 use goodput_lab::core::presets::Attention;
-use goodput_lab::core::roofline::{Calibration, Precision};
+use goodput_lab::core::roofline::{evaluate, Calibration, Precision};
 use goodput_lab::state::{from_query, log_stops, nearest_stop_index, to_query, Inputs, KEYS};
 
 /// The seed's state as its canonical query.
@@ -65,6 +65,18 @@ fn a_custom_model_builds_its_spec_from_the_url() {
     let moe = inputs.model.moe.expect("8 experts make it MoE");
     assert_eq!((moe.experts, moe.top_k), (8, 2));
     assert_eq!(inputs.model.attention, Attention::Gqa { kv_heads: 4, head_dim: 128 });
+}
+
+#[test]
+fn a_bare_custom_model_and_gpu_start_from_the_default_presets() {
+    let (inputs, notices) = from_query("model=custom&gpu=custom");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!((inputs.model.id, inputs.gpu.id), ("custom", "custom"));
+    assert_eq!(inputs.model.moe, None, "Llama 3.1 8B is dense: no experts");
+    assert_eq!((inputs.model.params, inputs.gpu.hbm_bandwidth_bytes_per_s), (8.03e9, 3.35e12));
+    let s = inputs.scenario();
+    let seed = Inputs::default().scenario();
+    assert_eq!(evaluate(&s, 64).step.step_s, evaluate(&seed, 64).step.step_s, "same numbers as the presets");
 }
 
 #[test]

@@ -234,3 +234,35 @@ fn capacity_plan_runs_replicas_at_the_knee() {
     let none = Scenario { tpot_target_s: 0.001, ..seed() };
     assert_eq!(capacity_plan(&none, &analyze(&none), 100.0, 2.5), None);
 }
+
+#[test]
+fn custom_specs_never_panic_and_stay_finite_whatever_the_numbers() {
+    use goodput_lab::core::presets::{CustomGpu, CustomModel};
+    let base = CustomModel::from_spec(&seed().model);
+    let gpu = CustomGpu::from_spec(&seed().gpu);
+    for experts in [0, 1, 2, 8, 4096] {
+        for top_k in [0, 1, 4, 9, 5000] {
+            for (window_tokens, sliding_layers) in [(0, 0), (1, 1), (4096, 99), (0, 16), (10_000_000, 32)] {
+                for (kv_heads, head_dim, tp) in [(1, 1, 8), (8, 128, 2), (1024, 4096, 8)] {
+                    let m = CustomModel {
+                        experts,
+                        top_k,
+                        window_tokens,
+                        sliding_layers,
+                        kv_heads,
+                        head_dim,
+                        ..base
+                    };
+                    let fp = CustomGpu { fp8_flop_per_s: 0.0, fp4_flop_per_s: 0.0, ..gpu };
+                    let s = Scenario { model: m.to_spec(), gpu: fp.to_spec(), tp, ..seed() };
+                    let a = analyze(&s);
+                    for b in [1, a.knee_batch.max(1), 4096] {
+                        let p = evaluate(&s, b);
+                        let numbers = [p.step.step_s, p.ttft_s, p.tokens_per_s, p.goodput_per_gpu_req_per_s];
+                        assert!(numbers.iter().all(|x| x.is_finite()), "{m:?} at {b}: {numbers:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -32,9 +32,15 @@ impl NumberField {
         NumberField { scale, ..self }
     }
 
-    /// Display value -> base units.
+    /// Display value -> base units. Counts of bytes, bytes/s, FLOP/s and parameters are whole
+    /// numbers, so large scales round to one (8.03 billion is 8,030,000,000, not 8,029,999,999.999999).
     pub fn to_base(&self, display: f64) -> f64 {
-        display * self.scale
+        let base = display * self.scale;
+        if self.scale >= 1e3 {
+            base.round()
+        } else {
+            base
+        }
     }
 
     /// Base units -> display value.
@@ -57,7 +63,10 @@ impl NumberField {
         notices: &mut Vec<Notice>,
     ) -> f64 {
         let default = self.to_display(default_base).clamp(range.0, range.1);
-        let Some(text) = raw else { return self.to_base(default) };
+        let Some(text) = raw else {
+            let inside = (range.0..=range.1).contains(&self.to_display(default_base));
+            return if inside { default_base } else { self.to_base(default) };
+        };
         let cleaned = text.trim().replace([',', '_'], "");
         let parsed =
             cleaned.parse::<f64>().ok().filter(|x| x.is_finite() && (!self.whole || x.fract() == 0.0));

@@ -60,14 +60,14 @@ impl CustomModel {
 
     /// The model spec these numbers describe.
     pub fn to_spec(&self) -> ModelSpec {
-        let moe = (self.experts > 1).then_some(Moe {
+        let moe = (self.experts > 1).then(|| Moe {
             experts: self.experts,
             top_k: self.top_k.clamp(1, self.experts),
             shared_experts: 0,
             expert_ffn_size: 0,
             dense_layers: 0,
         });
-        let sliding_window = (self.window_tokens > 0 && self.sliding_layers > 0).then_some(SlidingWindow {
+        let sliding_window = (self.window_tokens > 0 && self.sliding_layers > 0).then(|| SlidingWindow {
             window_tokens: self.window_tokens,
             sliding_layers: self.sliding_layers,
         });
