@@ -49,4 +49,74 @@ async function rowFor(page, batch) {
   return (await tableRows(page)).find((r) => r[0] === batch);
 }
 
-module.exports = { openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor };
+const CHART_IDS = ['chart-rate', 'chart-step', 'chart-interactivity'];
+
+/** Waits until all three canvases, the interactivity chart included, have been drawn. */
+async function waitForAllCharts(page) {
+  for (const id of CHART_IDS) {
+    await expect.poll(() => inkedPixels(page, id)).toBeGreaterThan(1000);
+  }
+}
+
+/** Every chart's pixels as data URLs, keyed by canvas id. */
+async function chartImages(page) {
+  const images = {};
+  for (const id of CHART_IDS) images[id] = await canvasImage(page, id);
+  return images;
+}
+
+/** The batch table's header cells, in order. */
+async function tableHeaders(page) {
+  return page.locator('#batch-table thead th').allTextContents();
+}
+
+/** The row for one batch size as an object keyed by header text ("Step time (ms)": "9.92"). */
+async function rowByHeader(page, batch) {
+  const headers = await tableHeaders(page);
+  const row = await rowFor(page, String(batch));
+  return row && Object.fromEntries(headers.map((h, i) => [h, row[i]]));
+}
+
+/** Every row as an object keyed by header text. */
+async function rowsByHeader(page) {
+  const headers = await tableHeaders(page);
+  return (await tableRows(page)).map((row) => Object.fromEntries(headers.map((h, i) => [h, row[i]])));
+}
+
+/** A printed number ("8,505", "9.92", "$10.00") as a JS number. */
+function num(text) {
+  return Number(String(text).replace(/[$,\s]/g, ''));
+}
+
+/** The page's query string as an array of [key, value] pairs, in order. */
+function queryPairs(page) {
+  return Array.from(new URL(page.url()).searchParams.entries());
+}
+
+/** One query-string value of the page's current URL, or null. */
+function queryValue(page, key) {
+  return new URL(page.url()).searchParams.get(key);
+}
+
+/** Asserts that no visible text shows NaN, undefined or Infinity. */
+async function expectNoBadNumbers(page) {
+  expect(await page.locator('body').innerText()).not.toMatch(/NaN|undefined|Infinity/);
+}
+
+/** Focuses a control and presses one key on it (a slider's ArrowRight, Home, End). */
+async function pressOn(page, id, key) {
+  await page.locator(`#${id}`).focus();
+  await page.keyboard.press(key);
+}
+
+/** Types into a number box and commits it with Enter (the boxes apply on change). */
+async function commitNumber(page, id, text) {
+  await page.locator(`#${id}`).fill(text);
+  await page.locator(`#${id}`).press('Enter');
+}
+
+module.exports = {
+  openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor,
+  CHART_IDS, waitForAllCharts, chartImages, tableHeaders, rowByHeader, rowsByHeader, num, queryPairs,
+  queryValue, expectNoBadNumbers, pressOn, commitNumber,
+};
