@@ -43,6 +43,19 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     }
 }
 
+/// A positive number with at least three significant digits (`25.2`, `0.727`, `1,234`), so a
+/// quotient printed from it comes out as shown.
+pub fn significant(x: f64) -> String {
+    let decimals = match x.abs() {
+        a if a >= 100.0 => 0,
+        a if a >= 10.0 => 1,
+        a if a >= 1.0 => 2,
+        a if a >= 0.1 => 3,
+        _ => 4,
+    };
+    fixed(x, decimals)
+}
+
 /// A duration in ms with 2 decimals (`9.92`), from seconds.
 pub fn ms(time_s: f64) -> String {
     fixed(s_to_ms(time_s), 2)

@@ -105,7 +105,8 @@ fn row_view(row: BatchRow, per_gpu: bool) -> impl IntoView {
     let p = row.point;
     let note = match (row.is_knee, row.is_kv_pool, row.fits_kv_pool) {
         (true, true, _) => "knee and KV-pool limit",
-        (true, false, _) => "knee: largest batch meeting both targets",
+        (true, false, false) => "knee, but it exceeds the KV pool: cannot run",
+        (true, false, true) => "knee: largest batch meeting both targets",
         (false, true, _) => "KV-pool limit",
         (false, false, false) => "exceeds the KV pool: cannot run",
         _ => "",

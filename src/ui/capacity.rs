@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::widgets::NumberInput;
 use crate::core::capacity::CapacityPlan;
 use crate::core::roofline::Analysis;
-use crate::format::{fixed, req_per_s, thousands};
+use crate::format::{fixed, significant, thousands};
 use crate::state::fields::{PRICE, RATE};
 use crate::state::Inputs;
 
@@ -40,7 +40,7 @@ pub fn CapacityPanel(
 fn plan_view(i: &Inputs, a: &Analysis, p: &CapacityPlan) -> impl IntoView {
     let per_replica = format!(
         "{} req/s at batch {} ({} GPU{} per replica)",
-        req_per_s(p.replica_goodput_req_per_s),
+        significant(p.replica_goodput_req_per_s),
         thousands(f64::from(a.server_batch)),
         i.tp,
         if i.tp == 1 { "" } else { "s" }
@@ -48,7 +48,7 @@ fn plan_view(i: &Inputs, a: &Analysis, p: &CapacityPlan) -> impl IntoView {
     let replicas = format!(
         "⌈{} ÷ {}⌉ = {}",
         fixed(i.rate_req_per_s, 2),
-        req_per_s(p.replica_goodput_req_per_s),
+        significant(p.replica_goodput_req_per_s),
         p.replicas
     );
     view! {

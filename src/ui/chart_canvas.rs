@@ -10,6 +10,7 @@ use web_sys::HtmlCanvasElement;
 
 use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Palette};
 use crate::core::curves::Curves;
+use crate::core::roofline::BatchPoint;
 use crate::format::{ms, req_per_s, target_ms, thousands};
 
 /// Which chart a canvas shows.
@@ -99,38 +100,59 @@ fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool
     }
 }
 
-/// The chart's text alternative: what it shows at the knee and at the right edge.
+/// The chart's text alternative: what it shows at the batch a server can run and at the edge.
 fn describe(kind: ChartKind, c: &Curves) -> String {
+    if c.kv_pool_batch == 0 {
+        return format!(
+            "{}. Nothing fits: the KV pool holds no sequence, so no batch can run.",
+            kind.title()
+        );
+    }
+    let served_batch = c.knee_batch.min(c.kv_pool_batch);
+    let served = c.points.iter().find(|p| p.batch == served_batch && served_batch > 0);
+    let at = match (served, c.knee_batch > c.kv_pool_batch) {
+        (None, _) => "no batch meets the targets".to_string(),
+        (Some(p), true) => {
+            format!("the KV pool, batch {}, is the largest that runs", thousands(f64::from(p.batch)))
+        }
+        (Some(p), false) => format!("the knee is batch {}", thousands(f64::from(p.batch))),
+    };
+    let pick = |p: Option<&BatchPoint>, f: fn(&BatchPoint) -> f64| p.map_or(0.0, f);
     let last = c.points.last();
-    let knee = c.points.iter().find(|p| p.batch == c.knee_batch);
+    let last_batch = f64::from(last.map_or(0, |p| p.batch));
     match kind {
         ChartKind::Rate => format!(
-            "{}. Goodput peaks at {} req/s at the knee, batch {}, then falls to 0; throughput keeps rising to {} req/s at batch {}. KV pool: {} sequences.",
+            "{}. {}: goodput {} req/s; past it goodput is 0 while throughput rises to {} req/s at batch {}. KV pool: {} sequences.",
             kind.title(),
-            req_per_s(knee.map_or(0.0, |p| p.goodput_req_per_s)),
-            thousands(f64::from(c.knee_batch)),
-            req_per_s(last.map_or(0.0, |p| p.throughput_req_per_s)),
-            thousands(f64::from(c.axis_max_batch)),
+            capitalized(&at),
+            req_per_s(pick(served, |p| p.goodput_req_per_s)),
+            req_per_s(pick(last, |p| p.throughput_req_per_s)),
+            thousands(last_batch),
             thousands(f64::from(c.kv_pool_batch)),
         ),
         ChartKind::Step => format!(
-            "{}. The TPOT target is {} ms; the step takes {} ms at the knee, batch {}, and {} ms at batch {}.",
+            "{}. The TPOT target is {} ms; {at}, with a {} ms step; at batch {} the step takes {} ms.",
             kind.title(),
             target_ms(c.tpot_target_s),
-            ms(knee.map_or(0.0, |p| p.step.step_s)),
-            thousands(f64::from(c.knee_batch)),
-            ms(last.map_or(0.0, |p| p.step.step_s)),
-            thousands(f64::from(c.axis_max_batch)),
+            ms(pick(served, |p| p.step.step_s)),
+            thousands(last_batch),
+            ms(pick(last, |p| p.step.step_s)),
         ),
         ChartKind::Interactivity => format!(
             "{}. One point per batch size that fits the KV pool; the TPOT target of {} ms is {} tokens/s per user. \
-             At the knee, batch {}, each user gets {} tokens/s and each GPU makes {} tokens/s.",
+             {}: each user gets {} tokens/s and each GPU makes {} tokens/s.",
             kind.title(),
             target_ms(c.tpot_target_s),
             thousands(1.0 / c.tpot_target_s),
-            thousands(f64::from(c.knee_batch)),
-            thousands(knee.map_or(0.0, |p| p.tokens_per_s_per_user)),
-            thousands(knee.map_or(0.0, |p| p.tokens_per_s_per_gpu)),
+            capitalized(&at),
+            thousands(pick(served, |p| p.tokens_per_s_per_user)),
+            thousands(pick(served, |p| p.tokens_per_s_per_gpu)),
         ),
     }
+}
+
+/// `text` with its first letter upper-case, to open a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }

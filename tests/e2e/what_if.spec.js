@@ -326,7 +326,7 @@ test('the interactivity chart draws, follows the TPOT target and says so in its 
   const chart = page.locator('#chart-interactivity');
   await expect(chart).toHaveAttribute('role', 'img');
   await expect(chart).toHaveAttribute('aria-label', /the TPOT target of 10 ms is 100 tokens\/s per user/);
-  await expect(chart).toHaveAttribute('aria-label', /At the knee, batch 64,/);
+  await expect(chart).toHaveAttribute('aria-label', /The knee is batch 64: each user gets/);
   const before = await canvasImage(page, 'chart-interactivity');
 
   await page.locator('#tpot').fill('20');
@@ -337,7 +337,7 @@ test('the interactivity chart draws, follows the TPOT target and says so in its 
   await expect(chart).toHaveAttribute('aria-label', /the TPOT target of 20 ms is 50 tokens\/s per user/);
   // Knee at 20 ms: (20 ms x 3.35 TB/s - 16.06 GB) / 268.4 MB = 189.8 -> 189.
   const knee = Math.floor((20e-3 * H100_BW - L8_PARAMS * 2) / (SEED_CTX * L8_KV_PER_TOKEN_BF16));
-  await expect(chart).toHaveAttribute('aria-label', new RegExp(`At the knee, batch ${knee},`));
+  await expect(chart).toHaveAttribute('aria-label', new RegExp(`The knee is batch ${knee}: each user gets`));
   await expect(page.locator('#batch-table tr.knee th')).toHaveText(String(knee));
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
@@ -539,5 +539,32 @@ test('a URL with a custom model and GPU opens those numbers and writes back exac
   await expect(page.locator('#notices')).toHaveCount(0);
   expect(queryPairs(page)).toEqual(Array.from(params.entries()));
   await expectNoBadNumbers(page);
+  expect(errors).toEqual([]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Text alternatives and printed arithmetic agree with what can run.
+
+test('chart descriptions and the capacity arithmetic follow the batch that can actually run', async ({ page }) => {
+  // One H100 holds the 70B weights but no sequence of KV: nothing fits.
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  await page.goto('index.html?model=llama-3.1-70b&gpu=h100-sxm&tp=1&tpot=50');
+  await expect(page.locator('#no-table')).toBeVisible();
+  for (const id of ['chart-rate', 'chart-step', 'chart-interactivity']) {
+    await expect(page.locator(`#${id}`)).toHaveAttribute('aria-label', /Nothing fits: the KV pool holds no sequence/);
+  }
+  // At TP 2 the KV pool (4 sequences) binds before the 50 ms knee.
+  await page.goto('index.html?model=llama-3.1-70b&gpu=h100-sxm&tp=2&tpot=50');
+  const pool = await page.locator('#batch-table tr.kv-pool th').textContent();
+  await expect(page.locator('#chart-interactivity'))
+    .toHaveAttribute('aria-label', new RegExp(`The KV pool, batch ${pool}, is the largest that runs`));
+  await expect(page.locator('#batch-table tr.knee td.note')).toHaveText('knee, but it exceeds the KV pool: cannot run');
+  // The printed divisor has enough digits that the quotient comes out as shown.
+  const text = await page.locator('#plan-replicas').textContent();
+  const [, rate, perReplica, replicas] = text.match(/⌈([\d.,]+) ÷ ([\d.,]+)⌉ = (\d+)/);
+  expect(Math.ceil(Number(rate.replace(/,/g, '')) / Number(perReplica.replace(/,/g, '')))).toBe(Number(replicas));
+  expect(perReplica).toMatch(/^0\.\d{3}$/);
   expect(errors).toEqual([]);
 });
