@@ -75,16 +75,15 @@ pub fn draw_interactivity_chart<DB: DrawingBackend>(
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let plot = legend_and_plot(root, &legend(realistic, style), style)?;
-    let fitting = in_pool(&curves.ladder, curves.kv_pool_batch);
-    let ideal = in_pool(&curves.ideal_ladder, curves.kv_pool_batch);
+    let (fitting, ideal) = (curves.ladder.as_slice(), curves.ideal_ladder.as_slice());
     let target_x = target_tokens_per_s_per_user(curves.tpot_target_s);
-    let plotted = || fitting.iter().chain(&ideal);
+    let plotted = || fitting.iter().chain(ideal);
     let x_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x));
     let y_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
     let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;
     let on_plot = |points: &[BatchPoint]| speeds(points).iter().map(|xy| chart.backend_coord(xy)).collect();
-    let mut clutter = Clutter { boxes: Vec::new(), paths: vec![on_plot(&fitting), on_plot(&ideal)] };
+    let mut clutter = Clutter { boxes: Vec::new(), paths: vec![on_plot(fitting), on_plot(ideal)] };
     if let Some(x) = target_x {
         draw_target(&mut chart, x, curves.tpot_target_s, style, &mut clutter)?;
     }
@@ -92,11 +91,11 @@ pub fn draw_interactivity_chart<DB: DrawingBackend>(
         draw_nothing_fits(&mut chart, style)?;
     } else {
         if realistic {
-            draw_dashed(&mut chart, speeds(&ideal), p.throughput, style)?;
+            draw_dashed(&mut chart, speeds(ideal), p.throughput, style)?;
         }
-        chart.draw_series(LineSeries::new(speeds(&fitting), style.stroke(p.throughput, 2.0)))?;
-        draw_markers(&mut chart, &fitting, style)?;
-        label_points(&mut chart, curves, &fitting, style, &mut clutter)?;
+        chart.draw_series(LineSeries::new(speeds(fitting), style.stroke(p.throughput, 2.0)))?;
+        draw_markers(&mut chart, fitting, style)?;
+        label_points(&mut chart, curves, fitting, style, &mut clutter)?;
     }
     root.present()?;
     Ok(())
@@ -114,11 +113,6 @@ fn legend<'a>(realistic: bool, style: &ChartStyle) -> Vec<LegendItem<'a>> {
         items.push(LegendItem::dashed("Ideal roofline", p.throughput));
     }
     items
-}
-
-/// The points whose batch fits a KV pool of `pool_batch` sequences (none when the pool is 0).
-fn in_pool(points: &[BatchPoint], pool_batch: u32) -> Vec<BatchPoint> {
-    points.iter().filter(|pt| pt.batch <= pool_batch).copied().collect()
 }
 
 /// The per-user speed the target asks for: 1 / tpot_target_s, in tokens/s per user; `None` when that

@@ -31,7 +31,7 @@ pub fn capacity_plan(
     rate_req_per_s: f64,
     price_per_gpu_hour: f64,
 ) -> Option<CapacityPlan> {
-    if a.server_batch == 0 || !(rate_req_per_s > 0.0) {
+    if a.server_batch == 0 || !(rate_req_per_s.is_finite() && rate_req_per_s > 0.0) {
         return None;
     }
     let replica_goodput_req_per_s = evaluate(s, a.server_batch).goodput_req_per_s;

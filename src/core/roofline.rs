@@ -355,13 +355,13 @@ pub fn gpus_needed(s: &Scenario) -> u32 {
 pub fn analyze(s: &Scenario) -> Analysis {
     let knee = knee_batch(s);
     let pool = kv_pool_batch(s);
-    let (peak, compute_precision) = s.weight_precision.compute_peak(&s.gpu);
+    let compute_precision = s.weight_precision.compute_peak(&s.gpu).1;
     let needed = gpus_needed(s);
     Analysis {
         weight_bytes: weight_bytes(s),
         kv_bytes_per_token: kv_bytes_per_token(s),
         kv_bytes_per_seq: kv_bytes_per_seq(s),
-        peak_flop_per_s: peak * f64::from(s.tp.max(1)),
+        peak_flop_per_s: peak_flop_per_s(s),
         compute_precision,
         prefill: prefill_time(s),
         knee_exact: knee_exact(s),

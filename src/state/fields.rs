@@ -109,7 +109,8 @@ impl NumberField {
         }
     }
 
-    fn with_unit(&self, x: f64) -> String {
+    /// A display value with this field's unit (`10 ms`, `90%`, `$2.5/GPU-hour`).
+    pub fn with_unit(&self, x: f64) -> String {
         match self.unit {
             "%" => format!("{}%", trim_decimal(x)),
             "$/GPU-hour" => format!("${}/GPU-hour", trim_decimal(x)),

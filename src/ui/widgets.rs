@@ -60,16 +60,6 @@ pub fn StopSlider(
     }
 }
 
-/// "10 ms", "90%": a field's value in display units with its unit.
-pub fn with_unit(field: &NumberField, base: f64) -> String {
-    let shown = trim_decimal(field.to_display(base));
-    if field.unit == "%" {
-        format!("{shown}%")
-    } else {
-        format!("{shown} {}", field.unit)
-    }
-}
-
 /// A linear range input over a field's display range; the value is kept in base units.
 #[component]
 pub fn FieldSlider(
@@ -78,7 +68,7 @@ pub fn FieldSlider(
     value: Signal<f64>,
     on_value: impl Fn(f64) + 'static,
 ) -> impl IntoView {
-    let text = move || with_unit(&field, value.get());
+    let text = move || field.with_unit(field.to_display(value.get()));
     let on_input = move |ev| {
         if let Ok(x) = event_target_value(&ev).parse::<f64>() {
             on_value(field.to_base(x.clamp(field.min, field.max)));

@@ -67,7 +67,7 @@ impl CustomModel {
             expert_ffn_size: 0,
             dense_layers: 0,
         });
-        let sliding_window = (self.window_tokens > 0 && self.sliding_layers > 0).then(|| SlidingWindow {
+        let sliding_window = (self.window_tokens > 0 && self.sliding_layers > 0).then_some(SlidingWindow {
             window_tokens: self.window_tokens,
             sliding_layers: self.sliding_layers,
         });
