@@ -43,13 +43,21 @@ fn every_key_round_trips() {
                   &m_head_dim=64&m_experts=32&m_top_k=4&m_window=128&m_swa_layers=12&m_max_ctx=65536\
                   &gpu=custom&g_hbm=96&g_bw=4.2&g_bf16=900&g_fp8=1800&g_fp4=0&g_link=400\
                   &w=fp4&kv=bf16&tp=8&ctx=4096&out=1000&tpot=30&ttft=1000&util=90&rate=5&price=4";
-    for query in [preset, custom] {
+    let base =
+        "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90\
+                &rate=100&price=2.5";
+    let sim_open = format!(
+        "{base}&sim=1&load=closed&count=tokens&arrivals=bursty&burst=3&lengths=uniform&spread=20&requests=5000\
+         &seed=7&chunk=1024&cap=32&prefill=free&attain=85&rate_max=40&points=24"
+    );
+    let sim_closed = format!("{base}&lengths=fixed&seed=9&pct=p99");
+    for query in [preset, custom, &sim_open, &sim_closed] {
         let (inputs, notices) = from_query(query);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(to_query(&inputs), query);
         assert_eq!(from_query(&to_query(&inputs)).0, inputs);
     }
-    let joined = [preset, custom].join("&");
+    let joined = [preset, custom, &sim_open, &sim_closed].join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {
         assert!(covered.contains(key), "round trip misses key {key}");

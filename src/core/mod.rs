@@ -10,5 +10,6 @@ pub mod precision;
 pub mod prefill;
 pub mod presets;
 pub mod roofline;
+pub mod sim;
 pub mod table;
 pub mod units;

@@ -20,15 +20,20 @@ pub struct NumberField {
 }
 
 impl NumberField {
-    const fn new(key: &'static str, label: &'static str, unit: &'static str, range: (f64, f64)) -> Self {
+    pub(crate) const fn new(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        range: (f64, f64),
+    ) -> Self {
         NumberField { key, label, unit, min: range.0, max: range.1, whole: false, scale: 1.0 }
     }
 
-    const fn whole(self) -> Self {
+    pub(crate) const fn whole(self) -> Self {
         NumberField { whole: true, ..self }
     }
 
-    const fn scaled(self, scale: f64) -> Self {
+    pub(crate) const fn scaled(self, scale: f64) -> Self {
         NumberField { scale, ..self }
     }
 
@@ -102,7 +107,9 @@ impl NumberField {
     }
 
     fn expected(&self) -> String {
-        if self.whole {
+        if self.whole && self.unit.is_empty() {
+            "a whole number".to_string()
+        } else if self.whole {
             format!("a whole number of {}", self.unit)
         } else {
             format!("a number ({})", self.unit)
@@ -114,6 +121,7 @@ impl NumberField {
         match self.unit {
             "%" => format!("{}%", trim_decimal(x)),
             "$/GPU-hour" => format!("${}/GPU-hour", trim_decimal(x)),
+            "" | "×" => format!("{}{}", trim_decimal(x), self.unit),
             unit => format!("{} {unit}", trim_decimal(x)),
         }
     }

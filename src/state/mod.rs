@@ -3,6 +3,7 @@
 
 pub mod custom;
 pub mod fields;
+pub mod sim;
 mod stops;
 
 use std::collections::BTreeMap;
@@ -15,7 +16,7 @@ use fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 pub use stops::{log_stops, nearest_stop_index};
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 33] = [
+pub const KEYS: [&str; 49] = [
     "model",
     "m_params",
     "m_active",
@@ -49,6 +50,22 @@ pub const KEYS: [&str; 33] = [
     "rate",
     "price",
     "realistic",
+    "sim",
+    "load",
+    "count",
+    "arrivals",
+    "burst",
+    "lengths",
+    "spread",
+    "requests",
+    "seed",
+    "chunk",
+    "cap",
+    "prefill",
+    "pct",
+    "attain",
+    "rate_max",
+    "points",
 ];
 
 /// The query string as typed: the last value of each known key, unparsed.
@@ -84,6 +101,8 @@ pub struct Inputs {
     pub rate_req_per_s: f64,
     /// Price of one GPU-hour, in $.
     pub price_per_gpu_hour: f64,
+    /// The simulator's controls.
+    pub sim: sim::SimInputs,
 }
 
 /// A value the page could not use as given, and what it used instead.
@@ -121,6 +140,7 @@ impl Default for Inputs {
             realistic: None,
             rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
             price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
+            sim: sim::SimInputs::default(),
         }
     }
 }
@@ -195,6 +215,7 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
     let realistic = read_realistic(raw, n);
     let rate_req_per_s = RATE.read(raw.get("rate"), d.rate_req_per_s, n);
     let price_per_gpu_hour = PRICE.read(raw.get("price"), d.price_per_gpu_hour, n);
+    let sim = sim::read(raw, n);
     let inputs = Inputs {
         model,
         gpu,
@@ -209,6 +230,7 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
         realistic,
         rate_req_per_s,
         price_per_gpu_hour,
+        sim,
     };
     (inputs, notices)
 }
@@ -320,6 +342,7 @@ pub fn to_query(inputs: &Inputs) -> String {
         ("rate", RATE.write(inputs.rate_req_per_s)),
         ("price", PRICE.write(inputs.price_per_gpu_hour)),
     ]);
+    pairs.extend(inputs.sim.pairs());
     serde_urlencoded::to_string(&pairs).unwrap_or_default()
 }
 

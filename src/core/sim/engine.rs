@@ -1,0 +1,268 @@
+//! One replica with continuous batching, stepped until every request has left: admission under a
+//! concurrency cap and the KV pool, chunked prefill, decode, and preemption by recompute.
+//!
+//! Decodes are tracked in aggregate (how many run, how many KV tokens they hold) with a heap of
+//! finishing steps, so a step costs O(1) plus its prefill chunks and the events it ends; a request
+//! costs O(log n). That is what lets a full sweep run between two frames.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::cost::StepCost;
+use super::workload::Request;
+
+/// The server's knobs for one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Server {
+    /// Token budget of one step: decodes first, then prompt chunks (vLLM's max_num_batched_tokens).
+    pub chunk_tokens: u32,
+    /// Most sequences running at once, prefilling or decoding (vLLM's max_num_seqs), at least 1.
+    pub max_concurrency: u32,
+    /// KV tokens the pool holds (per GPU, in held-token units).
+    pub kv_pool_tokens: f64,
+    /// The idealized limit: prompts cost nothing and give their first token on admission.
+    pub prefill_free: bool,
+    /// A decode token whose step takes at most this long counts as on time, in s.
+    pub tpot_target_s: f64,
+}
+
+/// How load is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// Requests arrive at their own times whatever the server does (a queue can form).
+    Open,
+    /// `concurrency` clients each send their next request when the last one finishes.
+    Closed { concurrency: u32 },
+}
+
+/// What one run measured, per request (indexed like the requests) and in total.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    /// Arrival time of each request, in s (closed loop: when its client sent it).
+    pub arrival_s: Vec<f64>,
+    /// Arrival to first token, in s; infinite for a request that was never served.
+    pub ttft_s: Vec<f64>,
+    /// (finish - first token) / (output - 1), in s; 0 for one-token outputs, infinite if unserved.
+    pub tpot_s: Vec<f64>,
+    /// Arrival to departure (last token, or refusal), in s.
+    pub latency_s: Vec<f64>,
+    /// Time of the last departure, in s.
+    pub duration_s: f64,
+    /// Integral of requests in the system (queued or running) over time, in request-s.
+    pub in_system_integral_s: f64,
+    /// Integral of the decode batch over time, in sequence-s.
+    pub batch_integral_s: f64,
+    pub steps: u64,
+    pub preemptions: u32,
+    /// Requests refused because alone they outgrow the KV pool.
+    pub rejected: u32,
+    pub decode_tokens: u64,
+    /// Decode tokens whose step met the TPOT target.
+    pub decode_tokens_on_time: u64,
+    /// Most KV tokens ever held or reserved at once (never above the pool).
+    pub peak_kv_tokens: f64,
+    /// Largest decode batch of any step.
+    pub peak_batch: u32,
+}
+
+/// A sequence that is prefilling: `done` of `total` tokens (prompt plus tokens to recompute).
+#[derive(Clone, Copy, Debug)]
+struct Prefilling {
+    id: u32,
+    done: u32,
+    total: u32,
+}
+
+/// A decoding sequence's bookkeeping, by request id.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seq {
+    /// Tokens generated so far when its decode (re)started, the first token included.
+    generated: u32,
+    /// KV tokens held when its decode (re)started.
+    held0: u32,
+    start_step: u64,
+    /// Bumped on preemption and on finishing: heap and order entries of an older epoch are stale.
+    epoch: u32,
+}
+
+/// The replica's state while a run is stepped.
+struct Engine<'a> {
+    reqs: &'a [Request],
+    server: Server,
+    cost: StepCost,
+    load: Load,
+    clock_s: f64,
+    step: u64,
+    arrived: usize,
+    departed: usize,
+    next_queued: usize,
+    preempted: VecDeque<(u32, u32)>,
+    prefilling: VecDeque<Prefilling>,
+    prefill_reserved: f64,
+    prefill_done: f64,
+    seqs: Vec<Seq>,
+    finishing: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    order: VecDeque<(u32, u32)>,
+    n_dec: u32,
+    held_dec: f64,
+    trace: Trace,
+}
+
+/// Runs `reqs` (sorted by arrival for open load) through one replica until all have left.
+pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trace {
+    let n = reqs.len();
+    let trace = Trace {
+        arrival_s: reqs.iter().map(|r| r.arrival_s).collect(),
+        ttft_s: vec![f64::INFINITY; n],
+        tpot_s: vec![f64::INFINITY; n],
+        latency_s: vec![f64::INFINITY; n],
+        ..Trace::default()
+    };
+    let mut engine = Engine {
+        reqs,
+        server: Server { max_concurrency: server.max_concurrency.max(1), ..server },
+        cost,
+        load,
+        clock_s: 0.0,
+        step: 0,
+        arrived: 0,
+        departed: 0,
+        next_queued: 0,
+        preempted: VecDeque::new(),
+        prefilling: VecDeque::new(),
+        prefill_reserved: 0.0,
+        prefill_done: 0.0,
+        seqs: vec![Seq::default(); n],
+        finishing: BinaryHeap::new(),
+        order: VecDeque::new(),
+        n_dec: 0,
+        held_dec: 0.0,
+        trace,
+    };
+    engine.drive();
+    engine.trace
+}
+
+impl Engine<'_> {
+    /// Steps until every request has departed (or a safety bound on steps is reached).
+    fn drive(&mut self) {
+        let total_tokens: f64 =
+            self.reqs.iter().map(|r| f64::from(r.prompt_tokens) + f64::from(r.output_tokens)).sum();
+        let max_steps = (64.0 * total_tokens + 1024.0).min(1e12) as u64;
+        self.release_initial();
+        while self.departed < self.reqs.len() && self.step < max_steps {
+            self.admit();
+            if self.n_dec == 0 && self.prefilling.is_empty() {
+                if !self.idle_until_next_arrival() {
+                    break;
+                }
+                continue;
+            }
+            self.make_room_to_grow();
+            self.run_step();
+        }
+        self.trace.duration_s = self.clock_s;
+    }
+
+    /// Open load: the arrivals at t = 0. Closed load: each client's first request.
+    fn release_initial(&mut self) {
+        match self.load {
+            Load::Open => self.release_until(0.0),
+            Load::Closed { concurrency } => {
+                let c = (concurrency.max(1) as usize).min(self.reqs.len());
+                for id in 0..c {
+                    self.trace.arrival_s[id] = 0.0;
+                }
+                self.arrived = c;
+            }
+        }
+    }
+
+    /// Open load: counts arrivals up to `t_s` in; each adds its time in the system before `t_s`.
+    fn release_until(&mut self, t_s: f64) {
+        while self.arrived < self.reqs.len() && self.trace.arrival_s[self.arrived] <= t_s {
+            self.trace.in_system_integral_s += t_s - self.trace.arrival_s[self.arrived];
+            self.arrived += 1;
+        }
+    }
+
+    /// Nothing runs: jump to the next arrival. False when none will come.
+    fn idle_until_next_arrival(&mut self) -> bool {
+        if self.load != Load::Open || self.arrived >= self.reqs.len() || self.next_queued < self.arrived {
+            return false;
+        }
+        self.clock_s = self.clock_s.max(self.trace.arrival_s[self.arrived]);
+        self.release_until(self.clock_s);
+        true
+    }
+
+    /// KV tokens held by decodes plus reserved for prefills.
+    fn kv_in_use(&self) -> f64 {
+        self.held_dec + self.prefill_reserved
+    }
+
+    /// Admits waiting requests (preempted first, then arrivals in order) while the cap and the
+    /// pool allow; a request that could never fit alone is refused.
+    fn admit(&mut self) {
+        while (self.n_dec as usize + self.prefilling.len()) < self.server.max_concurrency as usize {
+            let Some((id, generated)) = self.next_waiting() else { return };
+            let r = self.reqs[id as usize];
+            let total = r.prompt_tokens.saturating_add(generated);
+            if f64::from(r.prompt_tokens) + f64::from(r.output_tokens) > self.server.kv_pool_tokens {
+                self.take_waiting();
+                self.depart_unserved(id);
+                continue;
+            }
+            if self.kv_in_use() + f64::from(total) > self.server.kv_pool_tokens {
+                return;
+            }
+            self.take_waiting();
+            if self.server.prefill_free {
+                self.held_dec += f64::from(total);
+                self.start_decode(id, generated, total);
+            } else {
+                self.prefill_reserved += f64::from(total);
+                self.prefilling.push_back(Prefilling { id, done: 0, total });
+            }
+            self.note_kv_peak();
+        }
+    }
+
+    /// The request admission would take next and the tokens it had generated, without taking it.
+    fn next_waiting(&self) -> Option<(u32, u32)> {
+        if let Some(&(id, generated)) = self.preempted.front() {
+            return Some((id, generated));
+        }
+        (self.next_queued < self.arrived).then_some((self.next_queued as u32, 0))
+    }
+
+    fn take_waiting(&mut self) {
+        if self.preempted.pop_front().is_none() {
+            self.next_queued += 1;
+        }
+    }
+
+    /// Preempts the latest-admitted decodes until the step's KV growth (one token per decode) fits.
+    fn make_room_to_grow(&mut self) {
+        while self.n_dec > 0 && self.kv_in_use() + f64::from(self.n_dec) > self.server.kv_pool_tokens {
+            let Some((id, epoch)) = self.order.pop_back() else { return };
+            let seq = self.seqs[id as usize];
+            if seq.epoch != epoch {
+                continue;
+            }
+            let decoded = (self.step - seq.start_step) as u32;
+            self.held_dec -= f64::from(seq.held0 + decoded);
+            self.n_dec -= 1;
+            self.seqs[id as usize].epoch = self.seqs[id as usize].epoch.wrapping_add(1);
+            self.preempted.push_front((id, seq.generated + decoded));
+            self.trace.preemptions += 1;
+        }
+    }
+
+    /// Records the most KV tokens held or reserved so far.
+    fn note_kv_peak(&mut self) {
+        self.trace.peak_kv_tokens = self.trace.peak_kv_tokens.max(self.kv_in_use());
+    }
+}
+
+mod step;

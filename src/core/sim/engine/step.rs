@@ -1,0 +1,153 @@
+//! One engine step: gather the decodes and prompt chunks, time them on the roofline, then advance
+//! the clock and hand out first tokens and finishes.
+
+use std::cmp::Reverse;
+
+use super::{Engine, Load, Seq};
+use crate::core::sim::cost::StepWork;
+
+impl Engine<'_> {
+    /// Runs one step of every decode plus prompt chunks up to the token budget.
+    pub(super) fn run_step(&mut self) {
+        let (work, chunks) = self.gather_work();
+        let dt_s = self.cost.step_s(&work);
+        let in_system = (self.arrived - self.departed) as f64;
+        self.clock_s += dt_s;
+        self.step += 1;
+        self.trace.steps += 1;
+        self.trace.in_system_integral_s += in_system * dt_s;
+        self.trace.batch_integral_s += f64::from(self.n_dec) * dt_s;
+        self.trace.peak_batch = self.trace.peak_batch.max(self.n_dec);
+        if self.load == Load::Open {
+            self.release_until(self.clock_s);
+        }
+        self.trace.decode_tokens += u64::from(self.n_dec);
+        if dt_s <= self.server.tpot_target_s {
+            self.trace.decode_tokens_on_time += u64::from(self.n_dec);
+        }
+        // Every decode wrote one token; prompts finished in this step join the decodes (their
+        // budget is recomputed from the same n_dec); then the decodes that wrote their last leave.
+        self.held_dec += f64::from(self.n_dec);
+        self.note_kv_peak();
+        self.advance_prefills(chunks);
+        self.finish_due();
+    }
+
+    /// The step's work and how many prompt chunks (from the front of the prefill queue) it takes.
+    fn gather_work(&self) -> (StepWork, usize) {
+        let mut budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
+        let mut work = StepWork {
+            decode_tokens: self.n_dec,
+            kv_tokens: self.held_dec + self.prefill_done,
+            ..StepWork::default()
+        };
+        let mut chunks = 0;
+        for p in &self.prefilling {
+            if budget == 0 {
+                break;
+            }
+            let chunk = (p.total - p.done).min(budget);
+            budget -= chunk;
+            work.prefill_tokens += chunk;
+            work.prefill_attention_flop += self.cost.chunk_attention_flop(p.done, chunk);
+            chunks += 1;
+        }
+        (work, chunks)
+    }
+
+    /// Moves the first `chunks` prefills on by the budget they were given; finished prompts emit
+    /// their first (or next, after a preemption) token and start decoding.
+    fn advance_prefills(&mut self, chunks: usize) {
+        let mut budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
+        for _ in 0..chunks {
+            let Some(mut p) = self.prefilling.pop_front() else { return };
+            let chunk = (p.total - p.done).min(budget);
+            budget -= chunk;
+            p.done += chunk;
+            self.prefill_done += f64::from(chunk);
+            if p.done < p.total {
+                self.prefilling.push_front(p);
+                return;
+            }
+            self.prefill_done -= f64::from(p.total);
+            self.prefill_reserved -= f64::from(p.total);
+            self.held_dec += f64::from(p.total);
+            let generated = p.total - self.reqs[p.id as usize].prompt_tokens;
+            self.start_decode(p.id, generated, p.total);
+        }
+    }
+
+    /// Starts (or resumes) a decode after its prompt: the token just produced is number
+    /// `generated + 1`; the rest come one per step, the last at step start + remaining.
+    pub(super) fn start_decode(&mut self, id: u32, generated: u32, held_tokens: u32) {
+        let r = self.reqs[id as usize];
+        let i = id as usize;
+        if generated == 0 {
+            self.trace.ttft_s[i] = self.clock_s - self.trace.arrival_s[i];
+        }
+        let generated = generated + 1;
+        let remaining = r.output_tokens.saturating_sub(generated);
+        let epoch = self.seqs[i].epoch;
+        if remaining == 0 {
+            self.held_dec -= f64::from(held_tokens);
+            self.depart_served(id);
+            return;
+        }
+        self.seqs[i] = Seq { generated, held0: held_tokens, start_step: self.step, epoch };
+        self.n_dec += 1;
+        self.finishing.push(Reverse((self.step + u64::from(remaining), id, epoch)));
+        self.order.push_back((id, epoch));
+        if self.order.len() > 4 * self.n_dec as usize + 64 {
+            let seqs = &self.seqs;
+            self.order.retain(|&(id, epoch)| seqs[id as usize].epoch == epoch);
+        }
+    }
+
+    /// Retires every decode whose last token came out of this step.
+    fn finish_due(&mut self) {
+        while let Some(&Reverse((due, id, epoch))) = self.finishing.peek() {
+            if due > self.step {
+                return;
+            }
+            self.finishing.pop();
+            let seq = self.seqs[id as usize];
+            if seq.epoch != epoch {
+                continue;
+            }
+            let decoded = (self.step - seq.start_step) as u32;
+            self.held_dec -= f64::from(seq.held0 + decoded);
+            self.n_dec -= 1;
+            self.seqs[id as usize].epoch = self.seqs[id as usize].epoch.wrapping_add(1);
+            self.depart_served(id);
+        }
+    }
+
+    /// A request's last token: latency and mean TPOT, then (closed load) its client's next request.
+    fn depart_served(&mut self, id: u32) {
+        let i = id as usize;
+        let out = self.reqs[i].output_tokens;
+        let first_token_s = self.trace.arrival_s[i] + self.trace.ttft_s[i];
+        self.trace.latency_s[i] = self.clock_s - self.trace.arrival_s[i];
+        self.trace.tpot_s[i] =
+            if out > 1 { (self.clock_s - first_token_s) / f64::from(out - 1) } else { 0.0 };
+        self.depart();
+    }
+
+    /// A request refused because alone it outgrows the KV pool: it never gets a token.
+    pub(super) fn depart_unserved(&mut self, id: u32) {
+        let i = id as usize;
+        self.trace.latency_s[i] = self.clock_s - self.trace.arrival_s[i];
+        self.trace.rejected += 1;
+        self.depart();
+    }
+
+    fn depart(&mut self) {
+        self.departed += 1;
+        if let Load::Closed { .. } = self.load {
+            if self.arrived < self.reqs.len() {
+                self.trace.arrival_s[self.arrived] = self.clock_s;
+                self.arrived += 1;
+            }
+        }
+    }
+}

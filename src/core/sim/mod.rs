@@ -1,0 +1,68 @@
+//! The open-loop serving simulator: one replica with continuous batching, stepped on the same
+//! roofline as the analytic view, swept over request rates to read SLO attainment and goodput.
+//!
+//! Pure and deterministic: the same config (seed included) gives the same sweep, bit for bit.
+
+mod cost;
+mod engine;
+mod rng;
+mod stats;
+mod sweep;
+mod workload;
+
+pub use cost::{StepCost, StepWork};
+pub use engine::{run, Load, Server, Trace};
+pub use rng::Rng;
+pub use stats::{percentiles, summarize, Attainment, Percentiles, RatePoint};
+pub use sweep::{
+    auto_rate_max, chunk_tradeoff, kv_pool_tokens, simulate, sweep, ChunkPoint, GoodputBound, Sweep,
+};
+pub use workload::{mean_prompt_tokens, requests, Arrivals, LengthDist, Lengths, Request};
+
+use serde::{Deserialize, Serialize};
+
+use super::roofline::Scenario;
+
+/// Open or closed load, as a benchmark would offer it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoadMode {
+    /// Arrivals at their own pace, swept over request rates: queues form past capacity.
+    Open,
+    /// A fixed number of clients, each waiting for its answer: swept over client counts.
+    Closed,
+}
+
+/// What attainment counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Counting {
+    /// Requests meeting both targets (DistServe).
+    Requests,
+    /// Tokens produced within their own target: the mistake that hides slow requests.
+    Tokens,
+}
+
+/// Everything one sweep needs, validated.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SimConfig {
+    /// Model, GPU, precisions, mean lengths, targets and calibration.
+    pub scenario: Scenario,
+    pub arrivals: Arrivals,
+    pub lengths: Lengths,
+    /// Requests per simulated load level.
+    pub requests: u32,
+    pub seed: u64,
+    /// Step token budget for decodes plus prompt chunks.
+    pub chunk_tokens: u32,
+    /// Most sequences running at once.
+    pub max_concurrency: u32,
+    pub load: LoadMode,
+    pub counting: Counting,
+    /// Share of requests (or tokens) that must meet both targets, in (0, 1].
+    pub attainment_target: f64,
+    /// Highest rate swept, in requests/s.
+    pub rate_max_req_per_s: f64,
+    /// Load levels on the sweep's grid.
+    pub rate_points: u32,
+    /// The idealized limit: prompts cost nothing.
+    pub prefill_free: bool,
+}

@@ -1,0 +1,119 @@
+//! A run's trace summarised: attainment (by requests and by tokens), latency percentiles,
+//! throughput and the time averages Little's law relates.
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::Trace;
+use super::workload::Request;
+
+/// Shares in [0, 1] meeting both targets, the TTFT target alone and the TPOT target alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Attainment {
+    pub both: f64,
+    pub ttft: f64,
+    pub tpot: f64,
+}
+
+/// Latency percentiles over every request, in s; `None` where the percentile falls on a request
+/// that was never served (its latency is unbounded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Percentiles {
+    pub p50_s: Option<f64>,
+    pub p90_s: Option<f64>,
+    pub p99_s: Option<f64>,
+}
+
+/// One simulated load level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RatePoint {
+    /// Offered rate (open load) or the rate achieved (closed load), in requests/s.
+    pub rate_req_per_s: f64,
+    /// Closed load's client count; 0 for open load.
+    pub concurrency: u32,
+    /// Shares of requests meeting the targets (DistServe's attainment).
+    pub requests: Attainment,
+    /// Shares of tokens meeting them: first tokens against TTFT, the others against TPOT by the
+    /// step that produced them; `both` counts all tokens together.
+    pub tokens: Attainment,
+    pub ttft: Percentiles,
+    pub tpot: Percentiles,
+    /// Output tokens of served requests / duration, in tokens/s.
+    pub throughput_tokens_per_s: f64,
+    /// Served requests / duration, in requests/s.
+    pub throughput_req_per_s: f64,
+    /// Time-averaged decode batch, in sequences.
+    pub mean_batch: f64,
+    /// Time-averaged requests in the system (queued or running): Little's L.
+    pub mean_in_system: f64,
+    /// Requests that left / duration: Little's lambda, in requests/s.
+    pub departure_rate_req_per_s: f64,
+    /// Mean arrival-to-departure time: Little's W, in s.
+    pub mean_latency_s: f64,
+    pub duration_s: f64,
+    pub steps: u64,
+    pub preemptions: u32,
+    pub rejected: u32,
+}
+
+/// Summarises a trace against the targets.
+pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_s: f64) -> RatePoint {
+    let (ttft_target_s, tpot_target_s) = targets;
+    let n = reqs.len().max(1) as f64;
+    let (mut ok_ttft, mut ok_tpot, mut ok_both, mut served, mut out_served) = (0u32, 0u32, 0u32, 0u32, 0.0);
+    let mut all_tokens = 0.0;
+    for (i, r) in reqs.iter().enumerate() {
+        let (a, b) = (t.ttft_s[i] <= ttft_target_s, t.tpot_s[i] <= tpot_target_s);
+        ok_ttft += u32::from(a);
+        ok_tpot += u32::from(b);
+        ok_both += u32::from(a && b);
+        all_tokens += f64::from(r.output_tokens);
+        if t.ttft_s[i].is_finite() {
+            served += 1;
+            out_served += f64::from(r.output_tokens);
+        }
+    }
+    let decode_all = (all_tokens - n).max(1.0);
+    let tokens = Attainment {
+        both: (f64::from(ok_ttft) + t.decode_tokens_on_time as f64) / all_tokens.max(1.0),
+        ttft: f64::from(ok_ttft) / n,
+        tpot: t.decode_tokens_on_time as f64 / decode_all,
+    };
+    let duration_s = t.duration_s.max(f64::MIN_POSITIVE);
+    let latency_sum_s: f64 = t.latency_s.iter().filter(|l| l.is_finite()).sum();
+    RatePoint {
+        rate_req_per_s,
+        concurrency: 0,
+        requests: Attainment {
+            both: f64::from(ok_both) / n,
+            ttft: f64::from(ok_ttft) / n,
+            tpot: f64::from(ok_tpot) / n,
+        },
+        tokens,
+        ttft: percentiles(&t.ttft_s),
+        tpot: percentiles(&t.tpot_s),
+        throughput_tokens_per_s: out_served / duration_s,
+        throughput_req_per_s: f64::from(served) / duration_s,
+        mean_batch: t.batch_integral_s / duration_s,
+        mean_in_system: t.in_system_integral_s / duration_s,
+        departure_rate_req_per_s: n / duration_s,
+        mean_latency_s: latency_sum_s / n,
+        duration_s: t.duration_s,
+        steps: t.steps,
+        preemptions: t.preemptions,
+        rejected: t.rejected,
+    }
+}
+
+/// p50, p90 and p99 (nearest rank) of `values`; an infinite percentile is reported as `None`.
+pub fn percentiles(values: &[f64]) -> Percentiles {
+    let mut v: Vec<f64> = values.iter().map(|x| if x.is_nan() { f64::INFINITY } else { *x }).collect();
+    let mut at = |q: f64| -> Option<f64> {
+        if v.is_empty() {
+            return None;
+        }
+        let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
+        let (_, x, _) = v.select_nth_unstable_by(rank, f64::total_cmp);
+        x.is_finite().then_some(*x)
+    };
+    Percentiles { p50_s: at(0.5), p90_s: at(0.9), p99_s: at(0.99) }
+}

@@ -1,0 +1,187 @@
+//! Sweeps: the simulator run at a grid of request rates (or client counts), goodput read off as the
+//! highest rate whose attainment stays at or above the target, refined by bisection.
+
+use serde::{Deserialize, Serialize};
+
+use super::cost::StepCost;
+use super::engine::{run, Load, Server};
+use super::stats::{summarize, RatePoint};
+use super::workload::{mean_prompt_tokens, requests, Request};
+use super::{Counting, LoadMode, SimConfig};
+use crate::core::roofline::{
+    analyze, evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Scenario,
+};
+
+/// Bisection steps refining goodput between the last passing and the first failing grid rate.
+const REFINE_STEPS: u32 = 6;
+
+/// How the goodput figure relates to the rates swept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GoodputBound {
+    /// Attainment crosses the target between two swept rates; goodput is that crossing.
+    Exact,
+    /// Every rate swept met the target: goodput is at least the highest.
+    AtLeast,
+    /// Even the lowest rate swept missed the target.
+    BelowLowest,
+}
+
+/// A full sweep: one point per grid level, and goodput.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub points: Vec<RatePoint>,
+    /// Highest rate with attainment at or above the target, in requests/s (0 if none).
+    pub goodput_req_per_s: f64,
+    /// The run at the goodput rate, if any rate met the target.
+    pub at_goodput: Option<RatePoint>,
+    pub bound: GoodputBound,
+    /// Requests simulated in all, refinement included.
+    pub requests_simulated: u64,
+    /// KV tokens the pool holds.
+    pub kv_pool_tokens: f64,
+}
+
+/// The KV pool in held tokens: (usable per GPU - weights / TP) / KV per token per GPU (0 if none).
+pub fn kv_pool_tokens(s: &Scenario) -> f64 {
+    let per_token = kv_bytes_per_seq(s) / f64::from(s.context_tokens.max(1)) / kv_shards(s);
+    let tokens = (usable_hbm_bytes(s) - weight_bytes_per_gpu(s)) / per_token;
+    if tokens.is_finite() {
+        tokens.max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// Twice the analytic request rate at the batch a server can run (min(knee, pool), at least 1):
+/// the sweep then shows the rise, the knee and the fall. In requests/s, never 0.
+pub fn auto_rate_max(s: &Scenario) -> f64 {
+    let batch = analyze(s).server_batch.max(1);
+    let rate = 2.0 * evaluate(s, batch).throughput_req_per_s;
+    if rate.is_finite() && rate > 0.0 {
+        rate
+    } else {
+        1.0
+    }
+}
+
+/// The sweep's unit-rate workload: arrivals at 1 request/s, lengths around the scenario's means.
+fn unit_workload(c: &SimConfig) -> Vec<Request> {
+    let s = &c.scenario;
+    let means = (mean_prompt_tokens(s.context_tokens, s.output_tokens), f64::from(s.output_tokens));
+    requests(c.arrivals, c.lengths, means, c.requests.max(1), 1.0, c.seed)
+}
+
+fn server(c: &SimConfig) -> Server {
+    Server {
+        chunk_tokens: c.chunk_tokens.max(1),
+        max_concurrency: c.max_concurrency.max(1),
+        kv_pool_tokens: kv_pool_tokens(&c.scenario),
+        prefill_free: c.prefill_free,
+        tpot_target_s: c.scenario.tpot_target_s,
+    }
+}
+
+/// One load level: open load at `level` requests/s, or closed load with `level` clients.
+fn level(c: &SimConfig, unit: &[Request], cost: StepCost, level: f64) -> RatePoint {
+    let targets = (c.scenario.ttft_target_s, c.scenario.tpot_target_s);
+    match c.load {
+        LoadMode::Open => {
+            let rate = if level.is_finite() && level > 0.0 { level } else { f64::MIN_POSITIVE };
+            let reqs: Vec<Request> =
+                unit.iter().map(|r| Request { arrival_s: r.arrival_s / rate, ..*r }).collect();
+            let trace = run(&reqs, server(c), cost, Load::Open);
+            summarize(&reqs, &trace, targets, rate)
+        }
+        LoadMode::Closed => {
+            let clients = level.max(1.0) as u32;
+            let trace = run(unit, server(c), cost, Load::Closed { concurrency: clients });
+            let p = summarize(unit, &trace, targets, 0.0);
+            RatePoint { rate_req_per_s: p.throughput_req_per_s, concurrency: clients, ..p }
+        }
+    }
+}
+
+/// One run of the simulator at `rate_req_per_s` (open) or with that many clients (closed).
+pub fn simulate(c: &SimConfig, rate_or_clients: f64) -> RatePoint {
+    level(c, &unit_workload(c), StepCost::new(&c.scenario), rate_or_clients)
+}
+
+/// The attainment the config counts: requests or tokens meeting both targets.
+fn attained(c: &SimConfig, p: &RatePoint) -> bool {
+    let share = match c.counting {
+        Counting::Requests => p.requests.both,
+        Counting::Tokens => p.tokens.both,
+    };
+    share >= c.attainment_target - 1e-12
+}
+
+/// The grid: open load at rate_max x j / K; closed load at cap x j / K clients (distinct).
+fn grid(c: &SimConfig) -> Vec<f64> {
+    let k = c.rate_points.max(2);
+    let top = match c.load {
+        LoadMode::Open => c.rate_max_req_per_s,
+        LoadMode::Closed => f64::from(c.max_concurrency.max(1)),
+    };
+    let mut levels: Vec<f64> = (1..=k).map(|j| top * f64::from(j) / f64::from(k)).collect();
+    if c.load == LoadMode::Closed {
+        levels.iter_mut().for_each(|x| *x = x.round().max(1.0));
+        levels.dedup();
+    }
+    levels
+}
+
+/// Runs the grid and reads goodput: the highest rate before attainment first drops below the
+/// target, refined by bisection between that rate and the next (open load only).
+pub fn sweep(c: &SimConfig) -> Sweep {
+    let unit = unit_workload(c);
+    let cost = StepCost::new(&c.scenario);
+    let points: Vec<RatePoint> = grid(c).into_iter().map(|x| level(c, &unit, cost, x)).collect();
+    let mut simulated = points.len() as u64 * unit.len() as u64;
+    let first_miss = points.iter().position(|p| !attained(c, p));
+    let (mut at_goodput, bound) = match first_miss {
+        Some(0) => (None, GoodputBound::BelowLowest),
+        Some(j) => (Some(points[j - 1]), GoodputBound::Exact),
+        None => (points.last().copied(), GoodputBound::AtLeast),
+    };
+    if let (Some(j), LoadMode::Open, Some(pass)) = (first_miss, c.load, at_goodput) {
+        let (mut lo, mut hi) = (pass, points[j].rate_req_per_s);
+        for _ in 0..REFINE_STEPS {
+            let mid = level(c, &unit, cost, 0.5 * (lo.rate_req_per_s + hi));
+            simulated += unit.len() as u64;
+            if attained(c, &mid) {
+                lo = mid;
+            } else {
+                hi = mid.rate_req_per_s;
+            }
+        }
+        at_goodput = Some(lo);
+    }
+    Sweep {
+        points,
+        goodput_req_per_s: at_goodput.map_or(0.0, |p| p.rate_req_per_s),
+        at_goodput,
+        bound,
+        requests_simulated: simulated,
+        kv_pool_tokens: kv_pool_tokens(&c.scenario),
+    }
+}
+
+/// One chunk budget's outcome at a fixed load.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChunkPoint {
+    pub chunk_tokens: u32,
+    pub point: RatePoint,
+}
+
+/// The chunked-prefill trade-off: the same load run at each budget in `chunks`.
+pub fn chunk_tradeoff(c: &SimConfig, rate_or_clients: f64, chunks: &[u32]) -> Vec<ChunkPoint> {
+    let unit = unit_workload(c);
+    let cost = StepCost::new(&c.scenario);
+    chunks
+        .iter()
+        .map(|&chunk_tokens| {
+            let cc = SimConfig { chunk_tokens, ..*c };
+            ChunkPoint { chunk_tokens, point: level(&cc, &unit, cost, rate_or_clients) }
+        })
+        .collect()
+}

@@ -1,0 +1,108 @@
+//! The requests a run replays: arrival times (Poisson, constant or bursty) and prompt and output
+//! lengths (fixed, uniform or log-normal), drawn from a seed so the same seed gives the same run.
+
+use serde::{Deserialize, Serialize};
+
+use super::rng::Rng;
+
+/// How requests arrive, open loop.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Arrivals {
+    /// Exponential gaps (coefficient of variation 1).
+    Poisson,
+    /// Equal gaps of 1 / rate.
+    Constant,
+    /// Gamma gaps with coefficient of variation `cv` > 1: bursts and lulls at the same mean rate.
+    Bursty { cv: f64 },
+}
+
+/// The family prompt and output lengths are drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LengthDist {
+    Fixed,
+    /// Uniform on mean x (1 - w, 1 + w), w = sqrt(3) x spread (capped at 1).
+    Uniform,
+    /// Log-normal with the given mean and coefficient of variation `spread`.
+    LogNormal,
+}
+
+/// Lengths: a family and its spread (coefficient of variation, 0.5 = 50%), applied to prompts and
+/// outputs alike around their means.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lengths {
+    pub dist: LengthDist,
+    pub spread: f64,
+}
+
+/// One request as the load generator sends it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Request {
+    /// Arrival time from the start of the run, in s.
+    pub arrival_s: f64,
+    pub prompt_tokens: u32,
+    pub output_tokens: u32,
+}
+
+/// Mean prompt for a context of `context_tokens` held on average while `output_tokens` are decoded:
+/// prompt = context - output / 2 (at least 1), so a running sequence holds `context` tokens of KV
+/// halfway through its decode, as the analytic model assumes.
+pub fn mean_prompt_tokens(context_tokens: u32, output_tokens: u32) -> f64 {
+    (f64::from(context_tokens) - f64::from(output_tokens) / 2.0).max(1.0)
+}
+
+/// `count` requests at `rate_req_per_s` with prompt and output lengths around their means. Gaps are
+/// drawn at unit rate and scaled, so one seed gives the same lengths and the same arrival pattern,
+/// compressed or stretched, at every rate (common random numbers: sweep curves are smooth).
+pub fn requests(
+    arrivals: Arrivals,
+    lengths: Lengths,
+    means: (f64, f64),
+    count: u32,
+    rate_req_per_s: f64,
+    seed: u64,
+) -> Vec<Request> {
+    let mut gaps = Rng::new(seed);
+    let mut sizes = Rng::new(seed ^ 0x5DEE_CE66_D1CE_4E5B);
+    let mut t_s = 0.0;
+    (0..count)
+        .map(|i| {
+            if i > 0 {
+                t_s += unit_gap(arrivals, &mut gaps) / rate_req_per_s;
+            }
+            let prompt_tokens = draw_length(lengths, means.0, &mut sizes);
+            let output_tokens = draw_length(lengths, means.1, &mut sizes);
+            Request { arrival_s: t_s, prompt_tokens, output_tokens }
+        })
+        .collect()
+}
+
+/// One inter-arrival gap at rate 1 (mean 1).
+fn unit_gap(arrivals: Arrivals, rng: &mut Rng) -> f64 {
+    match arrivals {
+        Arrivals::Poisson => rng.exponential(),
+        Arrivals::Constant => 1.0,
+        Arrivals::Bursty { cv } => {
+            // Gamma with shape k has CV 1/sqrt(k); scale 1/k keeps the mean at 1.
+            let shape = 1.0 / (cv * cv).max(1e-6);
+            rng.gamma(shape) / shape
+        }
+    }
+}
+
+/// One length around `mean` tokens, rounded, at least 1 and at most 2^24.
+fn draw_length(lengths: Lengths, mean: f64, rng: &mut Rng) -> u32 {
+    let x = match lengths.dist {
+        LengthDist::Fixed => mean,
+        LengthDist::Uniform => {
+            let w = (3.0_f64.sqrt() * lengths.spread).min(1.0);
+            mean * (1.0 - w + 2.0 * w * rng.unit())
+        }
+        LengthDist::LogNormal => {
+            // sigma^2 = ln(1 + cv^2), mu = ln(mean) - sigma^2 / 2: the mean stays `mean`.
+            let var = (1.0 + lengths.spread * lengths.spread).ln();
+            mean * (var.sqrt() * rng.normal() - var / 2.0).exp()
+        }
+    };
+    // A NaN casts to 0, which max(1) repairs.
+    (x.round().clamp(1.0, (1u32 << 24) as f64) as u32).max(1)
+}

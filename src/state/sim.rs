@@ -1,0 +1,221 @@
+//! The simulator's controls at the edge: URL keys validated into [`SimInputs`], the sweep config
+//! they describe, and their canonical query pairs.
+
+use super::fields::{quoted, NumberField};
+use super::{Notice, RawQuery};
+use crate::core::roofline::{analyze, Scenario, MAX_BATCH};
+use crate::core::sim::{auto_rate_max, Arrivals, Counting, LengthDist, Lengths, LoadMode, SimConfig};
+
+/// Arrival process, as chosen (the burst size lives beside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrivalKind {
+    Poisson,
+    Constant,
+    Bursty,
+}
+
+/// Every simulator control, validated; `None` means "automatic".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimInputs {
+    /// The simulator panel is open (`sim=1`).
+    pub shown: bool,
+    pub load: LoadMode,
+    pub counting: Counting,
+    pub arrivals: ArrivalKind,
+    /// Coefficient of variation of bursty gaps.
+    pub burst_cv: f64,
+    pub lengths: LengthDist,
+    /// Coefficient of variation of prompt and output lengths (0.5 = 50%).
+    pub spread: f64,
+    pub requests: u32,
+    pub seed: u64,
+    pub chunk_tokens: u32,
+    /// Concurrency cap; `None` follows the analytic knee.
+    pub cap: Option<u32>,
+    pub prefill_free: bool,
+    /// Share of requests that must meet both targets, in (0, 1].
+    pub attainment_target: f64,
+    /// Highest rate swept, in requests/s; `None` is twice the analytic rate at the knee.
+    pub rate_max_req_per_s: Option<f64>,
+    pub rate_points: u32,
+}
+
+impl Default for SimInputs {
+    /// Poisson arrivals, log-normal lengths (50% spread), 2,000 requests, a 512-token step budget
+    /// (the step budget of the peer benchmark), cap at the knee, 90% attainment (DistServe).
+    fn default() -> Self {
+        SimInputs {
+            shown: false,
+            load: LoadMode::Open,
+            counting: Counting::Requests,
+            arrivals: ArrivalKind::Poisson,
+            burst_cv: 2.0,
+            lengths: LengthDist::LogNormal,
+            spread: 0.5,
+            requests: 2000,
+            seed: 1,
+            chunk_tokens: 512,
+            cap: None,
+            prefill_free: false,
+            attainment_target: 0.9,
+            rate_max_req_per_s: None,
+            rate_points: 16,
+        }
+    }
+}
+
+pub const BURST: NumberField = NumberField::new("burst", "Burstiness (gap CV)", "×", (1.1, 10.0));
+pub const SPREAD: NumberField =
+    NumberField::new("spread", "Length spread (CV)", "%", (0.0, 200.0)).scaled(0.01);
+pub const REQUESTS: NumberField =
+    NumberField::new("requests", "Requests per rate", "requests", (100.0, 20_000.0)).whole();
+pub const SEED: NumberField = NumberField::new("seed", "Random seed", "", (0.0, 4_294_967_295.0)).whole();
+pub const CHUNK: NumberField =
+    NumberField::new("chunk", "Step token budget", "tokens", (16.0, 65_536.0)).whole();
+pub const CAP: NumberField =
+    NumberField::new("cap", "Concurrency cap", "sequences", (1.0, MAX_BATCH as f64)).whole();
+pub const ATTAIN: NumberField =
+    NumberField::new("attain", "Attainment target", "%", (1.0, 100.0)).scaled(0.01);
+pub const RATE_MAX: NumberField = NumberField::new("rate_max", "Highest rate swept", "req/s", (0.01, 1e6));
+pub const POINTS: NumberField = NumberField::new("points", "Rates swept", "rates", (4.0, 64.0)).whole();
+
+/// The `pct` presets: every request, p90, p99, as attainment targets.
+pub const PERCENTILES: [(&str, f64); 3] = [("all", 1.0), ("p90", 0.9), ("p99", 0.99)];
+pub const LOADS: [(&str, LoadMode); 2] = [("open", LoadMode::Open), ("closed", LoadMode::Closed)];
+pub const COUNTINGS: [(&str, Counting); 2] = [("requests", Counting::Requests), ("tokens", Counting::Tokens)];
+pub const ARRIVALS: [(&str, ArrivalKind); 3] =
+    [("poisson", ArrivalKind::Poisson), ("constant", ArrivalKind::Constant), ("bursty", ArrivalKind::Bursty)];
+pub const LENGTHS: [(&str, LengthDist); 3] =
+    [("fixed", LengthDist::Fixed), ("uniform", LengthDist::Uniform), ("lognormal", LengthDist::LogNormal)];
+pub const PREFILLS: [(&str, bool); 2] = [("chunked", false), ("free", true)];
+
+/// The URL id of `value` among `choices`.
+pub fn choice_id<T: PartialEq + Copy>(choices: &[(&'static str, T)], value: T) -> &'static str {
+    choices.iter().find(|(_, v)| *v == value).map_or(choices[0].0, |(id, _)| id)
+}
+
+/// One of `choices` by id (case-insensitive), else `default` with a notice naming the choices.
+fn read_choice<T: PartialEq + Copy>(
+    raw: &RawQuery,
+    key: &'static str,
+    choices: &[(&'static str, T)],
+    default: T,
+    n: &mut Vec<Notice>,
+) -> T {
+    let Some(text) = raw.get(key) else { return default };
+    let id = text.trim().to_ascii_lowercase();
+    choices.iter().find(|(c, _)| *c == id).map(|(_, v)| *v).unwrap_or_else(|| {
+        let ids: Vec<&str> = choices.iter().map(|(c, _)| *c).collect();
+        let used = choice_id(choices, default);
+        n.push(Notice {
+            key,
+            message: format!("{key}={} is not one of {}; using {used}.", quoted(text), ids.join(", ")),
+        });
+        default
+    })
+}
+
+/// An optional number: absent or `auto` means automatic.
+fn read_auto(raw: &RawQuery, field: &NumberField, n: &mut Vec<Notice>) -> Option<f64> {
+    let text = raw.get(field.key)?;
+    if text.trim().eq_ignore_ascii_case("auto") {
+        return None;
+    }
+    Some(field.read(Some(text), field.to_base(field.min), n))
+}
+
+/// Validates the simulator's keys.
+pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> SimInputs {
+    let d = SimInputs::default();
+    let pct = read_choice(raw, "pct", &PERCENTILES, d.attainment_target, n);
+    SimInputs {
+        shown: raw.get("sim").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on")),
+        load: read_choice(raw, "load", &LOADS, d.load, n),
+        counting: read_choice(raw, "count", &COUNTINGS, d.counting, n),
+        arrivals: read_choice(raw, "arrivals", &ARRIVALS, d.arrivals, n),
+        burst_cv: BURST.read(raw.get("burst"), d.burst_cv, n),
+        lengths: read_choice(raw, "lengths", &LENGTHS, d.lengths, n),
+        spread: SPREAD.read(raw.get("spread"), d.spread, n),
+        requests: REQUESTS.read(raw.get("requests"), f64::from(d.requests), n) as u32,
+        seed: SEED.read(raw.get("seed"), d.seed as f64, n) as u64,
+        chunk_tokens: CHUNK.read(raw.get("chunk"), f64::from(d.chunk_tokens), n) as u32,
+        cap: read_auto(raw, &CAP, n).map(|x| x as u32),
+        prefill_free: read_choice(raw, "prefill", &PREFILLS, d.prefill_free, n),
+        attainment_target: ATTAIN.read(raw.get("attain"), pct, n),
+        rate_max_req_per_s: read_auto(raw, &RATE_MAX, n),
+        rate_points: POINTS.read(raw.get("points"), f64::from(d.rate_points), n) as u32,
+    }
+}
+
+impl SimInputs {
+    /// The concurrency cap in force: the chosen one, else the analytic knee (within the pool),
+    /// at least 1.
+    pub fn cap_for(&self, s: &Scenario) -> u32 {
+        self.cap.unwrap_or_else(|| analyze(s).server_batch).max(1)
+    }
+
+    /// The highest rate swept: the chosen one, else [`auto_rate_max`].
+    pub fn rate_max_for(&self, s: &Scenario) -> f64 {
+        self.rate_max_req_per_s.unwrap_or_else(|| auto_rate_max(s))
+    }
+
+    /// The sweep these controls describe on `s`.
+    pub fn config(&self, s: &Scenario) -> SimConfig {
+        let arrivals = match self.arrivals {
+            ArrivalKind::Poisson => Arrivals::Poisson,
+            ArrivalKind::Constant => Arrivals::Constant,
+            ArrivalKind::Bursty => Arrivals::Bursty { cv: self.burst_cv },
+        };
+        SimConfig {
+            scenario: *s,
+            arrivals,
+            lengths: Lengths { dist: self.lengths, spread: self.spread },
+            requests: self.requests,
+            seed: self.seed,
+            chunk_tokens: self.chunk_tokens,
+            max_concurrency: self.cap_for(s),
+            load: self.load,
+            counting: self.counting,
+            attainment_target: self.attainment_target,
+            rate_max_req_per_s: self.rate_max_for(s),
+            rate_points: self.rate_points,
+            prefill_free: self.prefill_free,
+        }
+    }
+
+    /// Query pairs in canonical order: every key while the panel is open (a link reproduces the
+    /// sweep), only those off their defaults while it is closed. The attainment target is written
+    /// as `pct` when it is one of its presets, else as `attain`.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let d = SimInputs::default();
+        let pct =
+            PERCENTILES.iter().find(|(_, a)| (a - self.attainment_target).abs() < 1e-9).map(|(id, _)| *id);
+        let target = match pct {
+            Some(id) => ("pct", id.to_string(), self.attainment_target != d.attainment_target),
+            None => ("attain", ATTAIN.write(self.attainment_target), true),
+        };
+        let all = [
+            ("load", choice_id(&LOADS, self.load).into(), self.load != d.load),
+            ("count", choice_id(&COUNTINGS, self.counting).into(), self.counting != d.counting),
+            ("arrivals", choice_id(&ARRIVALS, self.arrivals).into(), self.arrivals != d.arrivals),
+            ("burst", BURST.write(self.burst_cv), self.burst_cv != d.burst_cv),
+            ("lengths", choice_id(&LENGTHS, self.lengths).into(), self.lengths != d.lengths),
+            ("spread", SPREAD.write(self.spread), self.spread != d.spread),
+            ("requests", REQUESTS.write(f64::from(self.requests)), self.requests != d.requests),
+            ("seed", SEED.write(self.seed as f64), self.seed != d.seed),
+            ("chunk", CHUNK.write(f64::from(self.chunk_tokens)), self.chunk_tokens != d.chunk_tokens),
+            ("cap", self.cap.map_or("auto".into(), |c| CAP.write(f64::from(c))), self.cap.is_some()),
+            ("prefill", choice_id(&PREFILLS, self.prefill_free).into(), self.prefill_free),
+            target,
+            (
+                "rate_max",
+                self.rate_max_req_per_s.map_or("auto".into(), |r| RATE_MAX.write(r)),
+                self.rate_max_req_per_s.is_some(),
+            ),
+            ("points", POINTS.write(f64::from(self.rate_points)), self.rate_points != d.rate_points),
+        ];
+        let shown = self.shown.then(|| ("sim", "1".to_string()));
+        let rest = all.into_iter().filter(|(_, _, changed)| self.shown || *changed).map(|(k, v, _)| (k, v));
+        shown.into_iter().chain(rest).collect()
+    }
+}
