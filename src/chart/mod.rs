@@ -1,8 +1,10 @@
 //! Chart drawing, one file per chart, each a function generic over plotters' `DrawingBackend` so the
 //! page draws to a canvas and native tests draw the same charts to SVG.
 
+pub mod attainment;
 pub mod interactivity;
 pub mod rate;
+pub mod sim_throughput;
 pub mod step;
 
 use plotters::coord::types::RangedCoordf64;
@@ -13,9 +15,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
-use crate::format::thousands;
+use crate::core::sim::{GoodputBound, LoadMode, RatePoint, Sweep};
+use crate::format::{significant, thousands};
+pub use attainment::{draw_attainment_chart, AttainmentView};
 pub use interactivity::draw_interactivity_chart;
 pub use rate::draw_rate_chart;
+pub use sim_throughput::draw_sim_throughput_chart;
 pub use step::draw_step_chart;
 
 /// A chart with continuous x and y axes.
@@ -42,10 +47,15 @@ pub struct Palette {
     pub pool: RGBColor,
     /// The total step time (roofline max plus all-reduce and overhead).
     pub step_total: RGBColor,
+    /// The share meeting the TTFT target alone (simulator).
+    pub ttft: RGBColor,
+    /// The share meeting the TPOT target alone (simulator).
+    pub tpot: RGBColor,
 }
 
 impl Palette {
-    /// Dark text on white; series colours from the Okabe–Ito colour-blind-safe set.
+    /// Dark text on white; series colours from the Okabe–Ito colour-blind-safe set (TPOT's reddish
+    /// purple darkened to keep 3:1 against white).
     pub const LIGHT: Palette = Palette {
         background: RGBColor(255, 255, 255),
         text: RGBColor(33, 37, 41),
@@ -58,6 +68,8 @@ impl Palette {
         knee: RGBColor(0, 158, 115),
         pool: RGBColor(120, 94, 160),
         step_total: RGBColor(204, 121, 167),
+        ttft: RGBColor(0, 114, 178),
+        tpot: RGBColor(170, 68, 153),
     };
 
     /// Light text on near-black, same hues brightened.
@@ -73,6 +85,8 @@ impl Palette {
         knee: RGBColor(64, 210, 160),
         pool: RGBColor(204, 170, 235),
         step_total: RGBColor(240, 160, 205),
+        ttft: RGBColor(86, 180, 233),
+        tpot: RGBColor(225, 140, 210),
     };
 }
 
@@ -211,7 +225,18 @@ pub fn batch_axes<'a, DB: DrawingBackend>(
 pub fn xy_axes<'a, DB: DrawingBackend>(
     plot: &'a DrawingArea<DB, Shift>,
     (x_max, y_max): (f64, f64),
+    descs: (&str, &str),
+    style: &ChartStyle,
+) -> Result<XyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    xy_axes_labelled(plot, (x_max, y_max), descs, &|y| tick_label(*y, y_max), style)
+}
+
+/// [`xy_axes`] with the y tick labels written by `y_label` (percentages, say).
+pub fn xy_axes_labelled<'a, DB: DrawingBackend>(
+    plot: &'a DrawingArea<DB, Shift>,
+    (x_max, y_max): (f64, f64),
     (x_desc, y_desc): (&str, &str),
+    y_label: &dyn Fn(&f64) -> String,
     style: &ChartStyle,
 ) -> Result<XyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let p = style.palette;
@@ -231,7 +256,7 @@ pub fn xy_axes<'a, DB: DrawingBackend>(
         .bold_line_style(p.grid)
         .axis_style(p.text)
         .x_label_formatter(&|x| tick_label(*x, x_max))
-        .y_label_formatter(&|y| tick_label(*y, y_max))
+        .y_label_formatter(y_label)
         .draw()?;
     Ok(chart)
 }
@@ -305,14 +330,109 @@ pub fn vertical_marker<DB: DrawingBackend>(
     color: RGBColor,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
+    // Near the right edge the label goes on the line's left so it is not clipped.
+    let left = x > 0.75 * chart.x_range().end;
+    vertical_marker_on(chart, x, (label_y, left), label, color, style)
+}
+
+/// [`vertical_marker`] with its label on the line's left when `left`, else on its right, its top at
+/// `label_y`.
+pub fn vertical_marker_on<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    x: f64,
+    (label_y, left): (f64, bool),
+    label: &str,
+    color: RGBColor,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
     let line = PathElement::new(vec![(x, 0.0), (x, chart.y_range().end)], style.stroke(color, 1.5));
     chart.draw_series(std::iter::once(line))?;
-    // Near the right edge the label goes on the line's left so it is not clipped.
-    let x_max = chart.x_range().end;
-    let (side, dx) = if x > 0.75 * x_max { (HPos::Right, -4.0) } else { (HPos::Left, 4.0) };
+    let (side, dx) = if left { (HPos::Right, -4.0) } else { (HPos::Left, 4.0) };
     let font = style.font(13.0).color(&color).pos(Pos::new(side, VPos::Top));
     let offset = ((dx * style.scale).round() as i32, style.px(4.0) as i32);
     let text = EmptyElement::at((x, label_y)) + Text::new(label.to_string(), offset, font);
     chart.draw_series(std::iter::once(text))?;
+    Ok(())
+}
+
+/// The end of a sweep chart's rate axis: 1.1 x the highest rate swept or the goodput, so the
+/// attainment and throughput charts share it and read side by side.
+pub fn sweep_rate_max(sweep: &Sweep) -> f64 {
+    let rates = sweep.points.iter().map(|pt| pt.rate_req_per_s);
+    axis_top(rates.chain(std::iter::once(sweep.goodput_req_per_s)))
+}
+
+/// (rate, value) for every point of a sweep whose rate and value are finite numbers, ready for a
+/// line series.
+pub fn sweep_series(sweep: &Sweep, value: impl Fn(&RatePoint) -> f64) -> Vec<(f64, f64)> {
+    let xy = sweep.points.iter().map(|pt| (pt.rate_req_per_s, value(pt)));
+    xy.filter(|(x, y)| x.is_finite() && y.is_finite()).collect()
+}
+
+/// What a sweep chart's rate axis shows: the rate offered (open load) or achieved (closed load).
+pub fn sweep_rate_desc(load: LoadMode) -> &'static str {
+    match load {
+        LoadMode::Open => "Offered requests/s",
+        LoadMode::Closed => "Achieved requests/s (closed loop)",
+    }
+}
+
+/// The goodput marker's label: "Goodput 25.3 req/s", or "Goodput ≥ 25.3 req/s" when every rate swept
+/// met the target; `None` when no rate did or the figure is not a finite number.
+pub fn goodput_label(sweep: &Sweep) -> Option<String> {
+    let rate =
+        if sweep.goodput_req_per_s == 0.0 { "0".to_string() } else { significant(sweep.goodput_req_per_s) };
+    let finite = sweep.goodput_req_per_s.is_finite() && sweep.goodput_req_per_s >= 0.0;
+    match sweep.bound {
+        GoodputBound::Exact if finite => Some(format!("Goodput {rate} req/s")),
+        GoodputBound::AtLeast if finite => Some(format!("Goodput ≥ {rate} req/s")),
+        _ => None,
+    }
+}
+
+/// Shown in place of the goodput marker when even the lowest rate swept misses the target.
+pub const NO_GOODPUT_NOTE: &str = "No rate swept meets the target";
+
+/// Marks goodput on a sweep chart: a vertical marker at the goodput rate, labelled at height
+/// `label_y` on the line's left where it fits (the rates there meet the target, so the curves are
+/// out of the way), else on its right; when no rate swept meets the target, a note hung from that
+/// height.
+pub fn mark_goodput<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    sweep: &Sweep,
+    label_y: f64,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let color = style.palette.goodput;
+    let Some(label) = goodput_label(sweep) else {
+        if sweep.bound == GoodputBound::BelowLowest {
+            let at = (0.5 * chart.x_range().end, label_y);
+            return draw_note(chart, at, NO_GOODPUT_NOTE, style);
+        }
+        return Ok(());
+    };
+    let x = sweep.goodput_req_per_s;
+    let font = style.font(13.0);
+    let (label_w, _) = chart.plotting_area().estimate_text_size(&label, &font)?;
+    let room_px = chart.backend_coord(&(x, label_y)).0 - chart.plotting_area().get_pixel_range().0.start;
+    let left = room_px >= label_w as i32 + style.px(8.0) as i32;
+    vertical_marker_on(chart, x, (label_y, left), &label, color, style)
+}
+
+/// A one-line note centred under `at` (its top a few pixels below), on a box of the background
+/// colour so it reads over the curves.
+pub fn draw_note<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    at: (f64, f64),
+    note: &str,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let font = style.font(14.0).pos(Pos::new(HPos::Center, VPos::Top));
+    let (w, h) = chart.plotting_area().estimate_text_size(note, &font)?;
+    let (pad, top) = (style.px(6.0) as i32, style.px(4.0) as i32);
+    let corners = [(-(w as i32) / 2 - pad, top), (w as i32 / 2 + pad, top + h as i32 + 2 * pad)];
+    let backing = Rectangle::new(corners, style.palette.background.filled());
+    let element = EmptyElement::at(at) + backing + Text::new(note.to_string(), (0, top + pad), font);
+    chart.draw_series(std::iter::once(element))?;
     Ok(())
 }

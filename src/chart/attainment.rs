@@ -1,0 +1,125 @@
+//! Sim chart 1: SLO attainment against request rate from a simulator sweep: the shares meeting both
+//! targets, TTFT alone and TPOT alone (by requests or by tokens), the attainment target and goodput.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{
+    draw_dashed, legend_and_plot, mark_goodput, sweep_rate_desc, sweep_rate_max, sweep_series as series,
+    xy_axes_labelled, ChartStyle, DrawResult, LegendItem, XyChart,
+};
+use crate::core::sim::{Attainment, Counting, LoadMode, RatePoint, SimConfig, Sweep};
+use crate::format::fixed;
+
+/// The top of the attainment axis, in %: a little above 100 so a curve at 100% clears the frame.
+const ATTAINMENT_AXIS_TOP_PCT: f64 = 105.0;
+
+/// What the sweep charts need from the simulator's config to read a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttainmentView {
+    /// Share of requests (or tokens) that must meet both targets, in (0, 1].
+    pub attainment_target: f64,
+    /// Whether attainment counts requests or tokens.
+    pub counting: Counting,
+    /// Open load (x is the offered rate) or closed load (x is the rate achieved).
+    pub load: LoadMode,
+}
+
+impl From<&SimConfig> for AttainmentView {
+    fn from(c: &SimConfig) -> Self {
+        AttainmentView { attainment_target: c.attainment_target, counting: c.counting, load: c.load }
+    }
+}
+
+impl AttainmentView {
+    /// The shares this view counts at `pt`: by requests or by tokens.
+    pub fn attainment(&self, pt: &RatePoint) -> Attainment {
+        match self.counting {
+            Counting::Requests => pt.requests,
+            Counting::Tokens => pt.tokens,
+        }
+    }
+
+    /// Whether `pt` meets the attainment target on both targets, as the sweep reads goodput.
+    pub fn meets_target(&self, pt: &RatePoint) -> bool {
+        self.attainment(pt).both >= self.attainment_target - 1e-12
+    }
+}
+
+/// A share in [0, 1] as a percentage without trailing zeros (`90%`, `99.5%`).
+fn percent(share: f64) -> String {
+    let text = fixed(share * 100.0, 1);
+    format!("{}%", text.strip_suffix(".0").unwrap_or(&text))
+}
+
+/// Draws attainment (%) against request rate onto `root`: meeting both targets thick and solid with
+/// a dot per simulated rate, TTFT alone thin and solid and TPOT alone thin and dashed over it; the
+/// target as a dashed horizontal line; goodput as a vertical marker (or a note when no rate meets
+/// the target).
+pub fn draw_attainment_chart<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    sweep: &Sweep,
+    view: &AttainmentView,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let p = style.palette;
+    let labels = legend_labels(view.counting);
+    let legend = [
+        LegendItem::solid(&labels[0], p.goodput),
+        LegendItem::solid(&labels[1], p.ttft),
+        LegendItem::dashed(&labels[2], p.tpot),
+    ];
+    let plot = legend_and_plot(root, &legend, style)?;
+    let ranges = (sweep_rate_max(sweep), ATTAINMENT_AXIS_TOP_PCT);
+    let descs = (sweep_rate_desc(view.load), y_desc(view.counting));
+    let mut chart = xy_axes_labelled(&plot, ranges, descs, &|y| percent(*y / 100.0), style)?;
+    let target_pct = draw_target(&mut chart, view.attainment_target, style)?;
+    let share_pct = |share: fn(&Attainment) -> f64| series(sweep, |pt| 100.0 * share(&view.attainment(pt)));
+    // Both targets beneath, so the thin curves still show where they coincide with it.
+    let both = share_pct(|a| a.both);
+    chart.draw_series(LineSeries::new(both.clone(), style.stroke(p.goodput, 3.5)))?;
+    chart.draw_series(LineSeries::new(share_pct(|a| a.ttft), style.stroke(p.ttft, 2.0)))?;
+    draw_dashed(&mut chart, share_pct(|a| a.tpot), p.tpot, style)?;
+    let radius = style.px(3.5);
+    chart.draw_series(both.into_iter().map(|xy| Circle::new(xy, radius, p.goodput.filled())))?;
+    mark_goodput(&mut chart, sweep, 0.5 * target_pct, style)?;
+    root.present()?;
+    Ok(())
+}
+
+/// The legend's labels for both targets, TTFT alone and TPOT alone, saying so when counting tokens.
+fn legend_labels(counting: Counting) -> [String; 3] {
+    let by = match counting {
+        Counting::Requests => "",
+        Counting::Tokens => " (by tokens)",
+    };
+    ["Meets both targets", "Meets TTFT", "Meets TPOT"].map(|label| format!("{label}{by}"))
+}
+
+/// The attainment axis's description: what the percentage counts.
+fn y_desc(counting: Counting) -> &'static str {
+    match counting {
+        Counting::Requests => "Attainment (% of requests)",
+        Counting::Tokens => "Attainment (% of tokens)",
+    }
+}
+
+/// The attainment target as a dashed horizontal line labelled "Target 90%" below its left end (the
+/// low rates there meet the target, so their curves run above it). Returns the line's height in %,
+/// the target clamped to [0, 100]% (0 when it is not a number).
+fn draw_target<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    attainment_target: f64,
+    style: &ChartStyle,
+) -> Result<f64, DrawingAreaErrorKind<DB::ErrorType>> {
+    let share = if attainment_target.is_finite() { attainment_target.clamp(0.0, 1.0) } else { 0.0 };
+    let (y, x_max) = (100.0 * share, chart.x_range().end);
+    let color = style.palette.target;
+    draw_dashed(chart, vec![(0.0, y), (x_max, y)], color, style)?;
+    let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Left, VPos::Top));
+    let offset = (style.px(6.0) as i32, style.px(4.0) as i32);
+    let label = format!("Target {}", percent(share));
+    chart.draw_series(std::iter::once(EmptyElement::at((0.0, y)) + Text::new(label, offset, font)))?;
+    Ok(y)
+}
