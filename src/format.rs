@@ -200,3 +200,25 @@ fn tpot_headline(s: &Scenario, a: &Analysis, target: &str) -> String {
         req_per_s(more.goodput_req_per_s)
     )
 }
+
+/// A share in [0, 1] as a percentage with one decimal (`97.5%`).
+pub fn percent(share: f64) -> String {
+    format!("{}%", fixed(100.0 * share, 1))
+}
+
+/// A latency in ms with 2 decimals, or `—` where it is unbounded (a request never served).
+pub fn ms_or_dash(time_s: Option<f64>) -> String {
+    time_s.map_or_else(|| "—".to_string(), ms)
+}
+
+/// The simulator's goodput as the readout prints it: `25.4 req/s`, `≥ 50.4 req/s` when every rate
+/// swept met the target, `below 3.15 req/s` when none did.
+pub fn sim_goodput(sweep: &crate::core::sim::Sweep) -> String {
+    use crate::core::sim::GoodputBound;
+    let lowest = sweep.points.first().map_or(0.0, |p| p.rate_req_per_s);
+    match sweep.bound {
+        GoodputBound::Exact => format!("{} req/s", significant(sweep.goodput_req_per_s)),
+        GoodputBound::AtLeast => format!("≥ {} req/s", significant(sweep.goodput_req_per_s)),
+        GoodputBound::BelowLowest => format!("below {} req/s", significant(lowest)),
+    }
+}

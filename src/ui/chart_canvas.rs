@@ -3,7 +3,8 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::IntoDrawingArea;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -67,7 +68,7 @@ pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: ReadSignal<bool>
 }
 
 /// Calls `set_resized` whenever the canvas's box changes size; true once observing.
-fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bool {
+pub(super) fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bool {
     let callback = Closure::<dyn FnMut()>::new(move || set_resized.update(|n| *n = n.wrapping_add(1)));
     let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return false };
     observer.observe(canvas);
@@ -75,8 +76,13 @@ fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bo
     true
 }
 
-/// Sizes the canvas backing store to its CSS box times devicePixelRatio and draws the chart.
-fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool) {
+/// Sizes the canvas backing store to its CSS box times devicePixelRatio, then lets `draw` paint it
+/// in the theme's palette; a failure is logged, never raised.
+pub(super) fn paint<E: std::fmt::Debug>(
+    canvas: &HtmlCanvasElement,
+    dark: bool,
+    draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), E>,
+) {
     let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
     let (css_w, css_h) = (canvas.client_width().max(0) as f64, canvas.client_height().max(0) as f64);
     if css_w < 1.0 || css_h < 1.0 {
@@ -85,19 +91,23 @@ fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool
     canvas.set_width((css_w * scale).round() as u32);
     canvas.set_height((css_h * scale).round() as u32);
     let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
-        leptos::logging::warn!("chart {}: the canvas has no 2D context", kind.id());
+        leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
         return;
     };
     let root = backend.into_drawing_area();
     let style = ChartStyle { palette: if dark { Palette::DARK } else { Palette::LIGHT }, scale };
-    let drawn = match kind {
-        ChartKind::Rate => draw_rate_chart(&root, curves, &style),
-        ChartKind::Step => draw_step_chart(&root, curves, &style),
-        ChartKind::Interactivity => draw_interactivity_chart(&root, curves, &style),
-    };
-    if let Err(e) = drawn {
-        leptos::logging::warn!("chart {} failed to draw: {e:?}", kind.id());
+    if let Err(e) = draw(&root, &style) {
+        leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id());
     }
+}
+
+/// Draws one of the batch charts.
+fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool) {
+    paint(canvas, dark, |root, style| match kind {
+        ChartKind::Rate => draw_rate_chart(root, curves, style),
+        ChartKind::Step => draw_step_chart(root, curves, style),
+        ChartKind::Interactivity => draw_interactivity_chart(root, curves, style),
+    });
 }
 
 /// The chart's text alternative: what it shows at the batch a server can run and at the edge.

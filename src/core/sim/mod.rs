@@ -15,7 +15,8 @@ pub use engine::{run, Load, Server, Trace};
 pub use rng::Rng;
 pub use stats::{percentiles, summarize, Attainment, Percentiles, RatePoint};
 pub use sweep::{
-    auto_rate_max, chunk_tradeoff, kv_pool_tokens, simulate, sweep, ChunkPoint, GoodputBound, Sweep,
+    auto_rate_max, chunk_tradeoff, kv_pool_tokens, simulate, sweep, sweep_levels, sweep_with_progress,
+    ChunkPoint, GoodputBound, Sweep,
 };
 pub use workload::{mean_prompt_tokens, requests, Arrivals, LengthDist, Lengths, Request};
 

@@ -133,9 +133,32 @@ fn grid(c: &SimConfig) -> Vec<f64> {
 /// Runs the grid and reads goodput: the highest rate before attainment first drops below the
 /// target, refined by bisection between that rate and the next (open load only).
 pub fn sweep(c: &SimConfig) -> Sweep {
+    sweep_with_progress(c, |_, _| {})
+}
+
+/// Load levels a sweep runs at most: the grid plus the refinement.
+pub fn sweep_levels(c: &SimConfig) -> u32 {
+    grid(c).len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 }
+}
+
+/// [`sweep`], calling `progress(done, total)` after each level it runs.
+pub fn sweep_with_progress(c: &SimConfig, mut progress: impl FnMut(u32, u32)) -> Sweep {
     let unit = unit_workload(c);
     let cost = StepCost::new(&c.scenario);
-    let points: Vec<RatePoint> = grid(c).into_iter().map(|x| level(c, &unit, cost, x)).collect();
+    let total = sweep_levels(c);
+    let mut done = 0;
+    let mut tick = move || {
+        done += 1;
+        progress(done, total);
+    };
+    let points: Vec<RatePoint> = grid(c)
+        .into_iter()
+        .map(|x| {
+            let p = level(c, &unit, cost, x);
+            tick();
+            p
+        })
+        .collect();
     let mut simulated = points.len() as u64 * unit.len() as u64;
     let first_miss = points.iter().position(|p| !attained(c, p));
     let (mut at_goodput, bound) = match first_miss {
@@ -147,6 +170,7 @@ pub fn sweep(c: &SimConfig) -> Sweep {
         let (mut lo, mut hi) = (pass, points[j].rate_req_per_s);
         for _ in 0..REFINE_STEPS {
             let mid = level(c, &unit, cost, 0.5 * (lo.rate_req_per_s + hi));
+            tick();
             simulated += unit.len() as u64;
             if attained(c, &mid) {
                 lo = mid;

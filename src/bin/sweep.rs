@@ -1,0 +1,13 @@
+//! `sweep "<query>"`: runs the simulator natively for a page URL's query and prints its goodput
+//! readout, so a browser test can check the page against the native core.
+
+fn main() {
+    let query = std::env::args().nth(1).unwrap_or_default();
+    let (inputs, notices) = goodput_lab::state::from_query(&query);
+    for n in notices {
+        eprintln!("{}", n.message);
+    }
+    let result = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
+    println!("goodput {}", goodput_lab::format::sim_goodput(&result.sweep));
+    println!("points {}", result.sweep.points.len());
+}
