@@ -16,8 +16,7 @@ serve: setup
 ## dist: the release site in dist/ (relative URLs: copy it to any static host or sub-path)
 dist: setup
 	trunk build --release
-	@ls -l dist/*.wasm | awk '{print "dist: wasm " $$5 " bytes"}'
-	@gzip -9 -c dist/*.wasm | wc -c | awk '{print "dist: wasm gzipped " $$1 " bytes"}'
+	@for f in dist/*.wasm; do echo "dist: $$f $$(wc -c <$$f) bytes, gzipped $$(gzip -9 -c $$f | wc -c) bytes"; done
 
 ## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
 test: test-native test-browser

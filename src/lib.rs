@@ -5,5 +5,6 @@ pub mod core; // the pure model: roofline, presets, batch table, curves
 pub mod format; // numbers and sentences as the page prints them
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui; // Leptos components (browser only)
+pub mod worker_api; // the Web Worker's protocol: query string in, JSON out (pure, runs natively too)

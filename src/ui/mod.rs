@@ -8,6 +8,7 @@ mod controls;
 mod custom_fields;
 mod headline;
 mod notices;
+mod sim_worker;
 mod theme;
 mod url;
 mod widgets;

@@ -1,0 +1,161 @@
+//! The main thread's handle on the simulation Web Worker: created on demand, requests queued until
+//! the worker says it is ready, every failure delivered as an `Err` string.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::worker_api::READY;
+
+/// The worker's entry script, relative to the page (so it works under any sub-path). Trunk names a
+/// worker's files after its bin and never hashes them, so the name is fixed. It is Trunk's loader
+/// shim for wasm-bindgen's `web` target, an ES module (`import init from './sim_worker.js'; await
+/// init();`), so the worker is a module worker: a failed import or wasm fetch rejects the top-level
+/// await, which the browser reports to the page as the worker's `error` event.
+const LOADER_URL: &str = "./sim_worker_loader.js";
+
+/// What the caller hears: the worker's JSON reply, or why the worker cannot answer.
+pub type Reply = Result<String, String>;
+
+/// Where the worker is in its life.
+enum Phase {
+    /// Loading; the requests posted so far wait here (a message sent before the worker's handler
+    /// is installed would be lost).
+    Starting(Vec<String>),
+    /// Listening: requests go straight through.
+    Ready,
+    /// Failed to load, or crashed; it has been terminated.
+    Failed(String),
+}
+
+/// A running simulation worker. Dropping the handle terminates the worker.
+pub struct SimWorker {
+    worker: Worker,
+    phase: Rc<RefCell<Phase>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+impl SimWorker {
+    /// Creates the worker (the browser fetches its files now, not at page load) and calls
+    /// `on_reply` with each reply, or with an `Err` once if the worker fails to load or crashes.
+    pub fn spawn(on_reply: impl Fn(Reply) + 'static) -> Result<SimWorker, String> {
+        let worker = create_worker()?;
+        let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
+        let on_reply = Rc::new(on_reply);
+        let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
+        let on_error = error_handler(worker.clone(), phase.clone(), on_reply);
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(SimWorker { worker, phase, _on_message: on_message, _on_error: on_error })
+    }
+
+    /// Sends one request (a URL query string); its reply arrives through `on_reply`. Before the
+    /// worker is ready the request is queued; after a failure this returns that failure.
+    pub fn post(&self, request: &str) -> Result<(), String> {
+        match &mut *self.phase.borrow_mut() {
+            Phase::Starting(queue) => {
+                queue.push(request.to_owned());
+                Ok(())
+            }
+            Phase::Ready => send(&self.worker, request),
+            Phase::Failed(why) => Err(why.clone()),
+        }
+    }
+}
+
+impl Drop for SimWorker {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// Starts the module worker from [`LOADER_URL`]; only a bad URL or a blocked origin fails here,
+/// a load failure arrives later as an `error` event.
+fn create_worker() -> Result<Worker, String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    Worker::new_with_options(LOADER_URL, &options).map_err(|e| describe("cannot create the worker", &e))
+}
+
+/// Handles the worker's messages: [`READY`] flushes the queue, anything else is a reply.
+fn message_handler(
+    worker: Worker,
+    phase: Rc<RefCell<Phase>>,
+    on_reply: Rc<dyn Fn(Reply)>,
+) -> Closure<dyn FnMut(MessageEvent)> {
+    Closure::new(move |event: MessageEvent| match event.data().as_string() {
+        Some(text) if text == READY => {
+            if let Err(why) = flush(&worker, &phase) {
+                fail(&worker, &phase, &*on_reply, why);
+            }
+        }
+        Some(reply) => on_reply(Ok(reply)),
+        None => on_reply(Err("the worker sent a message that is not a string".to_owned())),
+    })
+}
+
+/// Handles the worker's `error` event: its scripts or wasm failed to load, or it threw (a panic).
+fn error_handler(
+    worker: Worker,
+    phase: Rc<RefCell<Phase>>,
+    on_reply: Rc<dyn Fn(Reply)>,
+) -> Closure<dyn FnMut(Event)> {
+    Closure::new(move |event: Event| {
+        // Handled here: the caller hears about it, so the browser need not report it as uncaught.
+        event.prevent_default();
+        fail(&worker, &phase, &*on_reply, error_message(&event));
+    })
+}
+
+/// Marks the worker ready and posts the requests that waited for it, in order.
+fn flush(worker: &Worker, phase: &RefCell<Phase>) -> Result<(), String> {
+    let waiting = {
+        let mut phase = phase.borrow_mut();
+        let Phase::Starting(queue) = &mut *phase else { return Ok(()) };
+        let waiting = std::mem::take(queue);
+        *phase = Phase::Ready;
+        waiting
+    };
+    waiting.iter().try_for_each(|request| send(worker, request))
+}
+
+/// Terminates the worker, remembers why, and tells the caller (once: later errors are ignored).
+fn fail(worker: &Worker, phase: &RefCell<Phase>, on_reply: &dyn Fn(Reply), why: String) {
+    if matches!(*phase.borrow(), Phase::Failed(_)) {
+        return;
+    }
+    worker.terminate();
+    *phase.borrow_mut() = Phase::Failed(why.clone());
+    on_reply(Err(why));
+}
+
+/// Posts one request string to the worker.
+fn send(worker: &Worker, request: &str) -> Result<(), String> {
+    worker.post_message(&JsValue::from_str(request)).map_err(|e| describe("cannot post to the worker", &e))
+}
+
+/// The text of an `error` event: an `ErrorEvent`'s message (with its source line when known), or,
+/// for the plain `Event` a failed module fetch fires, a note naming the loader.
+fn error_message(event: &Event) -> String {
+    let Some(error) = event.dyn_ref::<ErrorEvent>() else {
+        return format!("the simulation worker failed to load ({LOADER_URL} or the script it imports)");
+    };
+    match (error.message(), error.filename()) {
+        (message, file) if file.is_empty() => format!("simulation worker: {message}"),
+        (message, file) => format!("simulation worker: {message} ({file}:{})", error.lineno()),
+    }
+}
+
+/// `context: <the JS error's message>`.
+fn describe(context: &str, error: &JsValue) -> String {
+    let text = match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
+    };
+    format!("{context}: {text}")
+}
