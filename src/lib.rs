@@ -7,4 +7,3 @@ pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-enco
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui; // Leptos components (browser only)
-pub mod worker_api; // the Web Worker's protocol: query string in, JSON out (pure, runs natively too)

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 use crate::core::sim::{chunk_tradeoff, sweep_with_progress, ChunkPoint, Counting, LoadMode, Sweep};
 use crate::state::{from_query, Inputs};
 
+/// What the worker posts, as a string, once its message handler is installed; replies are bytes.
+pub const READY: &str = "ready";
+
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
 pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
 
@@ -31,7 +34,7 @@ pub struct SimResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     Progress { seq: u32, done: u32, total: u32 },
-    Done { seq: u32, result: SimResult },
+    Done { seq: u32, result: Box<SimResult> },
 }
 
 /// A request as posted: the sequence number, a tab, then the query string.
@@ -75,7 +78,7 @@ pub fn respond(request: &str, mut post: impl FnMut(Vec<u8>)) {
     let (seq, query) = decode_request(request);
     let (inputs, _) = from_query(query);
     let result = compute(&inputs, |done, total| post(encode(&Reply::Progress { seq, done, total })));
-    post(encode(&Reply::Done { seq, result }));
+    post(encode(&Reply::Done { seq, result: Box::new(result) }));
 }
 
 /// A reply as bytes (empty if it could not be encoded, which decodes to `None`).

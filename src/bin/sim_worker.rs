@@ -1,4 +1,5 @@
-//! The simulation Web Worker: answers each posted query string with `worker_api::respond`'s JSON.
+//! The simulation Web Worker: answers each posted request with `sim_protocol::respond`'s progress
+//! and result messages (postcard bytes in a Uint8Array).
 //!
 //! Trunk builds this bin as a `data-type="worker"` asset (wasm-bindgen `web` target, unhashed names,
 //! without default features) and its loader shim runs `main` once the wasm is instantiated. It
@@ -12,7 +13,7 @@ fn main() {
     }
 }
 
-/// Natively there is no worker scope; `cargo test` exercises `worker_api` instead.
+/// Natively there is no worker scope; `cargo test` exercises `sim_protocol` instead.
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("sim_worker runs as a Web Worker in the browser: use `make serve`.");
@@ -20,7 +21,7 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use goodput_lab::worker_api::{respond, READY};
+    use goodput_lab::sim_protocol::{respond, READY};
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
@@ -36,12 +37,15 @@ mod worker {
         scope.post_message(&JsValue::from_str(READY))
     }
 
-    /// Answers one request; a message that is not a string counts as the empty query.
+    /// Answers one request with progress messages and the result; a message that is not a string
+    /// counts as the default state.
     fn answer(scope: &DedicatedWorkerGlobalScope, event: &MessageEvent) {
         let request = event.data().as_string().unwrap_or_default();
-        let reply = respond(&request);
-        if let Err(err) = scope.post_message(&JsValue::from_str(&reply)) {
-            web_sys::console::error_2(&"sim_worker: cannot post the reply:".into(), &err);
-        }
+        respond(&request, |bytes| {
+            let message = js_sys::Uint8Array::from(bytes.as_slice());
+            if let Err(err) = scope.post_message(&message) {
+                web_sys::console::error_2(&"sim_worker: cannot post the reply:".into(), &err);
+            }
+        });
     }
 }

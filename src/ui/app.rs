@@ -8,7 +8,7 @@ use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
 use super::headline::Headline;
 use super::notices::Notices;
-use super::sim_worker::{Reply, SimWorker};
+use super::sim_panel::SimPanel;
 use super::{theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves;
@@ -51,10 +51,10 @@ pub fn App() -> impl IntoView {
                 </div>
                 <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
+                <SimPanel inputs=inputs set_inputs=set_inputs dark=dark/>
             </section>
         </main>
         <Footer inputs=inputs/>
-        <WorkerSpike/>
     }
 }
 
@@ -79,32 +79,5 @@ fn Footer(inputs: ReadSignal<Inputs>) -> impl IntoView {
             <p>"Model: " {move || inputs.get().model.source}</p>
             <p>"GPU: " {move || inputs.get().gpu.source}</p>
         </footer>
-    }
-}
-
-/// SPIKE demo of the simulation worker, hidden; the simulator view will replace it. The first
-/// click creates the worker; each click posts the page's query and shows the reply (or the error).
-#[component]
-fn WorkerSpike() -> impl IntoView {
-    let (reply, set_reply) = signal(String::new());
-    let worker = StoredValue::new_local(None::<SimWorker>);
-    let show = move |r: Reply| set_reply.set(r.unwrap_or_else(|why| format!("error: {why}")));
-    let ping = move |_| {
-        if worker.with_value(Option::is_none) {
-            match SimWorker::spawn(show) {
-                Ok(spawned) => worker.set_value(Some(spawned)),
-                Err(why) => return show(Err(why)),
-            }
-        }
-        let query = url::current_query();
-        if let Some(Err(why)) = worker.with_value(|w| w.as_ref().map(|w| w.post(&query))) {
-            show(Err(why));
-        }
-    };
-    view! {
-        <section id="worker-spike" hidden>
-            <button id="worker-ping" type="button" on:click=ping>"Ping the simulation worker"</button>
-            <output id="worker-reply">{reply}</output>
-        </section>
     }
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::worker_api::READY;
+use crate::sim_protocol::READY;
 
 /// The worker's entry script, relative to the page (so it works under any sub-path). Trunk names a
 /// worker's files after its bin and never hashes them, so the name is fixed. It is Trunk's loader
@@ -16,8 +16,8 @@ use crate::worker_api::READY;
 /// await, which the browser reports to the page as the worker's `error` event.
 const LOADER_URL: &str = "./sim_worker_loader.js";
 
-/// What the caller hears: the worker's JSON reply, or why the worker cannot answer.
-pub type Reply = Result<String, String>;
+/// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
+pub type Reply = Result<Vec<u8>, String>;
 
 /// Where the worker is in its life.
 enum Phase {
@@ -88,14 +88,17 @@ fn message_handler(
     phase: Rc<RefCell<Phase>>,
     on_reply: Rc<dyn Fn(Reply)>,
 ) -> Closure<dyn FnMut(MessageEvent)> {
-    Closure::new(move |event: MessageEvent| match event.data().as_string() {
-        Some(text) if text == READY => {
+    Closure::new(move |event: MessageEvent| {
+        let data = event.data();
+        if data.as_string().is_some_and(|text| text == READY) {
             if let Err(why) = flush(&worker, &phase) {
                 fail(&worker, &phase, &*on_reply, why);
             }
+        } else if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
+            on_reply(Ok(bytes.to_vec()));
+        } else {
+            on_reply(Err("the worker sent a message that is neither its ready signal nor bytes".to_owned()));
         }
-        Some(reply) => on_reply(Ok(reply)),
-        None => on_reply(Err("the worker sent a message that is not a string".to_owned())),
     })
 }
 

@@ -1,0 +1,97 @@
+//! Canvas glue for the simulator's charts: redraw when a sweep lands, the box resizes or the theme
+//! changes. The drawing lives in `crate::chart::attainment` and `crate::chart::sim_throughput`.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::chart_canvas::{observe_size, paint};
+use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView};
+use crate::core::sim::{Counting, LoadMode};
+use crate::format::{percent, significant, sim_goodput};
+use crate::sim_protocol::SimResult;
+
+/// Which simulator chart a canvas shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SimChartKind {
+    Attainment,
+    Served,
+}
+
+impl SimChartKind {
+    fn id(self) -> &'static str {
+        match self {
+            SimChartKind::Attainment => "chart-attainment",
+            SimChartKind::Served => "chart-sim-throughput",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            SimChartKind::Attainment => "SLO attainment against request rate",
+            SimChartKind::Served => "Served throughput and goodput against request rate",
+        }
+    }
+}
+
+/// A simulator chart on a canvas; blank until the first sweep lands.
+#[component]
+pub fn SimChart(
+    kind: SimChartKind,
+    result: Signal<Option<SimResult>>,
+    dark: ReadSignal<bool>,
+) -> impl IntoView {
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let (resized, set_resized) = signal(0_u32);
+    Effect::new(move |observing: Option<bool>| {
+        let Some(canvas) = canvas_ref.get() else { return false };
+        observing.unwrap_or(false) || observe_size(&canvas, set_resized)
+    });
+    Effect::new(move |_| {
+        resized.track();
+        let (Some(canvas), Some(r)) = (canvas_ref.get(), result.get()) else { return };
+        let view =
+            AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
+        paint(&canvas, dark.get(), |root, style| match kind {
+            SimChartKind::Attainment => draw_attainment_chart(root, &r.sweep, &view, style),
+            SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
+        });
+    });
+    let description =
+        move || result.get().map_or_else(|| format!("{}: simulating…", kind.title()), |r| describe(kind, &r));
+    view! {
+        <figure class="chart">
+            <figcaption>{kind.title()}</figcaption>
+            <div class="chart-box">
+                <canvas id=kind.id() node_ref=canvas_ref role="img" aria-label=description></canvas>
+            </div>
+        </figure>
+    }
+}
+
+/// The chart's text alternative: the sweep's range, where attainment crosses the target, goodput.
+fn describe(kind: SimChartKind, r: &SimResult) -> String {
+    let (first, last) = match (r.sweep.points.first(), r.sweep.points.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return format!("{}: no load level was simulated.", kind.title()),
+    };
+    let what = if r.counting == Counting::Tokens { "tokens" } else { "requests" };
+    let axis = if r.load == LoadMode::Closed { "achieved" } else { "offered" };
+    let share = |p: &crate::core::sim::RatePoint| {
+        if r.counting == Counting::Tokens {
+            p.tokens.both
+        } else {
+            p.requests.both
+        }
+    };
+    format!(
+        "{}. From {} to {} req/s {axis}, the share of {what} meeting both targets goes from {} to {}; \
+         with a {} target, goodput is {}. The data table below lists every rate.",
+        kind.title(),
+        significant(first.rate_req_per_s),
+        significant(last.rate_req_per_s),
+        percent(share(first)),
+        percent(share(last)),
+        percent(r.attainment_target),
+        sim_goodput(&r.sweep)
+    )
+}

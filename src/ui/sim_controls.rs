@@ -1,0 +1,200 @@
+//! The simulator's controls: how load is offered and counted, the attainment target, arrivals,
+//! lengths, the step budget, the concurrency cap and the sweep's size; each writes one field.
+
+use leptos::prelude::*;
+
+use super::widgets::{NumberInput, PresetSelect, StopSlider};
+use crate::core::sim::auto_rate_max;
+use crate::core::sim::{Counting, LengthDist, LoadMode};
+use crate::state::fields::NumberField;
+use crate::state::log_stops;
+use crate::state::sim::{
+    choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LOADS,
+    PERCENTILES, POINTS, RATE_MAX, REQUESTS, SEED, SPREAD,
+};
+use crate::state::Inputs;
+
+/// Reads and writes the simulator's part of the inputs.
+#[derive(Clone, Copy)]
+struct Sim {
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+}
+
+impl Sim {
+    fn get(self) -> SimInputs {
+        self.inputs.get().sim
+    }
+
+    fn update(self, f: impl FnOnce(&mut SimInputs)) {
+        self.set_inputs.update(|i| f(&mut i.sim));
+    }
+
+    /// The automatic cap (the analytic knee within the pool) and highest rate for the scenario.
+    fn autos(self) -> (f64, f64) {
+        let i = self.inputs.get();
+        let s = i.scenario();
+        let cap = SimInputs { cap: None, ..i.sim }.cap_for(&s);
+        (f64::from(cap), auto_rate_max(&s))
+    }
+
+    /// A signal of one field, for a widget.
+    fn field<T: Send + Sync + 'static>(
+        self,
+        f: impl Fn(&SimInputs) -> T + Send + Sync + 'static,
+    ) -> Signal<T> {
+        Signal::derive(move || f(&self.get()))
+    }
+}
+
+/// (id, label) menu options.
+fn menu<T>(choices: &[(&'static str, T)], labels: &[&str]) -> Vec<(String, String)> {
+    choices.iter().zip(labels).map(|((id, _), label)| (id.to_string(), label.to_string())).collect()
+}
+
+/// The value among `choices` with URL id `id`.
+fn pick<T: Copy>(choices: &[(&'static str, T)], id: &str) -> Option<T> {
+    choices.iter().find(|(c, _)| *c == id).map(|(_, v)| *v)
+}
+
+/// Every simulator control, with the seed's two measurement mistakes as explained toggles.
+#[component]
+pub fn SimControls(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+    let sim = Sim { inputs, set_inputs };
+    view! {
+        <div class="sim-controls">
+            <fieldset class="group">
+                <legend>"How the benchmark measures"</legend>
+                <PresetSelect id="load" label="Load" options=menu(&LOADS, &["Open loop: requests arrive at a rate", "Closed loop: fixed concurrency"])
+                    selected=sim.field(|s| choice_id(&LOADS, s.load).to_string())
+                    on_pick=move |id: String| sim.update(|s| s.load = pick(&LOADS, &id).unwrap_or(LoadMode::Open))/>
+                <p class="hint">{move || load_hint(sim.get().load)}</p>
+                <PresetSelect id="count" label="Attainment counts" options=menu(&COUNTINGS, &["Requests meeting both targets", "Tokens produced on time"])
+                    selected=sim.field(|s| choice_id(&COUNTINGS, s.counting).to_string())
+                    on_pick=move |id: String| sim.update(|s| s.counting = pick(&COUNTINGS, &id).unwrap_or(Counting::Requests))/>
+                <p class="hint">{move || count_hint(sim.get().counting)}</p>
+                <Target sim=sim/>
+            </fieldset>
+            <fieldset class="group">
+                <legend>"Traffic"</legend>
+                <PresetSelect id="arrivals" label="Arrivals" options=menu(&ARRIVALS, &["Poisson", "Constant rate", "Bursty (gamma)"])
+                    selected=sim.field(|s| choice_id(&ARRIVALS, s.arrivals).to_string())
+                    on_pick=move |id: String| sim.update(|s| s.arrivals = pick(&ARRIVALS, &id).unwrap_or(ArrivalKind::Poisson))/>
+                <Show when=move || sim.get().arrivals == ArrivalKind::Bursty>
+                    <NumberInput field=BURST value=sim.field(|s| s.burst_cv) on_value=move |v| sim.update(|s| s.burst_cv = v)/>
+                </Show>
+                <PresetSelect id="lengths" label="Prompt and output lengths" options=menu(&LENGTHS, &["Fixed", "Uniform", "Log-normal"])
+                    selected=sim.field(|s| choice_id(&LENGTHS, s.lengths).to_string())
+                    on_pick=move |id: String| sim.update(|s| s.lengths = pick(&LENGTHS, &id).unwrap_or(LengthDist::Fixed))/>
+                <Show when=move || sim.get().lengths != LengthDist::Fixed>
+                    <NumberInput field=SPREAD value=sim.field(|s| s.spread) on_value=move |v| sim.update(|s| s.spread = v)/>
+                </Show>
+                <p class="hint">"Means follow the context and output sliders: prompt = context − output ÷ 2, so a running sequence holds the context's KV on average."</p>
+            </fieldset>
+            <Server sim=sim/>
+            <fieldset class="group">
+                <legend>"Sweep"</legend>
+                <AutoNumber field=RATE_MAX sim=sim get=|s| s.rate_max_req_per_s set=|s, v| s.rate_max_req_per_s = v
+                    auto_value=Signal::derive(move || sim.autos().1)
+                    auto_label="Highest rate: twice the analytic rate at the knee"/>
+                <NumberInput field=POINTS value=sim.field(|s| f64::from(s.rate_points)) on_value=move |v| sim.update(|s| s.rate_points = v as u32)/>
+                <NumberInput field=REQUESTS value=sim.field(|s| f64::from(s.requests)) on_value=move |v| sim.update(|s| s.requests = v as u32)/>
+                <NumberInput field=SEED value=sim.field(|s| s.seed as f64) on_value=move |v| sim.update(|s| s.seed = v as u64)/>
+            </fieldset>
+        </div>
+    }
+}
+
+fn load_hint(load: LoadMode) -> &'static str {
+    match load {
+        LoadMode::Open => "Requests arrive whether or not the server keeps up, so past capacity a queue forms and TTFT misses appear.",
+        LoadMode::Closed => "Each client waits for its answer before sending the next, so no queue forms and TTFT misses vanish: the seed's first measurement mistake.",
+    }
+}
+
+fn count_hint(counting: Counting) -> &'static str {
+    match counting {
+        Counting::Requests => "A request counts only if it meets both targets (DistServe).",
+        Counting::Tokens => "Counting tokens: a request that waited seconds for its first token still contributes hundreds of on-time tokens, so attainment looks healthy while requests miss: the seed's second mistake.",
+    }
+}
+
+/// The attainment target: presets (every request, p90, p99) or any percentage.
+#[component]
+fn Target(sim: Sim) -> impl IntoView {
+    let mut options =
+        menu(&PERCENTILES, &["Every request (100%)", "p90: 90% of requests", "p99: 99% of requests"]);
+    options.push(("custom".to_string(), "Custom share…".to_string()));
+    let selected = sim.field(|s| {
+        PERCENTILES
+            .iter()
+            .find(|(_, a)| (a - s.attainment_target).abs() < 1e-9)
+            .map_or("custom", |(id, _)| id)
+            .to_string()
+    });
+    view! {
+        <PresetSelect id="pct" label="Requests that must meet both targets" options=options selected=selected
+            on_pick=move |id: String| if let Some(a) = pick(&PERCENTILES, &id) { sim.update(|s| s.attainment_target = a) }/>
+        <NumberInput field=ATTAIN value=sim.field(|s| s.attainment_target) on_value=move |v| sim.update(|s| s.attainment_target = v)/>
+    }
+}
+
+/// The server's knobs: step token budget, concurrency cap and whether prefill costs anything.
+#[component]
+fn Server(sim: Sim) -> impl IntoView {
+    view! {
+        <fieldset class="group">
+            <legend>"Server"</legend>
+            <StopSlider id="chunk" label="Step token budget (chunked prefill)" unit="tokens"
+                stops=log_stops(CHUNK.min as u32, CHUNK.max as u32) value=sim.field(|s| s.chunk_tokens)
+                on_value=move |v| sim.update(|s| s.chunk_tokens = v)/>
+            <p class="hint">"Bigger budgets prefill a prompt in fewer steps (shorter TTFT) but make the steps carrying them longer for every decoding user (longer TPOT)."</p>
+            <AutoNumber field=CAP sim=sim get=|s| s.cap.map(f64::from) set=|s, v| s.cap = v.map(|c| c as u32)
+                auto_value=Signal::derive(move || sim.autos().0)
+                auto_label="Cap concurrency at the analytic knee (the seed's advice)"/>
+            <div class="control check">
+                <input type="checkbox" id="prefill" prop:checked=move || sim.get().prefill_free
+                    on:change=move |ev| sim.update(|s| s.prefill_free = event_target_checked(&ev))/>
+                <label for="prefill">"Prefill free (idealized limit)"</label>
+                <p class="hint">"With constant arrivals and fixed lengths this reproduces the analytic knee."</p>
+            </div>
+        </fieldset>
+    }
+}
+
+/// A number that can be left automatic: a checkbox, and the number box when it is not.
+#[component]
+fn AutoNumber(
+    field: NumberField,
+    sim: Sim,
+    get: fn(&SimInputs) -> Option<f64>,
+    set: fn(&mut SimInputs, Option<f64>),
+    /// What "automatic" currently means, in base units.
+    auto_value: Signal<f64>,
+    auto_label: &'static str,
+) -> impl IntoView {
+    let id = format!("{}-auto", field.key);
+    let is_auto = move || get(&sim.get()).is_none();
+    let toggle = move |ev| {
+        let auto = event_target_checked(&ev);
+        let fixed = auto_value.get_untracked().clamp(field.to_base(field.min), field.to_base(field.max));
+        sim.update(|s| {
+            set(s, if auto { None } else { Some(if field.whole { fixed.round() } else { fixed }) })
+        });
+    };
+    let shown = sim.field(move |s| get(s).unwrap_or(field.min));
+    view! {
+        <div class="control check">
+            <input type="checkbox" id=id.clone() prop:checked=is_auto on:change=toggle/>
+            <label for=id>{auto_label}</label>
+        </div>
+        <Show when=move || !is_auto()>
+            <NumberInput field=field value=shown on_value=move |v| sim.update(|s| set(s, Some(v)))/>
+        </Show>
+        {move || is_auto().then(|| view! {
+            <p class="hint" id=format!("{}-auto-value", field.key)>
+                {format!("{}: {} (automatic)", field.label, field.with_unit(field.to_display(auto_value.get())))}
+            </p>
+        })}
+    }
+}

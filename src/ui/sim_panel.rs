@@ -1,0 +1,129 @@
+//! The simulator panel: a toggle, its controls, the goodput readout, the attainment and served-rate
+//! charts, and the data tables; sweeps run in a Web Worker through [`super::sim_runner`].
+
+use leptos::prelude::*;
+
+use super::sim_charts::{SimChart, SimChartKind};
+use super::sim_controls::SimControls;
+use super::sim_runner::{SimRun, SimRunner};
+use super::sim_table::{ChunkTable, SimTable};
+use crate::core::roofline::{analyze, evaluate, Analysis, Scenario};
+use crate::format::{ms_or_dash, percent, significant, sim_goodput, target_ms, thousands};
+use crate::sim_protocol::SimResult;
+use crate::state::sim::SimInputs;
+use crate::state::{self, Inputs};
+
+/// The section: closed until asked for, then swept whenever the scenario or a control changes.
+#[component]
+pub fn SimPanel(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    dark: ReadSignal<bool>,
+) -> impl IntoView {
+    let shown = Memo::new(move |_| inputs.get().sim.shown);
+    let run = SimRun::new();
+    let runner = SimRunner::new(run);
+    let wanted = Memo::new(move |_| {
+        let i = inputs.get();
+        i.sim.shown.then(|| (i.scenario(), SimInputs { shown: true, ..i.sim }))
+    });
+    Effect::new(move |_| {
+        if wanted.get().is_some() {
+            runner.request(&state::to_query(&inputs.get_untracked()));
+        }
+    });
+    let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
+    view! {
+        <section id="sim" class="panel sim" aria-labelledby="sim-title">
+            <h2 id="sim-title">"SLO attainment against request rate"</h2>
+            <p class="sim-intro">
+                "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server "
+                "with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a "
+                "range of load; goodput is the highest rate at which enough requests still meet both targets."
+            </p>
+            <button id="sim-toggle" type="button" aria-expanded=move || shown.get().to_string()
+                aria-controls="sim-body" on:click=toggle>
+                {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
+            </button>
+            <Show when=move || shown.get()>
+                <div id="sim-body" class="sim-body">
+                    <SimControls inputs=inputs set_inputs=set_inputs/>
+                    <div class="sim-results">
+                        <SimStatus run=run/>
+                        <SimReadout inputs=inputs run=run/>
+                        <div class="charts">
+                            <SimChart kind=SimChartKind::Attainment result=run.result.into() dark=dark/>
+                            <SimChart kind=SimChartKind::Served result=run.result.into() dark=dark/>
+                        </div>
+                        <SimTable result=run.result.into()/>
+                        <ChunkTable result=run.result.into()
+                            chunk_tokens=Signal::derive(move || inputs.get().sim.chunk_tokens)/>
+                    </div>
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+/// Progress while a sweep runs, its speed when done, or why it could not run.
+#[component]
+fn SimStatus(run: SimRun) -> impl IntoView {
+    let progress = move || run.progress.get();
+    view! {
+        <div id="sim-status" class="sim-status" role="status" aria-live="polite"
+            data-busy=move || progress().is_some().to_string() data-sweeps=move || run.delivered.get().to_string()>
+            {move || progress().map(|(done, total)| view! {
+                <label for="sim-progress">"Simulating… "</label>
+                <progress id="sim-progress" max=total value=done>{format!("{done} of {total}")}</progress>
+            })}
+            {move || run.error.get().map(|e| view! { <p id="sim-error" class="notice">{e}</p> })}
+            {move || run.speed.get().map(|s| view! { <p id="sim-speed" class="hint">{s}</p> })}
+        </div>
+    }
+}
+
+/// Goodput as the simulator reads it, beside the analytic knee, with the lesson of the mode.
+#[component]
+fn SimReadout(inputs: ReadSignal<Inputs>, run: SimRun) -> impl IntoView {
+    let scenario = Memo::new(move |_| inputs.get().scenario());
+    let analysis = Memo::new(move |_| analyze(&scenario.get()));
+    view! {
+        {move || run.result.get().map(|r| readout(&scenario.get(), &analysis.get(), &r))}
+    }
+}
+
+fn readout(s: &Scenario, a: &Analysis, r: &SimResult) -> impl IntoView {
+    let criterion = format!(
+        "at least {} of {} meet TTFT ≤ {} ms and TPOT ≤ {} ms",
+        percent(r.attainment_target),
+        if r.counting == crate::core::sim::Counting::Tokens { "tokens" } else { "requests" },
+        target_ms(s.ttft_target_s),
+        target_ms(s.tpot_target_s)
+    );
+    let analytic = evaluate(s, a.server_batch.max(1)).throughput_req_per_s;
+    let knee = format!(
+        "Analytic model: batch {} → {} req/s; simulated cap {} sequences.",
+        thousands(f64::from(a.server_batch)),
+        significant(analytic),
+        thousands(f64::from(r.cap))
+    );
+    let at = r.sweep.at_goodput.map(|p| {
+        format!(
+            "At goodput the decode batch averages {} sequences; TTFT p90 {} ms, TPOT p90 {} ms.",
+            significant(p.mean_batch),
+            ms_or_dash(p.ttft.p90_s),
+            ms_or_dash(p.tpot.p90_s)
+        )
+    });
+    let per_gpu = r.sweep.goodput_req_per_s / f64::from(s.tp.max(1));
+    view! {
+        <div id="sim-readout" class="sim-readout">
+            <p class="sim-goodput-line">
+                "Simulated goodput: " <strong id="sim-goodput">{sim_goodput(&r.sweep)}</strong>
+                {(s.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
+                {format!(": the highest rate at which {criterion}.")}
+            </p>
+            <p id="sim-analytic">{knee} " " {at}</p>
+        </div>
+    }
+}

@@ -1,0 +1,108 @@
+//! The attainment chart's text alternative: one row per simulated rate, in a collapsible table;
+//! and the chunked-prefill trade-off at one load.
+
+use leptos::prelude::*;
+
+use crate::core::sim::{ChunkPoint, Counting, LoadMode, RatePoint};
+use crate::format::{ms_or_dash, percent, significant, thousands};
+use crate::sim_protocol::SimResult;
+
+/// Rate, attainment (both, TTFT only, TPOT only), TTFT and TPOT p50/p90 and throughput per rate.
+#[component]
+pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
+    let rows =
+        move || result.get().map(|r| r.sweep.points.iter().map(|p| row_view(p, r.counting)).collect_view());
+    let rate_header = move || match result.get().map(|r| r.load) {
+        Some(LoadMode::Closed) => "Clients → achieved rate (req/s)",
+        _ => "Offered rate (req/s)",
+    };
+    let by = move || match result.get().map(|r| r.counting) {
+        Some(Counting::Tokens) => " (by tokens)",
+        _ => "",
+    };
+    view! {
+        <details id="sim-data" class="sim-data">
+            <summary>"Data: every simulated rate"</summary>
+            <div class="table-scroll">
+                <table id="sim-table">
+                    <caption>"Attainment and latency percentiles per simulated load level"</caption>
+                    <thead><tr>
+                        <th scope="col">{rate_header}</th>
+                        <th scope="col">"Both targets" {by}</th>
+                        <th scope="col">"TTFT only" {by}</th>
+                        <th scope="col">"TPOT only" {by}</th>
+                        <th scope="col">"TTFT p50 (ms)"</th>
+                        <th scope="col">"TTFT p90 (ms)"</th>
+                        <th scope="col">"TPOT p50 (ms)"</th>
+                        <th scope="col">"TPOT p90 (ms)"</th>
+                        <th scope="col">"Throughput (tokens/s)"</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </details>
+    }
+}
+
+fn row_view(p: &RatePoint, counting: Counting) -> impl IntoView {
+    let a = if counting == Counting::Tokens { p.tokens } else { p.requests };
+    let rate = if p.concurrency > 0 {
+        format!("{} → {}", p.concurrency, significant(p.rate_req_per_s))
+    } else {
+        significant(p.rate_req_per_s)
+    };
+    view! {
+        <tr>
+            <th scope="row">{rate}</th>
+            <td>{percent(a.both)}</td>
+            <td>{percent(a.ttft)}</td>
+            <td>{percent(a.tpot)}</td>
+            <td>{ms_or_dash(p.ttft.p50_s)}</td>
+            <td>{ms_or_dash(p.ttft.p90_s)}</td>
+            <td>{ms_or_dash(p.tpot.p50_s)}</td>
+            <td>{ms_or_dash(p.tpot.p90_s)}</td>
+            <td>{thousands(p.throughput_tokens_per_s)}</td>
+        </tr>
+    }
+}
+
+/// The same load at each step token budget: TTFT falls and TPOT rises as the budget grows.
+#[component]
+pub fn ChunkTable(result: Signal<Option<SimResult>>, chunk_tokens: Signal<u32>) -> impl IntoView {
+    let caption = move || match result.get() {
+        Some(r) if r.load == LoadMode::Closed => {
+            format!("Step budget trade-off with {} clients", thousands(r.chunk_level))
+        }
+        Some(r) => format!("Step budget trade-off at {} req/s", significant(r.chunk_level)),
+        None => String::new(),
+    };
+    let rows = move || {
+        result.get().map(|r| r.chunks.iter().map(|c| chunk_row(c, chunk_tokens.get())).collect_view())
+    };
+    view! {
+        <div class="table-scroll">
+            <table id="chunk-table" class="chunk-table">
+                <caption>{caption}</caption>
+                <thead><tr>
+                    <th scope="col">"Step budget (tokens)"</th>
+                    <th scope="col">"TTFT p90 (ms)"</th>
+                    <th scope="col">"TPOT p90 (ms)"</th>
+                    <th scope="col">"Both targets"</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+fn chunk_row(c: &ChunkPoint, current: u32) -> impl IntoView {
+    let class = if c.chunk_tokens == current { "current" } else { "" };
+    view! {
+        <tr class=class>
+            <th scope="row">{thousands(f64::from(c.chunk_tokens))}</th>
+            <td>{ms_or_dash(c.point.ttft.p90_s)}</td>
+            <td>{ms_or_dash(c.point.tpot.p90_s)}</td>
+            <td>{percent(c.point.requests.both)}</td>
+        </tr>
+    }
+}
