@@ -18,7 +18,8 @@ pub struct SimResult {
     pub sweep: Sweep,
     /// The same load run at each of [`CHUNK_BUDGETS`].
     pub chunks: Vec<ChunkPoint>,
-    /// The load the chunk trade-off ran at: requests/s (open) or clients (closed).
+    /// The load the chunk trade-off ran at: half the goodput rate (open) or half the cap in clients
+    /// (closed).
     pub chunk_level: f64,
     pub attainment_target: f64,
     pub counting: Counting,
@@ -53,9 +54,10 @@ pub fn compute(inputs: &Inputs, progress: impl FnMut(u32, u32)) -> SimResult {
     let s = inputs.scenario();
     let c = inputs.sim.config(&s);
     let sweep = sweep_with_progress(&c, progress);
+    // Half the goodput rate (or clients), so queues stay short and the budget's own effect shows.
     let chunk_level = match (c.load, sweep.at_goodput) {
-        (LoadMode::Closed, _) => f64::from(c.max_concurrency),
-        (LoadMode::Open, Some(p)) => p.rate_req_per_s,
+        (LoadMode::Closed, _) => (f64::from(c.max_concurrency) / 2.0).ceil(),
+        (LoadMode::Open, Some(p)) => p.rate_req_per_s / 2.0,
         (LoadMode::Open, None) => c.rate_max_req_per_s / 4.0,
     };
     let chunks = chunk_tradeoff(&c, chunk_level, &CHUNK_BUDGETS);

@@ -10,4 +10,14 @@ fn main() {
     let result = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
     println!("goodput {}", goodput_lab::format::sim_goodput(&result.sweep));
     println!("points {}", result.sweep.points.len());
+    for c in &result.chunks {
+        let p = &c.point;
+        println!(
+            "chunk {} ttft_p90 {} ms tpot_p90 {} ms both {}",
+            c.chunk_tokens,
+            goodput_lab::format::ms_or_dash(p.ttft.p90_s),
+            goodput_lab::format::ms_or_dash(p.tpot.p90_s),
+            goodput_lab::format::percent(p.requests.both)
+        );
+    }
 }

@@ -71,9 +71,12 @@ fn row_view(p: &RatePoint, counting: Counting) -> impl IntoView {
 pub fn ChunkTable(result: Signal<Option<SimResult>>, chunk_tokens: Signal<u32>) -> impl IntoView {
     let caption = move || match result.get() {
         Some(r) if r.load == LoadMode::Closed => {
-            format!("Step budget trade-off with {} clients", thousands(r.chunk_level))
+            format!("Step budget trade-off with {} clients (half the cap)", thousands(r.chunk_level))
         }
-        Some(r) => format!("Step budget trade-off at {} req/s", significant(r.chunk_level)),
+        Some(r) => format!(
+            "Step budget trade-off at {} req/s (half the goodput rate, so queues stay short)",
+            significant(r.chunk_level)
+        ),
         None => String::new(),
     };
     let rows = move || {

@@ -102,7 +102,9 @@ pub fn NumberInput(
     let step = if field.whole { "1" } else { "any" };
     view! {
         <div class="control number">
-            <label for=field.key>{field.label}<span class="unit">{format!(" ({})", field.unit)}</span></label>
+            <label for=field.key>{field.label}
+                {(!field.unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({})", field.unit)}</span> })}
+            </label>
             <input type="number" id=field.key min=field.min max=field.max step=step inputmode="decimal"
                 prop:value=move || trim_decimal(field.to_display(value.get())) on:change=on_change/>
             <Show when=move || !message.get().is_empty()>
