@@ -44,11 +44,7 @@ impl ChartKind {
 #[component]
 pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: ReadSignal<bool>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let (resized, set_resized) = signal(0_u32);
-    Effect::new(move |observing: Option<bool>| {
-        let Some(canvas) = canvas_ref.get() else { return false };
-        observing.unwrap_or(false) || observe_size(&canvas, set_resized)
-    });
+    let resized = resize_signal(canvas_ref);
     Effect::new(move |_| {
         resized.track();
         let data = curves.get();
@@ -67,8 +63,18 @@ pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: ReadSignal<bool>
     }
 }
 
+/// A counter that ticks whenever the canvas's box changes size (for effects to track).
+pub(super) fn resize_signal(canvas_ref: NodeRef<Canvas>) -> ReadSignal<u32> {
+    let (resized, set_resized) = signal(0_u32);
+    Effect::new(move |observing: Option<bool>| {
+        let Some(canvas) = canvas_ref.get() else { return false };
+        observing.unwrap_or(false) || observe_size(&canvas, set_resized)
+    });
+    resized
+}
+
 /// Calls `set_resized` whenever the canvas's box changes size; true once observing.
-pub(super) fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bool {
+fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bool {
     let callback = Closure::<dyn FnMut()>::new(move || set_resized.update(|n| *n = n.wrapping_add(1)));
     let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return false };
     observer.observe(canvas);

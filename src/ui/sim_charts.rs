@@ -4,7 +4,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::chart_canvas::{observe_size, paint};
+use super::chart_canvas::{paint, resize_signal};
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView};
 use crate::core::sim::{Counting, LoadMode};
 use crate::format::{percent, significant, sim_goodput};
@@ -41,11 +41,7 @@ pub fn SimChart(
     dark: ReadSignal<bool>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let (resized, set_resized) = signal(0_u32);
-    Effect::new(move |observing: Option<bool>| {
-        let Some(canvas) = canvas_ref.get() else { return false };
-        observing.unwrap_or(false) || observe_size(&canvas, set_resized)
-    });
+    let resized = resize_signal(canvas_ref);
     Effect::new(move |_| {
         resized.track();
         let (Some(canvas), Some(r)) = (canvas_ref.get(), result.get()) else { return };

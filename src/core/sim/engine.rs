@@ -246,17 +246,24 @@ impl Engine<'_> {
     fn make_room_to_grow(&mut self) {
         while self.n_dec > 0 && self.kv_in_use() + f64::from(self.n_dec) > self.server.kv_pool_tokens {
             let Some((id, epoch)) = self.order.pop_back() else { return };
-            let seq = self.seqs[id as usize];
-            if seq.epoch != epoch {
+            if self.seqs[id as usize].epoch != epoch {
                 continue;
             }
-            let decoded = (self.step - seq.start_step) as u32;
-            self.held_dec -= f64::from(seq.held0 + decoded);
-            self.n_dec -= 1;
-            self.seqs[id as usize].epoch = self.seqs[id as usize].epoch.wrapping_add(1);
-            self.preempted.push_front((id, seq.generated + decoded));
+            let generated = self.remove_decode(id);
+            self.preempted.push_front((id, generated));
             self.trace.preemptions += 1;
         }
+    }
+
+    /// Takes a decoding sequence out of the aggregates (KV held, decode count) and makes its heap
+    /// and order entries stale; returns the tokens it has generated.
+    fn remove_decode(&mut self, id: u32) -> u32 {
+        let seq = self.seqs[id as usize];
+        let decoded = (self.step - seq.start_step) as u32;
+        self.held_dec -= f64::from(seq.held0 + decoded);
+        self.n_dec -= 1;
+        self.seqs[id as usize].epoch = seq.epoch.wrapping_add(1);
+        seq.generated + decoded
     }
 
     /// Records the most KV tokens held or reserved so far.

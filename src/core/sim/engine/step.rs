@@ -110,14 +110,10 @@ impl Engine<'_> {
                 return;
             }
             self.finishing.pop();
-            let seq = self.seqs[id as usize];
-            if seq.epoch != epoch {
+            if self.seqs[id as usize].epoch != epoch {
                 continue;
             }
-            let decoded = (self.step - seq.start_step) as u32;
-            self.held_dec -= f64::from(seq.held0 + decoded);
-            self.n_dec -= 1;
-            self.seqs[id as usize].epoch = self.seqs[id as usize].epoch.wrapping_add(1);
+            self.remove_decode(id);
             self.depart_served(id);
         }
     }
