@@ -3,7 +3,7 @@
 
 use super::fields::{quoted, NumberField};
 use super::{Notice, RawQuery};
-use crate::core::roofline::{analyze, Scenario, MAX_BATCH};
+use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
 use crate::core::sim::{auto_rate_max, Arrivals, Counting, LengthDist, Lengths, LoadMode, SimConfig};
 
 /// Arrival process, as chosen (the burst size lives beside it).
@@ -150,17 +150,18 @@ pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> SimInputs {
 impl SimInputs {
     /// The concurrency cap in force: the chosen one, else the analytic knee (within the pool),
     /// at least 1.
-    pub fn cap_for(&self, s: &Scenario) -> u32 {
-        self.cap.unwrap_or_else(|| analyze(s).server_batch).max(1)
+    pub fn cap_for(&self, a: &Analysis) -> u32 {
+        self.cap.unwrap_or(a.server_batch).max(1)
     }
 
     /// The highest rate swept: the chosen one, else [`auto_rate_max`].
-    pub fn rate_max_for(&self, s: &Scenario) -> f64 {
-        self.rate_max_req_per_s.unwrap_or_else(|| auto_rate_max(s))
+    pub fn rate_max_for(&self, s: &Scenario, a: &Analysis) -> f64 {
+        self.rate_max_req_per_s.unwrap_or_else(|| auto_rate_max(s, a))
     }
 
     /// The sweep these controls describe on `s`.
     pub fn config(&self, s: &Scenario) -> SimConfig {
+        let a = analyze(s);
         let arrivals = match self.arrivals {
             ArrivalKind::Poisson => Arrivals::Poisson,
             ArrivalKind::Constant => Arrivals::Constant,
@@ -173,11 +174,11 @@ impl SimInputs {
             requests: self.requests,
             seed: self.seed,
             chunk_tokens: self.chunk_tokens,
-            max_concurrency: self.cap_for(s),
+            max_concurrency: self.cap_for(&a),
             load: self.load,
             counting: self.counting,
             attainment_target: self.attainment_target,
-            rate_max_req_per_s: self.rate_max_for(s),
+            rate_max_req_per_s: self.rate_max_for(s, &a),
             rate_points: self.rate_points,
             prefill_free: self.prefill_free,
         }

@@ -51,7 +51,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
-                <SimPanel inputs=inputs set_inputs=set_inputs dark=dark/>
+                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis dark=dark/>
             </section>
         </main>
         <Footer inputs=inputs/>

@@ -52,12 +52,21 @@ pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: ReadSignal<bool>
             draw(&canvas, kind, &data, dark.get());
         }
     });
-    let description = move || describe(kind, &curves.get());
+    chart_figure(kind.id(), kind.title(), canvas_ref, move || describe(kind, &curves.get()))
+}
+
+/// A titled figure holding one chart canvas whose text alternative is `description`.
+pub(super) fn chart_figure(
+    id: &'static str,
+    title: &'static str,
+    canvas_ref: NodeRef<Canvas>,
+    description: impl Fn() -> String + Send + Sync + 'static,
+) -> impl IntoView {
     view! {
         <figure class="chart">
-            <figcaption>{kind.title()}</figcaption>
+            <figcaption>{title}</figcaption>
             <div class="chart-box">
-                <canvas id=kind.id() node_ref=canvas_ref role="img" aria-label=description></canvas>
+                <canvas id=id node_ref=canvas_ref role="img" aria-label=description></canvas>
             </div>
         </figure>
     }

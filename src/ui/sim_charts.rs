@@ -4,7 +4,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::chart_canvas::{paint, resize_signal};
+use super::chart_canvas::{chart_figure, paint, resize_signal};
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView};
 use crate::core::sim::{Counting, LoadMode};
 use crate::format::{percent, significant, sim_goodput};
@@ -54,14 +54,7 @@ pub fn SimChart(
     });
     let description =
         move || result.get().map_or_else(|| format!("{}: simulating…", kind.title()), |r| describe(kind, &r));
-    view! {
-        <figure class="chart">
-            <figcaption>{kind.title()}</figcaption>
-            <div class="chart-box">
-                <canvas id=kind.id() node_ref=canvas_ref role="img" aria-label=description></canvas>
-            </div>
-        </figure>
-    }
+    chart_figure(kind.id(), kind.title(), canvas_ref, description)
 }
 
 /// The chart's text alternative: the sweep's range, where attainment crosses the target, goodput.

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::widgets::{NumberInput, PresetSelect, StopSlider};
+use crate::core::roofline::{Analysis, Scenario};
 use crate::core::sim::auto_rate_max;
 use crate::core::sim::{Counting, LengthDist, LoadMode};
 use crate::state::fields::NumberField;
@@ -19,6 +20,8 @@ use crate::state::Inputs;
 struct Sim {
     inputs: ReadSignal<Inputs>,
     set_inputs: WriteSignal<Inputs>,
+    /// What "automatic" means now: (cap in sequences, highest rate in requests/s).
+    autos: Memo<(f64, f64)>,
 }
 
 impl Sim {
@@ -28,14 +31,6 @@ impl Sim {
 
     fn update(self, f: impl FnOnce(&mut SimInputs)) {
         self.set_inputs.update(|i| f(&mut i.sim));
-    }
-
-    /// The automatic cap (the analytic knee within the pool) and highest rate for the scenario.
-    fn autos(self) -> (f64, f64) {
-        let i = self.inputs.get();
-        let s = i.scenario();
-        let cap = SimInputs { cap: None, ..i.sim }.cap_for(&s);
-        (f64::from(cap), auto_rate_max(&s))
     }
 
     /// A signal of one field, for a widget.
@@ -59,8 +54,18 @@ fn pick<T: Copy>(choices: &[(&'static str, T)], id: &str) -> Option<T> {
 
 /// Every simulator control, with the seed's two measurement mistakes as explained toggles.
 #[component]
-pub fn SimControls(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    let sim = Sim { inputs, set_inputs };
+pub fn SimControls(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    analysis: Memo<Analysis>,
+) -> impl IntoView {
+    // The automatic cap (the analytic knee within the pool) and highest rate, from the app's memos.
+    let autos = Memo::new(move |_| {
+        let a = analysis.get();
+        (f64::from(SimInputs::default().cap_for(&a)), auto_rate_max(&scenario.get(), &a))
+    });
+    let sim = Sim { inputs, set_inputs, autos };
     view! {
         <div class="sim-controls">
             <fieldset class="group">
@@ -95,7 +100,7 @@ pub fn SimControls(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) 
             <fieldset class="group">
                 <legend>"Sweep"</legend>
                 <AutoNumber field=RATE_MAX sim=sim get=|s| s.rate_max_req_per_s set=|s, v| s.rate_max_req_per_s = v
-                    auto_value=Signal::derive(move || sim.autos().1)
+                    auto_value=Signal::derive(move || sim.autos.get().1)
                     auto_label="Highest rate: twice the analytic rate at the knee"/>
                 <NumberInput field=POINTS value=sim.field(|s| f64::from(s.rate_points)) on_value=move |v| sim.update(|s| s.rate_points = v as u32)/>
                 <NumberInput field=REQUESTS value=sim.field(|s| f64::from(s.requests)) on_value=move |v| sim.update(|s| s.requests = v as u32)/>
@@ -150,7 +155,7 @@ fn Server(sim: Sim) -> impl IntoView {
                 on_value=move |v| sim.update(|s| s.chunk_tokens = v)/>
             <p class="hint">"Bigger budgets prefill a prompt in fewer steps (shorter TTFT) but make the steps carrying them longer for every decoding user (longer TPOT)."</p>
             <AutoNumber field=CAP sim=sim get=|s| s.cap.map(f64::from) set=|s, v| s.cap = v.map(|c| c as u32)
-                auto_value=Signal::derive(move || sim.autos().0)
+                auto_value=Signal::derive(move || sim.autos.get().0)
                 auto_label="Cap concurrency at the analytic knee (the seed's advice)"/>
             <div class="control check">
                 <input type="checkbox" id="prefill" prop:checked=move || sim.get().prefill_free

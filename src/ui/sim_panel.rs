@@ -7,10 +7,9 @@ use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
-use crate::core::roofline::{analyze, evaluate, Analysis, Scenario};
+use crate::core::roofline::{evaluate, Analysis, Scenario};
 use crate::format::{ms_or_dash, percent, significant, sim_goodput, target_ms, thousands};
 use crate::sim_protocol::SimResult;
-use crate::state::sim::SimInputs;
 use crate::state::{self, Inputs};
 
 /// The section: closed until asked for, then swept whenever the scenario or a control changes.
@@ -18,6 +17,8 @@ use crate::state::{self, Inputs};
 pub fn SimPanel(
     inputs: ReadSignal<Inputs>,
     set_inputs: WriteSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    analysis: Memo<Analysis>,
     dark: ReadSignal<bool>,
 ) -> impl IntoView {
     let shown = Memo::new(move |_| inputs.get().sim.shown);
@@ -25,7 +26,7 @@ pub fn SimPanel(
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
         let i = inputs.get();
-        i.sim.shown.then(|| (i.scenario(), SimInputs { shown: true, ..i.sim }))
+        i.sim.shown.then(|| (scenario.get(), i.sim))
     });
     Effect::new(move |_| {
         if wanted.get().is_some() {
@@ -47,10 +48,10 @@ pub fn SimPanel(
             </button>
             <Show when=move || shown.get()>
                 <div id="sim-body" class="sim-body">
-                    <SimControls inputs=inputs set_inputs=set_inputs/>
+                    <SimControls inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis/>
                     <div class="sim-results">
                         <SimStatus run=run/>
-                        <SimReadout inputs=inputs run=run/>
+                        <SimReadout scenario=scenario analysis=analysis run=run/>
                         <div class="charts">
                             <SimChart kind=SimChartKind::Attainment result=run.result.into() dark=dark/>
                             <SimChart kind=SimChartKind::Served result=run.result.into() dark=dark/>
@@ -84,9 +85,7 @@ fn SimStatus(run: SimRun) -> impl IntoView {
 
 /// Goodput as the simulator reads it, beside the analytic knee, with the lesson of the mode.
 #[component]
-fn SimReadout(inputs: ReadSignal<Inputs>, run: SimRun) -> impl IntoView {
-    let scenario = Memo::new(move |_| inputs.get().scenario());
-    let analysis = Memo::new(move |_| analyze(&scenario.get()));
+fn SimReadout(scenario: Memo<Scenario>, analysis: Memo<Analysis>, run: SimRun) -> impl IntoView {
     view! {
         {move || run.result.get().map(|r| readout(&scenario.get(), &analysis.get(), &r))}
     }

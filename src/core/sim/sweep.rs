@@ -9,7 +9,7 @@ use super::stats::{summarize, RatePoint};
 use super::workload::{mean_prompt_tokens, requests, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{
-    analyze, evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Scenario,
+    evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
 };
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
@@ -54,8 +54,8 @@ pub fn kv_pool_tokens(s: &Scenario) -> f64 {
 
 /// Twice the analytic request rate at the batch a server can run (min(knee, pool), at least 1):
 /// the sweep then shows the rise, the knee and the fall. In requests/s, never 0.
-pub fn auto_rate_max(s: &Scenario) -> f64 {
-    let batch = analyze(s).server_batch.max(1);
+pub fn auto_rate_max(s: &Scenario, a: &Analysis) -> f64 {
+    let batch = a.server_batch.max(1);
     let rate = 2.0 * evaluate(s, batch).throughput_req_per_s;
     if rate.is_finite() && rate > 0.0 {
         rate
