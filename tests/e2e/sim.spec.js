@@ -84,9 +84,15 @@ test('the goodput readout equals the native simulator for the same URL', async (
 
 test('the data table lists every simulated rate with attainment, percentiles and throughput', async ({ page }) => {
   await openSim(page);
+  // Collapsed until asked for; the highest rate swept is the automatic one the controls state.
+  await expect(page.locator('#sim-data')).not.toHaveAttribute('open', '');
+  await expect(page.locator('#sim-table')).toBeHidden();
   await page.locator('#sim-data summary').click();
+  await expect(page.locator('#sim-table')).toBeVisible();
   const rows = await simRows(page);
   expect(rows).toHaveLength(16);
+  const autoMax = num((await page.locator('#rate_max-auto-value').textContent()).match(/([\d.,]+) req\/s/)[1]);
+  expect(num(rows[rows.length - 1]['Offered rate (req/s)'])).toBeCloseTo(autoMax, 0);
   const rates = rows.map((r) => num(r['Offered rate (req/s)']));
   expect(rates).toEqual([...rates].sort((a, b) => a - b));
   expect(rows[0]['Both targets']).toBe('100.0%');
@@ -108,10 +114,18 @@ test('the data table lists every simulated rate with attainment, percentiles and
 test('moving a control re-sweeps: the chart changes and the readout follows the native simulator', async ({ page }) => {
   const errors = await openSim(page);
   const before = { image: await canvasImage(page, 'chart-attainment'), goodput: await page.locator('#sim-goodput').textContent() };
+  // Record whether a progress bar appears while the next sweep runs.
+  await page.evaluate(() => {
+    window.sawProgress = false;
+    new MutationObserver(() => { if (document.getElementById('sim-progress')) window.sawProgress = true; })
+      .observe(document.getElementById('sim-status'), { childList: true, subtree: true });
+  });
   let n = await sweeps(page);
   await page.selectOption('#lengths', 'fixed');
   await settled(page, n);
   expect(queryValue(page, 'lengths')).toBe('fixed');
+  expect(await page.evaluate(() => window.sawProgress)).toBe(true);
+  await expect(page.locator('#sim-progress')).toHaveCount(0);
   n = await sweeps(page);
   await pressOn(page, 'ttft', 'ArrowLeft');
   await pressOn(page, 'ttft', 'ArrowLeft');
@@ -184,6 +198,21 @@ test('a link reproduces the sweep: every simulator key reaches its control and s
   await expect.poll(() => queryValue(page, 'pct')).toBe('p99');
   expect(queryValue(page, 'attain')).toBeNull();
   expect(errors).toEqual([]);
+});
+
+test('the percentile choice sets the share that must meet both targets: every request is stricter than p90', async ({ page }) => {
+  await openSim(page);
+  const p90 = await page.locator('#sim-goodput').textContent();
+  await expect(page.locator('#sim-readout')).toContainText('at least 90.0% of requests');
+  const n = await sweeps(page);
+  await page.selectOption('#pct', 'all');
+  await settled(page, n);
+  expect(queryValue(page, 'pct')).toBe('all');
+  await expect(page.locator('#attain')).toHaveValue('100');
+  await expect(page.locator('#sim-readout')).toContainText('at least 100.0% of requests');
+  const all = await page.locator('#sim-goodput').textContent();
+  expect(num(all.replace(/[^\d.]/g, ''))).toBeLessThan(num(p90.replace(/[^\d.]/g, '')));
+  expect(all).toBe(nativeGoodput(new URL(page.url()).search));
 });
 
 test('a burst of slider moves ends on the last state: stale sweeps are dropped', async ({ page }) => {
