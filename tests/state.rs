@@ -3,7 +3,10 @@
 
 use goodput_lab::core::presets::Attention;
 use goodput_lab::core::roofline::{evaluate, Calibration, Precision};
-use goodput_lab::state::{from_query, log_stops, nearest_stop_index, to_query, Inputs, KEYS};
+use goodput_lab::state::view::{Mode, Panel, Theme};
+use goodput_lab::state::{
+    from_page_query, from_query, log_stops, nearest_stop_index, page_query, to_query, Inputs, KEYS,
+};
 
 /// The seed's state as its canonical query.
 const SEED_QUERY: &str =
@@ -57,7 +60,13 @@ fn every_key_round_trips() {
         assert_eq!(to_query(&inputs), query);
         assert_eq!(from_query(&to_query(&inputs)).0, inputs);
     }
-    let joined = [preset, custom, &sim_open, &sim_closed].join("&");
+    let view = format!("{base}&embed=1&view=table&theme=projector&mark=48");
+    let (inputs, view_state, notices) = from_page_query(&view);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(page_query(&inputs, &view_state), view);
+    let presenting = from_page_query(&format!("{base}&present=1")).1;
+    assert_eq!(page_query(&inputs, &presenting), format!("{base}&present=1&view=rate"));
+    let joined = [preset, custom, &sim_open, &sim_closed, &view, "present=1"].join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {
         assert!(covered.contains(key), "round trip misses key {key}");
@@ -161,4 +170,22 @@ fn output_slider_reaches_one_and_the_seed_256() {
     let stops = log_stops(1, 16_384);
     assert_eq!(stops[0], 1);
     assert!(stops.contains(&256));
+}
+
+#[test]
+fn bad_view_values_fall_back_with_a_notice_each() {
+    let (_, view, notices) = from_page_query("present=maybe&view=pie&theme=neon&mark=0");
+    assert_eq!(
+        (view.mode, view.panel, view.theme, view.mark_batch),
+        (Mode::Page, Panel::Rate, Theme::Auto, None)
+    );
+    let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
+    assert_eq!(keys, ["present", "view", "theme", "mark"]);
+}
+
+#[test]
+fn embed_wins_over_present() {
+    let (_, view, notices) = from_page_query("present=1&embed=1&view=Step");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!((view.mode, view.panel), (Mode::Embed, Panel::Step));
 }

@@ -72,6 +72,24 @@ impl Palette {
         tpot: RGBColor(170, 68, 153),
     };
 
+    /// Black on white with saturated, darker series colours: contrast survives a washed-out
+    /// projector (every series at least 4.5:1 against white).
+    pub const PROJECTOR: Palette = Palette {
+        background: RGBColor(255, 255, 255),
+        text: RGBColor(0, 0, 0),
+        grid: RGBColor(190, 190, 190),
+        throughput: RGBColor(0, 78, 150),
+        goodput: RGBColor(0, 110, 70),
+        memory: RGBColor(0, 78, 150),
+        compute: RGBColor(150, 90, 0),
+        target: RGBColor(190, 40, 0),
+        knee: RGBColor(0, 110, 70),
+        pool: RGBColor(95, 50, 150),
+        step_total: RGBColor(160, 40, 120),
+        ttft: RGBColor(0, 78, 150),
+        tpot: RGBColor(140, 30, 120),
+    };
+
     /// Light text on near-black, same hues brightened.
     pub const DARK: Palette = Palette {
         background: RGBColor(22, 25, 29),
@@ -88,6 +106,40 @@ impl Palette {
         ttft: RGBColor(86, 180, 233),
         tpot: RGBColor(225, 140, 210),
     };
+}
+
+/// The chart's look: a palette plus how much larger than CSS pixels lines and text are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Look {
+    #[default]
+    Light,
+    Dark,
+    /// Black on white, heavier lines and larger text, for projectors that wash colour out.
+    Projector,
+}
+
+impl Look {
+    /// The colours.
+    pub fn palette(self) -> Palette {
+        match self {
+            Look::Light => Palette::LIGHT,
+            Look::Dark => Palette::DARK,
+            Look::Projector => Palette::PROJECTOR,
+        }
+    }
+
+    /// Lines and text are drawn this many times their CSS size (a projector's back row).
+    pub fn zoom(self) -> f64 {
+        match self {
+            Look::Light | Look::Dark => 1.0,
+            Look::Projector => 1.35,
+        }
+    }
+
+    /// The chart style for a canvas at `device_pixel_ratio`.
+    pub fn style(self, device_pixel_ratio: f64) -> ChartStyle {
+        ChartStyle { palette: self.palette(), scale: device_pixel_ratio * self.zoom() }
+    }
 }
 
 /// How to draw: colours, and device pixels per CSS pixel (devicePixelRatio) for crisp HiDPI output.

@@ -5,6 +5,7 @@ pub mod custom;
 pub mod fields;
 pub mod sim;
 mod stops;
+pub mod view;
 
 use std::collections::BTreeMap;
 
@@ -16,7 +17,7 @@ use fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 pub use stops::{log_stops, nearest_stop_index};
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 49] = [
+pub const KEYS: [&str; 54] = [
     "model",
     "m_params",
     "m_active",
@@ -66,6 +67,11 @@ pub const KEYS: [&str; 49] = [
     "attain",
     "rate_max",
     "points",
+    "present",
+    "embed",
+    "view",
+    "theme",
+    "mark",
 ];
 
 /// The query string as typed: the last value of each known key, unparsed.
@@ -311,6 +317,26 @@ fn read_realistic(raw: &RawQuery, n: &mut Vec<Notice>) -> Option<Calibration> {
 /// Parses and validates a whole query string.
 pub fn from_query(query: &str) -> (Inputs, Vec<Notice>) {
     validate(&parse_raw(query))
+}
+
+/// Parses and validates a whole query string into the inputs and the view, with every notice.
+pub fn from_page_query(query: &str) -> (Inputs, view::View, Vec<Notice>) {
+    let raw = parse_raw(query);
+    let (inputs, mut notices) = validate(&raw);
+    let view = view::read(&raw, &mut notices);
+    (inputs, view, notices)
+}
+
+/// The page's query string: the inputs' canonical query, then the view's keys that differ from
+/// the default view.
+pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
+    let query = to_query(inputs);
+    let extra = serde_urlencoded::to_string(view.pairs()).unwrap_or_default();
+    match (query.is_empty(), extra.is_empty()) {
+        (_, true) => query,
+        (true, false) => extra,
+        (false, false) => format!("{query}&{extra}"),
+    }
 }
 
 /// The canonical query string for these inputs (no leading `?`): every key that applies, in

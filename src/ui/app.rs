@@ -19,8 +19,9 @@ use crate::state::{self, Inputs};
 /// The whole page. Reads the URL once, then owns every control's signal.
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, notices) = state::from_query(&url::current_query());
+    let (initial, initial_view, notices) = state::from_page_query(&url::current_query());
     let (inputs, set_inputs) = signal(initial);
+    let (view, set_view) = signal(initial_view);
     let scenario = Memo::new(move |_| inputs.get().scenario());
     let analysis = Memo::new(move |_| analyze(&scenario.get()));
     let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
@@ -29,8 +30,9 @@ pub fn App() -> impl IntoView {
         let i = inputs.get();
         capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
     });
-    Effect::new(move |_| url::replace_query(&state::to_query(&inputs.get())));
-    let dark = theme::prefers_dark();
+    Effect::new(move |_| url::replace_query(&state::page_query(&inputs.get(), &view.get())));
+    let look = theme::look_signal(view);
+    let _ = set_view;
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
@@ -45,13 +47,13 @@ pub fn App() -> impl IntoView {
             <section class="results" aria-label="Results">
                 <Headline scenario=scenario analysis=analysis/>
                 <div class="charts">
-                    <ChartCanvas kind=ChartKind::Rate curves=curves dark=dark/>
-                    <ChartCanvas kind=ChartKind::Step curves=curves dark=dark/>
-                    <ChartCanvas kind=ChartKind::Interactivity curves=curves dark=dark/>
+                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look/>
+                    <ChartCanvas kind=ChartKind::Step curves=curves look=look/>
+                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look/>
                 </div>
                 <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
-                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis dark=dark/>
+                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
             </section>
         </main>
         <Footer inputs=inputs/>

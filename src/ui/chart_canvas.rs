@@ -9,7 +9,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Palette};
+use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Look};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
 use crate::format::{ms, req_per_s, target_ms, thousands};
@@ -42,14 +42,14 @@ impl ChartKind {
 
 /// A chart on a canvas that follows its box's size and the screen's pixel density.
 #[component]
-pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, dark: ReadSignal<bool>) -> impl IntoView {
+pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, look: Signal<Look>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let resized = resize_signal(canvas_ref);
     Effect::new(move |_| {
         resized.track();
         let data = curves.get();
         if let Some(canvas) = canvas_ref.get() {
-            draw(&canvas, kind, &data, dark.get());
+            draw(&canvas, kind, &data, look.get());
         }
     });
     chart_figure(kind.id(), kind.title(), canvas_ref, move || describe(kind, &curves.get()))
@@ -95,7 +95,7 @@ fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bo
 /// in the theme's palette; a failure is logged, never raised.
 pub(super) fn paint<E: std::fmt::Debug>(
     canvas: &HtmlCanvasElement,
-    dark: bool,
+    look: Look,
     draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), E>,
 ) {
     let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
@@ -110,15 +110,15 @@ pub(super) fn paint<E: std::fmt::Debug>(
         return;
     };
     let root = backend.into_drawing_area();
-    let style = ChartStyle { palette: if dark { Palette::DARK } else { Palette::LIGHT }, scale };
+    let style = look.style(scale);
     if let Err(e) = draw(&root, &style) {
         leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id());
     }
 }
 
 /// Draws one of the batch charts.
-fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, dark: bool) {
-    paint(canvas, dark, |root, style| match kind {
+fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, look: Look) {
+    paint(canvas, look, |root, style| match kind {
         ChartKind::Rate => draw_rate_chart(root, curves, style),
         ChartKind::Step => draw_step_chart(root, curves, style),
         ChartKind::Interactivity => draw_interactivity_chart(root, curves, style),

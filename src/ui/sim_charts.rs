@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::chart_canvas::{chart_figure, paint, resize_signal};
-use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView};
+use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
 use crate::core::sim::{Counting, LoadMode};
 use crate::format::{percent, significant, sim_goodput};
 use crate::sim_protocol::SimResult;
@@ -35,11 +35,7 @@ impl SimChartKind {
 
 /// A simulator chart on a canvas; blank until the first sweep lands.
 #[component]
-pub fn SimChart(
-    kind: SimChartKind,
-    result: Signal<Option<SimResult>>,
-    dark: ReadSignal<bool>,
-) -> impl IntoView {
+pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Signal<Look>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let resized = resize_signal(canvas_ref);
     Effect::new(move |_| {
@@ -47,7 +43,7 @@ pub fn SimChart(
         let (Some(canvas), Some(r)) = (canvas_ref.get(), result.get()) else { return };
         let view =
             AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
-        paint(&canvas, dark.get(), |root, style| match kind {
+        paint(&canvas, look.get(), |root, style| match kind {
             SimChartKind::Attainment => draw_attainment_chart(root, &r.sweep, &view, style),
             SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
         });

@@ -7,6 +7,7 @@ use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
+use crate::chart::Look;
 use crate::core::roofline::{evaluate, Analysis, Scenario};
 use crate::format::{ms_or_dash, percent, significant, sim_goodput, target_ms, thousands};
 use crate::sim_protocol::SimResult;
@@ -19,7 +20,7 @@ pub fn SimPanel(
     set_inputs: WriteSignal<Inputs>,
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
-    dark: ReadSignal<bool>,
+    look: Signal<Look>,
 ) -> impl IntoView {
     let shown = Memo::new(move |_| inputs.get().sim.shown);
     let run = SimRun::new();
@@ -53,8 +54,8 @@ pub fn SimPanel(
                         <SimStatus run=run/>
                         <SimReadout scenario=scenario analysis=analysis run=run/>
                         <div class="charts">
-                            <SimChart kind=SimChartKind::Attainment result=run.result.into() dark=dark/>
-                            <SimChart kind=SimChartKind::Served result=run.result.into() dark=dark/>
+                            <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
+                            <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>
                         </div>
                         <SimTable result=run.result.into()/>
                         <ChunkTable result=run.result.into()

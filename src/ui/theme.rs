@@ -1,7 +1,11 @@
-//! The colour scheme the reader prefers, as a signal that follows the system setting live.
+//! The colour theme: the reader's system preference (followed live) combined with `theme=`, pushed
+//! onto `<html data-look data-mode>` for the style sheet and handed to the charts as a [`Look`].
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
+
+use crate::chart::Look;
+use crate::state::view::{Mode, Theme, View};
 
 /// True while `(prefers-color-scheme: dark)` matches; updated when the system setting changes.
 pub fn prefers_dark() -> ReadSignal<bool> {
@@ -14,4 +18,45 @@ pub fn prefers_dark() -> ReadSignal<bool> {
         on_change.forget();
     }
     dark
+}
+
+/// The look the view's theme asks for: `Auto` follows the system.
+pub fn look_for(theme: Theme, system_dark: bool) -> Look {
+    match theme {
+        Theme::Auto if system_dark => Look::Dark,
+        Theme::Auto | Theme::Light => Look::Light,
+        Theme::Dark => Look::Dark,
+        Theme::Projector => Look::Projector,
+    }
+}
+
+/// The charts' look, following `view`'s theme and the system; also keeps `<html>`'s `data-look`
+/// and `data-mode` attributes current for the style sheet.
+pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
+    let dark = prefers_dark();
+    let look = Memo::new(move |_| look_for(view.get().theme, dark.get()));
+    Effect::new(move |_| {
+        let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+        if let Some(root) = root {
+            let _ = root.set_attribute("data-look", look_id(look.get()));
+            let _ = root.set_attribute("data-mode", mode_id(view.get().mode));
+        }
+    });
+    look.into()
+}
+
+fn look_id(look: Look) -> &'static str {
+    match look {
+        Look::Light => "light",
+        Look::Dark => "dark",
+        Look::Projector => "projector",
+    }
+}
+
+fn mode_id(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Page => "page",
+        Mode::Present => "present",
+        Mode::Embed => "embed",
+    }
 }

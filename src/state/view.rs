@@ -1,0 +1,191 @@
+//! How the page is shown, as opposed to what it computes: layout mode (page, presentation, embed),
+//! the panel an embed or presentation shows, the colour theme and the batch marked on every chart.
+//! Read from and written to the URL beside [`super::Inputs`], validated the same way.
+
+use super::fields::quoted;
+use super::{Notice, RawQuery};
+
+/// The page's layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The full page: controls, charts, table, panels.
+    #[default]
+    Page,
+    /// Presentation (`present=1`): large type, one panel filling the screen, arrow keys step lessons.
+    Present,
+    /// Embed (`embed=1`): no page chrome, one panel, compact enough for a 600x400 iframe.
+    Embed,
+}
+
+/// The panel an embed or presentation shows (`view=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Panel {
+    /// Throughput and goodput against batch.
+    #[default]
+    Rate,
+    Step,
+    Interactivity,
+    Table,
+    Derivation,
+    Sim,
+}
+
+impl Panel {
+    pub const ALL: [Panel; 6] =
+        [Panel::Rate, Panel::Step, Panel::Interactivity, Panel::Table, Panel::Derivation, Panel::Sim];
+
+    /// The URL id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Panel::Rate => "rate",
+            Panel::Step => "step",
+            Panel::Interactivity => "interactivity",
+            Panel::Table => "table",
+            Panel::Derivation => "derivation",
+            Panel::Sim => "sim",
+        }
+    }
+
+    /// A short name for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            Panel::Rate => "Throughput and goodput",
+            Panel::Step => "Step time",
+            Panel::Interactivity => "Per GPU against per user",
+            Panel::Table => "Batch table",
+            Panel::Derivation => "The arithmetic",
+            Panel::Sim => "Simulated attainment",
+        }
+    }
+}
+
+/// The colour theme (`theme=`); `Auto` follows `prefers-color-scheme`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+    /// Black on white, heavier lines and larger chart text, for washed-out projectors.
+    Projector,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 4] = [Theme::Auto, Theme::Light, Theme::Dark, Theme::Projector];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+            Theme::Projector => "projector",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Theme::Auto => "System",
+            Theme::Light => "Light",
+            Theme::Dark => "Dark",
+            Theme::Projector => "Projector",
+        }
+    }
+}
+
+/// The largest batch `mark=` accepts.
+pub const MARK_MAX: u32 = 1_000_000;
+
+/// The validated view state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    pub mode: Mode,
+    pub panel: Panel,
+    pub theme: Theme,
+    /// The batch marked on every chart (clicking a table row), if any.
+    pub mark_batch: Option<u32>,
+}
+
+/// Reads `present`, `embed`, `view`, `theme` and `mark`; a bad value falls back with a notice.
+/// `embed=1` wins over `present=1`: an iframe has no room for a presentation.
+pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> View {
+    let present = read_flag(raw, "present", n);
+    let embed = read_flag(raw, "embed", n);
+    let mode = match (embed, present) {
+        (true, _) => Mode::Embed,
+        (false, true) => Mode::Present,
+        _ => Mode::Page,
+    };
+    let panel = read_choice(raw, "view", &Panel::ALL, Panel::id, Panel::default(), n);
+    let theme = read_choice(raw, "theme", &Theme::ALL, Theme::id, Theme::default(), n);
+    let mark_batch = read_mark(raw.get("mark"), n);
+    View { mode, panel, theme, mark_batch }
+}
+
+impl View {
+    /// The URL pairs that differ from the default view, in [`super::KEYS`] order.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        match self.mode {
+            Mode::Page => {}
+            Mode::Present => pairs.push(("present", "1".to_string())),
+            Mode::Embed => pairs.push(("embed", "1".to_string())),
+        }
+        if self.mode != Mode::Page || self.panel != Panel::default() {
+            pairs.push(("view", self.panel.id().to_string()));
+        }
+        if self.theme != Theme::default() {
+            pairs.push(("theme", self.theme.id().to_string()));
+        }
+        if let Some(batch) = self.mark_batch {
+            pairs.push(("mark", batch.to_string()));
+        }
+        pairs
+    }
+}
+
+/// `1`, `true`, `on` (or an empty value) is on; `0`, `false`, `off` is off; else off with a notice.
+fn read_flag(raw: &RawQuery, key: &'static str, n: &mut Vec<Notice>) -> bool {
+    let Some(text) = raw.get(key) else { return false };
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "1" | "true" | "on" | "yes" => true,
+        "0" | "false" | "off" | "no" => false,
+        _ => {
+            n.push(Notice { key, message: format!("{key}={} is not 1 or 0; using 0.", quoted(text)) });
+            false
+        }
+    }
+}
+
+/// One of `all` by id (case-insensitive), else `default` with a notice listing the ids.
+fn read_choice<T: Copy>(
+    raw: &RawQuery,
+    key: &'static str,
+    all: &[T],
+    id: fn(T) -> &'static str,
+    default: T,
+    n: &mut Vec<Notice>,
+) -> T {
+    let Some(text) = raw.get(key) else { return default };
+    let wanted = text.trim().to_ascii_lowercase();
+    all.iter().copied().find(|t| id(*t) == wanted).unwrap_or_else(|| {
+        let ids: Vec<&str> = all.iter().map(|t| id(*t)).collect();
+        let message =
+            format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), id(default));
+        n.push(Notice { key, message });
+        default
+    })
+}
+
+/// A whole batch in 1..=[`MARK_MAX`], else no mark with a notice.
+fn read_mark(raw: Option<&str>, n: &mut Vec<Notice>) -> Option<u32> {
+    let text = raw?;
+    match text.trim().parse::<u32>() {
+        Ok(batch) if (1..=MARK_MAX).contains(&batch) => Some(batch),
+        _ => {
+            let message =
+                format!("mark={} is not a batch from 1 to {MARK_MAX}; no batch is marked.", quoted(text));
+            n.push(Notice { key: "mark", message });
+            None
+        }
+    }
+}
