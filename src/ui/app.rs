@@ -51,7 +51,9 @@ pub fn App() -> impl IntoView {
                     <ChartCanvas kind=ChartKind::Step curves=curves look=look/>
                     <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look/>
                 </div>
-                <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
+                <div class="panel-slot" data-panel="table">
+                    <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
+                </div>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
                 <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
             </section>

@@ -13,6 +13,7 @@ use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, C
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
 use crate::format::{ms, req_per_s, target_ms, thousands};
+use crate::state::view::Panel;
 
 /// Which chart a canvas shows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -28,6 +29,15 @@ impl ChartKind {
             ChartKind::Rate => "chart-rate",
             ChartKind::Step => "chart-step",
             ChartKind::Interactivity => "chart-interactivity",
+        }
+    }
+
+    /// The panel `view=` names for this chart.
+    fn panel(self) -> Panel {
+        match self {
+            ChartKind::Rate => Panel::Rate,
+            ChartKind::Step => Panel::Step,
+            ChartKind::Interactivity => Panel::Interactivity,
         }
     }
 
@@ -52,7 +62,8 @@ pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, look: Signal<Look>) ->
             draw(&canvas, kind, &data, look.get());
         }
     });
-    chart_figure(kind.id(), kind.title(), canvas_ref, move || describe(kind, &curves.get()))
+    let figure = chart_figure(kind.id(), kind.title(), canvas_ref, move || describe(kind, &curves.get()));
+    view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}</div> }
 }
 
 /// A titled figure holding one chart canvas whose text alternative is `description`.

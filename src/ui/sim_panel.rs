@@ -36,7 +36,7 @@ pub fn SimPanel(
     });
     let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
     view! {
-        <section id="sim" class="panel sim" aria-labelledby="sim-title">
+        <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
             <h2 id="sim-title">"SLO attainment against request rate"</h2>
             <p class="sim-intro">
                 "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server "

@@ -1,5 +1,5 @@
 //! The colour theme: the reader's system preference (followed live) combined with `theme=`, pushed
-//! onto `<html data-look data-mode>` for the style sheet and handed to the charts as a [`Look`].
+//! onto `<html data-look data-mode data-view>` for the style sheet and handed to the charts as a [`Look`].
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -40,6 +40,7 @@ pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
         if let Some(root) = root {
             let _ = root.set_attribute("data-look", look_id(look.get()));
             let _ = root.set_attribute("data-mode", mode_id(view.get().mode));
+            let _ = root.set_attribute("data-view", view.get().panel.id());
         }
     });
     look.into()
