@@ -5,7 +5,8 @@ use goodput_lab::core::presets::Attention;
 use goodput_lab::core::roofline::{evaluate, Calibration, Precision};
 use goodput_lab::state::view::{Mode, Panel, Theme};
 use goodput_lab::state::{
-    from_page_query, from_query, log_stops, nearest_stop_index, page_query, to_query, Inputs, KEYS,
+    from_page_query, from_query, log_stops, measured, nearest_stop_index, page_query, parse_raw, to_query,
+    Inputs, KEYS,
 };
 
 /// The seed's state as its canonical query.
@@ -66,7 +67,13 @@ fn every_key_round_trips() {
     assert_eq!(page_query(&inputs, &view_state), view);
     let presenting = from_page_query(&format!("{base}&present=1")).1;
     assert_eq!(page_query(&inputs, &presenting), format!("{base}&present=1&view=rate"));
-    let joined = [preset, custom, &sim_open, &sim_closed, &view, "present=1"].join("&");
+    let measured_query = format!("{base}&measured=1:7.9,16:8.2,64:11.5");
+    let (inputs, view_state, mut notices) = from_page_query(&measured_query);
+    let points = measured::read(&parse_raw(&measured_query), &mut notices);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(points.len(), 3);
+    assert_eq!(measured::with_measured(page_query(&inputs, &view_state), &points), measured_query);
+    let joined = [preset, custom, &sim_open, &sim_closed, &view, "present=1", &measured_query].join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {
         assert!(covered.contains(key), "round trip misses key {key}");

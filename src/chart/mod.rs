@@ -176,23 +176,33 @@ pub const IDEAL_OPACITY: f64 = 0.7;
 /// Dash and gap lengths of the dashed reference lines, in CSS pixels.
 pub const DASH_CSS_PX: (f64, f64) = (7.0, 5.0);
 
-/// One legend entry: a label, its series colour and whether its line is dashed.
+/// Radius of a measured point's ring marker, in CSS pixels.
+pub const MARKER_CSS_PX: f64 = 5.0;
+
+/// One legend entry: a label, its series colour and whether its line is dashed (or a marker).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LegendItem<'a> {
     pub label: &'a str,
     pub color: RGBColor,
     pub dashed: bool,
+    /// A ring marker instead of a line (measured points).
+    pub marker: bool,
 }
 
 impl<'a> LegendItem<'a> {
     /// A solid series.
     pub fn solid(label: &'a str, color: RGBColor) -> Self {
-        LegendItem { label, color, dashed: false }
+        LegendItem { label, color, dashed: false, marker: false }
     }
 
     /// A dashed reference series.
     pub fn dashed(label: &'a str, color: RGBColor) -> Self {
-        LegendItem { label, color, dashed: true }
+        LegendItem { label, color, dashed: true, marker: false }
+    }
+
+    /// Points drawn as markers (measured data).
+    pub fn marker(label: &'a str, color: RGBColor) -> Self {
+        LegendItem { label, color, dashed: false, marker: true }
     }
 }
 
@@ -217,7 +227,13 @@ pub fn legend_and_plot<DB: DrawingBackend>(
     for (item, (x, row)) in items.iter().zip(slots) {
         let y = style.px(4.0) as i32 + row as i32 * row_height + row_height / 2;
         let ends = vec![(x, y), (x + swatch, y)];
-        if item.dashed {
+        if item.marker {
+            legend.draw(&Circle::new(
+                (x + swatch / 2, y),
+                style.px(MARKER_CSS_PX),
+                style.stroke(item.color, 2.0),
+            ))?;
+        } else if item.dashed {
             let (dash, gap) = (style.px(DASH_CSS_PX.0), style.px(DASH_CSS_PX.1));
             legend.draw(&DashedPathElement::new(ends, dash, gap, style.dashed_stroke(item.color, 3.0)))?;
         } else {

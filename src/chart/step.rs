@@ -1,5 +1,6 @@
 //! Chart 2: step time against batch size: the memory term, the compute term, the total step time
-//! when all-reduce or overhead add to them, the ideal step time in realistic mode, and the TPOT target.
+//! when all-reduce or overhead add to them, the ideal step time in realistic mode, the TPOT target,
+//! and measured step times (ring markers) with their fitted line (dashed) when given.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -7,9 +8,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, BatchChart,
-    ChartStyle, DrawResult, LegendItem,
+    ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
 };
 use crate::core::curves::Curves;
+use crate::core::fit::MeasuredOverlay;
 use crate::core::roofline::BatchPoint;
 use crate::core::units::s_to_ms;
 use crate::format::target_ms;
@@ -27,7 +29,10 @@ pub fn draw_step_chart<DB: DrawingBackend>(
     let plot = legend_and_plot(root, &legend(curves, with_total, style), style)?;
     let terms = curves.points.iter().flat_map(|pt| [pt.step.memory_s, pt.step.compute_s, pt.step.step_s]);
     let ideal = curves.ideal_points.iter().map(|pt| pt.step.step_s);
-    let y_max = axis_top(terms.chain(ideal).chain(std::iter::once(curves.tpot_target_s)).map(s_to_ms));
+    let measured = curves.measured.iter().flat_map(measured_values);
+    let y_max = axis_top(
+        terms.chain(ideal).chain(measured).chain(std::iter::once(curves.tpot_target_s)).map(s_to_ms),
+    );
     let mut chart = batch_axes(&plot, curves, y_max, "Step time (ms)", style)?;
     if !curves.ideal_points.is_empty() {
         let ideal_step = series(&curves.ideal_points, |pt| s_to_ms(pt.step.step_s));
@@ -43,7 +48,37 @@ pub fn draw_step_chart<DB: DrawingBackend>(
     }
     draw_target(&mut chart, curves.tpot_target_s, style)?;
     mark_knee(&mut chart, curves, y_max, style)?;
+    if let Some(m) = &curves.measured {
+        draw_measured(&mut chart, m, style)?;
+    }
     root.present()?;
+    Ok(())
+}
+
+/// Every measured TPOT and fitted step time, in s, for the y axis to reach.
+fn measured_values(m: &MeasuredOverlay) -> impl Iterator<Item = f64> + '_ {
+    m.points.iter().map(|p| p.tpot_s).chain(m.fitted.iter().map(|(_, step_s)| *step_s))
+}
+
+/// The fitted line dashed, then each measured point as a ring, in the text colour (data, not model).
+fn draw_measured<DB: DrawingBackend>(
+    chart: &mut BatchChart<'_, DB>,
+    m: &MeasuredOverlay,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let color = style.palette.text;
+    if !m.fitted.is_empty() {
+        let line = m.fitted.iter().map(|&(b, step_s)| (f64::from(b), s_to_ms(step_s))).collect();
+        draw_dashed(chart, line, color, style)?;
+    }
+    let x_max = chart.x_range().end;
+    let rings = m
+        .points
+        .iter()
+        .map(|p| (f64::from(p.batch), s_to_ms(p.tpot_s)))
+        .filter(|&(b, _)| b <= x_max)
+        .map(|at| Circle::new(at, style.px(MARKER_CSS_PX), style.stroke(color, 2.0)));
+    chart.draw_series(rings)?;
     Ok(())
 }
 
@@ -65,6 +100,12 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
     }
     if !curves.ideal_points.is_empty() {
         items.push(LegendItem::dashed("Ideal step time", p.step_total));
+    }
+    if let Some(m) = &curves.measured {
+        items.push(LegendItem::marker("Measured TPOT", p.text));
+        if !m.fitted.is_empty() {
+            items.push(LegendItem::dashed("Fit to measured", p.text));
+        }
     }
     items
 }

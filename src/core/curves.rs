@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
 use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
 
 /// Most points one curve carries; beyond this the batches are strided. Plotters rounds to whole
@@ -34,6 +35,8 @@ pub struct Curves {
     pub ttft_target_s: f64,
     /// GPUs per replica (tensor parallelism), for per-GPU rates.
     pub tp: u32,
+    /// Measured step times and their fitted line (the step chart draws them), if any were given.
+    pub measured: Option<MeasuredOverlay>,
 }
 
 /// axis = round_up(1.15 x max(128, 2 x knee, pool)), capped at [`MAX_AXIS_BATCH`].
@@ -84,7 +87,29 @@ pub fn ladder_batches(a: &Analysis) -> Vec<u32> {
 /// The curves for a scenario, evaluated at [`sampled_batches`] (and on the ideal roofline too when
 /// the scenario is calibrated).
 pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
-    let axis_max_batch = axis_max_batch(a);
+    curves_on_axis(s, a, axis_max_batch(a))
+}
+
+/// The curves with measured points drawn over them: the batch axis widened to reach the largest
+/// measured batch (up to [`MAX_AXIS_BATCH`]) and the fitted line sampled at the curves' batches.
+pub fn curves_with_measured(
+    s: &Scenario,
+    a: &Analysis,
+    points: &[MeasuredPoint],
+    fit: Option<&Fit>,
+) -> Curves {
+    let widest = points.iter().map(|p| p.batch).max().unwrap_or(0);
+    let reach = round_up_nice((f64::from(widest.min(MAX_AXIS_BATCH)) * 1.05).ceil() as u32);
+    let mut c = curves_on_axis(s, a, axis_max_batch(a).max(reach).min(MAX_AXIS_BATCH));
+    if !points.is_empty() {
+        let batches: Vec<u32> = c.points.iter().map(|p| p.batch).collect();
+        c.measured = Some(overlay(s, points, fit, &batches));
+    }
+    c
+}
+
+/// The curves sampled from batch 1 to `axis_max_batch`.
+fn curves_on_axis(s: &Scenario, a: &Analysis, axis_max_batch: u32) -> Curves {
     let batches = sampled_batches(axis_max_batch, a);
     let points = batches.iter().map(|&b| evaluate(s, b)).collect();
     let ideal = s.ideal();
@@ -105,5 +130,6 @@ pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
         tpot_target_s: s.tpot_target_s,
         ttft_target_s: s.ttft_target_s,
         tp: s.tp,
+        measured: None,
     }
 }

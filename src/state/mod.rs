@@ -3,6 +3,7 @@
 
 pub mod custom;
 pub mod fields;
+pub mod measured;
 pub mod sim;
 mod stops;
 pub mod view;
@@ -17,7 +18,7 @@ use fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 pub use stops::{log_stops, nearest_stop_index};
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 54] = [
+pub const KEYS: [&str; 55] = [
     "model",
     "m_params",
     "m_active",
@@ -72,6 +73,7 @@ pub const KEYS: [&str; 54] = [
     "view",
     "theme",
     "mark",
+    "measured",
 ];
 
 /// The query string as typed: the last value of each known key, unparsed.

@@ -1,0 +1,165 @@
+//! What the export buttons download, as plain text: the batch table (and the simulator's data table)
+//! as CSV with the page's printed values under unit-bearing headers, and file names that say the
+//! scenario. Pure, so native tests check it; the browser half is `ui::export`.
+
+use crate::core::roofline::Precision;
+use crate::core::sim::{Counting, LoadMode, RatePoint};
+use crate::core::table::BatchRow;
+use crate::format::{gb, ms, ms_or_dash, percent, req_per_s, significant, thousands, yes_no};
+use crate::state::fields::{MBU, OVERHEAD, TPOT};
+use crate::state::Inputs;
+
+/// Every file name starts with this.
+pub const FILE_PREFIX: &str = "goodput-lab";
+
+/// The note the batch table prints beside a row (the knee, the pool, a batch that cannot run).
+pub fn row_note(row: &BatchRow) -> &'static str {
+    match (row.is_knee, row.is_kv_pool, row.fits_kv_pool) {
+        (true, true, _) => "knee and KV-pool limit",
+        (true, false, false) => "knee, but it exceeds the KV pool: cannot run",
+        (true, false, true) => "knee: largest batch meeting both targets",
+        (false, true, _) => "KV-pool limit",
+        (false, false, false) => "exceeds the KV pool: cannot run",
+        _ => "",
+    }
+}
+
+/// The CSV's headers: the page table's columns, each with its unit.
+pub fn batch_table_headers(per_gpu: bool) -> Vec<&'static str> {
+    let mut h = vec![
+        "Batch (sequences)",
+        "Step time (ms)",
+        "Throughput (tokens/s)",
+        "Meets TPOT target (yes/no)",
+        "Goodput (req/s)",
+        "TTFT (ms)",
+        "Meets TTFT target (yes/no)",
+        "Weights read (GB/GPU)",
+    ];
+    if per_gpu {
+        h.extend(["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
+    }
+    h.push("Note");
+    h
+}
+
+/// One row's cells exactly as the page prints them.
+pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
+    let p = row.point;
+    let mut cells = vec![
+        thousands(f64::from(p.batch)),
+        ms(p.step.step_s),
+        thousands(p.tokens_per_s),
+        yes_no(p.meets_tpot).to_string(),
+        req_per_s(p.goodput_req_per_s),
+        ms(p.ttft_s),
+        yes_no(p.meets_ttft).to_string(),
+        gb(p.step.weight_read_bytes),
+    ];
+    if per_gpu {
+        cells.extend([thousands(p.tokens_per_s_per_gpu), req_per_s(p.goodput_per_gpu_req_per_s)]);
+    }
+    cells.push(row_note(row).to_string());
+    cells
+}
+
+/// The batch table as CSV (RFC 4180: commas inside a value are quoted), per-GPU columns when the
+/// replica spans several GPUs, as on the page.
+pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool) -> String {
+    let body = rows.iter().map(|r| batch_row_cells(r, per_gpu));
+    write_csv(&batch_table_headers(per_gpu), body)
+}
+
+/// The simulator data table's headers, as the page prints them (with units).
+pub fn sim_table_headers(load: LoadMode, counting: Counting) -> Vec<String> {
+    let by = if counting == Counting::Tokens { " (by tokens)" } else { "" };
+    let rate = match load {
+        LoadMode::Closed => "Clients → achieved rate (req/s)",
+        LoadMode::Open => "Offered rate (req/s)",
+    };
+    let mut h = vec![rate.to_string()];
+    h.extend(["Both targets", "TTFT only", "TPOT only"].map(|t| format!("{t}{by} (%)")));
+    h.extend(
+        ["TTFT p50 (ms)", "TTFT p90 (ms)", "TPOT p50 (ms)", "TPOT p90 (ms)", "Throughput (tokens/s)"]
+            .map(String::from),
+    );
+    h
+}
+
+/// One simulated rate's cells exactly as the page's data table prints them.
+pub fn sim_row_cells(p: &RatePoint, counting: Counting) -> Vec<String> {
+    let a = if counting == Counting::Tokens { p.tokens } else { p.requests };
+    let rate = if p.concurrency > 0 {
+        format!("{} → {}", p.concurrency, significant(p.rate_req_per_s))
+    } else {
+        significant(p.rate_req_per_s)
+    };
+    vec![
+        rate,
+        percent(a.both),
+        percent(a.ttft),
+        percent(a.tpot),
+        ms_or_dash(p.ttft.p50_s),
+        ms_or_dash(p.ttft.p90_s),
+        ms_or_dash(p.tpot.p50_s),
+        ms_or_dash(p.tpot.p90_s),
+        thousands(p.throughput_tokens_per_s),
+    ]
+}
+
+/// The simulator's data table as CSV.
+pub fn sim_table_csv(points: &[RatePoint], load: LoadMode, counting: Counting) -> String {
+    let headers = sim_table_headers(load, counting);
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    write_csv(&headers, points.iter().map(|p| sim_row_cells(p, counting)))
+}
+
+/// Headers then rows, through the csv crate's quoting, lines ending in CRLF as RFC 4180 asks.
+fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+    let written = std::iter::once(writer.write_record(headers))
+        .chain(rows.map(|r| writer.write_record(&r)))
+        .all(|r| r.is_ok());
+    let bytes = writer.into_inner().unwrap_or_default();
+    if written {
+        String::from_utf8(bytes).unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// `goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_step.svg`: the model, the GPU (with
+/// `tp2` etc. past one GPU), the weight precision when it is not BF16, the KV precision, context,
+/// TPOT target, the calibration in realistic mode, then `what` and the extension.
+pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
+    let mut parts = vec![FILE_PREFIX.to_string(), slug(inputs.model.id), slug(inputs.gpu.id)];
+    if inputs.tp > 1 {
+        parts.push(format!("tp{}", inputs.tp));
+    }
+    if inputs.weight_precision != Precision::Bf16 {
+        parts.push(format!("{}-w", inputs.weight_precision.id()));
+    }
+    parts.push(format!("{}-kv", inputs.kv_precision.id()));
+    parts.push(format!("ctx{}", inputs.context_tokens));
+    parts.push(format!("tpot{}ms", TPOT.write(inputs.tpot_target_s)));
+    if let Some(c) = inputs.realistic {
+        parts.push(format!("mbu{}-overhead{}ms", MBU.write(c.mbu), OVERHEAD.write(c.overhead_s)));
+    }
+    parts.push(slug(what));
+    format!("{}.{}", parts.join("_"), slug(ext))
+}
+
+/// Lower-case letters, digits, `.` and `-` kept; anything else becomes `-` (safe on every file system).
+fn slug(text: &str) -> String {
+    let s: String = text
+        .trim()
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' })
+        .collect();
+    if s.is_empty() {
+        "x".to_string()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,135 @@
+//! Exports: the batch table as CSV carries the seed's printed values under unit-bearing headers and
+//! reads back through a CSV parser; the simulator's table likewise; file names say the scenario.
+
+mod common;
+
+use common::seed;
+use goodput_lab::core::presets::model_by_id;
+use goodput_lab::core::roofline::{analyze, Calibration, Precision};
+use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
+use goodput_lab::core::table::batch_table;
+use goodput_lab::export::{batch_table_csv, file_name, sim_table_csv};
+use goodput_lab::state::{from_query, Inputs};
+
+/// The CSV parsed back: header, then rows of cells.
+fn parse(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows = reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
+    (header, rows)
+}
+
+#[test]
+fn the_seed_table_exports_with_its_printed_values_and_units() {
+    let s = seed();
+    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), false));
+    assert_eq!(
+        header,
+        [
+            "Batch (sequences)",
+            "Step time (ms)",
+            "Throughput (tokens/s)",
+            "Meets TPOT target (yes/no)",
+            "Goodput (req/s)",
+            "TTFT (ms)",
+            "Meets TTFT target (yes/no)",
+            "Weights read (GB/GPU)",
+            "Note"
+        ]
+    );
+    let batches: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(batches, ["1", "16", "32", "64", "96", "128", "208"]);
+    // The seed's table, to the printed digit.
+    let seed_rows = [
+        ["16", "6.08", "2,633", "yes", "10.3"],
+        ["32", "7.36", "4,349", "yes", "17.0"],
+        ["64", "9.92", "6,450", "yes", "25.2"],
+        ["96", "12.49", "7,688", "no", "0"],
+        ["128", "15.05", "8,505", "no", "0"],
+    ];
+    for want in seed_rows {
+        let row = rows.iter().find(|r| r[0] == want[0]).unwrap();
+        assert_eq!(&row[..5], want);
+        assert_eq!(row[7], "16.06", "weights read per step");
+    }
+    let knee = rows.iter().find(|r| r[0] == "64").unwrap();
+    assert_eq!(knee[8], "knee: largest batch meeting both targets");
+}
+
+#[test]
+fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
+    let s = seed();
+    let csv = batch_table_csv(&batch_table(&s, &analyze(&s)), false);
+    assert!(csv.contains("128,15.05,\"8,505\",no,0,"), "{csv}");
+    assert!(csv.ends_with("\r\n") && csv.lines().count() == 8);
+}
+
+#[test]
+fn tensor_parallel_tables_add_the_per_gpu_columns() {
+    let s = from_query("model=llama-3.1-70b&tp=4").0.scenario();
+    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), true));
+    assert_eq!(header.len(), 11);
+    assert_eq!(header[8..10], ["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
+    assert!(rows.iter().all(|r| r.len() == 11));
+    let tokens = |t: &str| t.replace(',', "").parse::<f64>().unwrap();
+    for r in &rows {
+        let per_gpu = tokens(&r[8]);
+        assert!((tokens(&r[2]) / 4.0 - per_gpu).abs() <= 1.0, "per-GPU tokens/s is a quarter: {r:?}");
+    }
+}
+
+#[test]
+fn the_simulators_table_exports_its_printed_cells() {
+    let point = RatePoint {
+        rate_req_per_s: 12.5,
+        requests: Attainment { both: 0.975, ttft: 1.0, tpot: 0.975 },
+        ttft: Percentiles { p50_s: Some(0.0402), p90_s: Some(0.0611), p99_s: None },
+        tpot: Percentiles { p50_s: Some(0.00912), p90_s: None, p99_s: None },
+        throughput_tokens_per_s: 3201.4,
+        ..RatePoint::default()
+    };
+    let (header, rows) = parse(&sim_table_csv(&[point], LoadMode::Open, Counting::Requests));
+    assert_eq!(header[0], "Offered rate (req/s)");
+    assert_eq!(header[1], "Both targets (%)");
+    assert_eq!(rows, [["12.5", "97.5%", "100.0%", "97.5%", "40.20", "61.10", "9.12", "—", "3,201"]]);
+    let closed = RatePoint { concurrency: 32, ..point };
+    let (header, rows) = parse(&sim_table_csv(&[closed], LoadMode::Closed, Counting::Tokens));
+    assert_eq!(
+        (header[0].as_str(), header[1].as_str()),
+        ("Clients → achieved rate (req/s)", "Both targets (by tokens) (%)")
+    );
+    assert_eq!(rows[0][0], "32 → 12.5");
+}
+
+#[test]
+fn the_seeds_file_name_says_model_gpu_kv_context_and_target() {
+    let name = file_name(&Inputs::default(), "step", "svg");
+    assert_eq!(name, "goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_step.svg");
+    assert_eq!(
+        file_name(&Inputs::default(), "table", "csv"),
+        "goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_table.csv"
+    );
+}
+
+#[test]
+fn file_names_follow_every_part_of_the_scenario() {
+    let inputs = Inputs {
+        model: *model_by_id("qwen3-30b-a3b").unwrap(),
+        tp: 2,
+        weight_precision: Precision::Fp8,
+        kv_precision: Precision::Fp8,
+        context_tokens: 8192,
+        tpot_target_s: 0.0075,
+        realistic: Some(Calibration { mbu: 0.72, overhead_s: 1.5e-3 }),
+        ..Inputs::default()
+    };
+    assert_eq!(
+        file_name(&inputs, "rate", "png"),
+        "goodput-lab_qwen3-30b-a3b_h100-sxm_tp2_fp8-w_fp8-kv_ctx8192_tpot7.5ms_mbu72-overhead1.5ms_rate.png"
+    );
+    let custom = from_query("model=custom&gpu=custom").0;
+    assert!(file_name(&custom, "step", "svg").starts_with("goodput-lab_custom_custom_"));
+    let odd = file_name(&Inputs::default(), "Sim table/1", "C S V");
+    assert!(odd.ends_with("_sim-table-1.c-s-v"), "{odd}");
+    assert!(odd.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)), "{odd}");
+}
