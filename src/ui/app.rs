@@ -6,31 +6,52 @@ use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
+use super::export::TableExport;
 use super::headline::Headline;
+use super::measured::MeasuredPanel;
 use super::notices::Notices;
 use super::sim_panel::SimPanel;
 use super::{theme, url};
 use crate::core::capacity::capacity_plan;
-use crate::core::curves::curves;
+use crate::core::curves::curves_with_measured;
+use crate::core::fit::fit;
 use crate::core::roofline::analyze;
+use crate::core::roofline::Limit;
 use crate::core::table::batch_table;
+use crate::state::measured::{self, with_measured};
 use crate::state::{self, Inputs};
 
 /// The whole page. Reads the URL once, then owns every control's signal.
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, initial_view, notices) = state::from_page_query(&url::current_query());
+    let query = url::current_query();
+    let (initial, initial_view, mut notices) = state::from_page_query(&query);
+    let (points, set_points) = signal(measured::read(&state::parse_raw(&query), &mut notices));
     let (inputs, set_inputs) = signal(initial);
+    provide_context(inputs);
     let (view, set_view) = signal(initial_view);
     let scenario = Memo::new(move |_| inputs.get().scenario());
     let analysis = Memo::new(move |_| analyze(&scenario.get()));
     let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
-    let curves = Memo::new(move |_| curves(&scenario.get(), &analysis.get()));
+    let measured_fit = Memo::new(move |_| fit(&scenario.get(), &points.get()));
+    let curves = Memo::new(move |_| {
+        curves_with_measured(
+            &scenario.get(),
+            &analysis.get(),
+            &points.get(),
+            measured_fit.get().as_ref().ok(),
+        )
+    });
     let plan = Memo::new(move |_| {
         let i = inputs.get();
         capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
     });
-    Effect::new(move |_| url::replace_query(&state::page_query(&inputs.get(), &view.get())));
+    Effect::new(move |_| {
+        url::replace_query(&with_measured(state::page_query(&inputs.get(), &view.get()), &points.get()))
+    });
+    let table_shown = Signal::derive(move || {
+        !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
+    });
     let look = theme::look_signal(view);
     let _ = set_view;
     view! {
@@ -53,8 +74,11 @@ pub fn App() -> impl IntoView {
                 </div>
                 <div class="panel-slot" data-panel="table">
                     <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
+                    <TableExport rows=rows shown=table_shown/>
                 </div>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
+                <MeasuredPanel inputs=inputs set_inputs=set_inputs scenario=scenario points=points
+                    set_points=set_points fit=measured_fit/>
                 <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
             </section>
         </main>

@@ -103,14 +103,7 @@ fn NoTable(
 /// Per-GPU columns appear when a replica spans several GPUs (at TP 1 they repeat the replica's).
 fn row_view(row: BatchRow, per_gpu: bool) -> impl IntoView {
     let p = row.point;
-    let note = match (row.is_knee, row.is_kv_pool, row.fits_kv_pool) {
-        (true, true, _) => "knee and KV-pool limit",
-        (true, false, false) => "knee, but it exceeds the KV pool: cannot run",
-        (true, false, true) => "knee: largest batch meeting both targets",
-        (false, true, _) => "KV-pool limit",
-        (false, false, false) => "exceeds the KV pool: cannot run",
-        _ => "",
-    };
+    let note = crate::export::row_note(&row);
     view! {
         <tr data-batch=p.batch class:knee=row.is_knee class:kv-pool=row.is_kv_pool class:over-pool=!row.fits_kv_pool
             class:miss=!p.meets_tpot class:miss-ttft=!p.meets_ttft>

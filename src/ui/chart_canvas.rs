@@ -9,6 +9,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use super::export::BatchChartExport;
 use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Look};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
@@ -24,7 +25,7 @@ pub enum ChartKind {
 }
 
 impl ChartKind {
-    fn id(self) -> &'static str {
+    pub(super) fn id(self) -> &'static str {
         match self {
             ChartKind::Rate => "chart-rate",
             ChartKind::Step => "chart-step",
@@ -33,7 +34,7 @@ impl ChartKind {
     }
 
     /// The panel `view=` names for this chart.
-    fn panel(self) -> Panel {
+    pub(super) fn panel(self) -> Panel {
         match self {
             ChartKind::Rate => Panel::Rate,
             ChartKind::Step => Panel::Step,
@@ -41,7 +42,7 @@ impl ChartKind {
         }
     }
 
-    fn title(self) -> &'static str {
+    pub(super) fn title(self) -> &'static str {
         match self {
             ChartKind::Rate => "Throughput and goodput against batch size",
             ChartKind::Step => "Step time against batch size",
@@ -63,7 +64,8 @@ pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, look: Signal<Look>) ->
         }
     });
     let figure = chart_figure(kind.id(), kind.title(), canvas_ref, move || describe(kind, &curves.get()));
-    view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}</div> }
+    let export = view! { <BatchChartExport kind=kind curves=curves look=look/> };
+    view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
 }
 
 /// A titled figure holding one chart canvas whose text alternative is `description`.

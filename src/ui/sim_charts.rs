@@ -5,6 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::chart_canvas::{chart_figure, paint, resize_signal};
+use super::export::{export_buttons, render_svg};
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
 use crate::core::sim::{Counting, LoadMode};
 use crate::format::{percent, significant, sim_goodput};
@@ -50,7 +51,22 @@ pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Sig
     });
     let description =
         move || result.get().map_or_else(|| format!("{}: simulating…", kind.title()), |r| describe(kind, &r));
-    chart_figure(kind.id(), kind.title(), canvas_ref, description)
+    let svg = move |size, look| {
+        let r = result.get_untracked()?;
+        let view =
+            AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
+        render_svg(size, look, kind.title(), |root, style| match kind {
+            SimChartKind::Attainment => draw_attainment_chart(root, &r.sweep, &view, style),
+            SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
+        })
+    };
+    let what = kind.id().trim_start_matches("chart-");
+    view! {
+        <div class="sim-chart">
+            {chart_figure(kind.id(), kind.title(), canvas_ref, description)}
+            {export_buttons(kind.id(), what, kind.title(), look, svg)}
+        </div>
+    }
 }
 
 /// The chart's text alternative: the sweep's range, where attainment crosses the target, goodput.

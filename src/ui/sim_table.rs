@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::export::SimTableExport;
 use crate::core::sim::{ChunkPoint, Counting, LoadMode, RatePoint};
 use crate::format::{ms_or_dash, percent, significant, thousands};
 use crate::sim_protocol::SimResult;
@@ -40,6 +41,7 @@ pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            <SimTableExport result=result/>
         </details>
     }
 }

@@ -1,0 +1,182 @@
+//! Export buttons: each chart as PNG (the canvas as drawn) and as SVG (the same draw function through
+//! plotters' SVG backend at the canvas's CSS size and the current look), and the tables as CSV.
+//! Downloads go through a Blob, an object URL and a temporary `<a download>`; names come from
+//! `crate::export::file_name`.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
+use wasm_bindgen::prelude::*;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement};
+
+use super::chart_canvas::ChartKind;
+use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Look};
+use crate::core::curves::Curves;
+use crate::core::table::BatchRow;
+use crate::export::{batch_table_csv, file_name, sim_table_csv};
+use crate::sim_protocol::SimResult;
+use crate::state::Inputs;
+
+/// The app's inputs, provided as context by the app so every export names the scenario.
+fn inputs() -> Inputs {
+    use_context::<ReadSignal<Inputs>>().map(|i| i.get_untracked()).unwrap_or_default()
+}
+
+/// PNG and SVG buttons for one of the batch charts.
+#[component]
+pub fn BatchChartExport(kind: ChartKind, curves: Memo<Curves>, look: Signal<Look>) -> impl IntoView {
+    let svg = move |size, look| {
+        let c = curves.get_untracked();
+        render_svg(size, look, kind.title(), |root, style| match kind {
+            ChartKind::Rate => draw_rate_chart(root, &c, style),
+            ChartKind::Step => draw_step_chart(root, &c, style),
+            ChartKind::Interactivity => draw_interactivity_chart(root, &c, style),
+        })
+    };
+    export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)
+}
+
+/// A small toolbar under a chart: download the canvas as PNG, or the chart redrawn as SVG by `svg`
+/// (given the canvas's CSS size and the look).
+pub(super) fn export_buttons(
+    canvas_id: &'static str,
+    what: &'static str,
+    title: &'static str,
+    look: Signal<Look>,
+    svg: impl Fn((u32, u32), Look) -> Option<String> + 'static,
+) -> impl IntoView {
+    let png = move |_| {
+        if let Some(canvas) = canvas(canvas_id) {
+            download_canvas_png(&canvas, file_name(&inputs(), what, "png"));
+        }
+    };
+    let svg = move |_| {
+        let size =
+            canvas(canvas_id).map(|c| (c.client_width().max(0) as u32, c.client_height().max(0) as u32));
+        let text = size.filter(|(w, h)| *w > 0 && *h > 0).and_then(|s| svg(s, look.get_untracked()));
+        match text {
+            Some(text) => download_text(&text, "image/svg+xml", &file_name(&inputs(), what, "svg")),
+            None => leptos::logging::warn!("chart {canvas_id}: nothing to export"),
+        }
+    };
+    view! {
+        <div class="export-bar" role="group" aria-label=format!("Download: {title}")>
+            <button type="button" id=format!("export-{what}-png") on:click=png
+                aria-label=format!("Download “{title}” as PNG")>"PNG"</button>
+            <button type="button" id=format!("export-{what}-svg") on:click=svg
+                aria-label=format!("Download “{title}” as SVG")>"SVG"</button>
+        </div>
+    }
+}
+
+/// The batch table's CSV button; hidden while no batch can run (there is no table then).
+#[component]
+pub fn TableExport(rows: Memo<Vec<BatchRow>>, shown: Signal<bool>) -> impl IntoView {
+    let download = move |_| {
+        let i = inputs();
+        let csv = batch_table_csv(&rows.get_untracked(), i.tp > 1);
+        download_text(&csv, "text/csv;charset=utf-8", &file_name(&i, "table", "csv"));
+    };
+    view! {
+        <Show when=move || shown.get()>
+            <div class="export-bar table-export">
+                <button type="button" id="export-table-csv" on:click=download>"Download the table (CSV)"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// The simulator data table's CSV button, once a sweep has landed.
+#[component]
+pub fn SimTableExport(result: Signal<Option<SimResult>>) -> impl IntoView {
+    let download = move |_| {
+        let Some(r) = result.get_untracked() else { return };
+        let csv = sim_table_csv(&r.sweep.points, r.load, r.counting);
+        download_text(&csv, "text/csv;charset=utf-8", &file_name(&inputs(), "sim-table", "csv"));
+    };
+    view! {
+        <div class="export-bar table-export">
+            <button type="button" id="export-sim-table-csv" on:click=download
+                disabled=move || result.get().is_none()>"Download the data (CSV)"</button>
+        </div>
+    }
+}
+
+/// `draw` rendered into an SVG string of `size` CSS pixels in `look` (device pixel ratio 1), with
+/// the chart's title as the SVG's `<title>`; `None` if drawing failed.
+pub(super) fn render_svg<E: std::fmt::Debug>(
+    size: (u32, u32),
+    look: Look,
+    title: &str,
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>, &ChartStyle) -> Result<(), E>,
+) -> Option<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        if let Err(e) = draw(&root, &look.style(1.0)) {
+            leptos::logging::warn!("SVG export of {title} failed: {e:?}");
+            return None;
+        }
+    }
+    Some(with_title(&svg, title))
+}
+
+/// The SVG with `<title>` (escaped) as its first child, so the file names its chart.
+fn with_title(svg: &str, title: &str) -> String {
+    let escaped = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    match svg.find("<svg").and_then(|start| svg[start..].find('>').map(|end| start + end + 1)) {
+        Some(at) => format!("{}\n<title>{escaped}</title>{}", &svg[..at], &svg[at..]),
+        None => svg.to_string(),
+    }
+}
+
+/// The canvas with this id, if the page has it.
+fn canvas(id: &str) -> Option<HtmlCanvasElement> {
+    let document = web_sys::window()?.document()?;
+    document.get_element_by_id(id)?.dyn_into::<HtmlCanvasElement>().ok()
+}
+
+/// The canvas's pixels as a PNG file (the browser encodes it off the main path, then calls back).
+fn download_canvas_png(canvas: &HtmlCanvasElement, name: String) {
+    let callback = Closure::once_into_js(move |blob: JsValue| match blob.dyn_into::<Blob>() {
+        Ok(blob) => download_blob(&blob, &name),
+        Err(_) => leptos::logging::warn!("the canvas gave no PNG"),
+    });
+    if canvas.to_blob(callback.unchecked_ref()).is_err() {
+        leptos::logging::warn!("the canvas could not be encoded as PNG");
+    }
+}
+
+/// `text` as a file of type `mime`.
+pub(super) fn download_text(text: &str, mime: &str, name: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    match Blob::new_with_str_sequence_and_options(&parts, &options) {
+        Ok(blob) => download_blob(&blob, name),
+        Err(_) => leptos::logging::warn!("could not make a {mime} file"),
+    }
+}
+
+/// Saves `blob` as `name`: an object URL on a temporary `<a download>`, clicked, then released.
+fn download_blob(blob: &Blob, name: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
+    let link = document.create_element("a").ok().and_then(|a| a.dyn_into::<HtmlAnchorElement>().ok());
+    if let (Some(link), Some(body)) = (link, document.body()) {
+        link.set_href(&url);
+        link.set_download(name);
+        let _ = body.append_child(&link);
+        link.click();
+        link.remove();
+    }
+    // Released a little later: some browsers start reading the URL after click() returns.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        Duration::from_secs(10),
+    );
+}
