@@ -6,6 +6,7 @@
 pub mod capacity;
 pub mod curves;
 pub mod model;
+pub mod nearest;
 pub mod precision;
 pub mod prefill;
 pub mod presets;
