@@ -113,14 +113,14 @@ pub fn mark_label(batch: u32) -> String {
 }
 
 /// The marked batch on a batch-axis chart: a labelled vertical line in the text colour, its label
-/// a fifth of the way down (clear of the knee's label at the top); nothing when it is off the axis.
+/// under the top 30% (clear of the knee's label and the read-out); nothing when it is off the axis.
 pub fn mark_batch_line<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     batch: Option<u32>,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let Some(batch) = batch.filter(|b| f64::from(*b) <= chart.x_range().end) else { return Ok(()) };
-    let label_y = chart.y_range().end * 0.8;
+    let label_y = chart.y_range().end * 0.7;
     vertical_marker(chart, f64::from(batch), label_y, &mark_label(batch), style.palette.text, style)
 }
 

@@ -218,11 +218,17 @@ fn Readout(linked: Linked) -> impl IntoView {
             "Batch " <span data-field="batch">{field(|p| thousands(f64::from(p.batch)))}</span>
             <Show when=is_marked>" (marked)"</Show>
         </div>
-        <div><span data-field="step">{field(|p| ms(p.step.step_s))}</span>" ms per step"</div>
-        <div><span data-field="tokens">{field(|p| thousands(p.tokens_per_s))}</span>" tokens/s"</div>
-        <div><span data-field="req">{field(|p| req_per_s(p.throughput_req_per_s))}</span>" req/s, goodput "
-            <span data-field="goodput">{field(|p| req_per_s(p.goodput_req_per_s))}</span></div>
-        <div>"Meets TPOT: " <span data-field="tpot">{field(|p| yes_no(p.meets_tpot).to_string())}</span>
-            ", TTFT: " <span data-field="ttft">{field(|p| yes_no(p.meets_ttft).to_string())}</span></div>
+        <div>
+            <span data-field="step">{field(|p| ms(p.step.step_s))}</span>" ms/step · "
+            <span data-field="tokens">{field(|p| thousands(p.tokens_per_s))}</span>" tokens/s"
+        </div>
+        <div>
+            <span data-field="req">{field(|p| req_per_s(p.throughput_req_per_s))}</span>" req/s · goodput "
+            <span data-field="goodput">{field(|p| req_per_s(p.goodput_req_per_s))}</span>
+        </div>
+        <div>
+            "Meets TPOT: " <span data-field="tpot">{field(|p| yes_no(p.meets_tpot).to_string())}</span>
+            " · TTFT: " <span data-field="ttft">{field(|p| yes_no(p.meets_ttft).to_string())}</span>
+        </div>
     }
 }
