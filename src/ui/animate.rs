@@ -1,6 +1,6 @@
 //! The explore bar above the charts: Animate/Stop (and the `a` key) sweeping the marked batch or the
-//! TPOT target on a timer, the mark's Unmark button, and the polite live region that reads out the
-//! hovered or marked batch.
+//! TPOT target on a timer, and the mark's Unmark button; beside it the polite live region that reads
+//! out the hovered or marked batch.
 
 use std::time::Duration;
 
@@ -67,10 +67,10 @@ pub fn ExploreBar(linked: Linked, set_inputs: WriteSignal<Inputs>) -> impl IntoV
                 }>{move || format!("Unmark batch {}", thousands(f64::from(mark().unwrap_or(0))))}</button>
             </Show>
             <p class="explore-hint">"Point at a chart, or click a table row to mark a batch."</p>
-            <p id="explore-live" class="visually-hidden" aria-live="polite" aria-busy=move || linked.animating.get().to_string()>
-                {move || linked.shown.get().map(|p| readout_sentence(&p)).unwrap_or_default()}
-            </p>
         </div>
+        <p id="explore-live" class="visually-hidden" aria-live="polite" aria-busy=move || linked.animating.get().to_string()>
+            {move || linked.shown.get().map(|p| readout_sentence(&p)).unwrap_or_default()}
+        </p>
     }
 }
 

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use super::chart_overlay::{batch_figure, CanvasFrame};
-use super::linked::Linked;
+use super::linked::{readout_sentence, Linked};
 use crate::chart::{
     draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
 };
@@ -75,8 +75,14 @@ pub fn ChartCanvas(
             set_frame.set(drawn.map(|f| CanvasFrame::of(f, &canvas)));
         }
     });
-    let figure =
-        batch_figure(kind, canvas_ref, frame, (linked, curves), move || describe(kind, &curves.get()));
+    let description = move || {
+        let text = describe(kind, &curves.get());
+        match linked.marked.get() {
+            Some(p) => format!("{text} Marked: {}", readout_sentence(&p)),
+            None => text,
+        }
+    };
+    let figure = batch_figure(kind, canvas_ref, frame, (linked, curves), description);
     view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}</div> }
 }
 
