@@ -6,6 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frame::{mark_point_ring, ChartFrame, FrameResult};
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
@@ -72,6 +73,17 @@ pub fn draw_interactivity_chart<DB: DrawingBackend>(
     curves: &Curves,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
+    draw_interactivity_chart_marked(root, curves, style, None).map(drop)
+}
+
+/// [`draw_interactivity_chart`] with the `mark`ed batch's point (if any) ringed and labelled;
+/// returns where the plot landed.
+pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &Curves,
+    style: &ChartStyle,
+    mark: Option<&BatchPoint>,
+) -> FrameResult<DB> {
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let plot = legend_and_plot(root, &legend(realistic, style), style)?;
@@ -97,8 +109,10 @@ pub fn draw_interactivity_chart<DB: DrawingBackend>(
         draw_markers(&mut chart, fitting, style)?;
         label_points(&mut chart, curves, fitting, style, &mut clutter)?;
     }
+    let ring = mark.map(|pt| (pt.batch, (pt.tokens_per_s_per_user, pt.tokens_per_s_per_gpu)));
+    mark_point_ring(&mut chart, ring, style)?;
     root.present()?;
-    Ok(())
+    Ok(ChartFrame::of(&chart))
 }
 
 /// The chart's legend: the curve, the marker colours and, in realistic mode, the ideal curve.

@@ -2,6 +2,7 @@
 //! page draws to a canvas and native tests draw the same charts to SVG.
 
 pub mod attainment;
+pub mod frame;
 pub mod interactivity;
 pub mod rate;
 pub mod sim_throughput;
@@ -18,10 +19,11 @@ use crate::core::roofline::BatchPoint;
 use crate::core::sim::{GoodputBound, LoadMode, RatePoint, Sweep};
 use crate::format::{significant, thousands};
 pub use attainment::{draw_attainment_chart, AttainmentView};
-pub use interactivity::draw_interactivity_chart;
-pub use rate::draw_rate_chart;
+pub use frame::{ChartFrame, FrameResult};
+pub use interactivity::{draw_interactivity_chart, draw_interactivity_chart_marked};
+pub use rate::{draw_rate_chart, draw_rate_chart_marked};
 pub use sim_throughput::draw_sim_throughput_chart;
-pub use step::draw_step_chart;
+pub use step::{draw_step_chart, draw_step_chart_marked};
 
 /// A chart with continuous x and y axes.
 pub type XyChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;

@@ -4,11 +4,13 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, ChartStyle,
     DrawResult, LegendItem,
 };
 use crate::core::curves::Curves;
+use crate::core::roofline::BatchPoint;
 
 /// Draws throughput and goodput (requests/s per replica) against batch onto `root`, solid, and in
 /// realistic mode (when `curves.ideal_points` is not empty) the ideal roofline's pair dashed.
@@ -17,6 +19,17 @@ pub fn draw_rate_chart<DB: DrawingBackend>(
     curves: &Curves,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
+    draw_rate_chart_marked(root, curves, style, None).map(drop)
+}
+
+/// [`draw_rate_chart`] with the `mark`ed batch (if any) drawn as a labelled vertical line; returns
+/// where the plot landed.
+pub fn draw_rate_chart_marked<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &Curves,
+    style: &ChartStyle,
+    mark: Option<&BatchPoint>,
+) -> FrameResult<DB> {
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let mut legend = vec![
@@ -41,6 +54,7 @@ pub fn draw_rate_chart<DB: DrawingBackend>(
     let goodput = series(&curves.points, |pt| pt.goodput_req_per_s);
     chart.draw_series(LineSeries::new(goodput, style.stroke(p.goodput, 3.5)))?;
     mark_knee(&mut chart, curves, y_max, style)?;
+    mark_batch_line(&mut chart, mark.map(|pt| pt.batch), style)?;
     root.present()?;
-    Ok(())
+    Ok(ChartFrame::of(&chart))
 }

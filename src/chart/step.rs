@@ -6,6 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, BatchChart,
     ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
@@ -24,6 +25,17 @@ pub fn draw_step_chart<DB: DrawingBackend>(
     curves: &Curves,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
+    draw_step_chart_marked(root, curves, style, None).map(drop)
+}
+
+/// [`draw_step_chart`] with the `mark`ed batch (if any) drawn as a labelled vertical line; returns
+/// where the plot landed.
+pub fn draw_step_chart_marked<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &Curves,
+    style: &ChartStyle,
+    mark: Option<&BatchPoint>,
+) -> FrameResult<DB> {
     let p = style.palette;
     let with_total = adds_to_roofline(&curves.points);
     let plot = legend_and_plot(root, &legend(curves, with_total, style), style)?;
@@ -51,8 +63,9 @@ pub fn draw_step_chart<DB: DrawingBackend>(
     if let Some(m) = &curves.measured {
         draw_measured(&mut chart, m, style)?;
     }
+    mark_batch_line(&mut chart, mark.map(|pt| pt.batch), style)?;
     root.present()?;
-    Ok(())
+    Ok(ChartFrame::of(&chart))
 }
 
 /// Every measured TPOT and fitted step time, in s, for the y axis to reach.

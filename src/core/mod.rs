@@ -7,6 +7,7 @@ pub mod capacity;
 pub mod curves;
 pub mod fit;
 pub mod model;
+pub mod nearest;
 pub mod precision;
 pub mod prefill;
 pub mod presets;

@@ -26,13 +26,28 @@ pub fn batch_table(s: &Scenario, a: &Analysis) -> Vec<BatchRow> {
     batches.retain(|&b| b > 0);
     batches.sort_unstable();
     batches.dedup();
-    batches
-        .into_iter()
-        .map(|b| BatchRow {
-            point: evaluate(s, b),
-            is_knee: b == a.knee_batch,
-            is_kv_pool: b == a.kv_pool_batch,
-            fits_kv_pool: b <= a.kv_pool_batch,
-        })
-        .collect()
+    batches.into_iter().map(|b| batch_row(s, a, b)).collect()
+}
+
+/// The row for batch `b`: its point and how it stands against the knee and the KV pool.
+pub fn batch_row(s: &Scenario, a: &Analysis, b: u32) -> BatchRow {
+    BatchRow {
+        point: evaluate(s, b),
+        is_knee: b == a.knee_batch,
+        is_kv_pool: b == a.kv_pool_batch,
+        fits_kv_pool: b <= a.kv_pool_batch,
+    }
+}
+
+/// `rows` plus a [`batch_row`] for each batch of `extra` (above 0) not listed yet, in batch order:
+/// the table with a hovered or marked batch shown among the others.
+pub fn with_batches(rows: &[BatchRow], s: &Scenario, a: &Analysis, extra: &[u32]) -> Vec<BatchRow> {
+    let mut all = rows.to_vec();
+    for &b in extra {
+        if b > 0 && !all.iter().any(|r| r.point.batch == b) {
+            all.push(batch_row(s, a, b));
+        }
+    }
+    all.sort_by_key(|r| r.point.batch);
+    all
 }

@@ -1,6 +1,7 @@
 //! The edge: raw query or control values -> validated [`Inputs`] (plus a notice for each value that
 //! was rejected), and [`Inputs`] -> query string. Past this module nothing can be invalid.
 
+pub mod animation;
 pub mod custom;
 pub mod fields;
 pub mod measured;

@@ -2,12 +2,14 @@
 
 use leptos::prelude::*;
 
+use super::animate::ExploreBar;
 use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
 use super::export::TableExport;
 use super::headline::Headline;
+use super::linked::Linked;
 use super::measured::MeasuredPanel;
 use super::notices::Notices;
 use super::sim_panel::SimPanel;
@@ -53,7 +55,7 @@ pub fn App() -> impl IntoView {
         !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     });
     let look = theme::look_signal(view);
-    let _ = set_view;
+    let linked = Linked::new((view, set_view), scenario, analysis);
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
@@ -67,13 +69,14 @@ pub fn App() -> impl IntoView {
             <Controls inputs=inputs set_inputs=set_inputs/>
             <section class="results" aria-label="Results">
                 <Headline scenario=scenario analysis=analysis/>
+                <ExploreBar linked=linked set_inputs=set_inputs/>
                 <div class="charts">
-                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look/>
-                    <ChartCanvas kind=ChartKind::Step curves=curves look=look/>
-                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look/>
+                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
+                    <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
+                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
                 </div>
                 <div class="panel-slot" data-panel="table">
-                    <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
+                    <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows linked=linked/>
                     <TableExport rows=rows shown=table_shown/>
                 </div>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>

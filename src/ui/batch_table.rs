@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 
+use super::linked::Linked;
 use crate::core::roofline::{Analysis, Limit};
-use crate::core::table::BatchRow;
+use crate::core::table::{with_batches, BatchRow};
 use crate::format::{gb, ms, req_per_s, target_ms, thousands, yes_no};
 use crate::state::Inputs;
 
@@ -15,7 +16,9 @@ pub fn BatchTable(
     set_inputs: WriteSignal<Inputs>,
     analysis: Memo<Analysis>,
     rows: Memo<Vec<BatchRow>>,
+    linked: Linked,
 ) -> impl IntoView {
+    let shown = shown_rows(rows, linked);
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
@@ -42,8 +45,13 @@ pub fn BatchTable(
                             <th scope="col">"Note"</th>
                         </tr>
                     </thead>
-                    <tbody>{move || rows.get().into_iter().map(|r| row_view(r, per_gpu())).collect_view()}</tbody>
+                    <tbody on:pointerleave=move |_| linked.hover(None)>
+                        {move || shown.get().into_iter().map(|(r, listed)| row_view(r, listed, per_gpu(), linked)).collect_view()}
+                    </tbody>
                 </table>
+                <p id="row-mark-help" class="chart-keys" hidden>
+                    "Press a batch number to mark that batch on every chart; press it again to clear the mark."
+                </p>
             </div>
             <p class="table-note">
                 "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
@@ -99,15 +107,39 @@ fn NoTable(
     }
 }
 
-/// One row: the printed numbers plus classes for the knee, the pool and batches that cannot run.
-/// Per-GPU columns appear when a replica spans several GPUs (at TP 1 they repeat the replica's).
-fn row_view(row: BatchRow, per_gpu: bool) -> impl IntoView {
+/// The table's rows plus the hovered and the marked batch when they are not listed, each with
+/// whether it is one of the listed rows (the others are computed by the same core function).
+fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked) -> Memo<Vec<(BatchRow, bool)>> {
+    Memo::new(move |_| {
+        let listed = rows.get();
+        let extra: Vec<u32> =
+            [linked.hovered.get(), linked.view.get().mark_batch].into_iter().flatten().collect();
+        let all = with_batches(&listed, &linked.scenario.get(), &linked.analysis.get(), &extra);
+        all.into_iter().map(|r| (r, listed.iter().any(|l| l.point.batch == r.point.batch))).collect()
+    })
+}
+
+/// One row: the printed numbers plus classes for the knee, the pool, batches that cannot run, the
+/// hovered and the marked batch. Pointing at it (or focusing its batch button) shows it on the charts;
+/// clicking it (Enter or Space on the button) marks it. Per-GPU columns appear when a replica spans
+/// several GPUs (at TP 1 they repeat the replica's).
+fn row_view(row: BatchRow, listed: bool, per_gpu: bool, linked: Linked) -> impl IntoView {
     let p = row.point;
+    let b = p.batch;
+    let marked = move || linked.view.get().mark_batch == Some(b);
     let note = crate::export::row_note(&row);
     view! {
         <tr data-batch=p.batch class:knee=row.is_knee class:kv-pool=row.is_kv_pool class:over-pool=!row.fits_kv_pool
-            class:miss=!p.meets_tpot class:miss-ttft=!p.meets_ttft>
-            <th scope="row">{thousands(f64::from(p.batch))}</th>
+            class:miss=!p.meets_tpot class:miss-ttft=!p.meets_ttft class:extra=!listed
+            class:hovered=move || linked.hovered.get() == Some(b) class:marked=marked
+            on:pointerenter=move |_| linked.hover(Some(b)) on:click=move |_| linked.toggle_mark(b)>
+            <th scope="row">
+                <button type="button" class="row-mark" aria-pressed=move || marked().to_string()
+                    aria-describedby="row-mark-help"
+                    on:focus=move |_| linked.hover(Some(b)) on:blur=move |_| linked.hover(None)>
+                    {thousands(f64::from(b))}
+                </button>
+            </th>
             <td>{ms(p.step.step_s)}</td>
             <td>{thousands(p.tokens_per_s)}</td>
             <td>{yes_no(p.meets_tpot)}</td>

@@ -9,15 +9,19 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use super::chart_overlay::{batch_figure, CanvasFrame};
 use super::export::BatchChartExport;
-use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Look};
+use super::linked::{readout_sentence, Linked};
+use crate::chart::{
+    draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
+};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
 use crate::format::{ms, req_per_s, target_ms, thousands};
 use crate::state::view::Panel;
 
 /// Which chart a canvas shows.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartKind {
     Rate,
     Step,
@@ -25,7 +29,7 @@ pub enum ChartKind {
 }
 
 impl ChartKind {
-    pub(super) fn id(self) -> &'static str {
+    pub fn id(self) -> &'static str {
         match self {
             ChartKind::Rate => "chart-rate",
             ChartKind::Step => "chart-step",
@@ -42,7 +46,7 @@ impl ChartKind {
         }
     }
 
-    pub(super) fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         match self {
             ChartKind::Rate => "Throughput and goodput against batch size",
             ChartKind::Step => "Step time against batch size",
@@ -51,20 +55,36 @@ impl ChartKind {
     }
 }
 
-/// A chart on a canvas that follows its box's size and the screen's pixel density.
+/// A chart on a canvas that follows its box's size and the screen's pixel density, with the marked
+/// batch drawn in and the hovered batch's crosshair laid over it.
 #[component]
-pub fn ChartCanvas(kind: ChartKind, curves: Memo<Curves>, look: Signal<Look>) -> impl IntoView {
+pub fn ChartCanvas(
+    kind: ChartKind,
+    curves: Memo<Curves>,
+    look: Signal<Look>,
+    linked: Linked,
+) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let resized = resize_signal(canvas_ref);
+    let (frame, set_frame) = signal(None::<CanvasFrame>);
     Effect::new(move |_| {
         resized.track();
         let data = curves.get();
+        let mark = linked.marked.get();
         if let Some(canvas) = canvas_ref.get() {
-            draw(&canvas, kind, &data, look.get());
+            let drawn = draw(&canvas, kind, &data, look.get(), mark.as_ref());
+            set_frame.set(drawn.map(|f| CanvasFrame::of(f, &canvas)));
         }
     });
-    let figure = chart_figure(kind.id(), kind.title(), canvas_ref, move || describe(kind, &curves.get()));
-    let export = view! { <BatchChartExport kind=kind curves=curves look=look/> };
+    let description = move || {
+        let text = describe(kind, &curves.get());
+        match linked.marked.get() {
+            Some(p) => format!("{text} Marked: {}", readout_sentence(&p)),
+            None => text,
+        }
+    };
+    let figure = batch_figure(kind, canvas_ref, frame, (linked, curves), description);
+    let export = view! { <BatchChartExport kind=kind curves=curves look=look linked=linked/> };
     view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
 }
 
@@ -105,37 +125,43 @@ fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bo
 }
 
 /// Sizes the canvas backing store to its CSS box times devicePixelRatio, then lets `draw` paint it
-/// in the theme's palette; a failure is logged, never raised.
-pub(super) fn paint<E: std::fmt::Debug>(
+/// in the theme's palette and returns what it returns; a failure is logged, never raised.
+pub(super) fn paint<T, E: std::fmt::Debug>(
     canvas: &HtmlCanvasElement,
     look: Look,
-    draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), E>,
-) {
+    draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<T, E>,
+) -> Option<T> {
     let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
     let (css_w, css_h) = (canvas.client_width().max(0) as f64, canvas.client_height().max(0) as f64);
     if css_w < 1.0 || css_h < 1.0 {
-        return;
+        return None;
     }
     canvas.set_width((css_w * scale).round() as u32);
     canvas.set_height((css_h * scale).round() as u32);
     let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
         leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
-        return;
+        return None;
     };
     let root = backend.into_drawing_area();
     let style = look.style(scale);
-    if let Err(e) = draw(&root, &style) {
-        leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id());
-    }
+    draw(&root, &style)
+        .map_err(|e| leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id()))
+        .ok()
 }
 
-/// Draws one of the batch charts.
-fn draw(canvas: &HtmlCanvasElement, kind: ChartKind, curves: &Curves, look: Look) {
+/// Draws one of the batch charts with the marked batch; returns where its plot landed.
+fn draw(
+    canvas: &HtmlCanvasElement,
+    kind: ChartKind,
+    curves: &Curves,
+    look: Look,
+    mark: Option<&BatchPoint>,
+) -> Option<crate::chart::ChartFrame> {
     paint(canvas, look, |root, style| match kind {
-        ChartKind::Rate => draw_rate_chart(root, curves, style),
-        ChartKind::Step => draw_step_chart(root, curves, style),
-        ChartKind::Interactivity => draw_interactivity_chart(root, curves, style),
-    });
+        ChartKind::Rate => draw_rate_chart_marked(root, curves, style, mark),
+        ChartKind::Step => draw_step_chart_marked(root, curves, style, mark),
+        ChartKind::Interactivity => draw_interactivity_chart_marked(root, curves, style, mark),
+    })
 }
 
 /// The chart's text alternative: what it shows at the batch a server can run and at the edge.

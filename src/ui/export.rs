@@ -12,7 +12,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement};
 
 use super::chart_canvas::ChartKind;
-use crate::chart::{draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Look};
+use super::linked::Linked;
+use crate::chart::{
+    draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
+};
 use crate::core::curves::Curves;
 use crate::core::table::BatchRow;
 use crate::export::{batch_table_csv, file_name, sim_table_csv};
@@ -26,13 +29,20 @@ fn inputs() -> Inputs {
 
 /// PNG and SVG buttons for one of the batch charts.
 #[component]
-pub fn BatchChartExport(kind: ChartKind, curves: Memo<Curves>, look: Signal<Look>) -> impl IntoView {
+pub fn BatchChartExport(
+    kind: ChartKind,
+    curves: Memo<Curves>,
+    look: Signal<Look>,
+    linked: Linked,
+) -> impl IntoView {
     let svg = move |size, look| {
         let c = curves.get_untracked();
+        let mark = linked.marked.get_untracked();
+        let mark = mark.as_ref();
         render_svg(size, look, kind.title(), |root, style| match kind {
-            ChartKind::Rate => draw_rate_chart(root, &c, style),
-            ChartKind::Step => draw_step_chart(root, &c, style),
-            ChartKind::Interactivity => draw_interactivity_chart(root, &c, style),
+            ChartKind::Rate => draw_rate_chart_marked(root, &c, style, mark).map(drop),
+            ChartKind::Step => draw_step_chart_marked(root, &c, style, mark).map(drop),
+            ChartKind::Interactivity => draw_interactivity_chart_marked(root, &c, style, mark).map(drop),
         })
     };
     export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)

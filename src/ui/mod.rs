@@ -1,13 +1,16 @@
 //! The browser half: Leptos components, one per file, and the glue that mounts them.
 
+mod animate;
 mod app;
 mod batch_table;
 mod capacity;
 mod chart_canvas;
+mod chart_overlay;
 mod controls;
 mod custom_fields;
 mod export;
 mod headline;
+mod linked;
 mod measured;
 mod notices;
 mod sim_charts;
