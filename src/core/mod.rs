@@ -5,6 +5,7 @@
 
 pub mod capacity;
 pub mod curves;
+pub mod derivation;
 pub mod model;
 pub mod precision;
 pub mod prefill;
