@@ -66,7 +66,7 @@ fn every_key_round_trips() {
     assert_eq!(page_query(&inputs, &view_state), view);
     let presenting = from_page_query(&format!("{base}&present=1")).1;
     assert_eq!(page_query(&inputs, &presenting), format!("{base}&present=1&view=rate"));
-    let joined = [preset, custom, &sim_open, &sim_closed, &view, "present=1"].join("&");
+    let joined = [preset, custom, &sim_open, &sim_closed, &view, "present=1", "lesson=1"].join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {
         assert!(covered.contains(key), "round trip misses key {key}");
