@@ -342,3 +342,106 @@ fn a_loose_target_puts_the_knee_past_the_pool_and_evaluates_both() {
     assert_eq!(g.batch, 208);
     assert_eq!(g.goodput_req_per_s, g.throughput_req_per_s, "goodput equals throughput");
 }
+
+/// The printed line with this id.
+fn printed(s: &Scenario, id: &str) -> goodput_lab::derivation_text::Line {
+    let lines = goodput_lab::derivation_text::lines(s, &derive_scenario(s));
+    lines.into_iter().find(|l| l.id == id).unwrap_or_else(|| panic!("no line {id}"))
+}
+
+#[test]
+fn the_seed_lines_print_as_the_worked_example() {
+    let s = seed();
+    let expect = [
+        ("weights", "8.03e9 × 2 B (BF16)", "16.06 GB"),
+        ("kv-token", "2 × 32 × 8 × 128 × 2 B (BF16)", "128 KiB"),
+        ("kv-seq", "2,048 × 128 KiB", "268 MB"),
+        ("bandwidth", "H100 SXM", "3.35 TB/s"),
+        ("step", "(16.06 GB + B × 268 MB) / 3.35 TB/s", ""),
+        ("step-knee", "(16.06 GB + 64 × 268 MB) / 3.35 TB/s = (16.06 + 17.18) GB / 3.35 TB/s", "9.92 ms"),
+        ("step-next", "(16.06 GB + 65 × 268 MB) / 3.35 TB/s = (16.06 + 17.45) GB / 3.35 TB/s", "10.002 ms"),
+        (
+            "step-compare",
+            "(16.06 GB + 128 × 268 MB) / 3.35 TB/s = (16.06 + 34.36) GB / 3.35 TB/s",
+            "15.05 ms",
+        ),
+        ("compute", "2 × 8.03e9 × 128 FLOP / 989 TFLOP/s", "2.08 ms"),
+        ("knee", "(33.5 − 16.06) GB / 268 MB", "64.97 → 64"),
+        ("pool", "(80 GB × 90% − 16.06 GB) / 268 MB", "208 sequences"),
+        ("goodput", "64 / (256 × 9.92 ms)", "25.2 req/s"),
+    ];
+    for (id, numbers, result) in expect {
+        let l = printed(&s, id);
+        assert_eq!((l.numbers.as_str(), l.result.as_str()), (numbers, result), "line {id}");
+    }
+    assert!(printed(&s, "compute").note.contains("memory-bound"));
+    assert!(printed(&s, "step-next").note.starts_with("Misses 10 ms"));
+    assert!(printed(&s, "pool").note.contains("min(knee 64, pool 208) = 64: the TPOT target binds"));
+    assert_eq!(printed(&s, "step").note, "", "the seed's simple form applies");
+}
+
+#[test]
+fn fp8_kv_prints_134_mb_and_a_knee_of_129() {
+    let s = seed_fp8_kv();
+    assert_eq!(printed(&s, "kv-seq").result, "134 MB");
+    assert_eq!(printed(&s, "knee").numbers, "(33.5 − 16.06) GB / 134 MB");
+    assert_eq!(printed(&s, "knee").result, "129.94 → 129");
+}
+
+#[test]
+fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
+    for model in MODELS {
+        for gpu in GPUS {
+            let base = Scenario { model: *model, gpu: *gpu, ..seed() };
+            let tp = analyze(&base).tp_needed.unwrap_or(8);
+            let realistic = Scenario { tp, calibration: Calibration::REALISTIC_DEFAULT, ..base };
+            for s in [base, Scenario { tp, ..base }, realistic] {
+                let d = derive_scenario(&s);
+                let lines = goodput_lab::derivation_text::lines(&s, &d);
+                let text = format!("{lines:?}");
+                for bad in ["NaN", "inf", "–"] {
+                    assert!(!text.contains(bad), "{} on {} x{}: {bad} in {text}", model.id, gpu.id, s.tp);
+                }
+                for (st, l) in d.steps.iter().zip(lines.iter().filter(|l| l.id.starts_with("step-"))) {
+                    let shown: f64 = l.result.trim_end_matches(" ms").replace(',', "").parse().unwrap();
+                    let table = evaluate(&s, st.batch).step.step_s * 1e3;
+                    assert!(
+                        (shown - table).abs() <= 0.005 * (1.0 + 1e-9),
+                        "{} {}: {shown} vs {table}",
+                        model.id,
+                        l.id
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_general_scenario_says_why_the_seeds_form_does_not_apply() {
+    let s = Scenario {
+        calibration: Calibration::REALISTIC_DEFAULT,
+        tpot_target_s: 0.03,
+        ..scenario("mixtral-8x7b", "h100-sxm", 2)
+    };
+    let step = printed(&s, "step");
+    for reason in
+        ["MoE step reads only the experts", "tensor parallelism splits the bytes over 2 GPUs", "80% of peak"]
+    {
+        assert!(step.note.contains(reason), "{reason}: {}", step.note);
+    }
+    assert_eq!(printed(&s, "knee").formula, "step(B) = target, solved by bisection");
+    assert!(printed(&s, "goodput").note.contains("Per GPU"));
+}
+
+#[test]
+fn the_limit_cases_print_words_instead_of_numbers() {
+    let too_big = scenario("llama-3.1-405b", "h100-sxm", 1);
+    assert_eq!(printed(&too_big, "pool").result, "none");
+    assert!(printed(&too_big, "pool").note.contains("at least 12 GPUs"));
+    assert_eq!(printed(&too_big, "goodput").result, "0 req/s");
+    let tight = Scenario { tpot_target_s: 0.004, ..seed() };
+    assert_eq!(printed(&tight, "knee").result, "none");
+    assert_eq!(printed(&tight, "knee").numbers, "4.79 ms > 4 ms");
+    assert_eq!(printed(&tight, "step-one").result, "4.87 ms");
+}

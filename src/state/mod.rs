@@ -3,6 +3,7 @@
 
 pub mod custom;
 pub mod fields;
+pub mod keys;
 pub mod lessons;
 pub mod sim;
 mod stops;

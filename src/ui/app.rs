@@ -6,10 +6,12 @@ use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
+use super::derivation::DerivationPanel;
 use super::headline::Headline;
+use super::lessons::LessonBar;
 use super::notices::Notices;
 use super::sim_panel::SimPanel;
-use super::{theme, url};
+use super::{keys, theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves;
 use crate::core::roofline::analyze;
@@ -32,7 +34,8 @@ pub fn App() -> impl IntoView {
     });
     Effect::new(move |_| url::replace_query(&state::page_query(&inputs.get(), &view.get())));
     let look = theme::look_signal(view);
-    let _ = set_view;
+    let (legend, set_legend) = signal(false);
+    keys::install(inputs, set_inputs, view, set_view, set_legend);
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
@@ -42,6 +45,7 @@ pub fn App() -> impl IntoView {
             </p>
         </header>
         <Notices initial=notices/>
+        <LessonBar inputs=inputs set_inputs=set_inputs view=view set_view=set_view legend=legend/>
         <main class="layout">
             <Controls inputs=inputs set_inputs=set_inputs/>
             <section class="results" aria-label="Results">
@@ -54,6 +58,7 @@ pub fn App() -> impl IntoView {
                 <div class="panel-slot" data-panel="table">
                     <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows/>
                 </div>
+                <DerivationPanel scenario=scenario analysis=analysis/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
                 <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
             </section>
