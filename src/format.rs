@@ -2,7 +2,9 @@
 //! testable natively; the only place base units become ms, GB or TB/s.
 
 use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
-use crate::core::units::{bytes_to_gb, s_to_ms};
+use crate::core::units::{
+    bytes_to_gb, s_to_ms, BYTES_PER_GB, BYTES_PER_KIB, BYTES_PER_S_PER_TB_PER_S, FLOP_PER_S_PER_TFLOP_PER_S,
+};
 
 /// Shown in place of a number that is not finite; the model should never produce one.
 pub const NOT_A_NUMBER: &str = "–";
@@ -88,6 +90,56 @@ pub fn yes_no(flag: bool) -> &'static str {
     } else {
         "no"
     }
+}
+
+/// `x` with at most `decimals` places and no trailing zeros (`33.5`, `16.06`, `3.35`).
+pub fn trimmed(x: f64, decimals: usize) -> String {
+    let text = fixed(x, decimals);
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// A size as the seed prints it, from bytes: GB with 2 decimals from 1 GB (`16.06 GB`), MB with
+/// three significant digits from 1 MB (`268 MB`), else KiB (`128 KiB`).
+pub fn size(size_bytes: f64) -> String {
+    match size_bytes.abs() {
+        b if b >= BYTES_PER_GB => format!("{} GB", gb(size_bytes)),
+        b if b >= 1e6 => format!("{} MB", significant(size_bytes / 1e6)),
+        _ => format!("{} KiB", significant(size_bytes / BYTES_PER_KIB)),
+    }
+}
+
+/// A bandwidth in TB/s with at most 3 decimals (`3.35 TB/s`), from B/s.
+pub fn tb_per_s(bytes_per_s: f64) -> String {
+    format!("{} TB/s", trimmed(bytes_per_s / BYTES_PER_S_PER_TB_PER_S, 3))
+}
+
+/// A compute peak in TFLOP/s (`989 TFLOP/s`), from FLOP/s.
+pub fn tflop_per_s(flop_per_s: f64) -> String {
+    format!("{} TFLOP/s", trimmed(flop_per_s / FLOP_PER_S_PER_TFLOP_PER_S, 1))
+}
+
+/// A parameter count as the seed writes it (`8.03e9`), from a count.
+pub fn e9(count: f64) -> String {
+    format!("{}e9", trimmed(count / 1e9, 3))
+}
+
+/// A step time in ms with 2 decimals, or more when 2 would print it equal to `target_s` although
+/// it differs (`10.002` against 10 ms).
+pub fn ms_against(time_s: f64, target_s: f64) -> String {
+    let target = fixed(s_to_ms(target_s), 2);
+    (2..=5)
+        .map(|d| fixed(s_to_ms(time_s), d))
+        .find(|text| time_s == target_s || *text != target)
+        .unwrap_or_else(|| fixed(s_to_ms(time_s), 6))
+}
+
+/// A short time in µs with three significant digits (`12.3 µs`), from seconds.
+pub fn us(time_s: f64) -> String {
+    format!("{} µs", significant(time_s * 1e6))
 }
 
 /// The one sentence above the charts that states the lesson with live numbers.

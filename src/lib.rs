@@ -2,6 +2,7 @@
 
 pub mod chart; // drawing functions generic over plotters' DrawingBackend, one file per chart
 pub mod core; // the pure model: roofline, presets, batch table, curves
+pub mod derivation_text; // the derivation panel's lines as text (pure)
 pub mod export; // CSV of the tables and file names that say the scenario (pure)
 pub mod format; // numbers and sentences as the page prints them
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)

@@ -73,7 +73,8 @@ fn every_key_round_trips() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(points.len(), 3);
     assert_eq!(measured::with_measured(page_query(&inputs, &view_state), &points), measured_query);
-    let joined = [preset, custom, &sim_open, &sim_closed, &view, "present=1", &measured_query].join("&");
+    let joined =
+        [preset, custom, &sim_open, &sim_closed, &view, "present=1", &measured_query, "lesson=1"].join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {
         assert!(covered.contains(key), "round trip misses key {key}");

@@ -5,6 +5,7 @@
 
 pub mod capacity;
 pub mod curves;
+pub mod derivation;
 pub mod fit;
 pub mod model;
 pub mod nearest;

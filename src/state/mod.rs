@@ -4,6 +4,8 @@
 pub mod animation;
 pub mod custom;
 pub mod fields;
+pub mod keys;
+pub mod lessons;
 pub mod measured;
 pub mod sim;
 mod stops;
@@ -19,7 +21,7 @@ use fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 pub use stops::{log_stops, nearest_stop_index};
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 55] = [
+pub const KEYS: [&str; 56] = [
     "model",
     "m_params",
     "m_active",
@@ -75,6 +77,7 @@ pub const KEYS: [&str; 55] = [
     "theme",
     "mark",
     "measured",
+    "lesson",
 ];
 
 /// The query string as typed: the last value of each known key, unparsed.
@@ -323,17 +326,19 @@ pub fn from_query(query: &str) -> (Inputs, Vec<Notice>) {
 }
 
 /// Parses and validates a whole query string into the inputs and the view, with every notice.
+/// With `lesson=N` the inputs start from that lesson's state ([`lessons::under_lesson`]).
 pub fn from_page_query(query: &str) -> (Inputs, view::View, Vec<Notice>) {
     let raw = parse_raw(query);
-    let (inputs, mut notices) = validate(&raw);
+    let (inputs, mut notices) = validate(&lessons::under_lesson(&raw));
     let view = view::read(&raw, &mut notices);
     (inputs, view, notices)
 }
 
 /// The page's query string: the inputs' canonical query, then the view's keys that differ from
-/// the default view.
+/// the default view (`lesson=` only while the inputs are still that lesson's state).
 pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
     let query = to_query(inputs);
+    let view = view::View { lesson: lessons::active(inputs, view).map(|l| l.number), ..*view };
     let extra = serde_urlencoded::to_string(view.pairs()).unwrap_or_default();
     match (query.is_empty(), extra.is_empty()) {
         (_, true) => query,

@@ -103,6 +103,9 @@ pub struct View {
     pub theme: Theme,
     /// The batch marked on every chart (clicking a table row), if any.
     pub mark_batch: Option<u32>,
+    /// The lesson last loaded (`lesson=`); shown only while the inputs are still its state
+    /// ([`super::lessons::active`]).
+    pub lesson: Option<u8>,
 }
 
 /// Reads `present`, `embed`, `view`, `theme` and `mark`; a bad value falls back with a notice.
@@ -118,7 +121,14 @@ pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> View {
     let panel = read_choice(raw, "view", &Panel::ALL, Panel::id, Panel::default(), n);
     let theme = read_choice(raw, "theme", &Theme::ALL, Theme::id, Theme::default(), n);
     let mark_batch = read_mark(raw.get("mark"), n);
-    View { mode, panel, theme, mark_batch }
+    let lesson = super::lessons::read_number(raw, n);
+    // A presentation of a lesson without `view=` opens on the lesson's own panel.
+    let lesson_panel = lesson.and_then(super::lessons::lesson).map(|l| l.panel);
+    let panel = match (mode, raw.get("view"), lesson_panel) {
+        (Mode::Present, None, Some(p)) => p,
+        _ => panel,
+    };
+    View { mode, panel, theme, mark_batch, lesson }
 }
 
 impl View {
@@ -139,7 +149,19 @@ impl View {
         if let Some(batch) = self.mark_batch {
             pairs.push(("mark", batch.to_string()));
         }
+        if let Some(lesson) = self.lesson {
+            pairs.push(("lesson", lesson.to_string()));
+        }
         pairs
+    }
+
+    /// The theme the page draws in: presentation mode uses the projector look unless the URL
+    /// chose a theme (`theme=auto` counts as not choosing).
+    pub fn look_theme(&self) -> Theme {
+        match (self.mode, self.theme) {
+            (Mode::Present, Theme::Auto) => Theme::Projector,
+            (_, theme) => theme,
+        }
     }
 }
 

@@ -7,13 +7,15 @@ use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
+use super::derivation::DerivationPanel;
 use super::export::TableExport;
 use super::headline::Headline;
+use super::lessons::LessonBar;
 use super::linked::Linked;
 use super::measured::MeasuredPanel;
 use super::notices::Notices;
 use super::sim_panel::SimPanel;
-use super::{theme, url};
+use super::{keys, theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves_with_measured;
 use crate::core::fit::fit;
@@ -56,6 +58,8 @@ pub fn App() -> impl IntoView {
     });
     let look = theme::look_signal(view);
     let linked = Linked::new((view, set_view), scenario, analysis);
+    let (legend, set_legend) = signal(false);
+    keys::install(inputs, set_inputs, view, set_view, set_legend);
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
@@ -65,6 +69,7 @@ pub fn App() -> impl IntoView {
             </p>
         </header>
         <Notices initial=notices/>
+        <LessonBar inputs=inputs set_inputs=set_inputs view=view set_view=set_view legend=legend/>
         <main class="layout">
             <Controls inputs=inputs set_inputs=set_inputs/>
             <section class="results" aria-label="Results">
@@ -79,6 +84,7 @@ pub fn App() -> impl IntoView {
                     <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows linked=linked/>
                     <TableExport rows=rows shown=table_shown/>
                 </div>
+                <DerivationPanel scenario=scenario analysis=analysis/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
                 <MeasuredPanel inputs=inputs set_inputs=set_inputs scenario=scenario points=points
                     set_points=set_points fit=measured_fit/>

@@ -30,11 +30,12 @@ pub fn look_for(theme: Theme, system_dark: bool) -> Look {
     }
 }
 
-/// The charts' look, following `view`'s theme and the system; also keeps `<html>`'s `data-look`
+/// The charts' look, following `view`'s theme (the projector look while presenting, unless a
+/// theme was chosen) and the system; also keeps `<html>`'s `data-look`
 /// and `data-mode` attributes current for the style sheet.
 pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
     let dark = prefers_dark();
-    let look = Memo::new(move |_| look_for(view.get().theme, dark.get()));
+    let look = Memo::new(move |_| look_for(view.get().look_theme(), dark.get()));
     Effect::new(move |_| {
         let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
         if let Some(root) = root {

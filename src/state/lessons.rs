@@ -1,0 +1,163 @@
+//! The six lessons: the seed's teaching moments as data (number, title, sentence, the panel a
+//! presentation shows, and the inputs each loads: the seed's defaults plus the lesson's settings),
+//! the `lesson=` key, and which lesson the current state still shows.
+//!
+//! Each sentence states numbers; `tests/lessons.rs` holds every one of them true for the state the
+//! lesson loads.
+
+use super::fields::quoted;
+use super::view::{Panel, View};
+use super::{parse_raw, to_query, Inputs, Notice, RawQuery};
+use crate::core::roofline::Precision;
+
+/// One teaching moment.
+#[derive(Clone, Copy, Debug)]
+pub struct Lesson {
+    /// 1-based, as the number keys and `lesson=` name it.
+    pub number: u8,
+    /// Stable id for the page (`data-lesson`).
+    pub id: &'static str,
+    /// Short title for the lesson bar.
+    pub title: &'static str,
+    /// One or two sentences, with numbers true for [`Lesson::inputs`].
+    pub text: &'static str,
+    /// The panel a presentation brings up for this lesson.
+    pub panel: Panel,
+    /// The lesson's settings, applied to the seed's defaults.
+    apply: fn(&mut Inputs),
+}
+
+impl Lesson {
+    /// The state the lesson loads: the seed's defaults with the lesson's settings.
+    pub fn inputs(&self) -> Inputs {
+        let mut inputs = Inputs::default();
+        (self.apply)(&mut inputs);
+        inputs
+    }
+}
+
+/// The TPOT slider's loosest target, in s: the lab's stand-in for "no TPOT objective".
+pub const LOOSEST_TPOT_S: f64 = 0.5;
+/// The TTFT slider's loosest target, in s: the stand-in for "no TTFT objective".
+pub const LOOSEST_TTFT_S: f64 = 60.0;
+
+/// Every lesson, in the seed's order.
+pub const LESSONS: [Lesson; 6] = [
+    Lesson {
+        number: 1,
+        id: "cliff",
+        title: "The cliff",
+        text: "At a 10 ms TPOT target the largest batch is 64: each step takes 9.92 ms and goodput is \
+               25.2 req/s. Batch 96 takes 12.49 ms, so every request in it misses and goodput falls to 0 \
+               while throughput keeps climbing.",
+        panel: Panel::Rate,
+        apply: |_| {},
+    },
+    Lesson {
+        number: 2,
+        id: "fp8-kv",
+        title: "FP8 KV cache",
+        text: "An FP8 KV cache halves KV per sequence to 134 MB, so the largest batch under 10 ms becomes \
+               129 (the seed rounds it to 130), about twice 64, and goodput roughly doubles to 50.6 req/s.",
+        panel: Panel::Step,
+        apply: |i| i.kv_precision = Precision::Fp8,
+    },
+    Lesson {
+        number: 3,
+        id: "offline",
+        title: "No SLO",
+        text: "With no latency objective (offline generation, evals, backfills) goodput equals \
+               throughput, so run the largest batch the KV pool holds: 208 sequences of 2,048 tokens, \
+               37.9 req/s. The lab has no switch that removes a target, so this lesson sets the loosest \
+               its sliders offer: 500 ms TPOT and 60 s TTFT.",
+        panel: Panel::Rate,
+        apply: |i| {
+            i.tpot_target_s = LOOSEST_TPOT_S;
+            i.ttft_target_s = LOOSEST_TTFT_S;
+        },
+    },
+    Lesson {
+        number: 4,
+        id: "loose",
+        title: "Loose 50 ms",
+        text: "At a 50 ms TPOT target, reading speed for chat, the knee moves to 564, far past the 208 \
+               sequences the KV pool holds, so memory caps the batch and goodput equals throughput \
+               again: 37.9 req/s at 21.46 ms per step.",
+        panel: Panel::Step,
+        apply: |i| i.tpot_target_s = 0.05,
+    },
+    Lesson {
+        number: 5,
+        id: "every-request",
+        title: "Every request or p90",
+        text: "Requiring every request to meet both targets, the simulated server (random arrivals, \
+               varied lengths, batch capped at the knee) reaches 22.3 req/s of goodput; set the share \
+               to p90 and it reaches 25.2 req/s. The stricter the percentile, the more the slowest \
+               requests decide the number.",
+        panel: Panel::Sim,
+        apply: |i| {
+            i.sim.shown = true;
+            i.sim.attainment_target = 1.0;
+        },
+    },
+    Lesson {
+        number: 6,
+        id: "attainment",
+        title: "Realistic attainment",
+        text: "With Poisson arrivals and log-normal lengths the cliff becomes a slope: every request \
+               meets both targets up to 22.0 req/s, 93.3% at 25.2 req/s and 31.6% at 28.3 req/s, so \
+               goodput at 90% attainment is 25.2 req/s. The misses are TTFT: once arrivals outpace the \
+               capped batch, the queue grows.",
+        panel: Panel::Sim,
+        apply: |i| i.sim.shown = true,
+    },
+];
+
+/// The lesson numbered `number`, if any.
+pub fn lesson(number: u8) -> Option<&'static Lesson> {
+    LESSONS.iter().find(|l| l.number == number)
+}
+
+/// The lesson `view` names, while the inputs are still exactly the state it loaded (compared as
+/// the canonical query, so equal states compare equal whatever their float history). Changing
+/// any control drops the lesson; moving it back restores it.
+pub fn active(inputs: &Inputs, view: &View) -> Option<&'static Lesson> {
+    view.lesson.and_then(lesson).filter(|l| to_query(&l.inputs()) == to_query(inputs))
+}
+
+/// The lesson after (`delta` = 1) or before (-1) `current`, clamped to 1..=6; from no lesson,
+/// lesson 1.
+pub fn step(current: Option<u8>, delta: i32) -> u8 {
+    let last = LESSONS.len() as i32;
+    match current {
+        None => 1,
+        Some(n) => (i32::from(n) + delta).clamp(1, last) as u8,
+    }
+}
+
+/// Reads `lesson=N` (1 to 6); anything else is no lesson, with a notice.
+pub fn read_number(raw: &RawQuery, n: &mut Vec<Notice>) -> Option<u8> {
+    let text = raw.get("lesson")?;
+    let number = text.trim().parse::<u8>().ok().filter(|n| lesson(*n).is_some());
+    if number.is_none() {
+        let message = format!(
+            "lesson={} is not a lesson from 1 to {}; no lesson is loaded.",
+            quoted(text),
+            LESSONS.len()
+        );
+        n.push(Notice { key: "lesson", message });
+    }
+    number
+}
+
+/// The query a link with `lesson=N` stands for: the lesson's state, with every other key the link
+/// carries applied on top (so `?lesson=2` alone loads the lesson, and a page-written link, whose
+/// keys equal the lesson's, reopens exactly). Without a valid lesson, the query as it is.
+pub fn under_lesson(raw: &RawQuery) -> RawQuery {
+    let Some(l) = raw.get("lesson").and_then(|t| t.trim().parse::<u8>().ok()).and_then(lesson) else {
+        return raw.clone();
+    };
+    let mut merged = parse_raw(&to_query(&l.inputs()));
+    merged.values.extend(raw.values.iter().map(|(k, v)| (*k, v.clone())));
+    merged
+}
