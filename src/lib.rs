@@ -3,6 +3,7 @@
 pub mod chart; // drawing functions generic over plotters' DrawingBackend, one file per chart
 pub mod core; // the pure model: roofline, presets, batch table, curves
 pub mod format; // numbers and sentences as the page prints them
+pub mod share; // the scenario summary, share links and the embed snippet (pure)
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]

@@ -6,9 +6,12 @@ use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
+use super::embed_bar::EmbedBar;
 use super::headline::Headline;
 use super::notices::Notices;
+use super::share::ShareControls;
 use super::sim_panel::SimPanel;
+use super::theme_picker::ThemePicker;
 use super::{theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves;
@@ -32,7 +35,6 @@ pub fn App() -> impl IntoView {
     });
     Effect::new(move |_| url::replace_query(&state::page_query(&inputs.get(), &view.get())));
     let look = theme::look_signal(view);
-    let _ = set_view;
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
@@ -40,6 +42,8 @@ pub fn App() -> impl IntoView {
                 "Throughput counts tokens produced; goodput counts requests that finish inside both latency targets (TTFT and TPOT). "
                 "Every sequence in a decode step waits for the same step, so TPOT belongs to the batch."
             </p>
+            <div class="masthead-tools"><ShareControls inputs=inputs view=view/><ThemePicker view=view set_view=set_view/></div>
+            <EmbedBar inputs=inputs set_inputs=set_inputs view=view/>
         </header>
         <Notices initial=notices/>
         <main class="layout">

@@ -6,8 +6,10 @@ mod capacity;
 mod chart_canvas;
 mod controls;
 mod custom_fields;
+mod embed_bar;
 mod headline;
 mod notices;
+mod share;
 mod sim_charts;
 mod sim_controls;
 mod sim_panel;
@@ -15,6 +17,7 @@ mod sim_runner;
 mod sim_table;
 mod sim_worker;
 mod theme;
+mod theme_picker;
 mod url;
 mod widgets;
 
