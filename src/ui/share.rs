@@ -47,9 +47,9 @@ pub fn ShareControls(inputs: ReadSignal<Inputs>, view: ReadSignal<View>) -> impl
     view! {
         <div class="share" role="group" aria-label="Share this state">
             <button id="copy-link" type="button" class="share-button" on:click=copy_link>"Copy link"</button>
-            <PresetSelect id="embed-panel" label="Embed" options=panels
+            <PresetSelect id="embed-panel" label="Embed panel" options=panels
                 selected=Signal::derive(move || panel.get().id().to_string()) on_pick=pick_panel/>
-            <PresetSelect id="embed-size" label="Size" options=sizes
+            <PresetSelect id="embed-size" label="Embed size" options=sizes
                 selected=Signal::derive(move || size.get().id().to_string()) on_pick=pick_size/>
             <button id="copy-embed" type="button" class="share-button" on:click=copy_embed>"Copy embed code"</button>
             <p id="share-status" class="share-status" role="status">{move || status_text(&outcome.get())}</p>
@@ -77,8 +77,10 @@ fn ManualCopy(outcome: ReadSignal<Outcome>) -> impl IntoView {
         Outcome::Manual(what, text) => Some((what, text)),
         _ => None,
     };
+    // The value is set here, not as a reactive prop, so it is in place before the selection.
     Effect::new(move |_| {
-        if let (Some(_), Some(area)) = (manual(), text_ref.get()) {
+        if let (Some((_, text)), Some(area)) = (manual(), text_ref.get()) {
+            area.set_value(&text);
             let _ = area.focus();
             area.select();
         }
@@ -86,8 +88,7 @@ fn ManualCopy(outcome: ReadSignal<Outcome>) -> impl IntoView {
     view! {
         <div class="share-manual" hidden=move || manual().is_none()>
             <label for="share-text">{move || manual().map(|(what, _)| format!("The {what}, selected (Ctrl+C or ⌘C copies it)"))}</label>
-            <textarea id="share-text" readonly rows="3" node_ref=text_ref
-                prop:value=move || manual().map(|(_, text)| text).unwrap_or_default()></textarea>
+            <textarea id="share-text" readonly rows="3" node_ref=text_ref></textarea>
         </div>
     }
 }
