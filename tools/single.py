@@ -67,6 +67,8 @@ def inline_link(match, dist):
     href = attrs.get("href", "")
     if "stylesheet" in rel:
         css = checked(asset(dist, href).read_text(encoding="utf-8"), "</style", href)
+        if re.search(r"url\(\s*['\"]?(?!data:)", css):
+            fail(f"{href} refers to another file with url(); inline it as a data: URI first")
         return f"<style>{css}</style>"
     if "icon" in rel:
         data = base64.b64encode(asset(dist, href).read_bytes()).decode("ascii")

@@ -202,6 +202,9 @@ for (const { name, script } of [
     await page.locator('#copy-embed').click();
     await expect(box).toHaveValue(/^<iframe src=".*embed=1&amp;view=rate" width="600" height="400"/);
     await expect(page.locator('label[for="share-text"]')).toContainText('embed code');
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const found = await page.evaluate(() => window.axe.run(document.querySelector('.masthead')));
+    expect(found.violations.map((v) => v.id)).toEqual([]);
     expect(errors).toEqual([]);
   });
 }
@@ -256,12 +259,14 @@ test('the page has a title, description, preview tags, theme-color, and its icon
 });
 
 for (const width of [360, 768, 1280]) {
-  test(`the page never scrolls sideways at ${width} px, the simulator open included`, async ({ page }) => {
+  test(`the page never scrolls sideways at ${width} px, the simulator and the copy box open included`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 });
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
     const errors = await openApp(page, '?sim=1&requests=300&points=6');
     await expect(page.locator('#sim-goodput')).toHaveText(/req\/s/, { timeout: 20_000 });
     expect(await widths(page)).toEqual([width, width]);
-    await page.locator('#copy-link').click();
+    await page.locator('#copy-embed').click();
+    await expect(page.locator('#share-text')).toBeVisible();
     expect(await widths(page)).toEqual([width, width]);
     expect(errors).toEqual([]);
   });
