@@ -7,7 +7,7 @@ export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
 
-.PHONY: serve dist test test-native test-browser setup setup-browser clean
+.PHONY: serve dist single test test-native test-browser setup setup-browser clean
 
 ## serve: build and serve the app with live reload on http://127.0.0.1:8080
 serve: setup
@@ -18,13 +18,17 @@ dist: setup
 	trunk build --release
 	@for f in dist/*.wasm; do echo "dist: $$f $$(wc -c <$$f) bytes, gzipped $$(gzip -9 -c $$f | wc -c) bytes"; done
 
+## single: one self-contained HTML file (styles, script and wasm inlined) that opens from disk (file://)
+single: dist
+	python3 tools/single.py dist dist-single/goodput-lab.html
+
 ## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
 test: test-native test-browser
 
 test-native:
 	cargo test
 
-test-browser: dist setup-browser
+test-browser: dist single setup-browser
 	cd tests/e2e && E2E_PORT=$(E2E_PORT) npx playwright test
 
 setup:
@@ -35,4 +39,4 @@ setup-browser:
 
 clean:
 	cargo clean
-	rm -rf dist tests/e2e/test-results
+	rm -rf dist dist-single tests/e2e/test-results

@@ -5,6 +5,7 @@ pub mod core; // the pure model: roofline, presets, batch table, curves
 pub mod derivation_text; // the derivation panel's lines as text (pure)
 pub mod export; // CSV of the tables and file names that say the scenario (pure)
 pub mod format; // numbers and sentences as the page prints them
+pub mod share; // the scenario summary, share links and the embed snippet (pure)
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]

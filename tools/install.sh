@@ -4,7 +4,7 @@
 # package registries (crates.io, npm, Debian), and Trunk is never allowed to fetch tools itself.
 #
 # Usage: tools/install.sh build     wasm32 target, Trunk, wasm-bindgen-cli, wasm-opt
-#        tools/install.sh browser   Debian's Chromium and the browser tests' npm packages
+#        tools/install.sh browser   Debian's Chromium and the browser tests' npm packages (Playwright, axe-core)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,7 +62,8 @@ install_browser() {
       || { tail -n 20 "$logs/apt.log"; exit 1; }
   fi
   local e2e="$root/tests/e2e"
-  if [ ! -d "$e2e/node_modules/@playwright/test" ] || [ "$e2e/package-lock.json" -nt "$e2e/node_modules/.package-lock.json" ]; then
+  if [ ! -d "$e2e/node_modules/@playwright/test" ] || [ ! -f "$e2e/node_modules/axe-core/axe.min.js" ] \
+    || [ "$e2e/package-lock.json" -nt "$e2e/node_modules/.package-lock.json" ]; then
     say "installing the browser tests' npm packages (no browser download: tests use /usr/bin/chromium)"
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$e2e" --no-audit --no-fund >"$logs/e2e-npm.log" 2>&1 \
       || { tail -n 20 "$logs/e2e-npm.log"; exit 1; }

@@ -8,13 +8,16 @@ use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
 use super::controls::Controls;
 use super::derivation::DerivationPanel;
+use super::embed_bar::EmbedBar;
 use super::export::TableExport;
 use super::headline::Headline;
 use super::lessons::LessonBar;
 use super::linked::Linked;
 use super::measured::MeasuredPanel;
 use super::notices::Notices;
+use super::share::ShareControls;
 use super::sim_panel::SimPanel;
+use super::theme_picker::ThemePicker;
 use super::{keys, theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves_with_measured;
@@ -67,6 +70,8 @@ pub fn App() -> impl IntoView {
                 "Throughput counts tokens produced; goodput counts requests that finish inside both latency targets (TTFT and TPOT). "
                 "Every sequence in a decode step waits for the same step, so TPOT belongs to the batch."
             </p>
+            <div class="masthead-tools"><ShareControls inputs=inputs view=view/><ThemePicker view=view set_view=set_view/></div>
+            <EmbedBar inputs=inputs set_inputs=set_inputs view=view/>
         </header>
         <Notices initial=notices/>
         <LessonBar inputs=inputs set_inputs=set_inputs view=view set_view=set_view legend=legend/>

@@ -25,7 +25,7 @@ pub fn BatchTable(
     let per_gpu = move || inputs.get().tp > 1;
     view! {
         <Show when=move || !nothing_runs() fallback=move || view! { <NoTable inputs=inputs set_inputs=set_inputs analysis=analysis/> }>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
                 <table id="batch-table" class="batch-table">
                     <caption>{move || caption(&inputs.get())}</caption>
                     <thead>

@@ -24,7 +24,7 @@ pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
     view! {
         <details id="sim-data" class="sim-data">
             <summary>"Data: every simulated rate"</summary>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Every simulated rate">
                 <table id="sim-table">
                     <caption>"Attainment and latency percentiles per simulated load level"</caption>
                     <thead><tr>
@@ -85,7 +85,7 @@ pub fn ChunkTable(result: Signal<Option<SimResult>>, chunk_tokens: Signal<u32>) 
         result.get().map(|r| r.chunks.iter().map(|c| chunk_row(c, chunk_tokens.get())).collect_view())
     };
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Step budgets">
             <table id="chunk-table" class="chunk-table">
                 <caption>{caption}</caption>
                 <thead><tr>

@@ -77,9 +77,22 @@ impl Drop for SimWorker {
 /// Starts the module worker from [`LOADER_URL`]; only a bad URL or a blocked origin fails here,
 /// a load failure arrives later as an `error` event.
 fn create_worker() -> Result<Worker, String> {
+    if has_no_worker() {
+        return Err("this one-file copy of the page carries no worker".to_owned());
+    }
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     Worker::new_with_options(LOADER_URL, &options).map_err(|e| describe("cannot create the worker", &e))
+}
+
+/// True in the one-file build (`make single`), which marks itself with
+/// `<meta name="goodput-lab-worker" content="none">`: a page opened from disk cannot start a worker,
+/// so it is not even tried (no failed request, no console error).
+fn has_no_worker() -> bool {
+    let document = web_sys::window().and_then(|w| w.document());
+    document
+        .and_then(|d| d.query_selector(r#"meta[name="goodput-lab-worker"][content="none"]"#).ok().flatten())
+        .is_some()
 }
 
 /// Handles the worker's messages: [`READY`] flushes the queue, anything else is a reply.

@@ -1,0 +1,101 @@
+//! What the share controls and the embed bar print: the one-line scenario summary, the query of a
+//! link that reopens the same state (as a full page or as an embed of one panel) and the iframe
+//! snippet. Pure, so native tests check it.
+
+use crate::format::{target_ms, thousands};
+use crate::state::view::{Mode, Panel, View};
+use crate::state::{page_query, Inputs};
+
+/// The sizes the embed code offers, in CSS pixels (width, height).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EmbedSize {
+    /// A chart beside text in a wiki page or blog post.
+    #[default]
+    Medium,
+    /// A wider chart across a page.
+    Large,
+    /// A narrow column, or a phone.
+    Narrow,
+}
+
+impl EmbedSize {
+    pub const ALL: [EmbedSize; 3] = [EmbedSize::Medium, EmbedSize::Large, EmbedSize::Narrow];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            EmbedSize::Medium => "600x400",
+            EmbedSize::Large => "800x500",
+            EmbedSize::Narrow => "360x480",
+        }
+    }
+
+    /// (width, height) in CSS pixels.
+    pub fn pixels(self) -> (u32, u32) {
+        match self {
+            EmbedSize::Medium => (600, 400),
+            EmbedSize::Large => (800, 500),
+            EmbedSize::Narrow => (360, 480),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            EmbedSize::Medium => "600 × 400",
+            EmbedSize::Large => "800 × 500",
+            EmbedSize::Narrow => "360 × 480 (narrow column)",
+        }
+    }
+}
+
+/// The scenario in one line: model, GPUs, context, KV precision and TPOT target
+/// (`Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT`).
+pub fn scenario_summary(inputs: &Inputs) -> String {
+    let gpus = if inputs.tp > 1 {
+        format!("{} × {}", inputs.tp, inputs.gpu.name)
+    } else {
+        inputs.gpu.name.to_string()
+    };
+    format!(
+        "{} · {gpus} · {} tokens · {} KV · {} ms TPOT",
+        inputs.model.name,
+        thousands(f64::from(inputs.context_tokens)),
+        inputs.kv_precision.label(),
+        target_ms(inputs.tpot_target_s)
+    )
+}
+
+/// The query of the full page with the same state (what an embed's "Open in Goodput Lab" opens).
+pub fn full_page_query(inputs: &Inputs, view: &View) -> String {
+    page_query(inputs, &View { mode: Mode::Page, ..*view })
+}
+
+/// The query of an embed of `panel` with the same state.
+pub fn embed_query(inputs: &Inputs, view: &View, panel: Panel) -> String {
+    page_query(inputs, &View { mode: Mode::Embed, panel, ..*view })
+}
+
+/// The iframe to paste into a page: `src` (an absolute URL) at `size`, titled with the scenario so
+/// a screen reader can name the frame, lazily loaded and borderless.
+pub fn iframe_snippet(src: &str, summary: &str, size: EmbedSize) -> String {
+    let (width, height) = size.pixels();
+    format!(
+        "<iframe src=\"{}\" width=\"{width}\" height=\"{height}\" title=\"{}\" loading=\"lazy\" style=\"border:0\"></iframe>",
+        escape_attribute(src),
+        escape_attribute(&format!("Goodput Lab: {summary}"))
+    )
+}
+
+/// `text` safe inside a double-quoted HTML attribute.
+pub fn escape_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}

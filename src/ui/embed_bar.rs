@@ -1,0 +1,37 @@
+//! Embed mode's only chrome: the scenario in one line and a link that opens the full page with
+//! the same state in a new tab. Also opens the simulator when the embed shows its charts.
+
+use leptos::prelude::*;
+
+use crate::share::{full_page_query, scenario_summary};
+use crate::state::view::{Mode, Panel, View};
+use crate::state::Inputs;
+
+/// Shown only with `embed=1`; with `view=sim` it opens the simulator so its charts draw.
+#[component]
+pub fn EmbedBar(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    view: ReadSignal<View>,
+) -> impl IntoView {
+    let start = view.get_untracked();
+    if start.mode == Mode::Embed && start.panel == Panel::Sim && !inputs.get_untracked().sim.shown {
+        set_inputs.update(|i| i.sim.shown = true);
+    }
+    let full_page = move || format!("{}?{}", page_path(), full_page_query(&inputs.get(), &view.get()));
+    view! {
+        <Show when=move || view.get().mode == Mode::Embed>
+            <div id="embed-bar" class="embed-bar">
+                <p id="embed-summary" class="embed-summary">{move || scenario_summary(&inputs.get())}</p>
+                <a id="embed-open" class="embed-open" href=full_page target="_blank" rel="noopener">
+                    "Open in Goodput Lab"<span class="visually-hidden">" (opens in a new tab)"</span>
+                </a>
+            </div>
+        </Show>
+    }
+}
+
+/// The page's path (no query or fragment), so the link works under any sub-path.
+fn page_path() -> String {
+    web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default()
+}

@@ -1,0 +1,124 @@
+//! The share controls in the masthead: "Copy link" (the page's URL, which holds every state),
+//! "Copy embed code" (an iframe of one panel in embed mode, at a chosen size) and, when the
+//! clipboard is missing or refuses, a read-only text field holding the text, selected.
+
+use leptos::html::Textarea;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::widgets::PresetSelect;
+use crate::share::{embed_query, iframe_snippet, scenario_summary, EmbedSize};
+use crate::state::view::{Panel, View};
+use crate::state::{page_query, Inputs};
+
+/// What was last copied, or why the text field is shown instead.
+#[derive(Clone, PartialEq)]
+enum Outcome {
+    Idle,
+    Copied(&'static str),
+    /// The clipboard is unavailable: the text to copy by hand, and what it is.
+    Manual(&'static str, String),
+}
+
+/// Copy link, the embed's panel and size, copy embed code, and the copy status.
+#[component]
+pub fn ShareControls(inputs: ReadSignal<Inputs>, view: ReadSignal<View>) -> impl IntoView {
+    let (panel, set_panel) = signal(view.get_untracked().panel);
+    let (size, set_size) = signal(EmbedSize::default());
+    let (outcome, set_outcome) = signal(Outcome::Idle);
+    let copy_link = move |_| {
+        let url = format!("{}?{}", page_base(), page_query(&inputs.get(), &view.get()));
+        copy_text(url, "link", set_outcome);
+    };
+    let copy_embed = move |_| {
+        let src = format!("{}?{}", page_base(), embed_query(&inputs.get(), &view.get(), panel.get()));
+        copy_text(
+            iframe_snippet(&src, &scenario_summary(&inputs.get()), size.get()),
+            "embed code",
+            set_outcome,
+        );
+    };
+    let panels = Panel::ALL.iter().map(|p| (p.id().to_string(), p.label().to_string())).collect();
+    let sizes = EmbedSize::ALL.iter().map(|s| (s.id().to_string(), s.label().to_string())).collect();
+    let pick_panel =
+        move |id: String| set_panel.set(Panel::ALL.into_iter().find(|p| p.id() == id).unwrap_or_default());
+    let pick_size =
+        move |id: String| set_size.set(EmbedSize::ALL.into_iter().find(|s| s.id() == id).unwrap_or_default());
+    view! {
+        <div class="share" role="group" aria-label="Share this state">
+            <button id="copy-link" type="button" class="share-button" on:click=copy_link>"Copy link"</button>
+            <PresetSelect id="embed-panel" label="Embed panel" options=panels
+                selected=Signal::derive(move || panel.get().id().to_string()) on_pick=pick_panel/>
+            <PresetSelect id="embed-size" label="Embed size" options=sizes
+                selected=Signal::derive(move || size.get().id().to_string()) on_pick=pick_size/>
+            <button id="copy-embed" type="button" class="share-button" on:click=copy_embed>"Copy embed code"</button>
+            <p id="share-status" class="share-status" role="status">{move || status_text(&outcome.get())}</p>
+            <ManualCopy outcome=outcome/>
+        </div>
+    }
+}
+
+/// The status line after a copy.
+fn status_text(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Idle => String::new(),
+        Outcome::Copied(what) => format!("Copied the {what}."),
+        Outcome::Manual(what, _) => {
+            format!("The clipboard is not available here: copy the {what} from the box.")
+        }
+    }
+}
+
+/// The fallback: the text in a read-only box, focused and selected so Ctrl+C (⌘C) copies it.
+#[component]
+fn ManualCopy(outcome: ReadSignal<Outcome>) -> impl IntoView {
+    let text_ref = NodeRef::<Textarea>::new();
+    let manual = move || match outcome.get() {
+        Outcome::Manual(what, text) => Some((what, text)),
+        _ => None,
+    };
+    // The value is set here, not as a reactive prop, so it is in place before the selection.
+    Effect::new(move |_| {
+        if let (Some((_, text)), Some(area)) = (manual(), text_ref.get()) {
+            area.set_value(&text);
+            let _ = area.focus();
+            area.select();
+        }
+    });
+    view! {
+        <div class="share-manual" hidden=move || manual().is_none()>
+            <label for="share-text">{move || manual().map(|(what, _)| format!("The {what}, selected (Ctrl+C or ⌘C copies it)"))}</label>
+            <textarea id="share-text" readonly rows="3" node_ref=text_ref></textarea>
+        </div>
+    }
+}
+
+/// The page's address without its query or fragment.
+fn page_base() -> String {
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let end = href.find(['?', '#']).unwrap_or(href.len());
+    href[..end].to_string()
+}
+
+/// Writes `text` to the clipboard and reports "Copied"; when the clipboard API is missing or
+/// refuses (no permission, an insecure page), shows the text to copy by hand instead.
+fn copy_text(text: String, what: &'static str, set_outcome: WriteSignal<Outcome>) {
+    let Some(clipboard) = clipboard() else {
+        set_outcome.set(Outcome::Manual(what, text));
+        return;
+    };
+    let promise = clipboard.write_text(&text);
+    leptos::task::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => set_outcome.set(Outcome::Copied(what)),
+            Err(_) => set_outcome.set(Outcome::Manual(what, text)),
+        }
+    });
+}
+
+/// `navigator.clipboard`, where the page has one (secure contexts only).
+fn clipboard() -> Option<web_sys::Clipboard> {
+    let navigator = web_sys::window()?.navigator();
+    let value = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok()?;
+    (!value.is_undefined() && !value.is_null()).then(|| value.unchecked_into())
+}
