@@ -14,7 +14,8 @@ const THEMES = [
 ];
 const MODES = [
   { name: 'the page', query: '' },
-  { name: 'presentation', query: '?present=1' },
+  // Presenting, the system theme (theme=auto) gives the projector look.
+  { name: 'presentation', query: '?present=1', autoLook: 'projector' },
   { name: 'the simulator panel open', query: '?sim=1&requests=300&points=6', ready: '#sim-goodput' },
   ...['rate', 'step', 'interactivity', 'table', 'derivation'].map((view) => (
     { name: `embed view=${view}`, query: `?embed=1&view=${view}` })),
@@ -51,7 +52,7 @@ for (const mode of MODES) {
     const found = [];
     for (const t of THEMES) {
       await page.emulateMedia({ colorScheme: t.colorScheme });
-      await setTheme(page, t.theme, t.look);
+      await setTheme(page, t.theme, t.theme === 'auto' && mode.autoLook ? mode.autoLook : t.look);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         for (const v of await violations(page)) found.push(`${t.name}, ${width} px: ${v}`);

@@ -66,6 +66,7 @@ for (const { id, after, check } of [
 
 test('the table follows the thumb while it is still being dragged (input, not change)', async ({ page }) => {
   await openApp(page);
+  await page.locator('#ctx').scrollIntoViewIfNeeded();
   const box = await page.locator('#ctx').boundingBox();
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.5, y);

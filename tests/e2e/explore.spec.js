@@ -3,7 +3,7 @@
 // animate control sweeps the mark or the TPOT target and stops.
 const { test, expect } = require('@playwright/test');
 const {
-  openApp, waitForAllCharts, chartImages, canvasImage, rowByHeader, tableRows, num, queryValue, CHART_IDS,
+  openApp, waitForAllCharts, chartImages, canvasImage, rowByHeader, tableRows, num, queryValue, CHART_IDS, inkedPixels,
 } = require('./helpers');
 
 /** The seed's step time in ms from its own arithmetic: (16.06 GB + B x 268 MB) / 3.35 TB/s. */
@@ -330,7 +330,13 @@ test('with reduced motion the sweep jumps through the table\'s batches, one a se
 });
 
 test('an embed drops the explore bar; its chart still reads out the batch under the pointer', async ({ page }) => {
-  const errors = await openApp(page, '?embed=1&view=rate');
+  // The embed shows the rate chart alone (no table), so wait for that chart rather than the table.
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto('index.html?embed=1&view=rate');
+  await expect.poll(() => inkedPixels(page, 'chart-rate')).toBeGreaterThan(1000);
+  await expect(page.locator('#batch-table')).toBeHidden();
   await expect(page.locator('#animate')).toBeHidden();
   const at = await pointAt(page, 'chart-rate', 32);
   await page.mouse.move(at.x, at.y);
