@@ -199,9 +199,17 @@ fn changing_a_control_drops_the_lesson_and_changing_it_back_restores_it() {
     assert!(!page_query(&inputs, &view).contains("lesson="));
     inputs.kv_precision = Precision::Fp8;
     assert_eq!(active(&inputs, &view).map(|l| l.number), Some(2));
+}
+
+#[test]
+fn opening_the_simulator_keeps_the_lesson_but_changing_its_controls_drops_it() {
+    let l = lesson(2).unwrap();
+    let view = View { lesson: Some(2), ..View::default() };
     let mut opened = l.inputs();
     opened.sim.shown = true;
-    assert!(active(&opened, &view).is_none(), "opening the simulator is a change too");
+    assert_eq!(active(&opened, &view).map(|l| l.number), Some(2), "showing more is not a change");
+    opened.sim.seed += 1;
+    assert!(active(&opened, &view).is_none(), "a simulator control is a change");
 }
 
 #[test]

@@ -122,7 +122,13 @@ pub fn lesson(number: u8) -> Option<&'static Lesson> {
 /// the canonical query, so equal states compare equal whatever their float history). Changing
 /// any control drops the lesson; moving it back restores it.
 pub fn active(inputs: &Inputs, view: &View) -> Option<&'static Lesson> {
-    view.lesson.and_then(lesson).filter(|l| to_query(&l.inputs()) == to_query(inputs))
+    // Opening or closing the simulator panel only shows more; the lesson's state still holds.
+    view.lesson.and_then(lesson).filter(|l| {
+        let wanted = l.inputs();
+        let mut shown = *inputs;
+        shown.sim.shown = wanted.sim.shown;
+        to_query(&wanted) == to_query(&shown)
+    })
 }
 
 /// The lesson after (`delta` = 1) or before (-1) `current`, clamped to 1..=6; from no lesson,

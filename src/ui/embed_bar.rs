@@ -1,23 +1,21 @@
 //! Embed mode's only chrome: the scenario in one line and a link that opens the full page with
-//! the same state in a new tab. Also opens the simulator when the embed shows its charts.
+//! the same state in a new tab. Also opens the simulator when an embed (or a presentation) starts on it.
 
 use leptos::prelude::*;
 
 use crate::share::{full_page_query, scenario_summary};
-use crate::state::view::{Mode, Panel, View};
+use crate::state::view::{Mode, View};
 use crate::state::Inputs;
 
-/// Shown only with `embed=1`; with `view=sim` it opens the simulator so its charts draw.
+/// Shown only with `embed=1`; with `view=sim` (embedded or presented) it opens the simulator so its
+/// charts draw.
 #[component]
 pub fn EmbedBar(
     inputs: ReadSignal<Inputs>,
     set_inputs: WriteSignal<Inputs>,
     view: ReadSignal<View>,
 ) -> impl IntoView {
-    let start = view.get_untracked();
-    if start.mode == Mode::Embed && start.panel == Panel::Sim && !inputs.get_untracked().sim.shown {
-        set_inputs.update(|i| i.sim.shown = true);
-    }
+    super::keys::open_sim_if_shown(view, inputs, set_inputs);
     let full_page = move || format!("{}?{}", page_path(), full_page_query(&inputs.get(), &view.get()));
     view! {
         <Show when=move || view.get().mode == Mode::Embed>

@@ -10,7 +10,7 @@ use web_sys::{Element, EventTarget, KeyboardEvent};
 use super::lessons::load;
 use crate::state::keys::{action, step_panel, Focus, KeyAction};
 use crate::state::lessons::{active, step};
-use crate::state::view::{Mode, View};
+use crate::state::view::{Mode, Panel, View};
 use crate::state::Inputs;
 
 /// Elements in which every key is typing.
@@ -41,7 +41,10 @@ pub fn install(
             KeyAction::StepLesson(d) => load(step(view.get_untracked().lesson, d), set_inputs, set_view),
             KeyAction::TogglePresent => toggle_present(inputs, set_view),
             KeyAction::LeavePresent => set_view.update(|v| v.mode = Mode::Page),
-            KeyAction::StepPanel(d) => set_view.update(|v| v.panel = step_panel(v.panel, d)),
+            KeyAction::StepPanel(d) => {
+                set_view.update(|v| v.panel = step_panel(v.panel, d));
+                open_sim_if_shown(view, inputs, set_inputs);
+            }
             KeyAction::ToggleLegend => set_legend.update(|open| *open = !*open),
         }
     });
@@ -61,6 +64,18 @@ fn focus_of(target: Option<EventTarget>) -> Focus {
 }
 
 /// Enters presentation (on the active lesson's panel, from the top of the page) or leaves it.
+/// The simulator's panel has nothing to show until the simulator runs: open it when it comes on screen.
+pub(super) fn open_sim_if_shown(
+    view: ReadSignal<View>,
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+) {
+    let v = view.get_untracked();
+    if v.mode != Mode::Page && v.panel == Panel::Sim && !inputs.get_untracked().sim.shown {
+        set_inputs.update(|i| i.sim.shown = true);
+    }
+}
+
 fn toggle_present(inputs: ReadSignal<Inputs>, set_view: WriteSignal<View>) {
     set_view.update(|v| {
         if v.mode == Mode::Present {
