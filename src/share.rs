@@ -2,7 +2,9 @@
 //! link that reopens the same state (as a full page or as an embed of one panel) and the iframe
 //! snippet. Pure, so native tests check it.
 
+use crate::core::fit::MeasuredPoint;
 use crate::format::{target_ms, thousands};
+use crate::state::measured::with_measured;
 use crate::state::view::{Mode, Panel, View};
 use crate::state::{page_query, Inputs};
 
@@ -64,14 +66,20 @@ pub fn scenario_summary(inputs: &Inputs) -> String {
     )
 }
 
-/// The query of the full page with the same state (what an embed's "Open in Goodput Lab" opens).
-pub fn full_page_query(inputs: &Inputs, view: &View) -> String {
-    page_query(inputs, &View { mode: Mode::Page, ..*view })
+/// The whole page state as a query: the inputs, the view and the measured points (the page's own
+/// URL, and every link or embed made from it).
+pub fn link_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint]) -> String {
+    with_measured(page_query(inputs, view), measured)
+}
+
+/// The query of the full page with the same state (an embed's "Open in Goodput Lab").
+pub fn full_page_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint]) -> String {
+    link_query(inputs, &View { mode: Mode::Page, ..*view }, measured)
 }
 
 /// The query of an embed of `panel` with the same state.
-pub fn embed_query(inputs: &Inputs, view: &View, panel: Panel) -> String {
-    page_query(inputs, &View { mode: Mode::Embed, panel, ..*view })
+pub fn embed_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint], panel: Panel) -> String {
+    link_query(inputs, &View { mode: Mode::Embed, panel, ..*view }, measured)
 }
 
 /// The iframe to paste into a page: `src` (an absolute URL) at `size`, titled with the scenario so

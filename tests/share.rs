@@ -1,9 +1,12 @@
 //! Share texts: the scenario summary names the seed's scenario, an embed link and an "Open in
 //! Goodput Lab" link reopen the same state, and the iframe snippet cannot be broken by its text.
 
-use goodput_lab::share::{embed_query, full_page_query, iframe_snippet, scenario_summary, EmbedSize};
+use goodput_lab::share::{
+    embed_query, full_page_query, iframe_snippet, link_query, scenario_summary, EmbedSize,
+};
+use goodput_lab::state::measured;
 use goodput_lab::state::view::{Mode, Panel, Theme, View};
-use goodput_lab::state::{from_page_query, Inputs};
+use goodput_lab::state::{from_page_query, parse_raw, Inputs};
 
 #[test]
 fn the_summary_names_the_seed_scenario() {
@@ -28,7 +31,7 @@ fn an_embed_link_reopens_the_same_inputs_as_an_embed_of_the_chosen_panel() {
         from_page_query("model=qwen3-8b&gpu=h200-sxm&ctx=4096&kv=fp8&tpot=15&theme=dark&mark=32&sim=1");
     assert!(notices.is_empty(), "{notices:?}");
     for panel in Panel::ALL {
-        let (again, embed_view, notices) = from_page_query(&embed_query(&inputs, &view, panel));
+        let (again, embed_view, notices) = from_page_query(&embed_query(&inputs, &view, &[], panel));
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(again, inputs);
         assert_eq!(
@@ -42,7 +45,7 @@ fn an_embed_link_reopens_the_same_inputs_as_an_embed_of_the_chosen_panel() {
 fn the_full_page_link_of_an_embed_drops_embed_and_keeps_everything_else() {
     let (inputs, view, _) = from_page_query("model=mistral-7b&ctx=1024&embed=1&view=step&theme=projector");
     assert_eq!(view.mode, Mode::Embed);
-    let query = full_page_query(&inputs, &view);
+    let query = full_page_query(&inputs, &view, &[]);
     assert!(!query.contains("embed"), "{query}");
     let (again, page_view, _) = from_page_query(&query);
     assert_eq!(again, inputs);
@@ -65,5 +68,24 @@ fn every_embed_size_is_distinct_and_fits_a_phone_or_a_page() {
     for (i, a) in sizes.iter().enumerate() {
         assert!((360..=800).contains(&a.0) && (400..=500).contains(&a.1), "{a:?}");
         assert!(sizes[i + 1..].iter().all(|b| b != a));
+    }
+}
+
+#[test]
+fn links_and_embeds_keep_the_measured_points() {
+    let query = "model=llama-3.1-8b&measured=1:7.9,16:8.2,64:11.5";
+    let (inputs, view, mut notices) = from_page_query(query);
+    let points = measured::read(&parse_raw(query), &mut notices);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(points.len(), 3);
+    let queries = [
+        link_query(&inputs, &view, &points),
+        full_page_query(&inputs, &view, &points),
+        embed_query(&inputs, &view, &points, Panel::Step),
+    ];
+    for q in queries {
+        let mut n = Vec::new();
+        assert_eq!(measured::read(&parse_raw(&q), &mut n), points, "{q}");
+        assert!(n.is_empty(), "{n:?}");
     }
 }

@@ -25,7 +25,8 @@ use crate::core::fit::fit;
 use crate::core::roofline::analyze;
 use crate::core::roofline::Limit;
 use crate::core::table::batch_table;
-use crate::state::measured::{self, with_measured};
+use crate::share::link_query;
+use crate::state::measured;
 use crate::state::{self, Inputs};
 
 /// The whole page. Reads the URL once, then owns every control's signal.
@@ -53,9 +54,7 @@ pub fn App() -> impl IntoView {
         let i = inputs.get();
         capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
     });
-    Effect::new(move |_| {
-        url::replace_query(&with_measured(state::page_query(&inputs.get(), &view.get()), &points.get()))
-    });
+    Effect::new(move |_| url::replace_query(&link_query(&inputs.get(), &view.get(), &points.get())));
     let table_shown = Signal::derive(move || {
         !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     });
@@ -70,8 +69,8 @@ pub fn App() -> impl IntoView {
                 "Throughput counts tokens produced; goodput counts requests that finish inside both latency targets (TTFT and TPOT). "
                 "Every sequence in a decode step waits for the same step, so TPOT belongs to the batch."
             </p>
-            <div class="masthead-tools"><ShareControls inputs=inputs view=view/><ThemePicker view=view set_view=set_view/></div>
-            <EmbedBar inputs=inputs set_inputs=set_inputs view=view/>
+            <div class="masthead-tools"><ShareControls inputs=inputs view=view measured=points/><ThemePicker view=view set_view=set_view/></div>
+            <EmbedBar inputs=inputs set_inputs=set_inputs view=view measured=points/>
         </header>
         <Notices initial=notices/>
         <LessonBar inputs=inputs set_inputs=set_inputs view=view set_view=set_view legend=legend/>

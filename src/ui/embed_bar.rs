@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::fit::MeasuredPoint;
 use crate::share::{full_page_query, scenario_summary};
 use crate::state::view::{Mode, View};
 use crate::state::Inputs;
@@ -14,9 +15,11 @@ pub fn EmbedBar(
     inputs: ReadSignal<Inputs>,
     set_inputs: WriteSignal<Inputs>,
     view: ReadSignal<View>,
+    measured: ReadSignal<Vec<MeasuredPoint>>,
 ) -> impl IntoView {
     super::keys::open_sim_if_shown(view, inputs, set_inputs);
-    let full_page = move || format!("{}?{}", page_path(), full_page_query(&inputs.get(), &view.get()));
+    let full_page =
+        move || format!("{}?{}", page_path(), full_page_query(&inputs.get(), &view.get(), &measured.get()));
     view! {
         <Show when=move || view.get().mode == Mode::Embed>
             <div id="embed-bar" class="embed-bar">

@@ -7,9 +7,10 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::widgets::PresetSelect;
-use crate::share::{embed_query, iframe_snippet, scenario_summary, EmbedSize};
+use crate::core::fit::MeasuredPoint;
+use crate::share::{embed_query, iframe_snippet, link_query, scenario_summary, EmbedSize};
 use crate::state::view::{Panel, View};
-use crate::state::{page_query, Inputs};
+use crate::state::Inputs;
 
 /// What was last copied, or why the text field is shown instead.
 #[derive(Clone, PartialEq)]
@@ -22,16 +23,24 @@ enum Outcome {
 
 /// Copy link, the embed's panel and size, copy embed code, and the copy status.
 #[component]
-pub fn ShareControls(inputs: ReadSignal<Inputs>, view: ReadSignal<View>) -> impl IntoView {
+pub fn ShareControls(
+    inputs: ReadSignal<Inputs>,
+    view: ReadSignal<View>,
+    measured: ReadSignal<Vec<MeasuredPoint>>,
+) -> impl IntoView {
     let (panel, set_panel) = signal(view.get_untracked().panel);
     let (size, set_size) = signal(EmbedSize::default());
     let (outcome, set_outcome) = signal(Outcome::Idle);
     let copy_link = move |_| {
-        let url = format!("{}?{}", page_base(), page_query(&inputs.get(), &view.get()));
+        let url = format!("{}?{}", page_base(), link_query(&inputs.get(), &view.get(), &measured.get()));
         copy_text(url, "link", set_outcome);
     };
     let copy_embed = move |_| {
-        let src = format!("{}?{}", page_base(), embed_query(&inputs.get(), &view.get(), panel.get()));
+        let src = format!(
+            "{}?{}",
+            page_base(),
+            embed_query(&inputs.get(), &view.get(), &measured.get(), panel.get())
+        );
         copy_text(
             iframe_snippet(&src, &scenario_summary(&inputs.get()), size.get()),
             "embed code",

@@ -109,20 +109,21 @@ test('a 600x400 iframe of the embed shows the chart filling the frame, with no s
 });
 
 test('Open in Goodput Lab opens the full page with the same state in a new tab', async ({ page, context }) => {
-  await openQuiet(page, '?embed=1&view=step&model=mistral-7b&ctx=4096&kv=fp8&tpot=20&theme=dark');
+  await openQuiet(page, '?embed=1&view=step&model=mistral-7b&ctx=4096&kv=fp8&tpot=20&theme=dark&measured=1:6.1,32:8.4');
   const link = page.locator('#embed-open');
   await expect(link).toHaveAttribute('target', '_blank');
   const [full] = await Promise.all([context.waitForEvent('page'), link.click()]);
   await expect(full.locator('#batch-table tbody tr').first()).toBeVisible();
   expect(pairsOf(full.url())).toEqual(pairsOf(page.url(), ['embed']));
   expect(queryValue(full, 'embed')).toBeNull();
+  expect(queryValue(full, 'measured')).toBe('1:6.1,32:8.4');
   await expect(full.locator('.controls')).toBeVisible();
   expect(await tableRows(full)).toEqual(await tableRows(page));
 });
 
 test('Copy link copies a URL that reopens the same state: same keys, same table', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const errors = await openApp(page);
+  const errors = await openApp(page, '?measured=1:7.9,16:8.2,64:11.5');
   await page.locator('#model').selectOption('qwen3-8b');
   await page.locator('#kv').focus();
   await page.keyboard.press('ArrowRight');
@@ -134,6 +135,7 @@ test('Copy link copies a URL that reopens the same state: same keys, same table'
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(pairsOf(copied)).toEqual(pairsOf(page.url()));
   expect(new URL(copied).searchParams.get('kv')).toBe('fp8');
+  expect(new URL(copied).searchParams.get('measured')).toBe('1:7.9,16:8.2,64:11.5');
   const table = await tableRows(page);
   const again = await context.newPage();
   await again.goto(copied);
@@ -146,7 +148,7 @@ test('Copy link copies a URL that reopens the same state: same keys, same table'
 
 test('Copy embed code copies an iframe whose src reopens the same state as an embed of the chosen panel', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const errors = await openApp(page, '?model=llama-3.1-70b&tp=4&ctx=8192&tpot=25');
+  const errors = await openApp(page, '?model=llama-3.1-70b&tp=4&ctx=8192&tpot=25&measured=1:12,64:30');
   await page.locator('#embed-panel').selectOption('step');
   await page.locator('#embed-size').selectOption('800x500');
   await page.locator('#copy-embed').click();
@@ -167,6 +169,7 @@ test('Copy embed code copies an iframe whose src reopens the same state as an em
   expect(pairsOf(iframe.src, ['embed', 'view'])).toEqual(pairsOf(page.url(), ['view']));
   expect(new URL(iframe.src).searchParams.get('embed')).toBe('1');
   expect(new URL(iframe.src).searchParams.get('view')).toBe('step');
+  expect(new URL(iframe.src).searchParams.get('measured')).toBe('1:12,64:30');
   const table = await tableRows(page);
   const embed = await context.newPage();
   await embed.goto(iframe.src);
