@@ -18,9 +18,15 @@ dist: setup
 	trunk build --release
 	@for f in dist/*.wasm; do echo "dist: $$f $$(wc -c <$$f) bytes, gzipped $$(gzip -9 -c $$f | wc -c) bytes"; done
 
-## single: one self-contained HTML file (styles, script and wasm inlined) that opens from disk (file://)
-single: dist
-	python3 tools/single.py dist dist-single/goodput-lab.html
+## single: one self-contained HTML file (styles, script and wasm inlined) that opens from disk (file://).
+## A file cannot fetch a second module, so this build links the lazily loaded panels into the page
+## (no `islands` feature) and leaves the worker out: single.html is index.html without those links.
+single: setup
+	sed -e '/data-type="worker"/d' \
+	    -e 's|data-bin="goodput-lab"|data-bin="goodput-lab" data-cargo-no-default-features data-cargo-features="ui"|' \
+	    index.html > single.html
+	trunk build single.html --release --dist dist-mono
+	python3 tools/single.py dist-mono dist-single/goodput-lab.html
 
 ## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
 test: test-native test-browser
@@ -39,4 +45,4 @@ setup-browser:
 
 clean:
 	cargo clean
-	rm -rf dist dist-single tests/e2e/test-results
+	rm -rf dist dist-mono dist-single single.html tests/e2e/test-results

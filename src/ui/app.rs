@@ -18,7 +18,7 @@ use super::notices::Notices;
 use super::share::ShareControls;
 use super::sim_panel::SimPanel;
 use super::theme_picker::ThemePicker;
-use super::{keys, theme, url};
+use super::{island, keys, theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves_with_measured;
 use crate::core::fit::fit;
@@ -54,7 +54,21 @@ pub fn App() -> impl IntoView {
         let i = inputs.get();
         capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
     });
-    Effect::new(move |_| url::replace_query(&link_query(&inputs.get(), &view.get(), &points.get())));
+    let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
+    Effect::new(move |_| {
+        url::replace_query(&page_query.get());
+        island::dispatch(island::STATE_EVENT, &page_query.get());
+    });
+    island::listen(island::SET_EVENT, move |q| {
+        let (i, _, mut notices) = state::from_page_query(&q);
+        let p = measured::read(&state::parse_raw(&q), &mut notices);
+        if i != inputs.get_untracked() {
+            set_inputs.set(i);
+        }
+        if p != points.get_untracked() {
+            set_points.set(p);
+        }
+    });
     let table_shown = Signal::derive(move || {
         !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     });
@@ -92,7 +106,8 @@ pub fn App() -> impl IntoView {
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
                 <MeasuredPanel inputs=inputs set_inputs=set_inputs scenario=scenario points=points
                     set_points=set_points fit=measured_fit/>
-                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
+                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look
+                    page_query=page_query/>
             </section>
         </main>
         <Footer inputs=inputs/>

@@ -11,8 +11,13 @@ mod custom_fields;
 mod derivation;
 mod embed_bar;
 mod export;
+#[cfg(feature = "islands")]
+pub mod extras;
 mod headline;
+mod island;
 mod keys;
+#[cfg(feature = "islands")]
+mod lazy;
 mod lessons;
 mod linked;
 mod measured;

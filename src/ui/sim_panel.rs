@@ -21,19 +21,9 @@ pub fn SimPanel(
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
     look: Signal<Look>,
+    page_query: Memo<String>,
 ) -> impl IntoView {
     let shown = Memo::new(move |_| inputs.get().sim.shown);
-    let run = SimRun::new();
-    let runner = SimRunner::new(run);
-    let wanted = Memo::new(move |_| {
-        let i = inputs.get();
-        i.sim.shown.then(|| (scenario.get(), i.sim))
-    });
-    Effect::new(move |_| {
-        if wanted.get().is_some() {
-            runner.request(&state::to_query(&inputs.get_untracked()));
-        }
-    });
     let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
     view! {
         <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
@@ -47,23 +37,74 @@ pub fn SimPanel(
                 aria-controls="sim-body" on:click=toggle>
                 {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
             </button>
-            <Show when=move || shown.get()>
-                <div id="sim-body" class="sim-body">
-                    <SimControls inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis/>
-                    <div class="sim-results">
-                        <SimStatus run=run/>
-                        <SimReadout scenario=scenario analysis=analysis run=run/>
-                        <div class="charts">
-                            <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
-                            <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>
-                        </div>
-                        <SimTable result=run.result.into()/>
-                        <ChunkTable result=run.result.into()
-                            chunk_tokens=Signal::derive(move || inputs.get().sim.chunk_tokens)/>
-                    </div>
-                </div>
-            </Show>
+            <Show when=move || shown.get()>{body(inputs, set_inputs, scenario, analysis, look, page_query)}</Show>
         </section>
+    }
+}
+
+/// The body, drawn by the extras module, which the page fetches when the simulator first opens.
+#[cfg(feature = "islands")]
+fn body(
+    _: ReadSignal<Inputs>,
+    _: WriteSignal<Inputs>,
+    _: Memo<Scenario>,
+    _: Memo<Analysis>,
+    _: Signal<Look>,
+    page_query: Memo<String>,
+) -> AnyView {
+    view! { <super::lazy::Island name="sim" id="sim-island" class="sim-island" query=page_query/> }.into_any()
+}
+
+/// The body, linked into the page (the one-file build, which cannot fetch a second module).
+#[cfg(not(feature = "islands"))]
+fn body(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    analysis: Memo<Analysis>,
+    look: Signal<Look>,
+    _: Memo<String>,
+) -> AnyView {
+    view! { <SimBody inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/> }
+        .into_any()
+}
+
+/// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
+/// scenario or a control changes. With the `islands` feature the extras module mounts it.
+#[component]
+pub fn SimBody(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    analysis: Memo<Analysis>,
+    look: Signal<Look>,
+) -> impl IntoView {
+    let run = SimRun::new();
+    let runner = SimRunner::new(run);
+    let wanted = Memo::new(move |_| {
+        let i = inputs.get();
+        i.sim.shown.then(|| (scenario.get(), i.sim))
+    });
+    Effect::new(move |_| {
+        if wanted.get().is_some() {
+            runner.request(&state::to_query(&inputs.get_untracked()));
+        }
+    });
+    view! {
+        <div id="sim-body" class="sim-body">
+            <SimControls inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis/>
+            <div class="sim-results">
+                <SimStatus run=run/>
+                <SimReadout scenario=scenario analysis=analysis run=run/>
+                <div class="charts">
+                    <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
+                    <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>
+                </div>
+                <SimTable result=run.result.into()/>
+                <ChunkTable result=run.result.into()
+                    chunk_tokens=Signal::derive(move || inputs.get().sim.chunk_tokens)/>
+            </div>
+        </div>
     }
 }
 

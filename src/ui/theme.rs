@@ -34,8 +34,7 @@ pub fn look_for(theme: Theme, system_dark: bool) -> Look {
 /// theme was chosen) and the system; also keeps `<html>`'s `data-look`
 /// and `data-mode` attributes current for the style sheet.
 pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
-    let dark = prefers_dark();
-    let look = Memo::new(move |_| look_for(view.get().look_theme(), dark.get()));
+    let look = look_only(view);
     Effect::new(move |_| {
         let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
         if let Some(root) = root {
@@ -44,7 +43,14 @@ pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
             let _ = root.set_attribute("data-view", view.get().panel.id());
         }
     });
-    look.into()
+    look
+}
+
+/// The charts' look for `view`'s theme and the system, without touching `<html>` (the lazily
+/// loaded panels use it; the page's own [`look_signal`] keeps the attributes).
+pub fn look_only(view: ReadSignal<View>) -> Signal<Look> {
+    let dark = prefers_dark();
+    Memo::new(move |_| look_for(view.get().look_theme(), dark.get())).into()
 }
 
 fn look_id(look: Look) -> &'static str {

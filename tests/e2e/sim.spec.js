@@ -10,6 +10,8 @@ const { openApp, inkedPixels, canvasImage, num, queryValue, expectNoBadNumbers, 
 
 const ROOT = path.join(__dirname, '../..');
 const WORKER_FILE = /\/sim_worker(_loader\.js|\.js|_bg\.wasm)$/;
+// The lazily loaded panels' module (the simulator's body is drawn by it).
+const EXTRAS_FILE = /\/goodput_extras(\.js|_bg\.wasm)$/;
 
 /** The native simulator's goodput readout for a query string (the `sweep` bin). */
 function nativeGoodput(query) {
@@ -50,11 +52,11 @@ function recordRequests(page) {
   return urls;
 }
 
-test('the simulator loads its worker only when opened, then draws attainment against rate', async ({ page }) => {
+test('the simulator loads its worker and its panel code only when opened, then draws attainment against rate', async ({ page }) => {
   const requests = recordRequests(page);
   const errors = await openApp(page);
   await page.waitForLoadState('networkidle');
-  expect(requests.filter((p) => WORKER_FILE.test(p))).toEqual([]);
+  expect(requests.filter((p) => WORKER_FILE.test(p) || EXTRAS_FILE.test(p))).toEqual([]);
   await expect(page.locator('#sim-toggle')).toHaveAttribute('aria-expanded', 'false');
 
   await page.click('#sim-toggle');
@@ -63,6 +65,7 @@ test('the simulator loads its worker only when opened, then draws attainment aga
   expect(queryValue(page, 'sim')).toBe('1');
   expect(requests.filter((p) => WORKER_FILE.test(p)).sort()).toEqual(
     ['/dist/sim_worker.js', '/dist/sim_worker_bg.wasm', '/dist/sim_worker_loader.js']);
+  expect(requests.filter((p) => EXTRAS_FILE.test(p)).sort()).toEqual(['/dist/goodput_extras.js', '/dist/goodput_extras_bg.wasm']);
   for (const id of ['chart-attainment', 'chart-sim-throughput']) {
     await expect.poll(() => inkedPixels(page, id)).toBeGreaterThan(2000);
   }
@@ -268,5 +271,29 @@ test('the simulator runs under the strict CSP planned for the site (no worker-sr
   });
   const errors = await openSim(page);
   await expect(page.locator('#sim-speed')).toContainText('in a Web Worker');
+  expect(errors).toEqual([]);
+});
+
+test('the simulator panel and the page keep one state both ways, and closing and reopening it fetches nothing again', async ({ page }) => {
+  const requests = recordRequests(page);
+  const errors = await openSim(page);
+  // The page's control reaches the panel (its readout follows the TPOT target).
+  const before = await page.locator('#sim-goodput').textContent();
+  let n = await sweeps(page);
+  await page.locator('#tpot').focus();
+  for (let i = 0; i < 10; i += 1) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#tpot-value')).toHaveText('20 ms');
+  await settled(page, n);
+  expect(await page.locator('#sim-goodput').textContent()).not.toBe(before);
+  // The panel's control reaches the page (its URL) and survives the panel closing and reopening.
+  n = await sweeps(page);
+  await page.selectOption('#arrivals', 'constant');
+  await expect.poll(() => queryValue(page, 'arrivals')).toBe('constant');
+  await page.click('#sim-toggle');
+  await expect(page.locator('#sim-body')).toHaveCount(0);
+  await page.click('#sim-toggle');
+  await settled(page);
+  await expect(page.locator('#arrivals')).toHaveValue('constant');
+  expect(requests.filter((p) => EXTRAS_FILE.test(p)).length).toBe(2);
   expect(errors).toEqual([]);
 });

@@ -1,0 +1,31 @@
+//! The lazily loaded panels' module: the page imports it (src/ui/island.rs) when such a panel first
+//! opens and calls these exports; the panels themselves live in `goodput_lab::ui::extras`.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::prelude::*;
+
+/// Mounts panel `name`'s body into `el`, starting from the page's state `query`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn mount_panel(name: &str, el: web_sys::HtmlElement, query: String) {
+    goodput_lab::ui::extras::mount_panel(name, el, query);
+}
+
+/// Unmounts panel `name`'s body.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn unmount_panel(name: &str) {
+    goodput_lab::ui::extras::unmount_panel(name);
+}
+
+/// Runs once when the module is instantiated: panics report to the console as the page's do.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+}
+
+/// Natively there is no page to draw into.
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("goodput_extras is a browser module: use `make serve`.");
+}
