@@ -105,7 +105,7 @@ pub fn App() -> impl IntoView {
                 <DerivationPanel scenario=scenario analysis=analysis/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
                 <MeasuredPanel inputs=inputs set_inputs=set_inputs scenario=scenario points=points
-                    set_points=set_points fit=measured_fit/>
+                    set_points=set_points fit=measured_fit page_query=page_query/>
                 <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look
                     page_query=page_query/>
             </section>

@@ -8,10 +8,11 @@ use std::cell::RefCell;
 use leptos::prelude::*;
 
 use super::island::{dispatch, listen, SET_EVENT, STATE_EVENT};
+use super::measured::MeasuredBody;
 use super::sim_panel::SimBody;
 use super::theme;
 use crate::chart::Look;
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::{fit, MeasuredPoint};
 use crate::core::roofline::{analyze, Analysis, Scenario};
 use crate::state::measured::{self, with_measured};
 use crate::state::view::View;
@@ -22,7 +23,7 @@ thread_local! {
     static MOUNTED: RefCell<Vec<(String, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Mounts the body of panel `name` ("sim") into `el`, starting from the page state `query`.
+/// Mounts the body of panel `name` ("sim" or "measured") into `el`, starting from the page state `query`.
 /// An unknown name mounts nothing; mounting a name twice replaces the first.
 pub fn mount_panel(name: &str, el: web_sys::HtmlElement, query: String) {
     unmount_panel(name);
@@ -31,6 +32,14 @@ pub fn mount_panel(name: &str, el: web_sys::HtmlElement, query: String) {
             let s = Synced::new(&query);
             view! {
                 <SimBody inputs=s.inputs set_inputs=s.set_inputs scenario=s.scenario analysis=s.analysis look=s.look/>
+            }
+        })),
+        "measured" => Box::new(leptos::mount::mount_to(el, move || {
+            let s = Synced::new(&query);
+            let fit = Memo::new(move |_| fit(&s.scenario.get(), &s.points.get()));
+            view! {
+                <MeasuredBody inputs=s.inputs set_inputs=s.set_inputs scenario=s.scenario points=s.points
+                    set_points=s.set_points fit=fit/>
             }
         })),
         _ => return,
@@ -51,6 +60,8 @@ pub fn unmount_panel(name: &str) {
 struct Synced {
     inputs: ReadSignal<Inputs>,
     set_inputs: WriteSignal<Inputs>,
+    points: ReadSignal<Vec<MeasuredPoint>>,
+    set_points: WriteSignal<Vec<MeasuredPoint>>,
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
     look: Signal<Look>,
@@ -81,7 +92,7 @@ impl Synced {
         let scenario = Memo::new(move |_| inputs.get().scenario());
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let look = theme::look_only(view);
-        Synced { inputs, set_inputs, scenario, analysis, look }
+        Synced { inputs, set_inputs, points, set_points, scenario, analysis, look }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Lazily loaded panels: the page's side. A panel's body (the simulator's) lives in a second wasm
+//! Lazily loaded panels: the page's side. A panel's body (the simulator's, the measured points') lives in a second wasm
 //! module, `goodput_extras` (src/bin/goodput_extras.rs), that the page fetches only when such a panel
 //! first opens, so a first visit downloads none of it. State flows through [`super::island`]'s events.
 

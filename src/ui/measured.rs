@@ -27,9 +27,69 @@ enum Status {
     Failed(String),
 }
 
-/// The panel. `points` is the page's measured state (also in the URL); `fit` is its fit.
+/// The panel: its heading and what it reads, then its body once asked for (or at once when the
+/// link carries points). `points` is the page's measured state (also in the URL); `fit` is its fit.
 #[component]
 pub fn MeasuredPanel(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    points: ReadSignal<Vec<MeasuredPoint>>,
+    set_points: WriteSignal<Vec<MeasuredPoint>>,
+    fit: Memo<Result<Fit, FitError>>,
+    page_query: Memo<String>,
+) -> impl IntoView {
+    let (asked, set_asked) = signal(!points.get_untracked().is_empty());
+    let ask = move || {
+        view! {
+            <button type="button" id="measured-open" on:click=move |_| set_asked.set(true)>"Add measured step times"</button>
+        }
+    };
+    view! {
+        <section id="measured" class="panel measured" aria-labelledby="measured-title">
+            <h2 id="measured-title">"Measured step times"</h2>
+            <Intro/>
+            <Show when=move || asked.get() fallback=ask>
+                {body(inputs, set_inputs, scenario, points, set_points, fit, page_query)}
+            </Show>
+        </section>
+    }
+}
+
+/// The body, drawn by the extras module, which the page fetches when the body first opens.
+#[cfg(feature = "islands")]
+fn body(
+    _: ReadSignal<Inputs>,
+    _: WriteSignal<Inputs>,
+    _: Memo<Scenario>,
+    _: ReadSignal<Vec<MeasuredPoint>>,
+    _: WriteSignal<Vec<MeasuredPoint>>,
+    _: Memo<Result<Fit, FitError>>,
+    page_query: Memo<String>,
+) -> AnyView {
+    view! { <super::lazy::Island name="measured" id="measured-island" class="measured-island" query=page_query/> }
+        .into_any()
+}
+
+/// The body, linked into the page (the one-file build, which cannot fetch a second module).
+#[cfg(not(feature = "islands"))]
+fn body(
+    inputs: ReadSignal<Inputs>,
+    set_inputs: WriteSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    points: ReadSignal<Vec<MeasuredPoint>>,
+    set_points: WriteSignal<Vec<MeasuredPoint>>,
+    fit: Memo<Result<Fit, FitError>>,
+    _: Memo<String>,
+) -> AnyView {
+    view! { <MeasuredBody inputs=inputs set_inputs=set_inputs scenario=scenario points=points
+    set_points=set_points fit=fit/> }
+    .into_any()
+}
+
+/// The body: paste, choose or drop a file; what it gave; the fit and the points.
+#[component]
+pub fn MeasuredBody(
     inputs: ReadSignal<Inputs>,
     set_inputs: WriteSignal<Inputs>,
     scenario: Memo<Scenario>,
@@ -56,16 +116,12 @@ pub fn MeasuredPanel(
         set_status.set(Status::Idle);
     };
     view! {
-        <section id="measured" class="panel measured" aria-labelledby="measured-title">
-            <h2 id="measured-title">"Measured step times"</h2>
-            <Intro/>
-            <MeasuredInput load=load/>
-            <StatusLine status=status/>
-            <Show when=move || !points.get().is_empty()>
-                <FitReadout inputs=inputs set_inputs=set_inputs fit=fit clear=clear/>
-                <PointsTable scenario=scenario points=points fit=fit/>
-            </Show>
-        </section>
+        <MeasuredInput load=load/>
+        <StatusLine status=status/>
+        <Show when=move || !points.get().is_empty()>
+            <FitReadout inputs=inputs set_inputs=set_inputs fit=fit clear=clear/>
+            <PointsTable scenario=scenario points=points fit=fit/>
+        </Show>
     }
 }
 

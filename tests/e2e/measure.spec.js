@@ -38,8 +38,16 @@ function parseCsv(text) {
   return rows;
 }
 
+/** Opens the measured panel's body (the page loads its code on demand) unless a link already opened it. */
+async function openMeasured(page) {
+  const ask = page.locator('#measured-open');
+  if (await ask.count()) await ask.click();
+  await expect(page.locator('#measured-text')).toBeVisible();
+}
+
 /** Chooses a fixture file in the measured panel. */
 async function upload(page, name) {
+  await openMeasured(page);
   await page.setInputFiles('#measured-file', fixture(name));
 }
 
@@ -152,6 +160,7 @@ test('a vllm bench serve result overlays its points and fits the MBU and overhea
 
 test('pasting the result, or dropping a CSV, gives the same fit', async ({ page }) => {
   const errors = await openApp(page);
+  await openMeasured(page);
   await page.fill('#measured-text', fs.readFileSync(fixture('vllm-bench-array.json'), 'utf8'));
   await page.click('#measured-plot');
   const pasted = await shownFit(page);
@@ -210,6 +219,7 @@ for (const [file, message] of [
 test('a fit outside the controls is shown as fitted, warned about, and clamped when used', async ({ page }) => {
   const errors = await openApp(page);
   // Steps faster than peak bandwidth allows: the fitted MBU is above 100%.
+  await openMeasured(page);
   await page.fill('#measured-text', 'batch,tpot_ms\n1,4.5\n64,8.0\n128,12.0');
   await page.click('#measured-plot');
   const fit = await shownFit(page);
@@ -243,5 +253,22 @@ test('the simulator\'s charts and data table export once a sweep lands', async (
     trs.map((r) => Array.from(r.children).map((c) => c.textContent.trim())));
   expect(rows).toEqual(domRows);
   expect(name).toContain('_sim-table.csv');
+  expect(errors).toEqual([]);
+});
+
+test('the measured panel loads its code only when asked for, or at once for a link that carries points', async ({ page }) => {
+  const fetched = [];
+  page.context().on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const extras = () => fetched.filter((p) => /\/goodput_extras(\.js|_bg\.wasm)$/.test(p));
+  const errors = await openApp(page);
+  await page.waitForLoadState('networkidle');
+  expect(extras()).toEqual([]);
+  await expect(page.locator('#measured-text')).toHaveCount(0);
+  await page.click('#measured-open');
+  await expect(page.locator('#measured-text')).toBeVisible();
+  expect(extras().sort()).toEqual(['/dist/goodput_extras.js', '/dist/goodput_extras_bg.wasm']);
+  await openApp(page, '?measured=1:8.6,64:15.6');
+  await expect(page.locator('#measured-open')).toHaveCount(0);
+  await expect(page.locator('#fit-mbu')).toBeVisible();
   expect(errors).toEqual([]);
 });
