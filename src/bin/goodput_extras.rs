@@ -18,6 +18,14 @@ pub fn unmount_panel(name: &str) {
     goodput_lab::ui::extras::unmount_panel(name);
 }
 
+/// The page's batch chart `kind` for the page state `query` as SVG (the page's wasm has no SVG
+/// backend); `None` if it cannot be drawn.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn chart_svg(kind: &str, query: &str, look: &str, width: u32, height: u32) -> Option<String> {
+    goodput_lab::ui::extras::chart_svg(kind, query, look, (width, height))
+}
+
 /// Runs once when the module is instantiated: panics report to the console as the page's do.
 #[cfg(target_arch = "wasm32")]
 fn main() {

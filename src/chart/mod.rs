@@ -121,6 +121,20 @@ pub enum Look {
 }
 
 impl Look {
+    /// Its name in `<html data-look>` and in messages between the page and its panels.
+    pub fn id(self) -> &'static str {
+        match self {
+            Look::Light => "light",
+            Look::Dark => "dark",
+            Look::Projector => "projector",
+        }
+    }
+
+    /// The look an [`id`](Look::id) names.
+    pub fn from_id(id: &str) -> Option<Look> {
+        [Look::Light, Look::Dark, Look::Projector].into_iter().find(|l| l.id() == id)
+    }
+
     /// The colours.
     pub fn palette(self) -> Palette {
         match self {

@@ -94,9 +94,9 @@ pub fn App() -> impl IntoView {
                 <Headline scenario=scenario analysis=analysis/>
                 <ExploreBar linked=linked set_inputs=set_inputs/>
                 <div class="charts">
-                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
-                    <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
-                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
+                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked page_query=page_query/>
+                    <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked page_query=page_query/>
+                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked page_query=page_query/>
                 </div>
                 <div class="panel-slot" data-panel="table">
                     <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows linked=linked/>

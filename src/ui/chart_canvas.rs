@@ -46,6 +46,14 @@ impl ChartKind {
         }
     }
 
+    /// The chart whose panel id (`rate`, `step`, `interactivity`) is `id` (the extras module's SVG export).
+    #[cfg(feature = "islands")]
+    pub fn from_panel_id(id: &str) -> Option<ChartKind> {
+        [ChartKind::Rate, ChartKind::Step, ChartKind::Interactivity]
+            .into_iter()
+            .find(|k| k.panel().id() == id)
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             ChartKind::Rate => "Throughput and goodput against batch size",
@@ -63,6 +71,8 @@ pub fn ChartCanvas(
     curves: Memo<Curves>,
     look: Signal<Look>,
     linked: Linked,
+    /// The page's state, from which the extras module redraws the chart for the SVG export.
+    page_query: Memo<String>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let resized = resize_signal(canvas_ref);
@@ -84,7 +94,8 @@ pub fn ChartCanvas(
         }
     };
     let figure = batch_figure(kind, canvas_ref, frame, (linked, curves), description);
-    let export = view! { <BatchChartExport kind=kind curves=curves look=look linked=linked/> };
+    let export =
+        view! { <BatchChartExport kind=kind curves=curves look=look linked=linked page_query=page_query/> };
     view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
 }
 

@@ -17,6 +17,7 @@ use crate::chart::{
     draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
 };
 use crate::core::curves::Curves;
+use crate::core::roofline::BatchPoint;
 use crate::core::table::BatchRow;
 use crate::export::{batch_table_csv, file_name, sim_table_csv};
 use crate::sim_protocol::SimResult;
@@ -34,28 +35,80 @@ pub fn BatchChartExport(
     curves: Memo<Curves>,
     look: Signal<Look>,
     linked: Linked,
+    page_query: Memo<String>,
 ) -> impl IntoView {
-    let svg = move |size, look| {
-        let c = curves.get_untracked();
-        let mark = linked.marked.get_untracked();
-        let mark = mark.as_ref();
-        render_svg(size, look, kind.title(), |root, style| match kind {
-            ChartKind::Rate => draw_rate_chart_marked(root, &c, style, mark).map(drop),
-            ChartKind::Step => draw_step_chart_marked(root, &c, style, mark).map(drop),
-            ChartKind::Interactivity => draw_interactivity_chart_marked(root, &c, style, mark).map(drop),
-        })
+    let svg = move |size, look, name: String| {
+        svg_of_page(kind, (curves, linked, page_query), size, look, name);
     };
     export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)
 }
 
+/// Draws the page's batch chart as SVG in the extras module (which holds the SVG backend, so the
+/// page's own wasm does without it), then downloads it as `name`.
+#[cfg(feature = "islands")]
+fn svg_of_page(
+    kind: ChartKind,
+    (_, _, page_query): (Memo<Curves>, Linked, Memo<String>),
+    size: (u32, u32),
+    look: Look,
+    name: String,
+) {
+    let args = js_sys::Array::new();
+    for arg in [kind.panel().id(), &page_query.get_untracked(), look.id()] {
+        args.push(&JsValue::from_str(arg));
+    }
+    args.push(&JsValue::from(size.0));
+    args.push(&JsValue::from(size.1));
+    leptos::task::spawn_local(async move {
+        let text = super::lazy::call_extras("chart_svg", &args).await;
+        deliver_svg(text.ok().and_then(|t| t.as_string()), &name);
+    });
+}
+
+/// Draws the page's batch chart as SVG, then downloads it as `name` (the one-file build).
+#[cfg(not(feature = "islands"))]
+fn svg_of_page(
+    kind: ChartKind,
+    (curves, linked, _): (Memo<Curves>, Linked, Memo<String>),
+    size: (u32, u32),
+    look: Look,
+    name: String,
+) {
+    let mark = linked.marked.get_untracked();
+    deliver_svg(batch_chart_svg(kind, &curves.get_untracked(), mark.as_ref(), size, look), &name);
+}
+
+/// The batch chart `kind` of `curves` with `mark` as an SVG string of `size` CSS pixels in `look`.
+pub fn batch_chart_svg(
+    kind: ChartKind,
+    c: &Curves,
+    mark: Option<&BatchPoint>,
+    size: (u32, u32),
+    look: Look,
+) -> Option<String> {
+    render_svg(size, look, kind.title(), |root, style| match kind {
+        ChartKind::Rate => draw_rate_chart_marked(root, c, style, mark).map(drop),
+        ChartKind::Step => draw_step_chart_marked(root, c, style, mark).map(drop),
+        ChartKind::Interactivity => draw_interactivity_chart_marked(root, c, style, mark).map(drop),
+    })
+}
+
+/// Downloads `svg` as `name`, or says there was nothing to export.
+pub(super) fn deliver_svg(svg: Option<String>, name: &str) {
+    match svg {
+        Some(text) => download_text(&text, "image/svg+xml", name),
+        None => leptos::logging::warn!("{name}: nothing to export"),
+    }
+}
+
 /// A small toolbar under a chart: download the canvas as PNG, or the chart redrawn as SVG by `svg`
-/// (given the canvas's CSS size and the look).
+/// (given the canvas's CSS size, the look and the file name; it downloads the file itself).
 pub(super) fn export_buttons(
     canvas_id: &'static str,
     what: &'static str,
     title: &'static str,
     look: Signal<Look>,
-    svg: impl Fn((u32, u32), Look) -> Option<String> + 'static,
+    svg: impl Fn((u32, u32), Look, String) + 'static,
 ) -> impl IntoView {
     let png = move |_| {
         if let Some(canvas) = canvas(canvas_id) {
@@ -65,9 +118,8 @@ pub(super) fn export_buttons(
     let svg = move |_| {
         let size =
             canvas(canvas_id).map(|c| (c.client_width().max(0) as u32, c.client_height().max(0) as u32));
-        let text = size.filter(|(w, h)| *w > 0 && *h > 0).and_then(|s| svg(s, look.get_untracked()));
-        match text {
-            Some(text) => download_text(&text, "image/svg+xml", &file_name(&inputs(), what, "svg")),
+        match size.filter(|(w, h)| *w > 0 && *h > 0) {
+            Some(size) => svg(size, look.get_untracked(), file_name(&inputs(), what, "svg")),
             None => leptos::logging::warn!("chart {canvas_id}: nothing to export"),
         }
     };

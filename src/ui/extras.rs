@@ -7,13 +7,16 @@ use std::cell::RefCell;
 
 use leptos::prelude::*;
 
+use super::chart_canvas::ChartKind;
+use super::export::batch_chart_svg;
 use super::island::{dispatch, listen, SET_EVENT, STATE_EVENT};
 use super::measured::MeasuredBody;
 use super::sim_panel::SimBody;
 use super::theme;
 use crate::chart::Look;
+use crate::core::curves::curves_with_measured;
 use crate::core::fit::{fit, MeasuredPoint};
-use crate::core::roofline::{analyze, Analysis, Scenario};
+use crate::core::roofline::{analyze, evaluate, Analysis, Scenario};
 use crate::state::measured::{self, with_measured};
 use crate::state::view::View;
 use crate::state::{self, Inputs};
@@ -54,6 +57,20 @@ pub fn unmount_panel(name: &str) {
         m.iter().position(|(n, _)| n == name).map(|at| m.remove(at))
     });
     drop(handle);
+}
+
+/// The page's batch chart `kind` ("rate", "step" or "interactivity") for the page state `query`
+/// (its mark and measured points included) as an SVG of `size` CSS pixels in the look `look`.
+pub fn chart_svg(kind: &str, query: &str, look: &str, size: (u32, u32)) -> Option<String> {
+    let kind = ChartKind::from_panel_id(kind)?;
+    let look = Look::from_id(look)?;
+    let (inputs, view, points) = read(query);
+    let scenario = inputs.scenario();
+    let analysis = analyze(&scenario);
+    let fitted = fit(&scenario, &points);
+    let curves = curves_with_measured(&scenario, &analysis, &points, fitted.as_ref().ok());
+    let mark = view.mark_batch.map(|b| evaluate(&scenario, b));
+    batch_chart_svg(kind, &curves, mark.as_ref(), size, look)
 }
 
 /// This module's copy of the page's state, with the memos a panel body reads.

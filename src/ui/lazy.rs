@@ -33,13 +33,13 @@ fn resolve(relative: &str) -> Option<String> {
     Some(web_sys::Url::new_with_base(relative, &base).ok()?.href())
 }
 
-/// Loads the extras module and calls `export(args...)` on it.
-async fn call_extras(export: &str, args: &js_sys::Array) -> Result<(), String> {
+/// Loads the extras module and calls `export(args...)` on it; resolves to what it returns.
+pub async fn call_extras(export: &str, args: &js_sys::Array) -> Result<JsValue, String> {
     let url = resolve(EXTRAS_URL).ok_or("the page has no base URL")?;
     let module = JsFuture::from(load_extras(&url)).await.map_err(describe)?;
     let f = js_sys::Reflect::get(&module, &JsValue::from_str(export)).map_err(describe)?;
     let f = f.dyn_into::<js_sys::Function>().map_err(|_| format!("the extras module has no {export}"))?;
-    f.apply(&JsValue::NULL, args).map(|_| ()).map_err(describe)
+    f.apply(&JsValue::NULL, args).map_err(describe)
 }
 
 fn describe(e: JsValue) -> String {

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::chart_canvas::{chart_figure, paint, resize_signal};
-use super::export::{export_buttons, render_svg};
+use super::export::{deliver_svg, export_buttons, render_svg};
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
 use crate::core::sim::{Counting, LoadMode};
 use crate::format::{percent, significant, sim_goodput};
@@ -51,7 +51,7 @@ pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Sig
     });
     let description =
         move || result.get().map_or_else(|| format!("{}: simulating…", kind.title()), |r| describe(kind, &r));
-    let svg = move |size, look| {
+    let render = move |size, look| {
         let r = result.get_untracked()?;
         let view =
             AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
@@ -60,6 +60,7 @@ pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Sig
             SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
         })
     };
+    let svg = move |size, look, name: String| deliver_svg(render(size, look), &name);
     let what = kind.id().trim_start_matches("chart-");
     view! {
         <div class="sim-chart">

@@ -38,7 +38,7 @@ pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
     Effect::new(move |_| {
         let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
         if let Some(root) = root {
-            let _ = root.set_attribute("data-look", look_id(look.get()));
+            let _ = root.set_attribute("data-look", look.get().id());
             let _ = root.set_attribute("data-mode", mode_id(view.get().mode));
             let _ = root.set_attribute("data-view", view.get().panel.id());
         }
@@ -51,14 +51,6 @@ pub fn look_signal(view: ReadSignal<View>) -> Signal<Look> {
 pub fn look_only(view: ReadSignal<View>) -> Signal<Look> {
     let dark = prefers_dark();
     Memo::new(move |_| look_for(view.get().look_theme(), dark.get())).into()
-}
-
-fn look_id(look: Look) -> &'static str {
-    match look {
-        Look::Light => "light",
-        Look::Dark => "dark",
-        Look::Projector => "projector",
-    }
 }
 
 fn mode_id(mode: Mode) -> &'static str {
