@@ -7,7 +7,7 @@ export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
 
-.PHONY: serve dist single test test-native test-browser setup setup-browser clean
+.PHONY: serve dist single test test-native test-browser bench setup setup-browser clean
 
 ## serve: build and serve the app with live reload on http://127.0.0.1:8080
 serve: setup
@@ -36,6 +36,15 @@ test-native:
 
 test-browser: dist single setup-browser
 	cd tests/e2e && E2E_PORT=$(E2E_PORT) npx playwright test
+
+## bench: the benchmarks, printed against the budgets (not part of `make test`; results go in BENCHMARKS.md):
+## the native simulator beside the peer inference-lab (bench/native, a crate of its own), then the browser
+## (bench/browser on dist/: interaction latency, cold load, the simulator in wasm). Fails if a budget fails.
+bench: dist setup-browser
+	@status=0; \
+	(cd bench/native && cargo run --release) || status=1; \
+	node bench/browser/run.js || status=1; \
+	exit $$status
 
 setup:
 	tools/install.sh build
