@@ -8,7 +8,7 @@ use goodput_lab::core::presets::GPUS;
 use goodput_lab::core::roofline::{analyze, Limit, TP_CHOICES};
 use goodput_lab::core::table::batch_table;
 use goodput_lab::derivation_text::lines;
-use goodput_lab::format::headline;
+use goodput_lab::format::{headline, sim_analytic};
 use goodput_lab::state::{from_page_query, Inputs, Notice};
 
 use super::{core_is_finite, simulation_is_finite};
@@ -200,4 +200,21 @@ fn when_nothing_fits_the_simulator_refuses_every_request_and_reports_rates_of_ze
             assert_eq!(sweep.goodput_req_per_s, 0.0);
         }
     }
+}
+
+#[test]
+fn the_simulators_analytic_line_says_when_nothing_fits_or_no_batch_meets_the_targets() {
+    let line = |query: &str| {
+        let (inputs, _, _) = from_page_query(query);
+        let s = inputs.scenario();
+        let a = analyze(&s);
+        sim_analytic(&s, &a, inputs.sim.cap_for(&a))
+    };
+    assert_eq!(
+        line("gpu=custom&g_hbm=1"),
+        "Analytic model: nothing fits in memory (see the headline), so the simulated server refuses every request."
+    );
+    assert_eq!(line("tpot=0"), "Analytic model: no batch meets both targets; simulated cap 1 sequence.");
+    // The seed: 64 / (256 x 9.92 ms) = 25.2 req/s.
+    assert_eq!(line(""), "Analytic model: batch 64 → 25.2 req/s; simulated cap 64 sequences.");
 }
