@@ -274,3 +274,25 @@ pub fn sim_goodput(sweep: &crate::core::sim::Sweep) -> String {
         GoodputBound::BelowLowest => format!("below {} req/s", significant(lowest)),
     }
 }
+
+/// The simulator readout's analytic line: the batch a server runs inside the targets and its rate,
+/// beside the simulated concurrency cap; or, when no batch can run, why, instead of a rate for a
+/// batch that does not exist.
+pub fn sim_analytic(s: &Scenario, a: &Analysis, cap: u32) -> String {
+    let cap_text =
+        if cap == 1 { "1 sequence".to_string() } else { format!("{} sequences", thousands(f64::from(cap))) };
+    match a.limit {
+        Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. } => {
+            "Analytic model: nothing fits in memory (see the headline), so the simulated server refuses every request."
+                .to_string()
+        }
+        _ if a.server_batch == 0 => {
+            format!("Analytic model: no batch meets both targets; simulated cap {cap_text}.")
+        }
+        _ => format!(
+            "Analytic model: batch {} → {} req/s; simulated cap {cap_text}.",
+            thousands(f64::from(a.server_batch)),
+            significant(evaluate(s, a.server_batch).throughput_req_per_s)
+        ),
+    }
+}

@@ -59,12 +59,39 @@ impl NumberField {
         self.read_within(raw, default_base, (self.min, self.max), notices)
     }
 
-    /// As [`NumberField::read`] with a narrower display range (a model's own maximum context).
+    /// As [`NumberField::read`] with a narrower display range.
     pub fn read_within(
         &self,
         raw: Option<&str>,
         default_base: f64,
         range: (f64, f64),
+        notices: &mut Vec<Notice>,
+    ) -> f64 {
+        self.read_noted(raw, default_base, range, None, notices)
+    }
+
+    /// As [`NumberField::read`] with the top of the range lowered to `cap` (display units) for a
+    /// reason the notice gives when it clamps a value down to the cap (a model's own maximum
+    /// context: "the most Gemma 2 9B accepts").
+    pub fn read_capped(
+        &self,
+        raw: Option<&str>,
+        default_base: f64,
+        (cap, reason): (f64, &str),
+        notices: &mut Vec<Notice>,
+    ) -> f64 {
+        let note = (cap < self.max).then_some(reason);
+        self.read_noted(raw, default_base, (self.min, cap.min(self.max)), note, notices)
+    }
+
+    /// The reading behind [`NumberField::read_within`], with `top_note` added to the notice of a
+    /// value clamped down to the top of `range`.
+    fn read_noted(
+        &self,
+        raw: Option<&str>,
+        default_base: f64,
+        range: (f64, f64),
+        top_note: Option<&str>,
         notices: &mut Vec<Notice>,
     ) -> f64 {
         let default = self.to_display(default_base).clamp(range.0, range.1);
@@ -88,10 +115,11 @@ impl NumberField {
         };
         let used = x.clamp(range.0, range.1);
         if used != x {
+            let note = top_note.filter(|_| x > range.1).map_or(String::new(), |why| format!(", {why}"));
             let message = format!(
-                "{}={} is outside {}–{}; using {}.",
+                "{}={} is outside {}–{}{note}; using {}.",
                 self.key,
-                trim_decimal(x),
+                compact(x),
                 trim_decimal(range.0),
                 self.with_unit(range.1),
                 self.with_unit(used)
@@ -116,9 +144,11 @@ impl NumberField {
         }
     }
 
-    /// A display value with this field's unit (`10 ms`, `90%`, `$2.5/GPU-hour`).
+    /// A display value with this field's unit (`10 ms`, `90%`, `$2.5/GPU-hour`); a count of one
+    /// in the singular (`1 token`).
     pub fn with_unit(&self, x: f64) -> String {
-        match self.unit {
+        let singular = if self.whole && x == 1.0 { self.unit.strip_suffix('s') } else { None };
+        match singular.unwrap_or(self.unit) {
             "%" => format!("{}%", trim_decimal(x)),
             "$/GPU-hour" => format!("${}/GPU-hour", trim_decimal(x)),
             "" | "×" => format!("{}{}", trim_decimal(x), self.unit),
@@ -158,6 +188,20 @@ pub fn trim_decimal(x: f64) -> String {
     } else {
         s.to_string()
     }
+}
+
+/// A number as typed into a message, short whatever its size: [`trim_decimal`] from 0.001 up to a
+/// trillion (and 0), else scientific with four significant digits (`3.972e307`, `-1e-9`), never a
+/// 300-digit number nor one that rounds to a misleading `0`.
+pub fn compact(x: f64) -> String {
+    let a = x.abs();
+    if a == 0.0 || (1e-3..1e12).contains(&a) {
+        return trim_decimal(x);
+    }
+    let text = format!("{x:.3e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    format!("{mantissa}e{exponent}")
 }
 
 /// At most 40 characters of what the user typed, for quoting in a notice.

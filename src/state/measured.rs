@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::fields::{quoted, trim_decimal};
+use super::fields::{compact, quoted, trim_decimal};
 use super::{Notice, RawQuery};
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::{ms_to_s, s_to_ms};
@@ -24,6 +24,20 @@ pub const MAX_BATCH: u32 = super::view::MARK_MAX;
 pub const BATCH_FIELD: &str = "max_concurrency";
 /// The vLLM field read as the TPOT.
 pub const TPOT_FIELD: &str = "mean_tpot_ms";
+/// The measured TPOTs accepted, in ms: from the URL's resolution (1 µs, so a point never reads back
+/// as 0 and vanishes from a link) to 100 s per token (far past any server; it keeps the fit's sums of
+/// squares finite).
+pub const TPOT_MS_RANGE: (f64, f64) = (0.001, 100_000.0);
+
+/// "0.001–100,000 ms", for messages.
+fn tpot_range_text() -> String {
+    format!("{}–{} ms", trim_decimal(TPOT_MS_RANGE.0), crate::format::thousands(TPOT_MS_RANGE.1))
+}
+
+/// A TPOT in ms inside [`TPOT_MS_RANGE`].
+fn tpot_in_range(tpot_ms: f64) -> bool {
+    (TPOT_MS_RANGE.0..=TPOT_MS_RANGE.1).contains(&tpot_ms)
+}
 
 /// What an upload held: the points, what kind of file it was, and remarks that do not stop it.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,6 +143,10 @@ fn vllm_point(result: &Map<String, Value>, n: usize) -> Result<MeasuredPoint, St
             .filter(|t| t.is_finite() && *t > 0.0)
             .ok_or_else(|| format!("JSON result {n}: {TPOT_FIELD} {} is not a time above 0 ms.", show(v)))?,
     };
+    if !tpot_in_range(tpot_ms) {
+        let range = tpot_range_text();
+        return Err(format!("JSON result {n}: {TPOT_FIELD} {} is outside {range}.", compact(tpot_ms)));
+    }
     Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms) })
 }
 
@@ -139,7 +157,7 @@ fn vllm_remarks(result: &Map<String, Value>, n: usize) -> Vec<String> {
     if let Some(rate) = result.get("request_rate").and_then(Value::as_f64) {
         remarks.push(format!(
             "Result {n} ran at {} req/s, not inf: fewer than {BATCH_FIELD} requests may have been running.",
-            trim_decimal(rate)
+            compact(rate)
         ));
     }
     if let Some(failed) = result.get("failed").and_then(Value::as_u64).filter(|f| *f > 0) {
@@ -201,7 +219,10 @@ fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<MeasuredPoint, String
     })?;
     let t = number(tpot).ok_or_else(|| format!("line {line}: TPOT {} is not a number.", quoted(tpot)))?;
     if t <= 0.0 {
-        return Err(format!("line {line}: TPOT {} ms is not above 0.", trim_decimal(t)));
+        return Err(format!("line {line}: TPOT {} ms is not above 0.", compact(t)));
+    }
+    if !tpot_in_range(t) {
+        return Err(format!("line {line}: TPOT {} ms is outside {}.", compact(t), tpot_range_text()));
     }
     Ok(MeasuredPoint { batch, tpot_s: ms_to_s(t) })
 }
@@ -258,9 +279,10 @@ pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
             }
             None => {
                 let message = format!(
-                    "{KEY}= point {} {} is not batch:TPOT in ms (16:8.2); it is ignored.",
+                    "{KEY}= point {} {} is not batch:TPOT in ms (16:8.2, TPOT {}); it is ignored.",
                     i + 1,
-                    quoted(pair)
+                    quoted(pair),
+                    tpot_range_text()
                 );
                 n.push(Notice { key: KEY, message });
             }
@@ -273,7 +295,7 @@ pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
 fn url_point(pair: &str) -> Option<MeasuredPoint> {
     let (batch, tpot) = pair.split_once(':')?;
     let batch = whole_batch(number(batch)?)?;
-    let tpot_ms = number(tpot).filter(|t| *t > 0.0)?;
+    let tpot_ms = number(tpot).filter(|t| tpot_in_range(*t))?;
     Some(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms) })
 }
 

@@ -218,8 +218,9 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
     let weight_precision = read_choice(raw.get("w"), "w", &Precision::WEIGHTS, d.weight_precision, n);
     let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, d.kv_precision, n);
     let tp = read_tp(raw.get("tp"), n);
-    let ctx_range = (CTX.min, f64::from(max_context_for(&model)));
-    let context_tokens = CTX.read_within(raw.get("ctx"), f64::from(d.context_tokens), ctx_range, n) as u32;
+    let ctx_reason = format!("the most {} accepts", model.name);
+    let ctx_cap = (f64::from(max_context_for(&model)), ctx_reason.as_str());
+    let context_tokens = CTX.read_capped(raw.get("ctx"), f64::from(d.context_tokens), ctx_cap, n) as u32;
     let output_tokens = OUT.read(raw.get("out"), f64::from(d.output_tokens), n) as u32;
     let tpot_target_s = TPOT.read(raw.get("tpot"), d.tpot_target_s, n);
     let ttft_target_s = TTFT.read(raw.get("ttft"), d.ttft_target_s, n);
@@ -337,8 +338,15 @@ pub fn from_page_query(query: &str) -> (Inputs, view::View, Vec<Notice>) {
 /// The page's query string: the inputs' canonical query, then the view's keys that differ from
 /// the default view (`lesson=` only while the inputs are still that lesson's state).
 pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
-    let query = to_query(inputs);
-    let view = view::View { lesson: lessons::active(inputs, view).map(|l| l.number), ..*view };
+    let lesson = lessons::active(inputs, view);
+    let mut pairs = query_pairs(inputs);
+    // A lesson that opens the simulator reopens it from a link unless the link says it was closed.
+    if lesson.is_some_and(|l| l.inputs().sim.shown && !inputs.sim.shown) {
+        let after_inputs = pairs.iter().position(|(k, _)| *k == "price").map_or(pairs.len(), |i| i + 1);
+        pairs.insert(after_inputs, ("sim", "0".to_string()));
+    }
+    let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+    let view = view::View { lesson: lesson.map(|l| l.number), ..*view };
     let extra = serde_urlencoded::to_string(view.pairs()).unwrap_or_default();
     match (query.is_empty(), extra.is_empty()) {
         (_, true) => query,
@@ -351,6 +359,11 @@ pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
 /// [`KEYS`] order; custom fields only for a custom model or GPU, `mbu` and `overhead` only in
 /// realistic mode.
 pub fn to_query(inputs: &Inputs) -> String {
+    serde_urlencoded::to_string(query_pairs(inputs)).unwrap_or_default()
+}
+
+/// [`to_query`]'s (key, value) pairs, in [`KEYS`] order.
+fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     let mut pairs: Vec<(&str, String)> = vec![("model", inputs.model.id.to_string())];
     if inputs.model.id == CUSTOM_ID {
         pairs.extend(write_fields(&MODEL_FIELDS, &CustomModel::from_spec(&inputs.model)));
@@ -377,7 +390,7 @@ pub fn to_query(inputs: &Inputs) -> String {
         ("price", PRICE.write(inputs.price_per_gpu_hour)),
     ]);
     pairs.extend(inputs.sim.pairs());
-    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+    pairs
 }
 
 fn unknown(key: &'static str, value: &str, default_name: &str) -> Notice {

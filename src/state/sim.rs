@@ -189,19 +189,24 @@ impl SimInputs {
     /// as `pct` when it is one of its presets, else as `attain`.
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         let d = SimInputs::default();
-        let pct =
-            PERCENTILES.iter().find(|(_, a)| (a - self.attainment_target).abs() < 1e-9).map(|(id, _)| *id);
+        // Numbers compare as written (3 decimals), so a link written from a value that rounds to its
+        // default (or to a `pct` preset) reads back to a state that writes the same link.
+        let attain = ATTAIN.write(self.attainment_target);
+        let pct = PERCENTILES.iter().find(|(_, a)| ATTAIN.write(*a) == attain).map(|(id, _)| *id);
         let target = match pct {
-            Some(id) => ("pct", id.to_string(), self.attainment_target != d.attainment_target),
-            None => ("attain", ATTAIN.write(self.attainment_target), true),
+            Some(id) => ("pct", id.to_string(), attain != ATTAIN.write(d.attainment_target)),
+            None => ("attain", attain, true),
         };
+        let number = |f: &NumberField, x: f64, default: f64| (f.write(x), f.write(x) != f.write(default));
+        let (burst, burst_changed) = number(&BURST, self.burst_cv, d.burst_cv);
+        let (spread, spread_changed) = number(&SPREAD, self.spread, d.spread);
         let all = [
             ("load", choice_id(&LOADS, self.load).into(), self.load != d.load),
             ("count", choice_id(&COUNTINGS, self.counting).into(), self.counting != d.counting),
             ("arrivals", choice_id(&ARRIVALS, self.arrivals).into(), self.arrivals != d.arrivals),
-            ("burst", BURST.write(self.burst_cv), self.burst_cv != d.burst_cv),
+            ("burst", burst, burst_changed),
             ("lengths", choice_id(&LENGTHS, self.lengths).into(), self.lengths != d.lengths),
-            ("spread", SPREAD.write(self.spread), self.spread != d.spread),
+            ("spread", spread, spread_changed),
             ("requests", REQUESTS.write(f64::from(self.requests)), self.requests != d.requests),
             ("seed", SEED.write(self.seed as f64), self.seed != d.seed),
             ("chunk", CHUNK.write(f64::from(self.chunk_tokens)), self.chunk_tokens != d.chunk_tokens),

@@ -8,8 +8,8 @@ use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
-use crate::core::roofline::{evaluate, Analysis, Scenario};
-use crate::format::{ms_or_dash, percent, significant, sim_goodput, target_ms, thousands};
+use crate::core::roofline::{Analysis, Scenario};
+use crate::format::{ms_or_dash, percent, significant, sim_analytic, sim_goodput, target_ms};
 use crate::sim_protocol::SimResult;
 use crate::state::{self, Inputs};
 
@@ -141,13 +141,7 @@ fn readout(s: &Scenario, a: &Analysis, r: &SimResult) -> impl IntoView {
         target_ms(s.ttft_target_s),
         target_ms(s.tpot_target_s)
     );
-    let analytic = evaluate(s, a.server_batch.max(1)).throughput_req_per_s;
-    let knee = format!(
-        "Analytic model: batch {} → {} req/s; simulated cap {} sequences.",
-        thousands(f64::from(a.server_batch)),
-        significant(analytic),
-        thousands(f64::from(r.cap))
-    );
+    let knee = sim_analytic(s, a, r.cap);
     let at = r.sweep.at_goodput.map(|p| {
         format!(
             "At goodput the decode batch averages {} sequences; TTFT p90 {} ms, TPOT p90 {} ms.",

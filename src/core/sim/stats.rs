@@ -78,7 +78,7 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
         ttft: f64::from(ok_ttft) / n,
         tpot: t.decode_tokens_on_time as f64 / decode_all,
     };
-    let duration_s = t.duration_s.max(f64::MIN_POSITIVE);
+    let per_s = |amount: f64| per_second(amount, t.duration_s);
     let latency_sum_s: f64 = t.latency_s.iter().filter(|l| l.is_finite()).sum();
     RatePoint {
         rate_req_per_s,
@@ -91,16 +91,26 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
         tokens,
         ttft: percentiles(&t.ttft_s),
         tpot: percentiles(&t.tpot_s),
-        throughput_tokens_per_s: out_served / duration_s,
-        throughput_req_per_s: f64::from(served) / duration_s,
-        mean_batch: t.batch_integral_s / duration_s,
-        mean_in_system: t.in_system_integral_s / duration_s,
-        departure_rate_req_per_s: n / duration_s,
+        throughput_tokens_per_s: per_s(out_served),
+        throughput_req_per_s: per_s(f64::from(served)),
+        mean_batch: per_s(t.batch_integral_s),
+        mean_in_system: per_s(t.in_system_integral_s),
+        departure_rate_req_per_s: per_s(n),
         mean_latency_s: latency_sum_s / n,
         duration_s: t.duration_s,
         steps: t.steps,
         preemptions: t.preemptions,
         rejected: t.rejected,
+    }
+}
+
+/// amount / duration (a rate, or a time average of an integral); 0 over a run that took no time
+/// (every request refused at once), where the quotient would be infinite.
+fn per_second(amount: f64, duration_s: f64) -> f64 {
+    if duration_s > 0.0 {
+        amount / duration_s
+    } else {
+        0.0
     }
 }
 
