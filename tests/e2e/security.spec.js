@@ -137,8 +137,9 @@ test('the page, the simulator in its worker, exports and pasted points raise no 
   for (const id of ['chart-attainment', 'chart-sim-throughput']) {
     await expect.poll(() => inkedPixels(page, id)).toBeGreaterThan(2000);
   }
-  for (const what of ['rate', 'step', 'interactivity', 'attainment', 'sim-throughput']) {
-    for (const format of ['png', 'svg']) expect(await download(page, `#export-${what}-${format}`)).toMatch(`.${format}`);
+  // Chromium drops a page's 11th download, so a sample: both formats of a batch and a simulator chart.
+  for (const id of ['rate-png', 'rate-svg', 'attainment-png', 'attainment-svg', 'step-png', 'sim-throughput-svg']) {
+    expect(await download(page, `#export-${id}`)).toMatch(`.${id.slice(-3)}`);
   }
   expect(await download(page, '#export-table-csv')).toMatch(/\.csv$/);
   await page.fill('#measured-text', fs.readFileSync(path.join(__dirname, 'fixtures/vllm-bench-array.json'), 'utf8'));
@@ -164,8 +165,15 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
   await page.click('#animate');
   await page.waitForTimeout(300);
   await page.click('#animate');
-  for (const id of await page.locator('.export-bar button:visible').evaluateAll((bs) => bs.map((b) => b.id))) {
-    if (await page.locator(`#${id}`).isEnabled()) await download(page, `#${id}`);
+  const exports = await page.locator('.export-bar button:visible').evaluateAll((bs) => bs.map((b) => b.id));
+  expect(exports).toEqual(expect.arrayContaining(['export-table-csv', ...['rate', 'step', 'interactivity', 'attainment',
+    'sim-throughput'].flatMap((c) => [`export-${c}-png`, `export-${c}-svg`])]));
+  for (const [i, id] of exports.entries()) {
+    if (i === 8) { // Chromium drops a page's 11th download: the rest from a fresh load.
+      await page.reload();
+      await simSettled(page);
+    }
+    await download(page, `#${id}`);
   }
   await page.fill('#measured-text', '1,7.9\n16,8.2\n64,11.5');
   await page.click('#measured-plot');
