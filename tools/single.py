@@ -7,6 +7,9 @@ Takes Trunk's release output in DIST_DIR and inlines the style sheets as <style>
 data URI and the main wasm (base64) with its wasm-bindgen glue as one module script that passes
 the bytes to the glue's init, so nothing is fetched. The simulator's worker is left out and the
 page is told so (<meta name="goodput-lab-worker" content="none">): it sweeps on the main thread.
+The site's Content-Security-Policy meta (tools/csp.py) is replaced by the one-file policy: nothing
+from any origin ('self' means little under file://), the inlined script and style sheets by their
+sha256 hashes, 'wasm-unsafe-eval' to compile the inlined wasm, data: images for the icon.
 Python 3 standard library only.
 """
 
@@ -17,12 +20,24 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import csp
+
 LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.IGNORECASE | re.DOTALL)
 GLUE_IMPORT = re.compile(r"""import\s+init\s*,?.*?from\s+['"]\./([^'"]+\.js)['"]""")
 WASM_PATH = re.compile(r"""module_or_path\s*:\s*['"]\./([^'"]+\.wasm)['"]""")
 DEFAULT_EXPORT = re.compile(r"export\s*\{[^}]*?\b([A-Za-z_$][\w$]*)\s+as\s+default\b[^}]*\}")
 NO_WORKER = '<meta name="goodput-lab-worker" content="none">'
+# Everything the one-file page uses is inside it: no source but hashes, and the icon's data: URI.
+SINGLE_POLICY = {
+    "default-src": ["'none'"],
+    "script-src": ["'wasm-unsafe-eval'"],
+    "style-src": ["'none'"],
+    "img-src": ["data:"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'none'"],
+}
 
 
 class Attributes(HTMLParser):
@@ -113,7 +128,7 @@ def single_page(dist):
     left = re.findall(r"""(?:src|href)=["']?\./[^\s"'>]+""", page)
     if left:
         fail(f"still refers to files: {', '.join(html.unescape(x) for x in left)}")
-    return page
+    return csp.with_policy(page, csp.policy_text(csp.with_hashes(SINGLE_POLICY, page)))
 
 
 def main():

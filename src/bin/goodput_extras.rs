@@ -26,10 +26,11 @@ pub fn chart_svg(kind: &str, query: &str, look: &str, width: u32, height: u32) -
     goodput_lab::ui::extras::chart_svg(kind, query, look, (width, height))
 }
 
-/// Runs once when the module is instantiated: panics report to the console as the page's do.
+/// Runs once when the module is instantiated: panics report to the console and show the page's
+/// error banner, as the page's own do.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    goodput_lab::ui::extras::start();
 }
 
 /// Natively there is no page to draw into.

@@ -12,6 +12,7 @@ use web_sys::HtmlCanvasElement;
 use super::chart_overlay::{batch_figure, CanvasFrame};
 use super::export::BatchChartExport;
 use super::linked::{readout_sentence, Linked};
+use super::text_measure::Measured;
 use crate::chart::{
     draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
 };
@@ -140,7 +141,7 @@ fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bo
 pub(super) fn paint<T, E: std::fmt::Debug>(
     canvas: &HtmlCanvasElement,
     look: Look,
-    draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<T, E>,
+    draw: impl FnOnce(&DrawingArea<Measured<CanvasBackend>, Shift>, &ChartStyle) -> Result<T, E>,
 ) -> Option<T> {
     let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
     let (css_w, css_h) = (canvas.client_width().max(0) as f64, canvas.client_height().max(0) as f64);
@@ -153,7 +154,7 @@ pub(super) fn paint<T, E: std::fmt::Debug>(
         leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
         return None;
     };
-    let root = backend.into_drawing_area();
+    let root = Measured(backend).into_drawing_area();
     let style = look.style(scale);
     draw(&root, &style)
         .map_err(|e| leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id()))

@@ -13,6 +13,7 @@ use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement};
 
 use super::chart_canvas::ChartKind;
 use super::linked::Linked;
+use super::text_measure::Measured;
 use crate::chart::{
     draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
 };
@@ -172,11 +173,11 @@ pub(super) fn render_svg<E: std::fmt::Debug>(
     size: (u32, u32),
     look: Look,
     title: &str,
-    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>, &ChartStyle) -> Result<(), E>,
+    draw: impl FnOnce(&DrawingArea<Measured<SVGBackend<'_>>, Shift>, &ChartStyle) -> Result<(), E>,
 ) -> Option<String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let root = Measured(SVGBackend::with_string(&mut svg, size)).into_drawing_area();
         if let Err(e) = draw(&root, &look.style(1.0)) {
             leptos::logging::warn!("SVG export of {title} failed: {e:?}");
             return None;

@@ -26,6 +26,11 @@ thread_local! {
     static MOUNTED: RefCell<Vec<(String, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Runs once when the module is instantiated: a panic here shows the page's error banner too.
+pub fn start() {
+    super::panic_banner::install();
+}
+
 /// Mounts the body of panel `name` ("sim" or "measured") into `el`, starting from the page state `query`.
 /// An unknown name mounts nothing; mounting a name twice replaces the first.
 pub fn mount_panel(name: &str, el: web_sys::HtmlElement, query: String) {

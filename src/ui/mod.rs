@@ -22,6 +22,7 @@ mod lessons;
 mod linked;
 mod measured;
 mod notices;
+mod panic_banner;
 mod share;
 mod sim_charts;
 mod sim_controls;
@@ -29,13 +30,14 @@ mod sim_panel;
 mod sim_runner;
 mod sim_table;
 mod sim_worker;
+mod text_measure;
 mod theme;
 mod theme_picker;
 mod url;
 mod widgets;
 
-/// Installs the panic hook and mounts the app on `<body>`.
+/// Installs the panic hook (console report, then the error banner) and mounts the app on `<body>`.
 pub fn start() {
-    console_error_panic_hook::set_once();
+    panic_banner::install();
     leptos::mount::mount_to_body(app::App);
 }

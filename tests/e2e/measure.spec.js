@@ -84,10 +84,10 @@ test('each chart downloads as a PNG of its canvas, signature and pixel size', as
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual(size);
     expect(name).toBe(`goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_${what}.png`);
     // The PNG is the canvas: the same pixels re-encoded by the browser.
+    // Decoded from the bytes (createImageBitmap), not loaded as a data: image, which the page's CSP refuses.
     const same = await page.evaluate(async ([c, b64]) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
+      const png = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+      const img = await createImageBitmap(new Blob([png], { type: 'image/png' }));
       const canvas = document.getElementById(c);
       const copy = document.createElement('canvas');
       copy.width = canvas.width; copy.height = canvas.height;
