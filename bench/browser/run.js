@@ -1,6 +1,7 @@
-//! `node bench/browser/run.js`: the browser benchmarks of dist/ (build it first with `make dist`)
-//! in headless Debian Chromium on loopback. Prints one line per metric (name, value, unit, budget,
-//! PASS/FAIL; lines starting with # are detail) and writes bench/browser/results.json.
+//! `node bench/browser/run.js [load] [sim] [latency]`: the browser benchmarks of dist/ (build it
+//! first with `make dist`) in headless Debian Chromium on loopback; all three parts unless some are
+//! named. Prints one line per metric (name, value, unit, budget, PASS/FAIL; lines starting with #
+//! are detail) and writes bench/browser/results.json. BENCH_INPUTS sets inputs per slider (200).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -30,13 +31,21 @@ async function main() {
   const { server, base } = await serve();
   const browser = await launch();
   const out = { machine: info, date: new Date().toISOString() };
+  const parts = process.argv.slice(2);
+  const want = (part) => parts.length === 0 || parts.includes(part);
   try {
-    console.log('# load: cold loads of dist/index.html');
-    out.load = await load(browser, base);
-    console.log('# simulator in wasm');
-    out.sim = await sim(browser, base);
-    console.log('# interaction latency: slider input to the end of the frame showing it');
-    out.latency = await latency(browser, base);
+    if (want('load')) {
+      console.log('# load: cold loads of dist/index.html');
+      out.load = await load(browser, base);
+    }
+    if (want('sim')) {
+      console.log('# simulator in wasm');
+      out.sim = await sim(browser, base);
+    }
+    if (want('latency')) {
+      console.log('# interaction latency: slider input to the end of the frame showing it');
+      out.latency = await latency(browser, base);
+    }
   } finally {
     await browser.close();
     server.close();
