@@ -124,4 +124,4 @@ async function latency(browser, base) {
   };
 }
 
-module.exports = { latency };
+module.exports = { latency, driveSlider, sliderIds, simSettled, SIM_GAP_FRAMES };

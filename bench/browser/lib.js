@@ -14,14 +14,20 @@ const TYPES = {
 };
 
 /** Serves the repository root (so the app runs under /dist/, as in the browser tests) on a free
- *  loopback port, uncompressed and without caching headers; resolves to { server, base }. */
+ *  loopback port, uncompressed, with the caching headers of a typical static host (GitHub Pages:
+ *  `Cache-Control: max-age=600` and Last-Modified). Without them Chromium fetches the icon again on
+ *  every history.replaceState, i.e. on every slider input. Resolves to { server, base }. */
 function serve() {
   const server = http.createServer((req, res) => {
     const file = path.join(ROOT, decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (!file.startsWith(ROOT)) { res.writeHead(403).end(); return; }
     fs.readFile(file, (err, body) => {
       if (err) { res.writeHead(404).end(); return; }
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+      res.writeHead(200, {
+        'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+        'Cache-Control': 'max-age=600',
+        'Last-Modified': fs.statSync(file).mtime.toUTCString(),
+      });
       res.end(body);
     });
   });

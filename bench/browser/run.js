@@ -1,6 +1,6 @@
-//! `node bench/browser/run.js [load] [sim] [latency]`: the browser benchmarks of dist/ (build it
-//! first with `make dist`) in headless Debian Chromium on loopback; all three parts unless some are
-//! named. Prints one line per metric (name, value, unit, budget, PASS/FAIL; lines starting with #
+//! `node bench/browser/run.js [load] [sim] [latency] [cpu]`: the browser benchmarks of dist/
+//! (build it first with `make dist`) in headless Debian Chromium on loopback; every part unless
+//! some are named. Prints one line per metric (name, value, unit, budget, PASS/FAIL; lines starting with #
 //! are detail) and writes bench/browser/results.json. BENCH_INPUTS sets inputs per slider (200).
 const fs = require('fs');
 const os = require('os');
@@ -10,6 +10,7 @@ const { ROOT, serve, launch, results } = require('./lib');
 const { latency } = require('./latency');
 const { load } = require('./load');
 const { sim } = require('./sim');
+const { cpu } = require('./cpu');
 
 /** The machine, as BENCHMARKS.md records it. */
 function machine() {
@@ -45,6 +46,10 @@ async function main() {
     if (want('latency')) {
       console.log('# interaction latency: slider input to the end of the frame showing it');
       out.latency = await latency(browser, base);
+    }
+    if (want('cpu')) {
+      console.log('# main-thread CPU time per slider input (traced; excludes waiting for a core)');
+      out.cpu = await cpu(browser, base);
     }
   } finally {
     await browser.close();
