@@ -26,8 +26,10 @@ const SIM_GAP_FRAMES = Number(process.env.BENCH_SIM_GAP_FRAMES || 4);
  *   3. the same frame's style, layout, paint and commit run (so the frame shows the new state);
  *   4. a MessageChannel message posted in step 1 is a task, so it runs only after that frame's
  *      rendering: t1 = performance.now() there is the end of the frame.
- * One input per frame, as a drag at 60 Hz produces them. The value walks the slider's range up
- * and down over up to 21 evenly spaced stops, so every input changes the state.
+ * One input every `gapFrames` frames (1: a drag at 60 Hz); the first `warmup` are not counted.
+ * The value walks the slider's range up and down over up to 21 evenly spaced stops, so every input
+ * changes the state. `changed` counts inputs after which the batch table or a chart's description
+ * differs at the end of the frame (the simulator's own results land later, from its worker).
  */
 async function driveSlider({ id, count, warmup, gapFrames }) {
   const el = document.getElementById(id);
@@ -103,7 +105,7 @@ async function measure(browser, base, query, label, budgetMs, gapFrames) {
     report(`latency.${label}.${id}.p95`, perSlider[id].p95, 'ms', { op: '<=', value: budgetMs });
     perSlider[id].script_p50 = quantile(r.scriptMs, 0.5);
     perSlider[id].script_p95 = quantile(r.scriptMs, 0.95);
-    console.log(`#   ${id}: ${r.ms.length} inputs over ${r.stops} stops, ${r.changed} changed the table or a chart; `
+    console.log(`#   ${id}: ${r.ms.length} inputs over ${r.stops} stops, ${r.changed} changed the table or a chart in that frame; `
       + `max ${perSlider[id].max.toFixed(1)} ms; handler+effects p50 ${perSlider[id].script_p50.toFixed(1)} p95 ${perSlider[id].script_p95.toFixed(1)} ms`);
   }
   if (query.includes('sim=1')) {
