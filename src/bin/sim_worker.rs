@@ -5,9 +5,14 @@
 //! without default features) and its loader shim runs `main` once the wasm is instantiated. It
 //! links only the pure library code it calls: no Leptos, no plotters.
 
+/// Runs on instantiation; outside a worker scope (a page importing this module for its benchmark
+/// export, `bench/browser`) it does nothing.
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
+    if !worker::in_worker() {
+        return;
+    }
     if let Err(err) = worker::listen() {
         web_sys::console::error_2(&"sim_worker: cannot listen:".into(), &err);
     }
@@ -24,6 +29,23 @@ mod worker {
     use goodput_lab::sim_protocol::{respond, READY};
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    /// True in a dedicated worker's global scope.
+    pub fn in_worker() -> bool {
+        js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+    }
+
+    /// Benchmark hook for `bench/browser`: one open-loop run of the simulator on the state in
+    /// `query` (a page URL's query string) at `rate_req_per_s`, the same engine the worker sweeps
+    /// with. Returns [requests simulated, served requests/s, share meeting both targets]; the
+    /// caller times the call.
+    #[wasm_bindgen]
+    pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
+        let (inputs, _) = goodput_lab::state::from_query(query);
+        let config = inputs.sim.config(&inputs.scenario());
+        let p = goodput_lab::core::sim::simulate(&config, rate_req_per_s);
+        vec![f64::from(config.requests), p.throughput_req_per_s, p.requests.both]
+    }
 
     /// Installs the message handler on the worker's global scope, then posts [`READY`].
     pub fn listen() -> Result<(), JsValue> {

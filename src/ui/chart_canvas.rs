@@ -84,6 +84,9 @@ pub fn ChartCanvas(
         let mark = linked.marked.get();
         if let Some(canvas) = canvas_ref.get() {
             let drawn = draw(&canvas, kind, &data, look.get(), mark.as_ref());
+            if drawn.is_some() {
+                mark_first_chart();
+            }
             set_frame.set(drawn.map(|f| CanvasFrame::of(f, &canvas)));
         }
     });
@@ -98,6 +101,17 @@ pub fn ChartCanvas(
     let export =
         view! { <BatchChartExport kind=kind curves=curves look=look linked=linked page_query=page_query/> };
     view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
+}
+
+/// Marks `goodput:first-chart` on the page's performance timeline the first time any chart is
+/// painted (bench/browser reads it as the time from navigation to the first chart).
+fn mark_first_chart() {
+    static MARKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !MARKED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark("goodput:first-chart");
+        }
+    }
 }
 
 /// A titled figure holding one chart canvas whose text alternative is `description`.

@@ -63,6 +63,7 @@ impl SimRunner {
 
     /// Asks for a sweep of the state in `query`; supersedes any request still waiting.
     pub fn request(&self, query: &str) {
+        performance_mark("goodput:sweep-start");
         let queue = self.queue.get_value();
         let mut q = queue.borrow_mut();
         q.latest = q.latest.wrapping_add(1);
@@ -167,6 +168,7 @@ impl SimRunner {
                     q.pending.take()
                 };
                 if seq == latest {
+                    performance_mark("goodput:sweep-end");
                     self.run.result.set(Some(*result));
                     self.run.progress.set(None);
                     self.run.delivered.update(|n| *n += 1);
@@ -197,4 +199,11 @@ impl SimRunner {
 /// Milliseconds from the page's time origin (0 where there is no clock).
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// A mark on the page's performance timeline (bench/browser times sweeps between two marks).
+fn performance_mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
 }

@@ -1,0 +1,103 @@
+//! The simulator in WASM: simulated requests per second of the worker's own wasm in Chromium, and
+//! the time of one full attainment sweep as the page runs it (request to result, in its worker).
+const { median, report } = require('./lib');
+
+// The issue's workload: Llama 3.1 8B on one H100 SXM, Poisson arrivals, fixed 2,048-token prompts
+// (the simulator's prompt is context - output / 2, so context 2,176) and 256-token outputs, a
+// 512-token step budget, at most 64 sequences; 20,000 requests per run (the most the URL allows).
+const WORKLOAD = 'model=llama-3.1-8b&gpu=h100-sxm&ctx=2176&out=256&arrivals=poisson&lengths=fixed'
+  + '&chunk=512&cap=64&requests=20000';
+// Offered load in requests/s: about 80% of the analytic rate at batch 64 (24.4 req/s), where a
+// server is meant to run. BENCH_RATE overrides it.
+const RATE = Number(process.env.BENCH_RATE || 20);
+const RUNS = 5;
+// Calls of the export per timed sample (10 x 20,000 requests), so a sample lasts long enough that
+// the page's coarsened clock (0.1 ms) and a scheduler hiccup matter little.
+const CALLS = 10;
+
+/** Runs in the page: one warm-up call, then `runs` samples of `calls` calls of the worker's
+ *  benchmark export, each timed with performance.now(). */
+async function timeRuns({ query, rate, runs, calls }) {
+  window.benchSimulate(query, rate);
+  const out = [];
+  for (let i = 0; i < runs; i++) {
+    let requests = 0;
+    let last = [];
+    const t0 = performance.now();
+    for (let c = 0; c < calls; c++) {
+      last = window.benchSimulate(query, rate);
+      requests += last[0];
+    }
+    out.push({ ms: performance.now() - t0, requests, servedPerS: last[1], attained: last[2] });
+  }
+  return out;
+}
+
+async function wasmThroughput(browser, base) {
+  const page = await browser.newPage();
+  await page.goto(`${base}/bench/browser/wasm.html`);
+  await page.waitForFunction(() => typeof window.benchSimulate === 'function', null, { timeout: 30_000 });
+  const runs = await page.evaluate(timeRuns, { query: WORKLOAD, rate: RATE, runs: RUNS, calls: CALLS });
+  await page.close();
+  const perS = runs.map((r) => r.requests / (r.ms / 1e3));
+  const r0 = runs[0];
+  console.log(`#   ${RUNS} samples of ${r0.requests} requests at ${RATE} req/s: ${runs.map((r) => r.ms.toFixed(1)).join(', ')} ms; `
+    + `served ${r0.servedPerS.toFixed(2)} req/s, ${(100 * r0.attained).toFixed(1)}% met both targets`);
+  report('sim.wasm.requests_per_s.median', median(perS), 'req/s', { op: '>=', value: 300000 });
+  return { workload: WORKLOAD, rateReqPerS: RATE, runs, requestsPerSMedian: median(perS) };
+}
+
+/** Waits for a sweep delivered after `after` with nothing in flight; returns the sweep count. */
+async function settled(page, after) {
+  await page.waitForFunction((n) => {
+    const s = document.getElementById('sim-status');
+    return s && Number(s.dataset.sweeps) > n && s.dataset.busy === 'false';
+  }, after, { timeout: 60_000 });
+  return page.$eval('#sim-status', (s) => Number(s.dataset.sweeps));
+}
+
+/** The last sweep's time between the runner's marks (goodput:sweep-start, goodput:sweep-end),
+ *  and the page's own status line; clears the marks for the next one. */
+async function lastSweep(page) {
+  return page.evaluate(() => {
+    const [start] = performance.getEntriesByName('goodput:sweep-start').slice(-1);
+    const [end] = performance.getEntriesByName('goodput:sweep-end').slice(-1);
+    performance.clearMarks('goodput:sweep-start');
+    performance.clearMarks('goodput:sweep-end');
+    return { ms: end.startTime - start.startTime, status: document.getElementById('sim-speed')?.textContent || '' };
+  });
+}
+
+/** Cold: the default page, then the simulator opened (the worker's files fetched and compiled then).
+ *  Warm: the seed set to 2 and back to 1, five times; each return is a sweep of the default state. */
+async function sweepTime(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/dist/index.html`);
+  await page.waitForSelector('#batch-table tbody tr');
+  await page.click('#sim-toggle');
+  let n = await settled(page, 0);
+  const cold = await lastSweep(page);
+  console.log(`#   cold sweep: ${cold.status}`);
+  const warm = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const seed of ['2', '1']) {
+      await page.fill('#seed', seed);
+      await page.press('#seed', 'Enter');
+      n = await settled(page, n);
+      const s = await lastSweep(page);
+      if (seed === '1') warm.push(s);
+    }
+  }
+  console.log(`#   warm sweeps: ${warm.map((s) => s.ms.toFixed(1)).join(', ')} ms; last: ${warm[RUNS - 1].status}`);
+  await context.close();
+  report('sim.sweep.cold', cold.ms, 'ms', { op: '<=', value: 100 });
+  report('sim.sweep.warm.median', median(warm.map((s) => s.ms)), 'ms', { op: '<=', value: 100 });
+  return { coldMs: cold.ms, warmMs: warm.map((s) => s.ms), warmMedianMs: median(warm.map((s) => s.ms)), status: warm[RUNS - 1].status };
+}
+
+async function sim(browser, base) {
+  return { wasm: await wasmThroughput(browser, base), sweep: await sweepTime(browser, base) };
+}
+
+module.exports = { sim };
