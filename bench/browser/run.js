@@ -62,6 +62,8 @@ async function main() {
   const failed = results.filter((r) => r.verdict === 'FAIL').length;
   console.log(`# ${results.filter((r) => r.verdict === 'PASS').length} PASS, ${failed} FAIL in ${out.seconds.toFixed(0)} s; `
     + `load average ${out.machine.loadavgAfter}; wrote bench/browser/results.json`);
+  // A budget missed fails the run (as bench/native does), so `make bench` reports it.
+  if (failed > 0) process.exitCode = 1;
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

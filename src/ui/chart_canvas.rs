@@ -76,18 +76,18 @@ pub fn ChartCanvas(
     page_query: Memo<String>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let resized = resize_signal(canvas_ref);
+    let css_size = resize_signal(canvas_ref);
     let (frame, set_frame) = signal(None::<CanvasFrame>);
     Effect::new(move |_| {
-        resized.track();
+        let css = css_size.get();
         let data = curves.get();
         let mark = linked.marked.get();
         if let Some(canvas) = canvas_ref.get() {
-            let drawn = draw(&canvas, kind, &data, look.get(), mark.as_ref());
+            let drawn = draw(&canvas, css, kind, &data, look.get(), mark.as_ref());
             if drawn.is_some() {
                 mark_first_chart();
             }
-            set_frame.set(drawn.map(|f| CanvasFrame::of(f, &canvas)));
+            set_frame.set(drawn.map(|f| CanvasFrame::of(f, &canvas, css.0)));
         }
     });
     let description = move || {
@@ -131,39 +131,53 @@ pub(super) fn chart_figure(
     }
 }
 
-/// A counter that ticks whenever the canvas's box changes size (for effects to track).
-pub(super) fn resize_signal(canvas_ref: NodeRef<Canvas>) -> ReadSignal<u32> {
-    let (resized, set_resized) = signal(0_u32);
+/// The canvas's CSS box (width, height) in CSS pixels as its ResizeObserver last reported it;
+/// (0, 0) until the first report. Drawing reads it instead of the element's size, so a redraw never
+/// forces a layout of a page whose table has just changed.
+pub(super) fn resize_signal(canvas_ref: NodeRef<Canvas>) -> ReadSignal<(f64, f64)> {
+    let (size, set_size) = signal((0.0, 0.0));
     Effect::new(move |observing: Option<bool>| {
         let Some(canvas) = canvas_ref.get() else { return false };
-        observing.unwrap_or(false) || observe_size(&canvas, set_resized)
+        observing.unwrap_or(false) || observe_size(&canvas, set_size)
     });
-    resized
+    size
 }
 
-/// Calls `set_resized` whenever the canvas's box changes size; true once observing.
-fn observe_size(canvas: &HtmlCanvasElement, set_resized: WriteSignal<u32>) -> bool {
-    let callback = Closure::<dyn FnMut()>::new(move || set_resized.update(|n| *n = n.wrapping_add(1)));
+/// Calls `set_size` with the canvas's content box whenever it changes; true once observing.
+fn observe_size(canvas: &HtmlCanvasElement, set_size: WriteSignal<(f64, f64)>) -> bool {
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let last =
+            entries.iter().filter_map(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok()).next_back();
+        if let Some(rect) = last.map(|e| e.content_rect()) {
+            set_size.set((rect.width(), rect.height()));
+        }
+    });
     let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return false };
     observer.observe(canvas);
     callback.forget();
     true
 }
 
-/// Sizes the canvas backing store to its CSS box times devicePixelRatio, then lets `draw` paint it
-/// in the theme's palette and returns what it returns; a failure is logged, never raised.
+/// Sizes the canvas backing store to its CSS box `css` times devicePixelRatio (only when that
+/// changes: resizing reallocates it and dirties the layout), then lets `draw` paint it in the
+/// theme's palette and returns what it returns; a failure is logged, never raised.
 pub(super) fn paint<T, E: std::fmt::Debug>(
     canvas: &HtmlCanvasElement,
+    (css_w, css_h): (f64, f64),
     look: Look,
     draw: impl FnOnce(&DrawingArea<Measured<CanvasBackend>, Shift>, &ChartStyle) -> Result<T, E>,
 ) -> Option<T> {
     let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
-    let (css_w, css_h) = (canvas.client_width().max(0) as f64, canvas.client_height().max(0) as f64);
     if css_w < 1.0 || css_h < 1.0 {
         return None;
     }
-    canvas.set_width((css_w * scale).round() as u32);
-    canvas.set_height((css_h * scale).round() as u32);
+    let (w_px, h_px) = ((css_w * scale).round() as u32, (css_h * scale).round() as u32);
+    if canvas.width() != w_px {
+        canvas.set_width(w_px);
+    }
+    if canvas.height() != h_px {
+        canvas.set_height(h_px);
+    }
     let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
         leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
         return None;
@@ -178,12 +192,13 @@ pub(super) fn paint<T, E: std::fmt::Debug>(
 /// Draws one of the batch charts with the marked batch; returns where its plot landed.
 fn draw(
     canvas: &HtmlCanvasElement,
+    css: (f64, f64),
     kind: ChartKind,
     curves: &Curves,
     look: Look,
     mark: Option<&BatchPoint>,
 ) -> Option<crate::chart::ChartFrame> {
-    paint(canvas, look, |root, style| match kind {
+    paint(canvas, css, look, |root, style| match kind {
         ChartKind::Rate => draw_rate_chart_marked(root, curves, style, mark),
         ChartKind::Step => draw_step_chart_marked(root, curves, style, mark),
         ChartKind::Interactivity => draw_interactivity_chart_marked(root, curves, style, mark),

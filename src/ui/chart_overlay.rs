@@ -22,10 +22,9 @@ pub struct CanvasFrame {
 }
 
 impl CanvasFrame {
-    /// The frame of `canvas` as just drawn.
-    pub fn of(frame: ChartFrame, canvas: &HtmlCanvasElement) -> Self {
-        let css_w = f64::from(canvas.client_width().max(1));
-        let px_per_css = f64::from(canvas.width()) / css_w;
+    /// The frame of `canvas` as just drawn at `css_w` CSS pixels wide.
+    pub fn of(frame: ChartFrame, canvas: &HtmlCanvasElement, css_w: f64) -> Self {
+        let px_per_css = f64::from(canvas.width()) / css_w.max(1.0);
         CanvasFrame { frame, px_per_css: if px_per_css > 0.0 { px_per_css } else { 1.0 } }
     }
 

@@ -38,13 +38,13 @@ impl SimChartKind {
 #[component]
 pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Signal<Look>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let resized = resize_signal(canvas_ref);
+    let css_size = resize_signal(canvas_ref);
     Effect::new(move |_| {
-        resized.track();
+        let css = css_size.get();
         let (Some(canvas), Some(r)) = (canvas_ref.get(), result.get()) else { return };
         let view =
             AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
-        paint(&canvas, look.get(), |root, style| match kind {
+        paint(&canvas, css, look.get(), |root, style| match kind {
             SimChartKind::Attainment => draw_attainment_chart(root, &r.sweep, &view, style),
             SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
         });

@@ -142,6 +142,7 @@ test('the page, the simulator in its worker, exports and pasted points raise no 
     expect(await download(page, `#export-${id}`)).toMatch(`.${id.slice(-3)}`);
   }
   expect(await download(page, '#export-table-csv')).toMatch(/\.csv$/);
+  if (await page.locator('#measured-open').count()) await page.click('#measured-open');
   await page.fill('#measured-text', fs.readFileSync(path.join(__dirname, 'fixtures/vllm-bench-array.json'), 'utf8'));
   await page.click('#measured-plot');
   await expect(page.locator('#fit-mbu')).toBeVisible();
@@ -175,6 +176,7 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
     }
     await download(page, `#${id}`);
   }
+  if (await page.locator('#measured-open').count()) await page.click('#measured-open');
   await page.fill('#measured-text', '1,7.9\n16,8.2\n64,11.5');
   await page.click('#measured-plot');
   await expect(page.locator('#fit-mbu')).toBeVisible();
@@ -195,6 +197,7 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
   expect(requests.some((u) => /\/goodput-lab-[0-9a-f]+_bg\.wasm$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/sim_worker_loader\.js$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/sim_worker_bg\.wasm$/.test(u))).toBe(true);
+  expect(requests.some((u) => /\/goodput_extras_bg\.wasm$/.test(u))).toBe(true);
   expect(foreign).toEqual([]);
   expect(seen.violations).toEqual([]);
   expect(seen.errors).toEqual([]);
