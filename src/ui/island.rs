@@ -33,3 +33,17 @@ pub fn listen(name: &'static str, on_query: impl Fn(String) + 'static) {
     });
     on_cleanup(move || handle.remove());
 }
+
+/// A lazily loaded panel's body. With the `islands` feature: an empty element the extras module
+/// mounts panel `name` into (`linked` is never called, so its code stays out of the page's module).
+/// Without it (the one-file build): `linked()`, drawn in place.
+#[cfg(feature = "islands")]
+pub fn panel_body<F: FnOnce() -> AnyView>(name: &'static str, query: Memo<String>, _linked: F) -> AnyView {
+    view! { <super::lazy::Island name=name query=query/> }.into_any()
+}
+
+/// A lazily loaded panel's body, linked into the page (see the `islands` version).
+#[cfg(not(feature = "islands"))]
+pub fn panel_body<F: FnOnce() -> AnyView>(_: &'static str, _: Memo<String>, linked: F) -> AnyView {
+    linked()
+}

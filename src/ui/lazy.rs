@@ -46,15 +46,10 @@ fn describe(e: JsValue) -> String {
     e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
 }
 
-/// A panel body the extras module draws: an empty `<div id>` it mounts into, with a status line
-/// while it loads (or why it could not). `query` is the page's state when the body opens.
+/// A panel body the extras module draws: an empty `<div id="NAME-island">` it mounts into, with a
+/// status line while it loads (or why it could not). `query` is the page's state when the body opens.
 #[component]
-pub fn Island(
-    name: &'static str,
-    id: &'static str,
-    class: &'static str,
-    query: Memo<String>,
-) -> impl IntoView {
+pub fn Island(name: &'static str, query: Memo<String>) -> impl IntoView {
     let node = NodeRef::<Div>::new();
     let (status, set_status) = signal(Some(String::from("Loading…")));
     Effect::new(move |_| {
@@ -76,6 +71,6 @@ pub fn Island(
     });
     view! {
         <p class="hint island-status" role="status" hidden=move || status.get().is_none()>{move || status.get()}</p>
-        <div id=id class=class node_ref=node></div>
+        <div id=format!("{name}-island") class="island" node_ref=node></div>
     }
 }

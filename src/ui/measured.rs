@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{DragEvent, File, FileReader, HtmlInputElement};
 
+use super::island::panel_body;
 use crate::core::fit::{fitted_step_s, Fit, FitError, FitWarning, MeasuredPoint};
 use crate::core::roofline::{Calibration, Scenario};
 use crate::core::units::s_to_ms;
@@ -50,41 +51,13 @@ pub fn MeasuredPanel(
             <h2 id="measured-title">"Measured step times"</h2>
             <Intro/>
             <Show when=move || asked.get() fallback=ask>
-                {body(inputs, set_inputs, scenario, points, set_points, fit, page_query)}
+                {panel_body("measured", page_query, move || view! {
+                    <MeasuredBody inputs=inputs set_inputs=set_inputs scenario=scenario points=points
+                        set_points=set_points fit=fit/>
+                }.into_any())}
             </Show>
         </section>
     }
-}
-
-/// The body, drawn by the extras module, which the page fetches when the body first opens.
-#[cfg(feature = "islands")]
-fn body(
-    _: ReadSignal<Inputs>,
-    _: WriteSignal<Inputs>,
-    _: Memo<Scenario>,
-    _: ReadSignal<Vec<MeasuredPoint>>,
-    _: WriteSignal<Vec<MeasuredPoint>>,
-    _: Memo<Result<Fit, FitError>>,
-    page_query: Memo<String>,
-) -> AnyView {
-    view! { <super::lazy::Island name="measured" id="measured-island" class="measured-island" query=page_query/> }
-        .into_any()
-}
-
-/// The body, linked into the page (the one-file build, which cannot fetch a second module).
-#[cfg(not(feature = "islands"))]
-fn body(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    scenario: Memo<Scenario>,
-    points: ReadSignal<Vec<MeasuredPoint>>,
-    set_points: WriteSignal<Vec<MeasuredPoint>>,
-    fit: Memo<Result<Fit, FitError>>,
-    _: Memo<String>,
-) -> AnyView {
-    view! { <MeasuredBody inputs=inputs set_inputs=set_inputs scenario=scenario points=points
-    set_points=set_points fit=fit/> }
-    .into_any()
 }
 
 /// The body: paste, choose or drop a file; what it gave; the fit and the points.

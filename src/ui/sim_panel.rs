@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::island::panel_body;
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
@@ -37,36 +38,13 @@ pub fn SimPanel(
                 aria-controls="sim-body" on:click=toggle>
                 {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
             </button>
-            <Show when=move || shown.get()>{body(inputs, set_inputs, scenario, analysis, look, page_query)}</Show>
+            <Show when=move || shown.get()>
+                {panel_body("sim", page_query, move || view! {
+                    <SimBody inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
+                }.into_any())}
+            </Show>
         </section>
     }
-}
-
-/// The body, drawn by the extras module, which the page fetches when the simulator first opens.
-#[cfg(feature = "islands")]
-fn body(
-    _: ReadSignal<Inputs>,
-    _: WriteSignal<Inputs>,
-    _: Memo<Scenario>,
-    _: Memo<Analysis>,
-    _: Signal<Look>,
-    page_query: Memo<String>,
-) -> AnyView {
-    view! { <super::lazy::Island name="sim" id="sim-island" class="sim-island" query=page_query/> }.into_any()
-}
-
-/// The body, linked into the page (the one-file build, which cannot fetch a second module).
-#[cfg(not(feature = "islands"))]
-fn body(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    scenario: Memo<Scenario>,
-    analysis: Memo<Analysis>,
-    look: Signal<Look>,
-    _: Memo<String>,
-) -> AnyView {
-    view! { <SimBody inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/> }
-        .into_any()
 }
 
 /// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
