@@ -1,12 +1,12 @@
 //! What the share controls and the embed bar print: the one-line scenario summary, the query of a
 //! link that reopens the same state (as a full page or as an embed of one panel) and the iframe
-//! snippet. Pure, so native tests check it.
+//! snippet, and such a link read back. Pure, so native tests check it.
 
 use crate::core::fit::MeasuredPoint;
 use crate::format::{target_ms, thousands};
-use crate::state::measured::with_measured;
+use crate::state::measured::{self, with_measured};
 use crate::state::view::{Mode, Panel, View};
-use crate::state::{page_query, Inputs};
+use crate::state::{from_page_query, page_query, parse_raw, Inputs, Notice};
 
 /// The sizes the embed code offers, in CSS pixels (width, height).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -70,6 +70,23 @@ pub fn scenario_summary(inputs: &Inputs) -> String {
 /// URL, and every link or embed made from it).
 pub fn link_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint]) -> String {
     with_measured(page_query(inputs, view), measured)
+}
+
+/// A link's whole state: what [`link_query`] wrote, read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkState {
+    pub inputs: Inputs,
+    pub view: View,
+    pub measured: Vec<MeasuredPoint>,
+    /// What was out of range or unreadable, and what was used instead.
+    pub notices: Vec<Notice>,
+}
+
+/// The inverse of [`link_query`]: the inputs, view and measured points of any query, validated.
+pub fn read_link(query: &str) -> LinkState {
+    let (inputs, view, mut notices) = from_page_query(query);
+    let measured = measured::read(&parse_raw(query), &mut notices);
+    LinkState { inputs, view, measured, notices }
 }
 
 /// The query of the full page with the same state (an embed's "Open in Goodput Lab").

@@ -2,7 +2,7 @@
 //! Goodput Lab" link reopen the same state, and the iframe snippet cannot be broken by its text.
 
 use goodput_lab::share::{
-    embed_query, full_page_query, iframe_snippet, link_query, scenario_summary, EmbedSize,
+    embed_query, full_page_query, iframe_snippet, link_query, read_link, scenario_summary, EmbedSize,
 };
 use goodput_lab::state::measured;
 use goodput_lab::state::view::{Mode, Panel, Theme, View};
@@ -88,4 +88,21 @@ fn links_and_embeds_keep_the_measured_points() {
         assert_eq!(measured::read(&parse_raw(&q), &mut n), points, "{q}");
         assert!(n.is_empty(), "{n:?}");
     }
+}
+
+#[test]
+fn read_link_reads_back_what_link_query_wrote_and_names_what_it_could_not_read() {
+    let query = "model=qwen3-8b&ctx=8192&kv=fp8&theme=dark&mark=32&measured=1:7.9,16:8.2,64:11.5";
+    let first = read_link(query);
+    assert!(first.notices.is_empty(), "{:?}", first.notices);
+    assert_eq!(first.inputs.context_tokens, 8192);
+    assert_eq!(first.view.theme, Theme::Dark);
+    assert_eq!(first.view.mark_batch, Some(32));
+    assert_eq!(first.measured.len(), 3);
+    let again = read_link(&link_query(&first.inputs, &first.view, &first.measured));
+    assert_eq!(again, first);
+    let bad = read_link("ctx=abc&measured=1:x");
+    assert_eq!(bad.inputs.context_tokens, Inputs::default().context_tokens);
+    assert!(bad.measured.is_empty());
+    assert_eq!(bad.notices.len(), 2, "{:?}", bad.notices);
 }

@@ -25,16 +25,16 @@ use crate::core::fit::fit;
 use crate::core::roofline::analyze;
 use crate::core::roofline::Limit;
 use crate::core::table::batch_table;
-use crate::share::link_query;
-use crate::state::measured;
-use crate::state::{self, Inputs};
+use crate::share::{link_query, read_link, LinkState};
+use crate::state::Inputs;
 
 /// The whole page. Reads the URL once, then owns every control's signal.
 #[component]
 pub fn App() -> impl IntoView {
     let query = url::current_query();
-    let (initial, initial_view, mut notices) = state::from_page_query(&query);
-    let (points, set_points) = signal(measured::read(&state::parse_raw(&query), &mut notices));
+    let LinkState { inputs: initial, view: initial_view, measured: initial_points, notices } =
+        read_link(&query);
+    let (points, set_points) = signal(initial_points);
     let (inputs, set_inputs) = signal(initial);
     provide_context(inputs);
     let (view, set_view) = signal(initial_view);
@@ -60,13 +60,12 @@ pub fn App() -> impl IntoView {
         island::dispatch(island::STATE_EVENT, &page_query.get());
     });
     island::listen(island::SET_EVENT, move |q| {
-        let (i, _, mut notices) = state::from_page_query(&q);
-        let p = measured::read(&state::parse_raw(&q), &mut notices);
-        if i != inputs.get_untracked() {
-            set_inputs.set(i);
+        let link = read_link(&q);
+        if link.inputs != inputs.get_untracked() {
+            set_inputs.set(link.inputs);
         }
-        if p != points.get_untracked() {
-            set_points.set(p);
+        if link.measured != points.get_untracked() {
+            set_points.set(link.measured);
         }
     });
     let table_shown = Signal::derive(move || {

@@ -17,7 +17,8 @@ use crate::chart::Look;
 use crate::core::curves::curves_with_measured;
 use crate::core::fit::{fit, MeasuredPoint};
 use crate::core::roofline::{analyze, evaluate, Analysis, Scenario};
-use crate::state::measured::{self, with_measured};
+use crate::share::read_link;
+use crate::state::measured::with_measured;
 use crate::state::view::View;
 use crate::state::{self, Inputs};
 
@@ -120,9 +121,8 @@ impl Synced {
 
 /// The inputs, view and measured points a page query holds (notices are the page's to show).
 fn read(query: &str) -> (Inputs, View, Vec<MeasuredPoint>) {
-    let (inputs, view, mut notices) = state::from_page_query(query);
-    let points = measured::read(&state::parse_raw(query), &mut notices);
-    (inputs, view, points)
+    let link = read_link(query);
+    (link.inputs, link.view, link.measured)
 }
 
 fn set_if_changed<T: PartialEq + Send + Sync + 'static>(get: ReadSignal<T>, set: WriteSignal<T>, value: T) {
