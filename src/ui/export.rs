@@ -39,20 +39,26 @@ pub fn BatchChartExport(
     page_query: Memo<String>,
 ) -> impl IntoView {
     let svg = move |size, look, name: String| {
-        svg_of_page(kind, (curves, linked, page_query), size, look, name);
+        let here = move || {
+            let mark = linked.marked.get_untracked();
+            batch_chart_svg(kind, &curves.get_untracked(), mark.as_ref(), size, look)
+        };
+        svg_of_page(kind, page_query, size, look, name, here);
     };
     export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)
 }
 
-/// Draws the page's batch chart as SVG in the extras module (which holds the SVG backend, so the
-/// page's own wasm does without it), then downloads it as `name`.
+/// Draws the page's batch chart as SVG and downloads it as `name`. With the `islands` feature the
+/// extras module draws it from the page's state (it holds the SVG backend, so the page's module does
+/// without; `here` is never called, so its code stays out); without it, `here` draws it.
 #[cfg(feature = "islands")]
-fn svg_of_page(
+fn svg_of_page<F: FnOnce() -> Option<String>>(
     kind: ChartKind,
-    (_, _, page_query): (Memo<Curves>, Linked, Memo<String>),
+    page_query: Memo<String>,
     size: (u32, u32),
     look: Look,
     name: String,
+    _here: F,
 ) {
     let args = js_sys::Array::new();
     for arg in [kind.panel().id(), &page_query.get_untracked(), look.id()] {
@@ -66,17 +72,17 @@ fn svg_of_page(
     });
 }
 
-/// Draws the page's batch chart as SVG, then downloads it as `name` (the one-file build).
+/// Draws the page's batch chart as SVG with `here` and downloads it as `name` (the one-file build).
 #[cfg(not(feature = "islands"))]
-fn svg_of_page(
-    kind: ChartKind,
-    (curves, linked, _): (Memo<Curves>, Linked, Memo<String>),
-    size: (u32, u32),
-    look: Look,
+fn svg_of_page<F: FnOnce() -> Option<String>>(
+    _: ChartKind,
+    _: Memo<String>,
+    _: (u32, u32),
+    _: Look,
     name: String,
+    here: F,
 ) {
-    let mark = linked.marked.get_untracked();
-    deliver_svg(batch_chart_svg(kind, &curves.get_untracked(), mark.as_ref(), size, look), &name);
+    deliver_svg(here(), &name);
 }
 
 /// The batch chart `kind` of `curves` with `mark` as an SVG string of `size` CSS pixels in `look`.

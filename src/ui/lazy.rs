@@ -2,6 +2,9 @@
 //! module, `goodput_extras` (src/bin/goodput_extras.rs), that the page fetches only when such a panel
 //! first opens, so a first visit downloads none of it. State flows through [`super::island`]'s events.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -52,18 +55,26 @@ fn describe(e: JsValue) -> String {
 pub fn Island(name: &'static str, query: Memo<String>) -> impl IntoView {
     let node = NodeRef::<Div>::new();
     let (status, set_status) = signal(Some(String::from("Loading…")));
+    // Set once the module failed to load: there is then nothing to unmount, and no import to retry.
+    let failed = Arc::new(AtomicBool::new(false));
+    let failed_mount = failed.clone();
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
         let args =
             js_sys::Array::of3(&JsValue::from_str(name), &el, &JsValue::from_str(&query.get_untracked()));
+        let failed = failed_mount.clone();
         leptos::task::spawn_local(async move {
             let result = call_extras("mount_panel", &args).await;
+            failed.store(result.is_err(), Ordering::Relaxed);
             set_status.set(
                 result.err().map(|e| format!("This panel could not load: {e}. Reload the page to retry.")),
             );
         });
     });
     on_cleanup(move || {
+        if failed.load(Ordering::Relaxed) {
+            return;
+        }
         let args = js_sys::Array::of1(&JsValue::from_str(name));
         leptos::task::spawn_local(async move {
             let _ = call_extras("unmount_panel", &args).await;
