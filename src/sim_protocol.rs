@@ -1,10 +1,12 @@
-//! The simulator's message protocol between the page and its Web Worker: a request names a URL
-//! state, replies carry progress and then the sweep. Pure and native-testable; encoded with postcard.
+//! The simulator's message protocol between the page and its Web Worker: a [`Request`] carries the
+//! validated inputs, [`Reply`]s carry progress and then the sweep. Pure and native-testable; both
+//! directions are postcard bytes ([`crate::codec`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::core::sim::{chunk_tradeoff, sweep_with_progress, ChunkPoint, Counting, LoadMode, Sweep};
-use crate::state::{from_query, Inputs};
+use crate::codec::{from_bytes, to_bytes};
+use crate::state::Inputs;
 
 /// What the worker posts, as a string, once its message handler is installed; replies are bytes.
 pub const READY: &str = "ready";
@@ -38,15 +40,21 @@ pub enum Reply {
     Done { seq: u32, result: Box<SimResult> },
 }
 
-/// A request as posted: the sequence number, a tab, then the query string.
-pub fn encode_request(seq: u32, query: &str) -> String {
-    format!("{seq}\t{query}")
+/// Page -> worker: sweep the state `inputs` describes; every reply names `seq`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub seq: u32,
+    pub inputs: Inputs,
 }
 
-/// Splits a posted request; a malformed one is request 0 of the default state.
-pub fn decode_request(text: &str) -> (u32, &str) {
-    let (seq, query) = text.split_once('\t').unwrap_or(("0", ""));
-    (seq.parse().unwrap_or(0), query)
+/// A request as posted.
+pub fn encode_request(request: &Request) -> Vec<u8> {
+    to_bytes(request)
+}
+
+/// A posted request; bytes that are not one are request 0 of the default state.
+pub fn decode_request(bytes: &[u8]) -> Request {
+    from_bytes(bytes).unwrap_or(Request { seq: 0, inputs: Inputs::default() })
 }
 
 /// Runs the sweep and the chunk trade-off the inputs describe, reporting progress after each level.
@@ -75,19 +83,18 @@ pub fn compute(inputs: &Inputs, progress: impl FnMut(u32, u32)) -> SimResult {
     }
 }
 
-/// Answers one posted request: `post` receives each encoded progress reply, then the result.
-pub fn respond(request: &str, mut post: impl FnMut(Vec<u8>)) {
-    let (seq, query) = decode_request(request);
-    let (inputs, _) = from_query(query);
+/// Answers one request: `post` receives each encoded progress reply, then the result.
+pub fn respond(request: &Request, mut post: impl FnMut(Vec<u8>)) {
+    let Request { seq, inputs } = *request;
     let result = compute(&inputs, |done, total| post(encode(&Reply::Progress { seq, done, total })));
     post(encode(&Reply::Done { seq, result: Box::new(result) }));
 }
 
 /// A reply as bytes (empty if it could not be encoded, which decodes to `None`).
 pub fn encode(reply: &Reply) -> Vec<u8> {
-    postcard::to_allocvec(reply).unwrap_or_default()
+    to_bytes(reply)
 }
 
 pub fn decode(bytes: &[u8]) -> Option<Reply> {
-    postcard::from_bytes(bytes).ok()
+    from_bytes(bytes)
 }

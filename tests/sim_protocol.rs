@@ -1,21 +1,26 @@
-//! The page <-> worker protocol: requests carry their sequence number, replies round-trip through
-//! postcard, progress comes before the result, and the trade-off shows the step budget's two sides.
+//! The page <-> worker protocol: requests carry their sequence number and validated inputs, both
+//! directions round-trip through postcard, progress comes before the result, and the trade-off shows the step budget's two sides.
 
 use goodput_lab::sim_protocol::{
-    compute, decode, decode_request, encode, encode_request, respond, Reply, CHUNK_BUDGETS,
+    compute, decode, decode_request, encode, encode_request, respond, Reply, Request, CHUNK_BUDGETS,
 };
 use goodput_lab::state::from_query;
 
 #[test]
-fn a_request_carries_its_sequence_number_and_query() {
-    assert_eq!(decode_request(&encode_request(42, "ctx=4096&sim=1")), (42, "ctx=4096&sim=1"));
-    assert_eq!(decode_request("garbage"), (0, ""), "a malformed request is request 0 of the defaults");
+fn a_request_carries_its_sequence_number_and_inputs() {
+    let (inputs, _) = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70");
+    let request = Request { seq: 42, inputs };
+    assert_eq!(decode_request(&encode_request(&request)), request);
+    let default = Request { seq: 0, inputs: Default::default() };
+    assert_eq!(decode_request(b"garbage"), default, "a malformed request is request 0 of the defaults");
+    assert_eq!(decode_request(&[]), default);
 }
 
 #[test]
 fn respond_posts_progress_then_the_result_of_the_same_request() {
     let mut replies = Vec::new();
-    respond(&encode_request(7, "sim=1&requests=200&points=4"), |bytes| {
+    let (inputs, _) = from_query("sim=1&requests=200&points=4");
+    respond(&Request { seq: 7, inputs }, |bytes| {
         replies.push(decode(&bytes).expect("decodes"))
     });
     let (last, progress) = replies.split_last().expect("replies");

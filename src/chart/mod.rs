@@ -111,7 +111,7 @@ impl Palette {
 }
 
 /// The chart's look: a palette plus how much larger than CSS pixels lines and text are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Look {
     #[default]
     Light,

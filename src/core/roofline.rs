@@ -39,7 +39,7 @@ impl Calibration {
 }
 
 /// One validated what-if: a model on GPUs with its precisions, lengths, targets and calibration.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
     pub model: ModelSpec,
     pub gpu: GpuSpec,

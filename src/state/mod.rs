@@ -13,6 +13,8 @@ pub mod view;
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
@@ -93,8 +95,9 @@ impl RawQuery {
     }
 }
 
-/// The validated state of every control, in base units.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The validated state of every control, in base units. Serde carries it between the page's wasm
+/// modules (`crate::panel_protocol`, `crate::sim_protocol`); the URL is written by [`to_query`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Inputs {
     /// A preset, or the spec built from the custom model's numbers (id `custom`).
     pub model: ModelSpec,

@@ -1,13 +1,15 @@
 //! The simulator's controls at the edge: URL keys validated into [`SimInputs`], the sweep config
 //! they describe, and their canonical query pairs.
 
+use serde::{Deserialize, Serialize};
+
 use super::fields::{quoted, NumberField};
 use super::{Notice, RawQuery};
 use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
 use crate::core::sim::{auto_rate_max, Arrivals, Counting, LengthDist, Lengths, LoadMode, SimConfig};
 
 /// Arrival process, as chosen (the burst size lives beside it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ArrivalKind {
     Poisson,
     Constant,
@@ -15,7 +17,7 @@ pub enum ArrivalKind {
 }
 
 /// Every simulator control, validated; `None` means "automatic".
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimInputs {
     /// The simulator panel is open (`sim=1`).
     pub shown: bool,

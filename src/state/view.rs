@@ -2,11 +2,13 @@
 //! the panel an embed or presentation shows, the colour theme and the batch marked on every chart.
 //! Read from and written to the URL beside [`super::Inputs`], validated the same way.
 
+use serde::{Deserialize, Serialize};
+
 use super::fields::quoted;
 use super::{Notice, RawQuery};
 
 /// The page's layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Mode {
     /// The full page: controls, charts, table, panels.
     #[default]
@@ -18,7 +20,7 @@ pub enum Mode {
 }
 
 /// The panel an embed or presentation shows (`view=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Panel {
     /// Throughput and goodput against batch.
     #[default]
@@ -60,7 +62,7 @@ impl Panel {
 }
 
 /// The colour theme (`theme=`); `Auto` follows `prefers-color-scheme`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Theme {
     #[default]
     Auto,
@@ -96,7 +98,7 @@ impl Theme {
 pub const MARK_MAX: u32 = 1_000_000;
 
 /// The validated view state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct View {
     pub mode: Mode,
     pub panel: Panel,

@@ -1,12 +1,14 @@
 //! The "Custom" model and GPU: plain numbers a person edits, turned into specs the roofline reads.
 
+use serde::{Deserialize, Serialize};
+
 use super::{Attention, GpuSpec, ModelSpec, Moe, SlidingWindow};
 
 /// The id both custom entries use in the URL and the menus.
 pub const CUSTOM_ID: &str = "custom";
 
 /// Every editable number of a custom model (GQA attention, optional MoE and sliding window).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CustomModel {
     /// Total parameters.
     pub params: f64,
@@ -93,7 +95,7 @@ impl CustomModel {
 }
 
 /// Every editable number of a custom GPU; a zero FP8 or FP4 peak means the GPU lacks that format.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CustomGpu {
     pub hbm_bytes: f64,
     pub hbm_bandwidth_bytes_per_s: f64,

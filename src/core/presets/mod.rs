@@ -7,10 +7,12 @@
 mod custom;
 mod gpus;
 mod models;
+mod wire;
 
 pub use custom::{CustomGpu, CustomModel, CUSTOM_ID};
 pub use gpus::GPUS;
 pub use models::MODELS;
+pub use wire::{GpuWire, ModelWire};
 
 use serde::Serialize;
 
@@ -48,7 +50,9 @@ pub struct SlidingWindow {
 }
 
 /// The architecture facts of a model that the roofline needs, as its `config.json` states them.
+/// Serialized as a [`ModelWire`]: a preset by id, a custom model by its numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(into = "ModelWire")]
 pub struct ModelSpec {
     /// URL id, lowercase and hyphenated (`llama-3.1-8b`).
     pub id: &'static str,
@@ -81,8 +85,9 @@ pub struct ModelSpec {
     pub source: &'static str,
 }
 
-/// The hardware facts of one accelerator that the roofline needs.
+/// The hardware facts of one accelerator that the roofline needs. Serialized as a [`GpuWire`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(into = "GpuWire")]
 pub struct GpuSpec {
     /// URL id, lowercase and hyphenated (`h100-sxm`).
     pub id: &'static str,

@@ -1,0 +1,95 @@
+//! The channel between the page and its lazily loaded panels (`goodput_extras`): the closed message
+//! sets each side sends, postcard-encoded. Pure and native-testable; both modules import this file.
+//!
+//! The page owns the state. It mounts a panel with [`Mount`], then sends [`ToPanel::State`] after
+//! every change of its state; a panel draws from the last state it was sent and keeps none of its
+//! own. A panel asks for a change with a [`ToPage`] message, sent only from a person's action in
+//! its controls, never in answer to a state: so a change travels page -> panel once, and a panel's
+//! change panel -> page -> panel once, with nothing to stop a loop. The page applies it with
+//! [`apply`], the same function the one-file build (no second module) calls directly.
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::codec::{from_bytes, to_bytes};
+
+use crate::chart::Look;
+use crate::core::fit::MeasuredPoint;
+use crate::core::roofline::Calibration;
+use crate::state::sim::SimInputs;
+use crate::state::view::{Panel, View};
+use crate::state::Inputs;
+
+/// Everything of the page's state a panel reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PanelState {
+    pub inputs: Inputs,
+    pub view: View,
+    pub measured: Vec<MeasuredPoint>,
+}
+
+/// The panels the extras module draws (a closed set: an unknown one cannot be named).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PanelKind {
+    /// The simulator's body: controls, readout, charts and tables.
+    Sim,
+    /// The measured points' body: paste/file/drop, the fit read-out and the points table.
+    Measured,
+}
+
+impl PanelKind {
+    /// The id of the element the page gives the panel (`sim-island`, `measured-island`).
+    pub fn element_id(self) -> &'static str {
+        match self {
+            PanelKind::Sim => "sim-island",
+            PanelKind::Measured => "measured-island",
+        }
+    }
+}
+
+/// Page -> extras: mount `panel` into the element passed beside this message, starting from `state`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mount {
+    pub panel: PanelKind,
+    pub state: PanelState,
+}
+
+/// Page -> panels, after mounting.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToPanel {
+    /// The page's state changed: this is the whole of it.
+    State(PanelState),
+    /// The page closed `panel`: drop its body.
+    Unmount(PanelKind),
+}
+
+/// Panels -> page: a change a person made in a panel's controls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToPage {
+    /// The simulator's controls, with one of them changed.
+    Sim(SimInputs),
+    /// The measured points (read from a paste, file or drop; empty when cleared).
+    Measured(Vec<MeasuredPoint>),
+    /// "Use this fit": realistic mode with this calibration.
+    Realistic(Calibration),
+}
+
+/// Page -> extras: one of the page's batch charts as SVG, drawn from `state` (the page's module has
+/// no SVG backend).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SvgRequest {
+    /// `Rate`, `Step` or `Interactivity`; another panel draws nothing.
+    pub chart: Panel,
+    pub state: PanelState,
+    pub look: Look,
+    /// The chart's size in CSS pixels.
+    pub size_px: (u32, u32),
+}
+
+/// The page's state after a panel's change `message`: the one place a [`ToPage`] takes effect.
+pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPoint>) {
+    match message {
+        ToPage::Sim(sim) => inputs.sim = sim,
+        ToPage::Measured(points) => *measured = points,
+        ToPage::Realistic(calibration) => inputs.realistic = Some(calibration),
+    }
+}
