@@ -20,7 +20,7 @@ dist: setup
 
 ## single: one self-contained HTML file (styles, script and wasm inlined) that opens from disk (file://).
 ## A file cannot fetch a second module, so this build links the lazily loaded panels into the page
-## (no `islands` feature) and leaves the worker out: single.html is index.html without those links.
+## (no `lazy_panels` feature) and leaves the worker out: single.html is index.html without those links.
 single: setup
 	sed -e '/data-type="worker"/d' \
 	    -e 's|data-bin="goodput-lab"|data-bin="goodput-lab" data-cargo-no-default-features data-cargo-features="ui"|' \

@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::sim::{chunk_tradeoff, sweep_with_progress, ChunkPoint, Counting, LoadMode, Sweep};
 use crate::codec::{from_bytes, to_bytes};
+use crate::core::sim::{chunk_tradeoff, sweep_with_progress, ChunkPoint, Counting, LoadMode, Sweep};
 use crate::state::Inputs;
 
 /// What the worker posts, as a string, once its message handler is installed; replies are bytes.

@@ -4,12 +4,15 @@
 use goodput_lab::core::fit::MeasuredPoint;
 use goodput_lab::core::presets::{GpuSpec, ModelSpec, ModelWire, GPUS, MODELS};
 use goodput_lab::core::roofline::Calibration;
-use goodput_lab::panel_protocol::{apply, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel};
+use goodput_lab::panel_protocol::{
+    apply, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
+};
 use goodput_lab::state::{from_page_query, from_query, to_query, Inputs};
 
 fn state_of(query: &str) -> PanelState {
     let (inputs, view, _) = from_page_query(query);
-    let measured = vec![MeasuredPoint { batch: 1, tpot_s: 0.0079 }, MeasuredPoint { batch: 64, tpot_s: 0.0115 }];
+    let measured =
+        vec![MeasuredPoint { batch: 1, tpot_s: 0.0079 }, MeasuredPoint { batch: 64, tpot_s: 0.0115 }];
     PanelState { inputs, view, measured }
 }
 
@@ -19,7 +22,13 @@ fn every_preset_pair_crosses_the_channel_unchanged() {
         for &gpu in GPUS.iter() {
             let inputs = Inputs { model, gpu, ..Inputs::default() };
             let message = ToPanel::State(PanelState { inputs, ..PanelState::default() });
-            assert_eq!(from_bytes::<ToPanel>(&to_bytes(&message)), Some(message), "{} on {}", model.id, gpu.id);
+            assert_eq!(
+                from_bytes::<ToPanel>(&to_bytes(&message)),
+                Some(message),
+                "{} on {}",
+                model.id,
+                gpu.id
+            );
         }
     }
 }

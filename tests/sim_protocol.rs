@@ -20,9 +20,7 @@ fn a_request_carries_its_sequence_number_and_inputs() {
 fn respond_posts_progress_then_the_result_of_the_same_request() {
     let mut replies = Vec::new();
     let (inputs, _) = from_query("sim=1&requests=200&points=4");
-    respond(&Request { seq: 7, inputs }, |bytes| {
-        replies.push(decode(&bytes).expect("decodes"))
-    });
+    respond(&Request { seq: 7, inputs }, |bytes| replies.push(decode(&bytes).expect("decodes")));
     let (last, progress) = replies.split_last().expect("replies");
     let Reply::Done { seq, result } = last else { panic!("the last reply is the result") };
     assert_eq!(*seq, 7);

@@ -1,29 +1,24 @@
-//! The lazily loaded panels' module: the page imports it (src/ui/island.rs) when such a panel first
-//! opens and calls these exports; the panels themselves live in `goodput_lab::ui::extras`.
+//! The lazily loaded panels' module: the page imports it (src/ui/lazy.rs) when such a panel first
+//! opens and calls these exports with postcard-encoded `goodput_lab::panel_protocol` messages; the
+//! panels themselves live in `goodput_lab::ui::extras`, and later messages travel over
+//! `goodput_lab::ui::channel`.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
-/// Mounts panel `name`'s body into `el`, starting from the page's state `query`.
+/// Mounts the panel body a `Mount` message (`mount`, postcard bytes) names into `el`.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
-pub fn mount_panel(name: &str, el: web_sys::HtmlElement, query: String) {
-    goodput_lab::ui::extras::mount_panel(name, el, query);
+pub fn mount_panel(el: web_sys::HtmlElement, mount: Vec<u8>) {
+    goodput_lab::ui::extras::mount_panel(el, &mount);
 }
 
-/// Unmounts panel `name`'s body.
+/// The page's batch chart an `SvgRequest` (postcard bytes) asks for, as SVG (the page's wasm has
+/// no SVG backend); `None` if it cannot be drawn.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
-pub fn unmount_panel(name: &str) {
-    goodput_lab::ui::extras::unmount_panel(name);
-}
-
-/// The page's batch chart `kind` for the page state `query` as SVG (the page's wasm has no SVG
-/// backend); `None` if it cannot be drawn.
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen]
-pub fn chart_svg(kind: &str, query: &str, look: &str, width: u32, height: u32) -> Option<String> {
-    goodput_lab::ui::extras::chart_svg(kind, query, look, (width, height))
+pub fn chart_svg(request: Vec<u8>) -> Option<String> {
+    goodput_lab::ui::extras::chart_svg(&request)
 }
 
 /// Runs once when the module is instantiated: panics report to the console and show the page's

@@ -26,7 +26,7 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use goodput_lab::sim_protocol::{respond, READY};
+    use goodput_lab::sim_protocol::{decode_request, respond, READY};
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
@@ -59,11 +59,11 @@ mod worker {
         scope.post_message(&JsValue::from_str(READY))
     }
 
-    /// Answers one request with progress messages and the result; a message that is not a string
-    /// counts as the default state.
+    /// Answers one request (postcard bytes) with progress messages and the result; a message that
+    /// is not a request counts as request 0 of the default state.
     fn answer(scope: &DedicatedWorkerGlobalScope, event: &MessageEvent) {
-        let request = event.data().as_string().unwrap_or_default();
-        respond(&request, |bytes| {
+        let bytes = event.data().dyn_into::<js_sys::Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+        respond(&decode_request(&bytes), |bytes| {
             let message = js_sys::Uint8Array::from(bytes.as_slice());
             if let Err(err) = scope.post_message(&message) {
                 web_sys::console::error_2(&"sim_worker: cannot post the reply:".into(), &err);

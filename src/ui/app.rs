@@ -18,13 +18,14 @@ use super::notices::Notices;
 use super::share::ShareControls;
 use super::sim_panel::SimPanel;
 use super::theme_picker::ThemePicker;
-use super::{island, keys, theme, url};
+use super::{channel, keys, theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves_with_measured;
 use crate::core::fit::fit;
 use crate::core::roofline::analyze;
 use crate::core::roofline::Limit;
 use crate::core::table::batch_table;
+use crate::panel_protocol::PanelState;
 use crate::share::{link_query, read_link, LinkState};
 use crate::state::Inputs;
 
@@ -55,19 +56,10 @@ pub fn App() -> impl IntoView {
         capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
     });
     let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
-    Effect::new(move |_| {
-        url::replace_query(&page_query.get());
-        island::dispatch(island::STATE_EVENT, &page_query.get());
-    });
-    island::listen(island::SET_EVENT, move |q| {
-        let link = read_link(&q);
-        if link.inputs != inputs.get_untracked() {
-            set_inputs.set(link.inputs);
-        }
-        if link.measured != points.get_untracked() {
-            set_points.set(link.measured);
-        }
-    });
+    Effect::new(move |_| url::replace_query(&page_query.get()));
+    let state =
+        Memo::new(move |_| PanelState { inputs: inputs.get(), view: view.get(), measured: points.get() });
+    channel::serve_panels((inputs, set_inputs), (points, set_points), state);
     let table_shown = Signal::derive(move || {
         !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     });
@@ -93,9 +85,9 @@ pub fn App() -> impl IntoView {
                 <Headline scenario=scenario analysis=analysis/>
                 <ExploreBar linked=linked set_inputs=set_inputs/>
                 <div class="charts">
-                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked page_query=page_query/>
-                    <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked page_query=page_query/>
-                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked page_query=page_query/>
+                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
+                    <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
+                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
                 </div>
                 <div class="panel-slot" data-panel="table">
                     <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows linked=linked/>
@@ -103,10 +95,8 @@ pub fn App() -> impl IntoView {
                 </div>
                 <DerivationPanel scenario=scenario analysis=analysis/>
                 <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
-                <MeasuredPanel inputs=inputs set_inputs=set_inputs scenario=scenario points=points
-                    set_points=set_points fit=measured_fit page_query=page_query/>
-                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look
-                    page_query=page_query/>
+                <MeasuredPanel inputs=inputs scenario=scenario points=points fit=measured_fit/>
+                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
             </section>
         </main>
         <Footer inputs=inputs/>

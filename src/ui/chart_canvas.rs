@@ -47,12 +47,10 @@ impl ChartKind {
         }
     }
 
-    /// The chart whose panel id (`rate`, `step`, `interactivity`) is `id` (the extras module's SVG export).
-    #[cfg(feature = "islands")]
-    pub fn from_panel_id(id: &str) -> Option<ChartKind> {
-        [ChartKind::Rate, ChartKind::Step, ChartKind::Interactivity]
-            .into_iter()
-            .find(|k| k.panel().id() == id)
+    /// The chart that shows `panel` (`Rate`, `Step`, `Interactivity`), for the extras module's SVG export.
+    #[cfg(feature = "lazy_panels")]
+    pub fn from_panel(panel: Panel) -> Option<ChartKind> {
+        [ChartKind::Rate, ChartKind::Step, ChartKind::Interactivity].into_iter().find(|k| k.panel() == panel)
     }
 
     pub fn title(self) -> &'static str {
@@ -72,8 +70,6 @@ pub fn ChartCanvas(
     curves: Memo<Curves>,
     look: Signal<Look>,
     linked: Linked,
-    /// The page's state, from which the extras module redraws the chart for the SVG export.
-    page_query: Memo<String>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let css_size = resize_signal(canvas_ref);
@@ -98,8 +94,7 @@ pub fn ChartCanvas(
         }
     };
     let figure = batch_figure(kind, canvas_ref, frame, (linked, curves), description);
-    let export =
-        view! { <BatchChartExport kind=kind curves=curves look=look linked=linked page_query=page_query/> };
+    let export = view! { <BatchChartExport kind=kind curves=curves look=look linked=linked/> };
     view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
 }
 

@@ -36,36 +36,33 @@ pub fn BatchChartExport(
     curves: Memo<Curves>,
     look: Signal<Look>,
     linked: Linked,
-    page_query: Memo<String>,
 ) -> impl IntoView {
     let svg = move |size, look, name: String| {
         let here = move || {
             let mark = linked.marked.get_untracked();
             batch_chart_svg(kind, &curves.get_untracked(), mark.as_ref(), size, look)
         };
-        svg_of_page(kind, page_query, size, look, name, here);
+        svg_of_page(kind, size, look, name, here);
     };
     export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)
 }
 
-/// Draws the page's batch chart as SVG and downloads it as `name`. With the `islands` feature the
-/// extras module draws it from the page's state (it holds the SVG backend, so the page's module does
-/// without; `here` is never called, so its code stays out); without it, `here` draws it.
-#[cfg(feature = "islands")]
+/// Draws the page's batch chart as SVG and downloads it as `name`. With the `lazy_panels` feature
+/// the extras module draws it from the page's state (an [`SvgRequest`]: it holds the SVG backend,
+/// so the page's module does without; `here` is never called, so its code stays out); without it,
+/// `here` draws it.
+#[cfg(feature = "lazy_panels")]
 fn svg_of_page<F: FnOnce() -> Option<String>>(
     kind: ChartKind,
-    page_query: Memo<String>,
-    size: (u32, u32),
+    size_px: (u32, u32),
     look: Look,
     name: String,
     _here: F,
 ) {
-    let args = js_sys::Array::new();
-    for arg in [kind.panel().id(), &page_query.get_untracked(), look.id()] {
-        args.push(&JsValue::from_str(arg));
-    }
-    args.push(&JsValue::from(size.0));
-    args.push(&JsValue::from(size.1));
+    use crate::panel_protocol::{to_bytes, PanelState, SvgRequest};
+    let state = expect_context::<Memo<PanelState>>().get_untracked();
+    let request = SvgRequest { chart: kind.panel(), state, look, size_px };
+    let args = js_sys::Array::of1(&js_sys::Uint8Array::from(to_bytes(&request).as_slice()));
     leptos::task::spawn_local(async move {
         let text = super::lazy::call_extras("chart_svg", &args).await;
         deliver_svg(text.ok().and_then(|t| t.as_string()), &name);
@@ -73,15 +70,8 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(
 }
 
 /// Draws the page's batch chart as SVG with `here` and downloads it as `name` (the one-file build).
-#[cfg(not(feature = "islands"))]
-fn svg_of_page<F: FnOnce() -> Option<String>>(
-    _: ChartKind,
-    _: Memo<String>,
-    _: (u32, u32),
-    _: Look,
-    name: String,
-    here: F,
-) {
+#[cfg(not(feature = "lazy_panels"))]
+fn svg_of_page<F: FnOnce() -> Option<String>>(_: ChartKind, _: (u32, u32), _: Look, name: String, here: F) {
     deliver_svg(here(), &name);
 }
 

@@ -1,7 +1,9 @@
 //! Lazily loaded panels: the page's side. A panel's body (the simulator's, the measured points') lives in a second wasm
 //! module, `goodput_extras` (src/bin/goodput_extras.rs), that the page fetches only when such a panel
-//! first opens, so a first visit downloads none of it. State flows through [`super::island`]'s events.
+//! first opens, so a first visit downloads none of it. The page mounts a body with a
+//! [`Mount`] message and then talks to it through [`super::channel`].
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -10,6 +12,9 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+
+use super::channel::send_to_panels;
+use crate::panel_protocol::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
 
 /// The second module's wasm-bindgen glue (Trunk names a `data-type="worker"` asset after its bin and
 /// never hashes it), relative to the page so the site works under any sub-path.
@@ -45,43 +50,59 @@ pub async fn call_extras(export: &str, args: &js_sys::Array) -> Result<JsValue, 
     f.apply(&JsValue::NULL, args).map_err(describe)
 }
 
+thread_local! {
+    /// Panel bodies the extras module has mounted and the page has not closed.
+    static MOUNTED: Cell<u32> = const { Cell::new(0) };
+}
+
+/// True while any panel body is mounted: only then does the page send its state to the panels.
+pub fn any_mounted() -> bool {
+    MOUNTED.with(Cell::get) > 0
+}
+
 fn describe(e: JsValue) -> String {
     e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
 }
 
-/// A panel body the extras module draws: an empty `<div id="NAME-island">` it mounts into, with a
-/// status line while it loads (or why it could not). `query` is the page's state when the body opens.
+/// A panel body the extras module draws: an empty `<div id="…-island">` it mounts into, with a
+/// status line while it loads (or why it could not). `state` is the page's state, read when the
+/// body mounts; later states reach it as [`ToPanel::State`] messages.
 #[component]
-pub fn Island(name: &'static str, query: Memo<String>) -> impl IntoView {
+pub fn Island(panel: PanelKind, state: Memo<PanelState>) -> impl IntoView {
     let node = NodeRef::<Div>::new();
     let (status, set_status) = signal(Some(String::from("Loading…")));
-    // Set once the module failed to load: there is then nothing to unmount, and no import to retry.
-    let failed = Arc::new(AtomicBool::new(false));
-    let failed_mount = failed.clone();
+    // Set once the body is mounted (only a mounted body is told to unmount), and once the page
+    // closes the panel (a mount that finishes after that is undone at once).
+    let (mounted, closed) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+    let (mounted_here, closed_here) = (mounted.clone(), closed.clone());
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
-        let args =
-            js_sys::Array::of3(&JsValue::from_str(name), &el, &JsValue::from_str(&query.get_untracked()));
-        let failed = failed_mount.clone();
+        let mount = Mount { panel, state: state.get_untracked() };
+        let bytes = js_sys::Uint8Array::from(to_bytes(&mount).as_slice());
+        let args = js_sys::Array::of2(&el, &bytes);
+        let (mounted, closed) = (mounted_here.clone(), closed_here.clone());
         leptos::task::spawn_local(async move {
             let result = call_extras("mount_panel", &args).await;
-            failed.store(result.is_err(), Ordering::Relaxed);
+            if result.is_ok() && closed.load(Ordering::Relaxed) {
+                send_to_panels(&ToPanel::Unmount(panel));
+            } else if result.is_ok() {
+                mounted.store(true, Ordering::Relaxed);
+                MOUNTED.with(|m| m.set(m.get() + 1));
+            }
             set_status.set(
                 result.err().map(|e| format!("This panel could not load: {e}. Reload the page to retry.")),
             );
         });
     });
     on_cleanup(move || {
-        if failed.load(Ordering::Relaxed) {
-            return;
+        closed.store(true, Ordering::Relaxed);
+        if mounted.load(Ordering::Relaxed) {
+            MOUNTED.with(|m| m.set(m.get().saturating_sub(1)));
+            send_to_panels(&ToPanel::Unmount(panel));
         }
-        let args = js_sys::Array::of1(&JsValue::from_str(name));
-        leptos::task::spawn_local(async move {
-            let _ = call_extras("unmount_panel", &args).await;
-        });
     });
     view! {
         <p class="hint island-status" role="status" hidden=move || status.get().is_none()>{move || status.get()}</p>
-        <div id=format!("{name}-island") class="island" node_ref=node></div>
+        <div id=panel.element_id() class="island" node_ref=node></div>
     }
 }

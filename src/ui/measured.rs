@@ -6,11 +6,12 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{DragEvent, File, FileReader, HtmlInputElement};
 
-use super::island::panel_body;
+use super::channel::{panel_body, Changes};
 use crate::core::fit::{fitted_step_s, Fit, FitError, FitWarning, MeasuredPoint};
 use crate::core::roofline::{Calibration, Scenario};
 use crate::core::units::s_to_ms;
 use crate::format::{fixed, ms, percent, thousands};
+use crate::panel_protocol::{PanelKind, PanelState, ToPage};
 use crate::state::fields::{trim_decimal, MBU, OVERHEAD};
 use crate::state::measured::{parse_upload, BATCH_FIELD, TPOT_FIELD};
 use crate::state::{Inputs, Notice};
@@ -33,13 +34,11 @@ enum Status {
 #[component]
 pub fn MeasuredPanel(
     inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
     scenario: Memo<Scenario>,
     points: ReadSignal<Vec<MeasuredPoint>>,
-    set_points: WriteSignal<Vec<MeasuredPoint>>,
     fit: Memo<Result<Fit, FitError>>,
-    page_query: Memo<String>,
 ) -> impl IntoView {
+    let state = expect_context::<Memo<PanelState>>();
     let (asked, set_asked) = signal(!points.get_untracked().is_empty());
     let ask = move || {
         view! {
@@ -51,25 +50,24 @@ pub fn MeasuredPanel(
             <h2 id="measured-title">"Measured step times"</h2>
             <Intro/>
             <Show when=move || asked.get() fallback=ask>
-                {panel_body("measured", page_query, move || view! {
-                    <MeasuredBody inputs=inputs set_inputs=set_inputs scenario=scenario points=points
-                        set_points=set_points fit=fit/>
+                {panel_body(PanelKind::Measured, state, move || view! {
+                    <MeasuredBody inputs=inputs scenario=scenario points=points fit=fit/>
                 }.into_any())}
             </Show>
         </section>
     }
 }
 
-/// The body: paste, choose or drop a file; what it gave; the fit and the points.
+/// The body: paste, choose or drop a file; what it gave; the fit and the points. Its changes go to
+/// the page through the [`Changes`] in context.
 #[component]
 pub fn MeasuredBody(
     inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
     scenario: Memo<Scenario>,
     points: ReadSignal<Vec<MeasuredPoint>>,
-    set_points: WriteSignal<Vec<MeasuredPoint>>,
     fit: Memo<Result<Fit, FitError>>,
 ) -> impl IntoView {
+    let changes = Changes::from_context();
     let (status, set_status) = signal(Status::Idle);
     let load = move |source: String, text: Result<String, String>| {
         let parsed = text.and_then(|t| parse_upload(&t));
@@ -78,21 +76,21 @@ pub fn MeasuredBody(
                 let n = u.points.len();
                 let summary =
                     format!("{source}: {n} point{} from a {}.", if n == 1 { "" } else { "s" }, u.format);
-                set_points.set(u.points);
+                changes.send(ToPage::Measured(u.points));
                 set_status.set(Status::Loaded(summary, u.remarks));
             }
             Err(e) => set_status.set(Status::Failed(format!("{source}: {e}"))),
         }
     };
     let clear = move || {
-        set_points.set(Vec::new());
+        changes.send(ToPage::Measured(Vec::new()));
         set_status.set(Status::Idle);
     };
     view! {
         <MeasuredInput load=load/>
         <StatusLine status=status/>
         <Show when=move || !points.get().is_empty()>
-            <FitReadout inputs=inputs set_inputs=set_inputs fit=fit clear=clear/>
+            <FitReadout inputs=inputs fit=fit clear=clear/>
             <PointsTable scenario=scenario points=points fit=fit/>
         </Show>
     }
@@ -207,15 +205,15 @@ fn StatusLine(status: ReadSignal<Status>) -> impl IntoView {
 #[component]
 fn FitReadout(
     inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
     fit: Memo<Result<Fit, FitError>>,
     clear: impl Fn() + Copy + 'static,
 ) -> impl IntoView {
     let (applied, set_applied) = signal(Vec::<String>::new());
+    let changes = Changes::from_context();
     let apply = move |_| {
         if let Ok(f) = fit.get_untracked() {
             let (calibration, notes) = clamped_calibration(&f);
-            set_inputs.update(|i| i.realistic = Some(calibration));
+            changes.send(ToPage::Realistic(calibration));
             set_applied.set(notes);
         }
     };

@@ -4,6 +4,7 @@ mod animate;
 mod app;
 mod batch_table;
 mod capacity;
+mod channel;
 mod chart_canvas;
 mod chart_overlay;
 mod controls;
@@ -11,12 +12,11 @@ mod custom_fields;
 mod derivation;
 mod embed_bar;
 mod export;
-#[cfg(feature = "islands")]
+#[cfg(feature = "lazy_panels")]
 pub mod extras;
 mod headline;
-mod island;
 mod keys;
-#[cfg(feature = "islands")]
+#[cfg(feature = "lazy_panels")]
 mod lazy;
 mod lessons;
 mod linked;

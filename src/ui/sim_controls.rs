@@ -3,10 +3,12 @@
 
 use leptos::prelude::*;
 
+use super::channel::Changes;
 use super::widgets::{NumberInput, PresetSelect, StopSlider};
 use crate::core::roofline::{Analysis, Scenario};
 use crate::core::sim::auto_rate_max;
 use crate::core::sim::{Counting, LengthDist, LoadMode};
+use crate::panel_protocol::ToPage;
 use crate::state::fields::NumberField;
 use crate::state::log_stops;
 use crate::state::sim::{
@@ -15,11 +17,11 @@ use crate::state::sim::{
 };
 use crate::state::Inputs;
 
-/// Reads and writes the simulator's part of the inputs.
+/// Reads the simulator's part of the inputs and sends its changes to the page.
 #[derive(Clone, Copy)]
 struct Sim {
     inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
+    changes: Changes,
     /// What "automatic" means now: (cap in sequences, highest rate in requests/s).
     autos: Memo<(f64, f64)>,
 }
@@ -29,8 +31,11 @@ impl Sim {
         self.inputs.get().sim
     }
 
+    /// The simulator's controls with `f` applied, sent to the page (which owns them).
     fn update(self, f: impl FnOnce(&mut SimInputs)) {
-        self.set_inputs.update(|i| f(&mut i.sim));
+        let mut sim = self.inputs.get_untracked().sim;
+        f(&mut sim);
+        self.changes.send(ToPage::Sim(sim));
     }
 
     /// A signal of one field, for a widget.
@@ -56,7 +61,6 @@ fn pick<T: Copy>(choices: &[(&'static str, T)], id: &str) -> Option<T> {
 #[component]
 pub fn SimControls(
     inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
 ) -> impl IntoView {
@@ -65,7 +69,7 @@ pub fn SimControls(
         let a = analysis.get();
         (f64::from(SimInputs::default().cap_for(&a)), auto_rate_max(&scenario.get(), &a))
     });
-    let sim = Sim { inputs, set_inputs, autos };
+    let sim = Sim { inputs, changes: Changes::from_context(), autos };
     view! {
         <div class="sim-controls">
             <fieldset class="group">

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::island::panel_body;
+use super::channel::panel_body;
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
@@ -11,8 +11,9 @@ use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
 use crate::core::roofline::{Analysis, Scenario};
 use crate::format::{ms_or_dash, percent, significant, sim_analytic, sim_goodput, target_ms};
+use crate::panel_protocol::{PanelKind, PanelState};
 use crate::sim_protocol::SimResult;
-use crate::state::{self, Inputs};
+use crate::state::Inputs;
 
 /// The section: closed until asked for, then swept whenever the scenario or a control changes.
 #[component]
@@ -22,8 +23,8 @@ pub fn SimPanel(
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
     look: Signal<Look>,
-    page_query: Memo<String>,
 ) -> impl IntoView {
+    let state = expect_context::<Memo<PanelState>>();
     let shown = Memo::new(move |_| inputs.get().sim.shown);
     let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
     view! {
@@ -39,8 +40,8 @@ pub fn SimPanel(
                 {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
             </button>
             <Show when=move || shown.get()>
-                {panel_body("sim", page_query, move || view! {
-                    <SimBody inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
+                {panel_body(PanelKind::Sim, state, move || view! {
+                    <SimBody inputs=inputs scenario=scenario analysis=analysis look=look/>
                 }.into_any())}
             </Show>
         </section>
@@ -48,11 +49,11 @@ pub fn SimPanel(
 }
 
 /// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
-/// scenario or a control changes. With the `islands` feature the extras module mounts it.
+/// scenario or a control changes. With the `lazy_panels` feature the extras module mounts it. Its
+/// controls send their changes through the [`super::channel::Changes`] in context.
 #[component]
 pub fn SimBody(
     inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
     look: Signal<Look>,
@@ -65,12 +66,12 @@ pub fn SimBody(
     });
     Effect::new(move |_| {
         if wanted.get().is_some() {
-            runner.request(&state::to_query(&inputs.get_untracked()));
+            runner.request(&inputs.get_untracked());
         }
     });
     view! {
         <div id="sim-body" class="sim-body">
-            <SimControls inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis/>
+            <SimControls inputs=inputs scenario=scenario analysis=analysis/>
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout scenario=scenario analysis=analysis run=run/>

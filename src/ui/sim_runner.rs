@@ -9,8 +9,8 @@ use leptos::prelude::*;
 
 use super::sim_worker::SimWorker;
 use crate::format::thousands;
-use crate::sim_protocol::{compute, decode, encode_request, Reply, SimResult};
-use crate::state;
+use crate::sim_protocol::{compute, decode, Reply, Request, SimResult};
+use crate::state::Inputs;
 
 /// The signals a sweep reports into.
 #[derive(Clone, Copy)]
@@ -43,9 +43,10 @@ struct Queue {
     worker: Option<SimWorker>,
     /// No worker could be started: sweeps run on the main thread.
     local: bool,
-    latest: u32,
+    /// The latest request made (what a failed worker's sweep is redone as).
+    latest: Option<Request>,
     in_flight: Option<u32>,
-    pending: Option<String>,
+    pending: Option<Request>,
     started_ms: f64,
 }
 
@@ -61,13 +62,14 @@ impl SimRunner {
         SimRunner { run, queue: StoredValue::new_local(Rc::new(RefCell::new(Queue::default()))) }
     }
 
-    /// Asks for a sweep of the state in `query`; supersedes any request still waiting.
-    pub fn request(&self, query: &str) {
+    /// Asks for a sweep of `inputs`; supersedes any request still waiting.
+    pub fn request(&self, inputs: &Inputs) {
         performance_mark("goodput:sweep-start");
         let queue = self.queue.get_value();
         let mut q = queue.borrow_mut();
-        q.latest = q.latest.wrapping_add(1);
-        let message = encode_request(q.latest, query);
+        let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
+        let message = Request { seq, inputs: *inputs };
+        q.latest = Some(message);
         self.run.progress.set(Some((0, 1)));
         if q.in_flight.is_some() {
             q.pending = Some(message);
@@ -78,7 +80,7 @@ impl SimRunner {
     }
 
     /// Posts `message` to the worker (starting it first), or runs it here without one.
-    fn send(&self, queue: &Rc<RefCell<Queue>>, message: String) {
+    fn send(&self, queue: &Rc<RefCell<Queue>>, message: Request) {
         let mut q = queue.borrow_mut();
         if q.worker.is_none() && !q.local {
             match SimWorker::spawn(self.reply_handler(queue.clone())) {
@@ -86,8 +88,7 @@ impl SimRunner {
                 Err(why) => self.fall_back(&mut q, why),
             }
         }
-        let (seq, _) = crate::sim_protocol::decode_request(&message);
-        q.in_flight = Some(seq);
+        q.in_flight = Some(message.seq);
         q.started_ms = now_ms();
         let posted = q.worker.as_ref().map(|w| w.post(&message));
         if let Some(Err(why)) = posted {
@@ -106,14 +107,12 @@ impl SimRunner {
     }
 
     /// Runs one sweep on the main thread after the current frame, then delivers it.
-    fn run_locally(&self, queue: Rc<RefCell<Queue>>, message: String) {
+    fn run_locally(&self, queue: Rc<RefCell<Queue>>, message: Request) {
         let this = *self;
         set_timeout(
             move || {
-                let (seq, query) = crate::sim_protocol::decode_request(&message);
-                let (inputs, _) = state::from_query(query);
-                let result = compute(&inputs, |_, _| {});
-                this.deliver(&queue, Reply::Done { seq, result: Box::new(result) });
+                let result = compute(&message.inputs, |_, _| {});
+                this.deliver(&queue, Reply::Done { seq: message.seq, result: Box::new(result) });
             },
             std::time::Duration::ZERO,
         );
@@ -135,14 +134,14 @@ impl SimRunner {
     }
 
     /// The worker failed to load or crashed: sweep on the page from now on, and redo whatever
-    /// was in flight (the latest state, which the URL always holds).
+    /// was in flight (the latest request).
     fn worker_failed(&self, queue: &Rc<RefCell<Queue>>, why: String) {
         let redo = {
             let mut q = queue.borrow_mut();
             self.fall_back(&mut q, why);
             let was_busy = q.in_flight.take().is_some();
-            let latest = encode_request(q.latest, &super::url::current_query());
-            q.pending.take().or(was_busy.then_some(latest))
+            let latest = q.latest;
+            q.pending.take().or(latest.filter(|_| was_busy))
         };
         if let Some(message) = redo {
             self.send(queue, message);
@@ -151,7 +150,7 @@ impl SimRunner {
 
     /// Progress and results of the latest request reach the page; older ones are dropped.
     fn deliver(&self, queue: &Rc<RefCell<Queue>>, reply: Reply) {
-        let latest = queue.borrow().latest;
+        let latest = queue.borrow().latest.map_or(0, |r| r.seq);
         match reply {
             Reply::Progress { seq, done, total } => {
                 if seq == latest {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::sim_protocol::READY;
+use crate::sim_protocol::{encode_request, Request, READY};
 
 /// The worker's entry script, relative to the page (so it works under any sub-path). Trunk names a
 /// worker's files after its bin and never hashes them, so the name is fixed. It is Trunk's loader
@@ -23,7 +23,7 @@ pub type Reply = Result<Vec<u8>, String>;
 enum Phase {
     /// Loading; the requests posted so far wait here (a message sent before the worker's handler
     /// is installed would be lost).
-    Starting(Vec<String>),
+    Starting(Vec<Request>),
     /// Listening: requests go straight through.
     Ready,
     /// Failed to load, or crashed; it has been terminated.
@@ -52,12 +52,12 @@ impl SimWorker {
         Ok(SimWorker { worker, phase, _on_message: on_message, _on_error: on_error })
     }
 
-    /// Sends one request (a URL query string); its reply arrives through `on_reply`. Before the
-    /// worker is ready the request is queued; after a failure this returns that failure.
-    pub fn post(&self, request: &str) -> Result<(), String> {
+    /// Sends one request; its reply arrives through `on_reply`. Before the worker is ready the
+    /// request is queued; after a failure this returns that failure.
+    pub fn post(&self, request: &Request) -> Result<(), String> {
         match &mut *self.phase.borrow_mut() {
             Phase::Starting(queue) => {
-                queue.push(request.to_owned());
+                queue.push(*request);
                 Ok(())
             }
             Phase::Ready => send(&self.worker, request),
@@ -150,9 +150,10 @@ fn fail(worker: &Worker, phase: &RefCell<Phase>, on_reply: &dyn Fn(Reply), why: 
     on_reply(Err(why));
 }
 
-/// Posts one request string to the worker.
-fn send(worker: &Worker, request: &str) -> Result<(), String> {
-    worker.post_message(&JsValue::from_str(request)).map_err(|e| describe("cannot post to the worker", &e))
+/// Posts one request to the worker, as postcard bytes in a `Uint8Array`.
+fn send(worker: &Worker, request: &Request) -> Result<(), String> {
+    let bytes = js_sys::Uint8Array::from(encode_request(request).as_slice());
+    worker.post_message(&bytes).map_err(|e| describe("cannot post to the worker", &e))
 }
 
 /// The text of an `error` event: an `ErrorEvent`'s message (with its source line when known), or,
