@@ -71,7 +71,7 @@ pub fn chart_svg(kind: &str, query: &str, look: &str, size: (u32, u32)) -> Optio
     let kind = ChartKind::from_panel_id(kind)?;
     let look = Look::from_id(look)?;
     let (inputs, view, points) = read(query);
-    let scenario = inputs.scenario();
+    let scenario = inputs.scenario;
     let analysis = analyze(&scenario);
     let fitted = fit(&scenario, &points);
     let curves = curves_with_measured(&scenario, &analysis, &points, fitted.as_ref().ok());
@@ -112,7 +112,7 @@ impl Synced {
                 dispatch(SET_EVENT, &with_measured(state::to_query(&now.0), &now.1));
             }
         });
-        let scenario = Memo::new(move |_| inputs.get().scenario());
+        let scenario = Memo::new(move |_| inputs.get().scenario);
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let look = theme::look_only(view);
         Synced { inputs, set_inputs, points, set_points, scenario, analysis, look }
