@@ -1,5 +1,5 @@
 //! The derivation panel's lines as text: `formula = numbers = result`, each with units and a note
-//! in words where the seed's simple form does not apply. Pure, so native tests read the lines the
+//! in words where the worked example's simple form does not apply. Pure, so native tests read the lines the
 //! page prints; the numbers come from [`crate::core::derivation`] and print through [`crate::format`].
 
 use crate::core::derivation::{Derivation, KneeForm, KvShape, Role, StepAt};
@@ -37,17 +37,17 @@ fn line(id: &str, label: &str, formula: &str, numbers: String, result: String, n
     Line { id: id.into(), label: label.into(), formula: formula.into(), numbers, result, note }
 }
 
-/// Every line, in the seed's order: sizes, bandwidth, step(B) and its values, the compute check,
+/// Every line, in the worked example's order: sizes, bandwidth, step(B) and its values, the compute check,
 /// the knee, the KV pool and goodput.
-pub fn lines(s: &Scenario, d: &Derivation) -> Vec<Line> {
-    let mut out = vec![weights(d), kv_token(d), kv_seq(d), bandwidth(s, d), step_formula(d)];
-    out.extend(d.steps.iter().map(|st| step_value(s, d, st)));
+pub fn lines(scenario: &Scenario, d: &Derivation) -> Vec<Line> {
+    let mut out = vec![weights(d), kv_token(d), kv_seq(d), bandwidth(scenario, d), step_formula(d)];
+    out.extend(d.steps.iter().map(|st| step_value(scenario, d, st)));
     out.extend(d.steps.last().map(|st| compute_check(d, st)));
     out.extend([knee(d), pool(d), goodput(d)]);
     out
 }
 
-/// Why the seed's simple form (weights + B x KV) / bandwidth does not describe this scenario, one
+/// Why the worked example's simple form (weights + B x KV) / bandwidth does not describe this scenario, one
 /// clause per reason; empty when it does.
 pub fn general_reasons(d: &Derivation) -> Vec<String> {
     let mut why = Vec::new();
@@ -160,14 +160,14 @@ fn kv_seq(d: &Derivation) -> Line {
     line("kv-seq", "KV per sequence", &formula, numbers, size(k.kv_bytes_per_seq), note)
 }
 
-fn bandwidth(s: &Scenario, d: &Derivation) -> Line {
+fn bandwidth(scenario: &Scenario, d: &Derivation) -> Line {
     let b = &d.bandwidth;
     if !b.realistic {
         return line(
             "bandwidth",
             "Bandwidth",
             "peak HBM bandwidth",
-            s.gpu.name.into(),
+            scenario.gpu.name.into(),
             tb_per_s(b.peak_bytes_per_s),
             String::new(),
         );
@@ -182,14 +182,14 @@ fn bandwidth(s: &Scenario, d: &Derivation) -> Line {
     )
 }
 
-/// True when step(B) is the seed's (weights + B x KV) / bandwidth: dense, one GPU, ideal.
-fn seed_form(d: &Derivation) -> bool {
+/// True when step(B) is the worked example's (weights + B x KV) / bandwidth: dense, one GPU, ideal.
+fn worked_example_form(d: &Derivation) -> bool {
     d.weights.moe.is_none() && d.weights.tp == 1 && !d.bandwidth.realistic
 }
 
 fn step_formula(d: &Derivation) -> Line {
     let f = &d.step;
-    if seed_form(d) {
+    if worked_example_form(d) {
         let w = f.fixed_weight_read_bytes.unwrap_or(0.0);
         let numbers = format!(
             "({} + B × {}) / {}",
@@ -215,7 +215,8 @@ fn step_formula(d: &Derivation) -> Line {
         us(f.allreduce_per_seq_s),
         trimmed(f.overhead_s * 1e3, 2)
     );
-    let note = format!("The seed's simple form does not apply here: {}.", general_reasons(d).join("; "));
+    let note =
+        format!("The worked example's simple form does not apply here: {}.", general_reasons(d).join("; "));
     line(
         "step",
         "Step time",
@@ -236,11 +237,11 @@ fn role_label(st: &StepAt) -> (&'static str, &'static str) {
     }
 }
 
-fn step_value(s: &Scenario, d: &Derivation, st: &StepAt) -> Line {
+fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Line {
     let (id, label) = role_label(st);
     let t = &st.time;
     let b = thousands(f64::from(st.batch));
-    let numbers = if seed_form(d) {
+    let numbers = if worked_example_form(d) {
         format!(
             "({} + {b} × {}) / {bw} = ({} + {}) GB / {bw}",
             size(t.weight_read_bytes),
@@ -265,13 +266,13 @@ fn step_value(s: &Scenario, d: &Derivation, st: &StepAt) -> Line {
         label,
         &format!("step({b})"),
         numbers,
-        format!("{} ms", ms_against(t.step_s, s.tpot_target_s)),
-        step_note(s, st),
+        format!("{} ms", ms_against(t.step_s, scenario.tpot_target_s)),
+        step_note(scenario, st),
     )
 }
 
-fn step_note(s: &Scenario, st: &StepAt) -> String {
-    let target = target_ms(s.tpot_target_s);
+fn step_note(scenario: &Scenario, st: &StepAt) -> String {
+    let target = target_ms(scenario.tpot_target_s);
     let mut note = if st.meets_tpot {
         format!("Meets {target} ms.")
     } else {
@@ -281,7 +282,7 @@ fn step_note(s: &Scenario, st: &StepAt) -> String {
         note.push_str(&format!(" Reads {} experts per layer on average.", fixed(e, 2)));
     }
     if st.meets_tpot && !st.meets_ttft {
-        note.push_str(&format!(" Misses the {} ms TTFT target.", target_ms(s.ttft_target_s)));
+        note.push_str(&format!(" Misses the {} ms TTFT target.", target_ms(scenario.ttft_target_s)));
     }
     if !st.fits_pool {
         note.push_str(" Does not fit the KV pool: it cannot run.");

@@ -132,17 +132,18 @@ fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Strin
 /// `tp2` etc. past one GPU), the weight precision when it is not BF16, the KV precision, context,
 /// TPOT target, the calibration in realistic mode, then `what` and the extension.
 pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
-    let mut parts = vec![FILE_PREFIX.to_string(), slug(inputs.model.id), slug(inputs.gpu.id)];
-    if inputs.tp > 1 {
-        parts.push(format!("tp{}", inputs.tp));
+    let mut parts =
+        vec![FILE_PREFIX.to_string(), slug(inputs.scenario.model.id), slug(inputs.scenario.gpu.id)];
+    if inputs.scenario.tp > 1 {
+        parts.push(format!("tp{}", inputs.scenario.tp));
     }
-    if inputs.weight_precision != Precision::Bf16 {
-        parts.push(format!("{}-w", inputs.weight_precision.id()));
+    if inputs.scenario.weight_precision != Precision::Bf16 {
+        parts.push(format!("{}-w", inputs.scenario.weight_precision.id()));
     }
-    parts.push(format!("{}-kv", inputs.kv_precision.id()));
-    parts.push(format!("ctx{}", inputs.context_tokens));
-    parts.push(format!("tpot{}ms", TPOT.write(inputs.tpot_target_s)));
-    if let Some(c) = inputs.realistic {
+    parts.push(format!("{}-kv", inputs.scenario.kv_precision.id()));
+    parts.push(format!("ctx{}", inputs.scenario.context_tokens));
+    parts.push(format!("tpot{}ms", TPOT.write(inputs.scenario.tpot_target_s)));
+    if let Some(c) = inputs.realistic() {
         parts.push(format!("mbu{}-overhead{}ms", MBU.write(c.mbu), OVERHEAD.write(c.overhead_s)));
     }
     parts.push(slug(what));

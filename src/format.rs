@@ -1,4 +1,4 @@
-//! Display formatting: numbers as the seed prints them, and the headline sentence. Pure and
+//! Display formatting: numbers as the worked example prints them, and the headline sentence. Pure and
 //! testable natively; the only place base units become ms, GB or TB/s.
 
 use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
@@ -69,7 +69,7 @@ pub fn target_ms(time_s: f64) -> String {
     text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
 }
 
-/// Requests per second as the seed prints them: 1 decimal, and a plain `0` for none.
+/// Requests per second as the worked example prints them: 1 decimal, and a plain `0` for none.
 pub fn req_per_s(rate: f64) -> String {
     if rate == 0.0 {
         "0".to_string()
@@ -102,7 +102,7 @@ pub fn trimmed(x: f64, decimals: usize) -> String {
     }
 }
 
-/// A size as the seed prints it, from bytes: GB with 2 decimals from 1 GB (`16.06 GB`), MB with
+/// A size as the worked example prints it, from bytes: GB with 2 decimals from 1 GB (`16.06 GB`), MB with
 /// three significant digits from 1 MB (`268 MB`), else KiB (`128 KiB`).
 pub fn size(size_bytes: f64) -> String {
     match size_bytes.abs() {
@@ -122,7 +122,7 @@ pub fn tflop_per_s(flop_per_s: f64) -> String {
     format!("{} TFLOP/s", trimmed(flop_per_s / FLOP_PER_S_PER_TFLOP_PER_S, 1))
 }
 
-/// A parameter count as the seed writes it (`8.03e9`), from a count.
+/// A parameter count as the worked example writes it (`8.03e9`), from a count.
 pub fn e9(count: f64) -> String {
     format!("{}e9", trimmed(count / 1e9, 3))
 }
@@ -143,24 +143,24 @@ pub fn us(time_s: f64) -> String {
 }
 
 /// The one sentence above the charts that states the lesson with live numbers.
-pub fn headline(s: &Scenario, a: &Analysis) -> String {
-    let target = target_ms(s.tpot_target_s);
-    match a.limit {
-        Limit::Tpot => tpot_headline(s, a, &target),
+pub fn headline(scenario: &Scenario, analysis: &Analysis) -> String {
+    let target = target_ms(scenario.tpot_target_s);
+    match analysis.limit {
+        Limit::Tpot => tpot_headline(scenario, analysis, &target),
         Limit::KvPool => {
-            let pool = evaluate(s, a.kv_pool_batch);
+            let pool = evaluate(scenario, analysis.kv_pool_batch);
             format!(
                 "The KV pool binds: it holds {} sequences of {} tokens, fewer than the {} that would meet {target} ms; \
                  at {} goodput equals throughput, {} req/s ({} tokens/s).",
-                thousands(f64::from(a.kv_pool_batch)),
-                thousands(f64::from(s.context_tokens)),
-                thousands(f64::from(a.knee_batch)),
-                thousands(f64::from(a.kv_pool_batch)),
+                thousands(f64::from(analysis.kv_pool_batch)),
+                thousands(f64::from(scenario.context_tokens)),
+                thousands(f64::from(analysis.knee_batch)),
+                thousands(f64::from(analysis.kv_pool_batch)),
                 req_per_s(pool.goodput_req_per_s),
                 thousands(pool.tokens_per_s),
             )
         }
-        Limit::Ttft => ttft_headline(s, a),
+        Limit::Ttft => ttft_headline(scenario, analysis),
         Limit::TargetBelowFloor { floor_s } => format!(
             "No batch meets {target} ms: even a batch of 1 takes {} ms per step, so goodput is 0 at every batch size.",
             ms(floor_s)
@@ -168,16 +168,16 @@ pub fn headline(s: &Scenario, a: &Analysis) -> String {
         Limit::TtftBelowFloor { floor_s } => format!(
             "No batch meets the {} ms TTFT target: prefilling {} tokens takes {} ms even beside a batch of 1, \
              so goodput is 0 at every batch size.",
-            target_ms(s.ttft_target_s),
-            thousands(f64::from(s.context_tokens)),
+            target_ms(scenario.ttft_target_s),
+            thousands(f64::from(scenario.context_tokens)),
             ms(floor_s)
         ),
         Limit::WeightsDoNotFit { weight_bytes, usable_bytes, gpus_needed } => {
-            weights_do_not_fit(s, a, weight_bytes, usable_bytes, gpus_needed)
+            weights_do_not_fit(scenario, analysis, weight_bytes, usable_bytes, gpus_needed)
         }
         Limit::ContextDoesNotFit { free_bytes, kv_bytes_per_seq } => format!(
             "Not even one sequence fits: {} tokens of KV take {} GB, and {} GB is free after the weights.",
-            thousands(f64::from(s.context_tokens)),
+            thousands(f64::from(scenario.context_tokens)),
             gb(kv_bytes_per_seq),
             gb(free_bytes)
         ),
@@ -186,18 +186,24 @@ pub fn headline(s: &Scenario, a: &Analysis) -> String {
 
 /// "Llama 3.1 405B in BF16 needs 811.70 GB of weights; one H100 SXM holds 72.00 GB usable, so it
 /// needs at least 12 GPUs ..." with the tensor-parallel degree that fits, or what to try instead.
-fn weights_do_not_fit(s: &Scenario, a: &Analysis, weight_bytes: f64, usable_bytes: f64, gpus: u32) -> String {
+fn weights_do_not_fit(
+    scenario: &Scenario,
+    analysis: &Analysis,
+    weight_bytes: f64,
+    usable_bytes: f64,
+    gpus: u32,
+) -> String {
     let first = format!(
         "{} in {} needs {} GB of weights; one {} holds {} GB usable, so it needs at least {} GPUs",
-        s.model.name,
-        s.weight_precision.label(),
+        scenario.model.name,
+        scenario.weight_precision.label(),
         gb(weight_bytes),
-        s.gpu.name,
+        scenario.gpu.name,
         gb(usable_bytes),
         thousands(f64::from(gpus)),
     );
-    match a.tp_needed {
-        Some(tp) => format!("{first}: set tensor parallelism to {tp} (it is {} now).", s.tp),
+    match analysis.tp_needed {
+        Some(tp) => format!("{first}: set tensor parallelism to {tp} (it is {} now).", scenario.tp),
         None => format!(
             "{first}, more than tensor parallelism 8 offers: try smaller weights (FP8, INT4) or a GPU with more HBM."
         ),
@@ -205,23 +211,23 @@ fn weights_do_not_fit(s: &Scenario, a: &Analysis, weight_bytes: f64, usable_byte
 }
 
 /// "The 2000 ms TTFT target caps the batch at 40 ..." when TTFT binds before TPOT.
-fn ttft_headline(s: &Scenario, a: &Analysis) -> String {
-    let knee = evaluate(s, a.knee_batch);
+fn ttft_headline(scenario: &Scenario, analysis: &Analysis) -> String {
+    let knee = evaluate(scenario, analysis.knee_batch);
     format!(
         "The {} ms TTFT target binds first: prefilling {} tokens takes {} ms, so the largest batch meeting both targets \
          is {}, goodput {} req/s ({} per GPU).",
-        target_ms(s.ttft_target_s),
-        thousands(f64::from(s.context_tokens)),
-        ms(a.prefill.prefill_s),
-        thousands(f64::from(a.knee_batch)),
+        target_ms(scenario.ttft_target_s),
+        thousands(f64::from(scenario.context_tokens)),
+        ms(analysis.prefill.prefill_s),
+        thousands(f64::from(analysis.knee_batch)),
         req_per_s(knee.goodput_req_per_s),
         req_per_s(knee.goodput_per_gpu_req_per_s),
     )
 }
 
 /// " (6.3 per GPU)" when the replica spans several GPUs, else nothing.
-fn per_gpu(s: &Scenario, rate: f64) -> String {
-    if s.tp > 1 {
+fn per_gpu(scenario: &Scenario, rate: f64) -> String {
+    if scenario.tp > 1 {
         format!(" ({} per GPU)", req_per_s(rate))
     } else {
         String::new()
@@ -230,19 +236,19 @@ fn per_gpu(s: &Scenario, rate: f64) -> String {
 
 /// "Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32%
 /// more) and goodput 0." The comparison batch is twice the knee, or the pool if that is smaller.
-fn tpot_headline(s: &Scenario, a: &Analysis, target: &str) -> String {
-    let knee = evaluate(s, a.knee_batch);
+fn tpot_headline(scenario: &Scenario, analysis: &Analysis, target: &str) -> String {
+    let knee = evaluate(scenario, analysis.knee_batch);
     let first = format!(
         "Largest batch meeting {target} ms: {}, goodput {} req/s{}",
-        thousands(f64::from(a.knee_batch)),
+        thousands(f64::from(analysis.knee_batch)),
         req_per_s(knee.goodput_req_per_s),
-        per_gpu(s, knee.goodput_per_gpu_req_per_s)
+        per_gpu(scenario, knee.goodput_per_gpu_req_per_s)
     );
-    let compare_batch = a.knee_batch.saturating_mul(2).min(a.kv_pool_batch);
-    if compare_batch <= a.knee_batch {
+    let compare_batch = analysis.knee_batch.saturating_mul(2).min(analysis.kv_pool_batch);
+    if compare_batch <= analysis.knee_batch {
         return format!("{first}; the KV pool allows no larger batch.");
     }
-    let more = evaluate(s, compare_batch);
+    let more = evaluate(scenario, compare_batch);
     let gain_pct = (more.tokens_per_s / knee.tokens_per_s - 1.0) * 100.0;
     format!(
         "{first}; at {} throughput is {} tokens/s ({}% more) and goodput {}.",
@@ -278,21 +284,21 @@ pub fn sim_goodput(sweep: &crate::core::sim::Sweep) -> String {
 /// The simulator readout's analytic line: the batch a server runs inside the targets and its rate,
 /// beside the simulated concurrency cap; or, when no batch can run, why, instead of a rate for a
 /// batch that does not exist.
-pub fn sim_analytic(s: &Scenario, a: &Analysis, cap: u32) -> String {
+pub fn sim_analytic(scenario: &Scenario, analysis: &Analysis, cap: u32) -> String {
     let cap_text =
         if cap == 1 { "1 sequence".to_string() } else { format!("{} sequences", thousands(f64::from(cap))) };
-    match a.limit {
+    match analysis.limit {
         Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. } => {
             "Analytic model: nothing fits in memory (see the headline), so the simulated server refuses every request."
                 .to_string()
         }
-        _ if a.server_batch == 0 => {
+        _ if analysis.server_batch == 0 => {
             format!("Analytic model: no batch meets both targets; simulated cap {cap_text}.")
         }
         _ => format!(
             "Analytic model: batch {} → {} req/s; simulated cap {cap_text}.",
-            thousands(f64::from(a.server_batch)),
-            significant(evaluate(s, a.server_batch).throughput_req_per_s)
+            thousands(f64::from(analysis.server_batch)),
+            significant(evaluate(scenario, analysis.server_batch).throughput_req_per_s)
         ),
     }
 }

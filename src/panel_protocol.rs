@@ -90,6 +90,6 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPo
     match message {
         ToPage::Sim(sim) => inputs.sim = sim,
         ToPage::Measured(points) => *measured = points,
-        ToPage::Realistic(calibration) => inputs.realistic = Some(calibration),
+        ToPage::Realistic(calibration) => inputs.set_realistic(Some(calibration)),
     }
 }

@@ -52,17 +52,17 @@ impl EmbedSize {
 /// The scenario in one line: model, GPUs, context, KV precision and TPOT target
 /// (`Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT`).
 pub fn scenario_summary(inputs: &Inputs) -> String {
-    let gpus = if inputs.tp > 1 {
-        format!("{} × {}", inputs.tp, inputs.gpu.name)
+    let gpus = if inputs.scenario.tp > 1 {
+        format!("{} × {}", inputs.scenario.tp, inputs.scenario.gpu.name)
     } else {
-        inputs.gpu.name.to_string()
+        inputs.scenario.gpu.name.to_string()
     };
     format!(
         "{} · {gpus} · {} tokens · {} KV · {} ms TPOT",
-        inputs.model.name,
-        thousands(f64::from(inputs.context_tokens)),
-        inputs.kv_precision.label(),
-        target_ms(inputs.tpot_target_s)
+        inputs.scenario.model.name,
+        thousands(f64::from(inputs.scenario.context_tokens)),
+        inputs.scenario.kv_precision.label(),
+        target_ms(inputs.scenario.tpot_target_s)
     )
 }
 

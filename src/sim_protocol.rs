@@ -59,8 +59,8 @@ pub fn decode_request(bytes: &[u8]) -> Request {
 
 /// Runs the sweep and the chunk trade-off the inputs describe, reporting progress after each level.
 pub fn compute(inputs: &Inputs, progress: impl FnMut(u32, u32)) -> SimResult {
-    let s = inputs.scenario();
-    let c = inputs.sim.config(&s);
+    let scenario = inputs.scenario;
+    let c = inputs.sim.config(&scenario);
     let sweep = sweep_with_progress(&c, progress);
     // Half the goodput rate (or clients), so queues stay short and the budget's own effect shows.
     let chunk_level = match (c.load, sweep.at_goodput) {

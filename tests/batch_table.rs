@@ -1,8 +1,8 @@
-//! The batch table and headline print the seed's numbers exactly as the seed prints them.
+//! The batch table and headline print the worked example's numbers exactly as the worked example prints them.
 
 mod common;
 
-use common::{seed, seed_fp8_kv};
+use common::{worked_example, worked_example_fp8_kv};
 use goodput_lab::core::roofline::{analyze, Scenario};
 use goodput_lab::core::table::{batch_table, BatchRow};
 use goodput_lab::format::{fixed, headline, ms, req_per_s, thousands, yes_no};
@@ -20,8 +20,8 @@ fn printed(row: &BatchRow) -> [String; 5] {
 }
 
 #[test]
-fn seed_rows_print_exactly_as_the_seed() {
-    let s = seed();
+fn worked_example_rows_print_exactly_as_the_reference() {
+    let s = worked_example();
     let rows = batch_table(&s, &analyze(&s));
     let expect = [
         ["16", "6.08", "2,633", "yes", "10.3"],
@@ -37,8 +37,8 @@ fn seed_rows_print_exactly_as_the_seed() {
 }
 
 #[test]
-fn table_lists_one_the_seed_batches_the_knee_and_the_pool_in_order() {
-    let s = seed();
+fn table_lists_one_the_worked_example_batches_the_knee_and_the_pool_in_order() {
+    let s = worked_example();
     let rows = batch_table(&s, &analyze(&s));
     let batches: Vec<u32> = rows.iter().map(|r| r.point.batch).collect();
     assert_eq!(batches, [1, 16, 32, 64, 96, 128, 208]);
@@ -49,7 +49,7 @@ fn table_lists_one_the_seed_batches_the_knee_and_the_pool_in_order() {
 
 #[test]
 fn fp8_kv_adds_the_knee_row_129() {
-    let s = seed_fp8_kv();
+    let s = worked_example_fp8_kv();
     let rows = batch_table(&s, &analyze(&s));
     let knee = rows.iter().find(|r| r.is_knee).expect("knee row");
     assert_eq!(knee.point.batch, 129);
@@ -58,7 +58,7 @@ fn fp8_kv_adds_the_knee_row_129() {
 
 #[test]
 fn rows_past_the_pool_are_marked_as_not_fitting() {
-    let s = Scenario { context_tokens: 131_072, ..seed() };
+    let s = Scenario { context_tokens: 131_072, ..worked_example() };
     let a = analyze(&s);
     assert_eq!(a.kv_pool_batch, 3);
     for row in batch_table(&s, &a) {
@@ -67,8 +67,8 @@ fn rows_past_the_pool_are_marked_as_not_fitting() {
 }
 
 #[test]
-fn headline_states_the_seed_lesson_with_live_numbers() {
-    let s = seed();
+fn headline_states_the_worked_example_lesson_with_live_numbers() {
+    let s = worked_example();
     assert_eq!(
         headline(&s, &analyze(&s)),
         "Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32% more) and goodput 0."
@@ -77,7 +77,7 @@ fn headline_states_the_seed_lesson_with_live_numbers() {
 
 #[test]
 fn headline_says_the_pool_binds_at_a_50_ms_target() {
-    let s = Scenario { tpot_target_s: 0.05, ..seed() };
+    let s = Scenario { tpot_target_s: 0.05, ..worked_example() };
     let text = headline(&s, &analyze(&s));
     assert!(
         text.starts_with("The KV pool binds: it holds 208 sequences of 2,048 tokens, fewer than the 564"),
@@ -87,7 +87,7 @@ fn headline_says_the_pool_binds_at_a_50_ms_target() {
 
 #[test]
 fn headline_explains_an_unreachable_target() {
-    let s = Scenario { tpot_target_s: 0.001, ..seed() };
+    let s = Scenario { tpot_target_s: 0.001, ..worked_example() };
     let text = headline(&s, &analyze(&s));
     assert!(text.starts_with("No batch meets 1 ms: even a batch of 1 takes 4.87 ms"), "{text}");
 }

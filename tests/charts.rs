@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::seed;
+use common::worked_example;
 use goodput_lab::chart::{
     draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Palette, IDEAL_OPACITY,
 };
@@ -61,12 +61,12 @@ fn faded_dashes(svg: &str, c: RGBColor) -> usize {
 }
 
 fn realistic() -> Scenario {
-    Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }, ..seed() }
+    Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }, ..worked_example() }
 }
 
 #[test]
 fn rate_chart_draws_throughput_goodput_knee_and_pool() {
-    let svg = svg_of(&seed(), Chart::Rate);
+    let svg = svg_of(&worked_example(), Chart::Rate);
     assert!(svg.starts_with("<svg"));
     for label in [
         "Requests/s",
@@ -82,7 +82,7 @@ fn rate_chart_draws_throughput_goodput_knee_and_pool() {
 
 #[test]
 fn step_chart_draws_both_terms_and_the_target() {
-    let svg = svg_of(&seed(), Chart::Step);
+    let svg = svg_of(&worked_example(), Chart::Step);
     for label in ["Step time (ms)", "Memory term", "Compute term", "TPOT target 10 ms", "knee 64"] {
         assert!(svg.contains(label), "missing {label}");
     }
@@ -90,15 +90,15 @@ fn step_chart_draws_both_terms_and_the_target() {
 
 #[test]
 fn charts_follow_the_scenario() {
-    let loose = Scenario { tpot_target_s: 0.05, ..seed() };
+    let loose = Scenario { tpot_target_s: 0.05, ..worked_example() };
     let svg = svg_of(&loose, Chart::Step);
     assert!(svg.contains("TPOT target 50 ms") && svg.contains("knee 564"));
-    assert_ne!(svg_of(&seed(), Chart::Rate), svg_of(&loose, Chart::Rate));
+    assert_ne!(svg_of(&worked_example(), Chart::Rate), svg_of(&loose, Chart::Rate));
 }
 
 #[test]
 fn charts_draw_when_nothing_fits() {
-    let mut s = seed();
+    let mut s = worked_example();
     s.gpu.hbm_bytes = 1e9;
     let svg = svg_of(&s, Chart::Rate);
     assert!(svg.contains("KV pool 0"));
@@ -107,7 +107,7 @@ fn charts_draw_when_nothing_fits() {
 
 #[test]
 fn interactivity_chart_plots_per_gpu_against_per_user_speed_with_target_and_knee() {
-    let svg = svg_of(&seed(), Chart::Interactivity);
+    let svg = svg_of(&worked_example(), Chart::Interactivity);
     for label in [
         "Tokens/s per user (1 / TPOT)",
         "Tokens/s per GPU",
@@ -122,7 +122,7 @@ fn interactivity_chart_plots_per_gpu_against_per_user_speed_with_target_and_knee
 
 #[test]
 fn interactivity_markers_are_one_per_ladder_batch_coloured_by_the_target() {
-    let s = seed();
+    let s = worked_example();
     let c = curves(&s, &analyze(&s));
     let batches: Vec<u32> = c.ladder.iter().map(|pt| pt.batch).collect();
     assert_eq!(
@@ -135,12 +135,12 @@ fn interactivity_markers_are_one_per_ladder_batch_coloured_by_the_target() {
     let svg = svg_of(&s, Chart::Interactivity);
     assert_eq!(filled_circles(&svg, Palette::LIGHT.goodput), meets, "batches meeting TPOT");
     assert_eq!(filled_circles(&svg, Palette::LIGHT.target), in_pool.len() - meets, "batches missing TPOT");
-    assert!(meets > 0 && meets < in_pool.len(), "the seed has batches on both sides of the target");
+    assert!(meets > 0 && meets < in_pool.len(), "the worked example has batches on both sides of the target");
 }
 
 #[test]
 fn interactivity_chart_draws_without_nan_when_nothing_fits() {
-    let mut s = seed();
+    let mut s = worked_example();
     s.gpu.hbm_bytes = 1e9;
     let svg = svg_of(&s, Chart::Interactivity);
     assert!(svg.contains("Nothing fits") && svg.contains("Tokens/s per GPU"));
@@ -151,7 +151,7 @@ fn interactivity_chart_draws_without_nan_when_nothing_fits() {
 
 #[test]
 fn interactivity_chart_draws_without_nan_when_the_pool_holds_no_sequence() {
-    let s = Scenario { context_tokens: 2_000_000, ..seed() };
+    let s = Scenario { context_tokens: 2_000_000, ..worked_example() };
     assert_eq!(analyze(&s).kv_pool_batch, 0, "one sequence's KV exceeds the free HBM");
     let svg = svg_of(&s, Chart::Interactivity);
     assert!(svg.contains("Nothing fits"));
@@ -160,7 +160,7 @@ fn interactivity_chart_draws_without_nan_when_the_pool_holds_no_sequence() {
 
 #[test]
 fn interactivity_chart_marks_every_batch_missing_when_the_target_is_below_the_floor() {
-    let s = Scenario { tpot_target_s: 1e-3, ..seed() };
+    let s = Scenario { tpot_target_s: 1e-3, ..worked_example() };
     assert_eq!(analyze(&s).knee_batch, 0);
     let svg = svg_of(&s, Chart::Interactivity);
     assert!(svg.contains("TPOT target 1 ms = 1,000 tokens/s/user"));
@@ -186,19 +186,19 @@ fn realistic_mode_draws_the_ideal_roofline_beside_the_calibrated_one() {
 }
 
 #[test]
-fn the_ideal_seed_draws_no_ideal_lines_and_no_total_step() {
+fn the_ideal_worked_example_draws_no_ideal_lines_and_no_total_step() {
     for chart in ALL_CHARTS {
-        let svg = svg_of(&seed(), chart);
+        let svg = svg_of(&worked_example(), chart);
         assert!(!svg.contains("Ideal"));
         assert!(!svg.contains(&format!("opacity=\"{IDEAL_OPACITY}\"")), "no faded line");
     }
-    assert!(!svg_of(&seed(), Chart::Step).contains("Step time (total)"));
+    assert!(!svg_of(&worked_example(), Chart::Step).contains("Step time (total)"));
 }
 
 #[test]
 fn tensor_parallel_step_chart_draws_the_total_with_the_all_reduce() {
     let model = *model_by_id("llama-3.1-70b").expect("Llama 3.1 70B preset");
-    let s = Scenario { model, tp: 4, ..seed() };
+    let s = Scenario { model, tp: 4, ..worked_example() };
     assert!(svg_of(&s, Chart::Step).contains("Step time (total)"));
     for chart in ALL_CHARTS {
         assert!(!svg_of(&s, chart).contains("NaN"));

@@ -1,9 +1,9 @@
-//! The derivation panel's numbers: the seed's arithmetic line by line, and for every preset the
+//! The derivation panel's numbers: the worked example's arithmetic line by line, and for every preset the
 //! operands recombined as the formulas print them give the roofline's and the table's numbers.
 
 mod common;
 
-use common::{assert_close, assert_prints_as, seed, seed_fp8_kv};
+use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{
@@ -28,12 +28,12 @@ fn near(a: f64, b: f64, what: &str) {
 }
 
 fn scenario(model: &str, gpu: &str, tp: u32) -> Scenario {
-    Scenario { model: *model_by_id(model).unwrap(), gpu: *gpu_by_id(gpu).unwrap(), tp, ..seed() }
+    Scenario { model: *model_by_id(model).unwrap(), gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() }
 }
 
 #[test]
-fn the_seed_derivation_prints_the_worked_example() {
-    let d = derive_scenario(&seed());
+fn the_worked_example_derivation_prints_its_reference_numbers() {
+    let d = derive_scenario(&worked_example());
     assert_close(d.weights.params * d.weights.bytes_per_param, 16.06e9, 1e-9, "weights = 8.03e9 x 2 B");
     assert_eq!(d.kv_token.shape, KvShape::Gqa { kv_heads: 8, head_dim: 128 });
     assert_eq!(d.kv_token.kv_bytes_per_token, 2.0 * 32.0 * 8.0 * 128.0 * 2.0);
@@ -51,13 +51,13 @@ fn the_seed_derivation_prints_the_worked_example() {
     let KneeForm::Memory { budget_bytes, weight_bytes, kv_bytes_per_seq, allreduce_bytes_per_seq, .. } =
         d.knee.form
     else {
-        panic!("the seed's knee is the closed memory form, got {:?}", d.knee.form)
+        panic!("the worked example's knee is the closed memory form, got {:?}", d.knee.form)
     };
     assert_close(budget_bytes, 33.5e9, 1e-12, "10 ms x 3.35 TB/s = 33.5 GB");
     assert_eq!(allreduce_bytes_per_seq, 0.0, "one GPU: no all-reduce");
     assert_close((budget_bytes - weight_bytes) / kv_bytes_per_seq, 64.97, 1e-3, "(33.5 - 16.06) GB / 268 MB");
     assert_eq!((d.knee.tpot_batch, d.knee.batch), (64, 64));
-    let g = d.goodput.expect("the seed runs");
+    let g = d.goodput.expect("the worked example runs");
     assert_eq!(g.batch, 64);
     assert_prints_as(g.goodput_req_per_s, 25.2, 1, "goodput = 64 / (256 x 9.92 ms)");
     assert_eq!(d.pool.batch, 208);
@@ -65,7 +65,7 @@ fn the_seed_derivation_prints_the_worked_example() {
 
 #[test]
 fn an_fp8_kv_cache_halves_kv_per_sequence_and_moves_the_knee_to_129() {
-    let d = derive_scenario(&seed_fp8_kv());
+    let d = derive_scenario(&worked_example_fp8_kv());
     assert_close(d.kv_seq.kv_bytes_per_seq, 134e6, 2e-3, "KV per sequence 134 MB");
     assert_close(d.knee.exact, 129.94, 1e-3, "(33.5 - 16.06) GB / 134 MB");
     assert_eq!(d.knee.batch, 129);
@@ -205,7 +205,7 @@ fn every_model_on_every_gpu_recombines_to_the_roofline_and_the_table() {
     let mut runs = 0;
     for model in MODELS {
         for gpu in GPUS {
-            let s = Scenario { model: *model, gpu: *gpu, ..seed() };
+            let s = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             check_recombines(&s, &format!("{} on {}", model.id, gpu.id));
             let tp = analyze(&s).tp_needed.unwrap_or(8);
             let held = Scenario { tp, ..s };
@@ -285,7 +285,7 @@ fn tensor_parallelism_splits_the_bytes_and_adds_a_linear_all_reduce() {
 
 #[test]
 fn realistic_mode_shrinks_the_budget_by_the_overhead_and_the_bandwidth_by_mbu() {
-    let s = Scenario { calibration: Calibration::REALISTIC_DEFAULT, ..seed() };
+    let s = Scenario { calibration: Calibration::REALISTIC_DEFAULT, ..worked_example() };
     let d = derive_scenario(&s);
     assert!(d.bandwidth.realistic);
     assert_close(d.bandwidth.effective_bytes_per_s, 0.8 * 3.35e12, 1e-12, "3.35 TB/s x 80%");
@@ -322,7 +322,7 @@ fn a_context_that_does_not_fit_leaves_no_step_to_evaluate() {
 
 #[test]
 fn a_target_below_the_weight_read_evaluates_only_batch_one() {
-    let s = Scenario { tpot_target_s: 0.004, ..seed() };
+    let s = Scenario { tpot_target_s: 0.004, ..worked_example() };
     let d = derive_scenario(&s);
     assert!(matches!(d.limit, Limit::TargetBelowFloor { .. }), "{:?}", d.limit);
     assert_eq!(d.steps.iter().map(|s| (s.batch, s.role)).collect::<Vec<_>>(), [(1, Role::One)]);
@@ -333,7 +333,7 @@ fn a_target_below_the_weight_read_evaluates_only_batch_one() {
 
 #[test]
 fn a_loose_target_puts_the_knee_past_the_pool_and_evaluates_both() {
-    let s = Scenario { tpot_target_s: 0.05, ..seed() };
+    let s = Scenario { tpot_target_s: 0.05, ..worked_example() };
     let d = derive_scenario(&s);
     assert_eq!(d.limit, Limit::KvPool);
     let steps: Vec<(u32, Role, bool)> = d.steps.iter().map(|s| (s.batch, s.role, s.fits_pool)).collect();
@@ -350,8 +350,8 @@ fn printed(s: &Scenario, id: &str) -> goodput_lab::derivation_text::Line {
 }
 
 #[test]
-fn the_seed_lines_print_as_the_worked_example() {
-    let s = seed();
+fn the_worked_example_lines_print_as_in_the_reference() {
+    let s = worked_example();
     let expect = [
         ("weights", "8.03e9 × 2 B (BF16)", "16.06 GB"),
         ("kv-token", "2 × 32 × 8 × 128 × 2 B (BF16)", "128 KiB"),
@@ -377,12 +377,12 @@ fn the_seed_lines_print_as_the_worked_example() {
     assert!(printed(&s, "compute").note.contains("memory-bound"));
     assert!(printed(&s, "step-next").note.starts_with("Misses 10 ms"));
     assert!(printed(&s, "pool").note.contains("min(knee 64, pool 208) = 64: the TPOT target binds"));
-    assert_eq!(printed(&s, "step").note, "", "the seed's simple form applies");
+    assert_eq!(printed(&s, "step").note, "", "the worked example's simple form applies");
 }
 
 #[test]
 fn fp8_kv_prints_134_mb_and_a_knee_of_129() {
-    let s = seed_fp8_kv();
+    let s = worked_example_fp8_kv();
     assert_eq!(printed(&s, "kv-seq").result, "134 MB");
     assert_eq!(printed(&s, "knee").numbers, "(33.5 − 16.06) GB / 134 MB");
     assert_eq!(printed(&s, "knee").result, "129.94 → 129");
@@ -392,7 +392,7 @@ fn fp8_kv_prints_134_mb_and_a_knee_of_129() {
 fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
     for model in MODELS {
         for gpu in GPUS {
-            let base = Scenario { model: *model, gpu: *gpu, ..seed() };
+            let base = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             let tp = analyze(&base).tp_needed.unwrap_or(8);
             let realistic = Scenario { tp, calibration: Calibration::REALISTIC_DEFAULT, ..base };
             for s in [base, Scenario { tp, ..base }, realistic] {
@@ -418,7 +418,7 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
 }
 
 #[test]
-fn a_general_scenario_says_why_the_seeds_form_does_not_apply() {
+fn a_general_scenario_says_why_the_worked_examples_form_does_not_apply() {
     let s = Scenario {
         calibration: Calibration::REALISTIC_DEFAULT,
         tpot_target_s: 0.03,
@@ -440,7 +440,7 @@ fn the_limit_cases_print_words_instead_of_numbers() {
     assert_eq!(printed(&too_big, "pool").result, "none");
     assert!(printed(&too_big, "pool").note.contains("at least 12 GPUs"));
     assert_eq!(printed(&too_big, "goodput").result, "0 req/s");
-    let tight = Scenario { tpot_target_s: 0.004, ..seed() };
+    let tight = Scenario { tpot_target_s: 0.004, ..worked_example() };
     assert_eq!(printed(&tight, "knee").result, "none");
     assert_eq!(printed(&tight, "knee").numbers, "4.79 ms > 4 ms");
     assert_eq!(printed(&tight, "step-one").result, "4.87 ms");

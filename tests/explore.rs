@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_close, seed};
+use common::{assert_close, worked_example};
 use goodput_lab::chart::{
     draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartFrame, ChartStyle,
     Palette,
@@ -88,8 +88,8 @@ fn rings(svg: &str, color: RGBColor) -> Vec<(i32, i32, i32)> {
 }
 
 #[test]
-fn every_batch_on_the_seed_axis_survives_a_round_trip_through_its_pixel() {
-    let s = seed();
+fn every_batch_on_the_worked_example_axis_survives_a_round_trip_through_its_pixel() {
+    let s = worked_example();
     let axis_end = curves_of(&s).axis_max_batch;
     for chart in [Chart::Rate, Chart::Step] {
         let (_, frame) = draw(&s, chart, None);
@@ -103,7 +103,7 @@ fn every_batch_on_the_seed_axis_survives_a_round_trip_through_its_pixel() {
 
 #[test]
 fn a_batch_axis_wider_than_its_pixels_rounds_to_a_batch_drawn_in_the_same_column() {
-    let s = Scenario { context_tokens: 128, ..seed() };
+    let s = Scenario { context_tokens: 128, ..worked_example() };
     let (_, frame) = draw(&s, Chart::Rate, None);
     let axis_end = frame.x_range.1 as u32;
     let width_px = f64::from(frame.x_px.1 - frame.x_px.0);
@@ -117,7 +117,7 @@ fn a_batch_axis_wider_than_its_pixels_rounds_to_a_batch_drawn_in_the_same_column
 
 #[test]
 fn pixels_outside_the_plot_clamp_to_the_axis_ends() {
-    let (_, frame) = draw(&seed(), Chart::Rate, None);
+    let (_, frame) = draw(&worked_example(), Chart::Rate, None);
     assert_eq!(frame.batch_at(-500.0), 1);
     assert_eq!(frame.batch_at(f64::from(frame.x_px.0)), 1, "batch 0 is not a batch");
     assert_eq!(frame.batch_at(1e6), frame.x_range.1 as u32);
@@ -126,7 +126,7 @@ fn pixels_outside_the_plot_clamp_to_the_axis_ends() {
 
 #[test]
 fn the_frame_is_where_the_marked_batch_line_is_drawn() {
-    let s = seed();
+    let s = worked_example();
     for chart in [Chart::Rate, Chart::Step] {
         let (svg, frame) = draw(&s, chart, Some(40));
         assert!(svg.contains("marked 40"), "{chart:?}: the mark's label");
@@ -148,7 +148,7 @@ fn the_frame_is_where_the_marked_batch_line_is_drawn() {
 
 #[test]
 fn the_mark_line_moves_with_the_marked_batch() {
-    let s = seed();
+    let s = worked_example();
     for (batch, chart) in [(96, Chart::Rate), (16, Chart::Rate), (150, Chart::Step), (1, Chart::Step)] {
         let (svg, frame) = draw(&s, chart, Some(batch));
         // Text-coloured lines across the whole plot height inside it: only the mark's (ticks are short,
@@ -164,13 +164,13 @@ fn the_mark_line_moves_with_the_marked_batch() {
 
 #[test]
 fn a_mark_past_the_axis_draws_nothing_and_no_nan() {
-    let (svg, _) = draw(&seed(), Chart::Rate, Some(100_000));
+    let (svg, _) = draw(&worked_example(), Chart::Rate, Some(100_000));
     assert!(!svg.contains("marked") && !svg.contains("NaN"));
 }
 
 #[test]
 fn the_interactivity_chart_rings_the_marked_batch_at_its_point() {
-    let s = seed();
+    let s = worked_example();
     let (svg, frame) = draw(&s, Chart::Interactivity, Some(96));
     let p: BatchPoint = evaluate(&s, 96);
     let at = (frame.x_to_px(p.tokens_per_s_per_user), frame.y_to_px(p.tokens_per_s_per_gpu));
@@ -183,7 +183,7 @@ fn the_interactivity_chart_rings_the_marked_batch_at_its_point() {
 
 #[test]
 fn the_interactivity_frame_maps_the_knee_point_to_its_drawn_ring() {
-    let s = seed();
+    let s = worked_example();
     let (svg, frame) = draw(&s, Chart::Interactivity, None);
     let knee = evaluate(&s, 64);
     let at = (frame.x_to_px(knee.tokens_per_s_per_user), frame.y_to_px(knee.tokens_per_s_per_gpu));
@@ -192,7 +192,7 @@ fn the_interactivity_frame_maps_the_knee_point_to_its_drawn_ring() {
 
 #[test]
 fn the_batch_at_a_speed_inverts_the_speed_of_every_batch_in_the_pool() {
-    for s in [seed(), Scenario { tpot_target_s: 0.05, context_tokens: 8192, ..seed() }] {
+    for s in [worked_example(), Scenario { tpot_target_s: 0.05, context_tokens: 8192, ..worked_example() }] {
         let pool = analyze(&s).kv_pool_batch;
         for b in 1..=pool {
             assert_eq!(batch_at_speed(&s, evaluate(&s, b).tokens_per_s_per_user, pool), b);
@@ -205,7 +205,7 @@ fn the_batch_at_a_speed_inverts_the_speed_of_every_batch_in_the_pool() {
 
 #[test]
 fn pointing_at_an_interactivity_point_picks_a_batch_drawn_in_that_column() {
-    let s = seed();
+    let s = worked_example();
     let (_, frame) = draw(&s, Chart::Interactivity, None);
     let pool = analyze(&s).kv_pool_batch;
     for b in 1..=pool {
@@ -216,24 +216,29 @@ fn pointing_at_an_interactivity_point_picks_a_batch_drawn_in_that_column() {
     }
 }
 
-/// The seed's step time in s, from the seed's own arithmetic: (16.06 GB + B x 268 MB) / 3.35 TB/s.
-fn seed_step_s(batch: f64) -> f64 {
+/// The worked example's step time in s, from the worked example's own arithmetic: (16.06 GB + B x 268 MB) / 3.35 TB/s.
+fn worked_example_step_s(batch: f64) -> f64 {
     let kv_per_seq = 2048.0 * 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
     (8.03e9 * 2.0 + batch * kv_per_seq) / 3.35e12
 }
 
 #[test]
 fn a_hovered_batch_between_rows_gets_its_own_row_in_order_with_the_roofline_numbers() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     let listed = batch_table(&s, &a);
     let rows = with_batches(&listed, &s, &a, &[40]);
     let batches: Vec<u32> = rows.iter().map(|r| r.point.batch).collect();
     assert_eq!(batches, [1, 16, 32, 40, 64, 96, 128, 208]);
     let row = rows[3];
-    assert_close(row.point.step.step_s, seed_step_s(40.0), 1e-3, "step at 40");
-    assert_close(row.point.tokens_per_s, 40.0 / seed_step_s(40.0), 1e-3, "tokens/s at 40");
-    assert_close(row.point.throughput_req_per_s, 40.0 / (256.0 * seed_step_s(40.0)), 1e-3, "req/s at 40");
+    assert_close(row.point.step.step_s, worked_example_step_s(40.0), 1e-3, "step at 40");
+    assert_close(row.point.tokens_per_s, 40.0 / worked_example_step_s(40.0), 1e-3, "tokens/s at 40");
+    assert_close(
+        row.point.throughput_req_per_s,
+        40.0 / (256.0 * worked_example_step_s(40.0)),
+        1e-3,
+        "req/s at 40",
+    );
     assert!(row.point.meets_tpot && !row.is_knee && !row.is_kv_pool && row.fits_kv_pool);
     assert!(
         rows[2].point.step.step_s < row.point.step.step_s
@@ -243,7 +248,7 @@ fn a_hovered_batch_between_rows_gets_its_own_row_in_order_with_the_roofline_numb
 
 #[test]
 fn listed_or_empty_extra_batches_leave_the_table_as_it_is() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     let listed = batch_table(&s, &a);
     assert_eq!(with_batches(&listed, &s, &a, &[64, 208, 0]), listed);
@@ -254,14 +259,14 @@ fn listed_or_empty_extra_batches_leave_the_table_as_it_is() {
 
 #[test]
 fn the_batch_sweep_runs_from_one_to_past_the_pool_in_six_to_ten_seconds() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     let plan = batch_sweep(&a, false);
     assert_eq!(plan.steps.first(), Some(&1));
     assert!(*plan.steps.last().expect("steps") > a.kv_pool_batch, "ends past the KV pool");
     assert!(plan.steps.windows(2).all(|w| w[0] < w[1]), "rises");
     assert!((6.0..=10.0).contains(&plan.duration_s()), "{} s", plan.duration_s());
-    let wide = analyze(&Scenario { context_tokens: 128, ..seed() });
+    let wide = analyze(&Scenario { context_tokens: 128, ..worked_example() });
     let wide_plan = batch_sweep(&wide, false);
     assert!(
         (6.0..=10.0).contains(&wide_plan.duration_s())
@@ -271,7 +276,7 @@ fn the_batch_sweep_runs_from_one_to_past_the_pool_in_six_to_ten_seconds() {
 
 #[test]
 fn with_reduced_motion_the_batch_sweep_steps_through_the_table_once_a_second() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     let plan = batch_sweep(&a, true);
     assert_eq!(plan.interval_ms, REDUCED_TICK_MS);
@@ -280,7 +285,7 @@ fn with_reduced_motion_the_batch_sweep_steps_through_the_table_once_a_second() {
 
 #[test]
 fn the_tpot_sweep_starts_at_one_ms_and_ends_where_the_kv_pool_binds() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     for reduced in [false, true] {
         let plan = tpot_sweep(&s, &a, reduced);

@@ -1,11 +1,11 @@
-//! Exports: the batch table as CSV carries the seed's printed values under unit-bearing headers and
+//! Exports: the batch table as CSV carries the worked example's printed values under unit-bearing headers and
 //! reads back through a CSV parser; the simulator's table likewise; file names say the scenario.
 
 mod common;
 
-use common::seed;
+use common::worked_example;
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{analyze, Calibration, Precision};
+use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;
 use goodput_lab::export::{batch_table_csv, file_name, sim_table_csv};
@@ -20,8 +20,8 @@ fn parse(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {
 }
 
 #[test]
-fn the_seed_table_exports_with_its_printed_values_and_units() {
-    let s = seed();
+fn the_worked_example_table_exports_with_its_printed_values_and_units() {
+    let s = worked_example();
     let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), false));
     assert_eq!(
         header,
@@ -39,15 +39,15 @@ fn the_seed_table_exports_with_its_printed_values_and_units() {
     );
     let batches: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(batches, ["1", "16", "32", "64", "96", "128", "208"]);
-    // The seed's table, to the printed digit.
-    let seed_rows = [
+    // The worked example's table, to the printed digit.
+    let worked_example_rows = [
         ["16", "6.08", "2,633", "yes", "10.3"],
         ["32", "7.36", "4,349", "yes", "17.0"],
         ["64", "9.92", "6,450", "yes", "25.2"],
         ["96", "12.49", "7,688", "no", "0"],
         ["128", "15.05", "8,505", "no", "0"],
     ];
-    for want in seed_rows {
+    for want in worked_example_rows {
         let row = rows.iter().find(|r| r[0] == want[0]).unwrap();
         assert_eq!(&row[..5], want);
         assert_eq!(row[7], "16.06", "weights read per step");
@@ -58,7 +58,7 @@ fn the_seed_table_exports_with_its_printed_values_and_units() {
 
 #[test]
 fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
-    let s = seed();
+    let s = worked_example();
     let csv = batch_table_csv(&batch_table(&s, &analyze(&s)), false);
     assert!(csv.contains("128,15.05,\"8,505\",no,0,"), "{csv}");
     assert!(csv.ends_with("\r\n") && csv.lines().count() == 8);
@@ -66,7 +66,7 @@ fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
 
 #[test]
 fn tensor_parallel_tables_add_the_per_gpu_columns() {
-    let s = from_query("model=llama-3.1-70b&tp=4").0.scenario();
+    let s = from_query("model=llama-3.1-70b&tp=4").0.scenario;
     let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), true));
     assert_eq!(header.len(), 11);
     assert_eq!(header[8..10], ["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
@@ -102,7 +102,7 @@ fn the_simulators_table_exports_its_printed_cells() {
 }
 
 #[test]
-fn the_seeds_file_name_says_model_gpu_kv_context_and_target() {
+fn the_worked_examples_file_name_says_model_gpu_kv_context_and_target() {
     let name = file_name(&Inputs::default(), "step", "svg");
     assert_eq!(name, "goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_step.svg");
     assert_eq!(
@@ -113,16 +113,17 @@ fn the_seeds_file_name_says_model_gpu_kv_context_and_target() {
 
 #[test]
 fn file_names_follow_every_part_of_the_scenario() {
-    let inputs = Inputs {
+    let scenario = Scenario {
         model: *model_by_id("qwen3-30b-a3b").unwrap(),
         tp: 2,
         weight_precision: Precision::Fp8,
         kv_precision: Precision::Fp8,
         context_tokens: 8192,
         tpot_target_s: 0.0075,
-        realistic: Some(Calibration { mbu: 0.72, overhead_s: 1.5e-3 }),
-        ..Inputs::default()
+        ..Inputs::default().scenario
     };
+    let realistic = Some(Calibration { mbu: 0.72, overhead_s: 1.5e-3 });
+    let inputs = Inputs { scenario, ..Inputs::default() }.with_realistic(realistic);
     assert_eq!(
         file_name(&inputs, "rate", "png"),
         "goodput-lab_qwen3-30b-a3b_h100-sxm_tp2_fp8-w_fp8-kv_ctx8192_tpot7.5ms_mbu72-overhead1.5ms_rate.png"

@@ -3,21 +3,24 @@
 
 mod common;
 
-use common::{assert_close, seed};
+use common::{assert_close, worked_example};
 use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, MeasuredPoint};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{step_time, Calibration, Precision, Scenario};
 
-/// The seed's step time written out from its published numbers, not from the crate:
+/// The worked example's step time written out from its published numbers, not from the crate:
 /// overhead + (16.06 GB + B x 268 MB) / (MBU x 3.35 TB/s), in s.
-fn seed_tpot_s(batch: u32, mbu: f64, overhead_s: f64) -> f64 {
+fn worked_example_tpot_s(batch: u32, mbu: f64, overhead_s: f64) -> f64 {
     let weights = 8.03e9 * 2.0;
     let kv_per_seq = 2048.0 * 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
     overhead_s + (weights + f64::from(batch) * kv_per_seq) / (mbu * 3.35e12)
 }
 
-fn seed_points(batches: &[u32], mbu: f64, overhead_s: f64) -> Vec<MeasuredPoint> {
-    batches.iter().map(|&b| MeasuredPoint { batch: b, tpot_s: seed_tpot_s(b, mbu, overhead_s) }).collect()
+fn worked_example_points(batches: &[u32], mbu: f64, overhead_s: f64) -> Vec<MeasuredPoint> {
+    batches
+        .iter()
+        .map(|&b| MeasuredPoint { batch: b, tpot_s: worked_example_tpot_s(b, mbu, overhead_s) })
+        .collect()
 }
 
 const SWEEP: [u32; 6] = [1, 4, 16, 32, 64, 128];
@@ -25,7 +28,7 @@ const SWEEP: [u32; 6] = [1, 4, 16, 32, 64, 128];
 #[test]
 fn exact_points_give_back_the_mbu_and_overhead_that_made_them() {
     for (mbu, overhead_s) in [(0.72, 1.8e-3), (0.9, 0.3e-3), (0.55, 4e-3), (1.0, 0.0)] {
-        let f = fit(&seed(), &seed_points(&SWEEP, mbu, overhead_s)).expect("a fit");
+        let f = fit(&worked_example(), &worked_example_points(&SWEEP, mbu, overhead_s)).expect("a fit");
         assert_close(f.mbu, mbu, 1e-6, "MBU");
         assert!(
             (f.overhead_s - overhead_s).abs() <= 1e-6 * overhead_s.max(1e-3),
@@ -46,12 +49,12 @@ fn noise_of_one_percent_moves_the_fit_by_a_few_percent_at_most() {
     let points: Vec<MeasuredPoint> = batches
         .iter()
         .zip(noise)
-        .map(|(&b, e)| MeasuredPoint { batch: b, tpot_s: seed_tpot_s(b, 0.75, 1.5e-3) * (1.0 + e) })
+        .map(|(&b, e)| MeasuredPoint { batch: b, tpot_s: worked_example_tpot_s(b, 0.75, 1.5e-3) * (1.0 + e) })
         .collect();
-    let f = fit(&seed(), &points).unwrap();
+    let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 0.75, 0.03, "MBU under noise");
     assert!((f.overhead_s - 1.5e-3).abs() < 0.3e-3, "overhead under noise: {}", f.overhead_s);
-    assert!(f.rms_residual_s > 0.0 && f.rms_residual_s < 0.02 * seed_tpot_s(128, 0.75, 1.5e-3));
+    assert!(f.rms_residual_s > 0.0 && f.rms_residual_s < 0.02 * worked_example_tpot_s(128, 0.75, 1.5e-3));
     assert!(f.r_squared.unwrap() > 0.99);
 }
 
@@ -70,7 +73,7 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
             tp,
             kv_precision: Precision::Fp8,
             calibration,
-            ..seed()
+            ..worked_example()
         };
         let points: Vec<MeasuredPoint> = [1, 3, 8, 20, 40]
             .iter()
@@ -87,23 +90,23 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
 
 #[test]
 fn the_fit_ignores_the_scenarios_own_calibration() {
-    let points = seed_points(&SWEEP, 0.8, 1e-3);
-    let realistic = Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }, ..seed() };
-    assert_eq!(fit(&realistic, &points), fit(&seed(), &points));
+    let points = worked_example_points(&SWEEP, 0.8, 1e-3);
+    let realistic = Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }, ..worked_example() };
+    assert_eq!(fit(&realistic, &points), fit(&worked_example(), &points));
 }
 
 #[test]
 fn one_batch_fixes_the_overhead_at_zero_and_says_so() {
-    let one = fit(&seed(), &seed_points(&[64], 0.8, 0.0)).unwrap();
+    let one = fit(&worked_example(), &worked_example_points(&[64], 0.8, 0.0)).unwrap();
     assert_close(one.mbu, 0.8, 1e-9, "MBU from one point");
     assert_eq!(one.overhead_s, 0.0);
     assert_eq!(one.r_squared, None);
     assert_eq!(one.warnings, vec![FitWarning::OverheadFixedAtZero]);
     let same_batch = [
-        MeasuredPoint { batch: 32, tpot_s: seed_tpot_s(32, 0.8, 0.0) * 1.02 },
-        MeasuredPoint { batch: 32, tpot_s: seed_tpot_s(32, 0.8, 0.0) * 0.98 },
+        MeasuredPoint { batch: 32, tpot_s: worked_example_tpot_s(32, 0.8, 0.0) * 1.02 },
+        MeasuredPoint { batch: 32, tpot_s: worked_example_tpot_s(32, 0.8, 0.0) * 0.98 },
     ];
-    let f = fit(&seed(), &same_batch).unwrap();
+    let f = fit(&worked_example(), &same_batch).unwrap();
     assert_close(f.mbu, 0.8, 1e-9, "two runs at one batch average out");
     assert_eq!(f.points_used, 2);
     assert!(f.warnings.contains(&FitWarning::OverheadFixedAtZero));
@@ -112,18 +115,20 @@ fn one_batch_fixes_the_overhead_at_zero_and_says_so() {
 #[test]
 fn steps_that_do_not_grow_with_the_batch_have_no_fit() {
     let flat = [MeasuredPoint { batch: 1, tpot_s: 0.012 }, MeasuredPoint { batch: 64, tpot_s: 0.012 }];
-    assert_eq!(fit(&seed(), &flat), Err(FitError::NoSlope));
+    assert_eq!(fit(&worked_example(), &flat), Err(FitError::NoSlope));
     let falling = [MeasuredPoint { batch: 1, tpot_s: 0.02 }, MeasuredPoint { batch: 64, tpot_s: 0.01 }];
-    assert_eq!(fit(&seed(), &falling), Err(FitError::NoSlope));
-    assert_eq!(fit(&seed(), &[]), Err(FitError::NoPoints));
+    assert_eq!(fit(&worked_example(), &falling), Err(FitError::NoSlope));
+    assert_eq!(fit(&worked_example(), &[]), Err(FitError::NoPoints));
 }
 
 #[test]
 fn a_negative_overhead_and_an_mbu_above_one_are_reported_not_hidden() {
-    // Faster than peak bandwidth (1.25 x) and growing steeper than the seed's bytes.
-    let points: Vec<MeasuredPoint> =
-        SWEEP.iter().map(|&b| MeasuredPoint { batch: b, tpot_s: seed_tpot_s(b, 1.25, -1e-3) }).collect();
-    let f = fit(&seed(), &points).unwrap();
+    // Faster than peak bandwidth (1.25 x) and growing steeper than the worked example's bytes.
+    let points: Vec<MeasuredPoint> = SWEEP
+        .iter()
+        .map(|&b| MeasuredPoint { batch: b, tpot_s: worked_example_tpot_s(b, 1.25, -1e-3) })
+        .collect();
+    let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 1.25, 1e-6, "MBU above one is shown as fitted");
     assert_close(f.overhead_s, -1e-3, 1e-6, "negative overhead is shown as fitted");
     assert!(f.warnings.contains(&FitWarning::MbuAboveOne), "{:?}", f.warnings);
@@ -133,10 +138,10 @@ fn a_negative_overhead_and_an_mbu_above_one_are_reported_not_hidden() {
 #[test]
 fn batches_where_compute_binds_are_flagged() {
     // At 128 tokens of context a batch of 4,096 needs 66 ms of FLOPs but reads only ~85 GB (25 ms).
-    let short = Scenario { context_tokens: 128, ..seed() };
+    let short = Scenario { context_tokens: 128, ..worked_example() };
     let points = [MeasuredPoint { batch: 8, tpot_s: 0.007 }, MeasuredPoint { batch: 4096, tpot_s: 0.07 }];
     let f = fit(&short, &points).unwrap();
     assert!(f.warnings.contains(&FitWarning::ComputeBound { batch: 4096 }), "{:?}", f.warnings);
-    let memory_bound = fit(&seed(), &seed_points(&SWEEP, 0.8, 1e-3)).unwrap();
+    let memory_bound = fit(&worked_example(), &worked_example_points(&SWEEP, 0.8, 1e-3)).unwrap();
     assert!(!memory_bound.warnings.iter().any(|w| matches!(w, FitWarning::ComputeBound { .. })));
 }

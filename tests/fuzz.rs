@@ -42,7 +42,7 @@ use goodput_lab::share::{link_query, scenario_summary};
 use goodput_lab::sim_protocol::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, POINTS, RATE_MAX, REQUESTS, SEED, SPREAD};
+use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED};
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
@@ -132,11 +132,11 @@ fn in_field(f: &NumberField, base: f64) -> Result<(), TestCaseError> {
 
 /// The model is a preset, or a custom model whose every field is in range and consistent.
 fn model_in_range(i: &Inputs) -> Result<(), TestCaseError> {
-    if i.model.id != CUSTOM_ID {
-        prop_assert!(MODELS.contains(&i.model), "{} is not a preset", i.model.id);
+    if i.scenario.model.id != CUSTOM_ID {
+        prop_assert!(MODELS.contains(&i.scenario.model), "{} is not a preset", i.scenario.model.id);
         return Ok(());
     }
-    let m = CustomModel::from_spec(&i.model);
+    let m = CustomModel::from_spec(&i.scenario.model);
     for f in &MODEL_FIELDS {
         in_field(&f.field, (f.get)(&m))?;
     }
@@ -146,11 +146,11 @@ fn model_in_range(i: &Inputs) -> Result<(), TestCaseError> {
 
 /// The GPU is a preset, or a custom GPU whose every field is in range.
 fn gpu_in_range(i: &Inputs) -> Result<(), TestCaseError> {
-    if i.gpu.id != CUSTOM_ID {
-        prop_assert!(GPUS.contains(&i.gpu), "{} is not a preset", i.gpu.id);
+    if i.scenario.gpu.id != CUSTOM_ID {
+        prop_assert!(GPUS.contains(&i.scenario.gpu), "{} is not a preset", i.scenario.gpu.id);
         return Ok(());
     }
-    let g = CustomGpu::from_spec(&i.gpu);
+    let g = CustomGpu::from_spec(&i.scenario.gpu);
     for f in &GPU_FIELDS {
         in_field(&f.field, (f.get)(&g))?;
     }
@@ -161,14 +161,17 @@ fn gpu_in_range(i: &Inputs) -> Result<(), TestCaseError> {
 fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     model_in_range(i)?;
     gpu_in_range(i)?;
-    prop_assert!(Precision::WEIGHTS.contains(&i.weight_precision) && Precision::KV.contains(&i.kv_precision));
-    prop_assert!(TP_CHOICES.contains(&i.tp));
-    within(&CTX, f64::from(i.context_tokens), (CTX.min, f64::from(i.max_context_tokens())))?;
-    in_field(&OUT, f64::from(i.output_tokens))?;
-    in_field(&TPOT, i.tpot_target_s)?;
-    in_field(&TTFT, i.ttft_target_s)?;
-    in_field(&UTIL, i.memory_utilization)?;
-    if let Some(c) = i.realistic {
+    prop_assert!(
+        Precision::WEIGHTS.contains(&i.scenario.weight_precision)
+            && Precision::KV.contains(&i.scenario.kv_precision)
+    );
+    prop_assert!(TP_CHOICES.contains(&i.scenario.tp));
+    within(&CTX, f64::from(i.scenario.context_tokens), (CTX.min, f64::from(i.context_tokens_max())))?;
+    in_field(&OUT, f64::from(i.scenario.output_tokens))?;
+    in_field(&TPOT, i.scenario.tpot_target_s)?;
+    in_field(&TTFT, i.scenario.ttft_target_s)?;
+    in_field(&UTIL, i.scenario.memory_utilization)?;
+    if let Some(c) = i.realistic() {
         in_field(&MBU, c.mbu)?;
         in_field(&OVERHEAD, c.overhead_s)?;
     }
@@ -176,7 +179,7 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     in_field(&PRICE, i.price_per_gpu_hour)?;
     let s = &i.sim;
     in_field(&BURST, s.burst_cv)?;
-    in_field(&SPREAD, s.spread)?;
+    in_field(&LENGTH_CV, s.length_cv)?;
     in_field(&REQUESTS, f64::from(s.requests))?;
     in_field(&SEED, s.seed as f64)?;
     in_field(&CHUNK, f64::from(s.chunk_tokens))?;
@@ -209,12 +212,18 @@ fn round_trips(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     let (again, view, notices) = from_page_query(&query);
     prop_assert!(notices.is_empty(), "{query} gives notices {notices:?}");
     prop_assert_eq!(page_query(&again, &view), query.clone());
-    prop_assert_eq!((again.model.id, again.gpu.id, again.tp), (i.model.id, i.gpu.id, i.tp));
-    prop_assert_eq!((again.context_tokens, again.output_tokens), (i.context_tokens, i.output_tokens));
+    prop_assert_eq!(
+        (again.scenario.model.id, again.scenario.gpu.id, again.scenario.tp),
+        (i.scenario.model.id, i.scenario.gpu.id, i.scenario.tp)
+    );
+    prop_assert_eq!(
+        (again.scenario.context_tokens, again.scenario.output_tokens),
+        (i.scenario.context_tokens, i.scenario.output_tokens)
+    );
     let close = |a: f64, b: f64, f: &NumberField| (f.to_display(a) - f.to_display(b)).abs() <= 5e-4 + 1e-9;
-    prop_assert!(close(again.tpot_target_s, i.tpot_target_s, &TPOT), "{query}");
-    prop_assert!(close(again.ttft_target_s, i.ttft_target_s, &TTFT), "{query}");
-    prop_assert!(close(again.memory_utilization, i.memory_utilization, &UTIL), "{query}");
+    prop_assert!(close(again.scenario.tpot_target_s, i.scenario.tpot_target_s, &TPOT), "{query}");
+    prop_assert!(close(again.scenario.ttft_target_s, i.scenario.ttft_target_s, &TTFT), "{query}");
+    prop_assert!(close(again.scenario.memory_utilization, i.scenario.memory_utilization, &UTIL), "{query}");
     Ok(())
 }
 
@@ -292,7 +301,7 @@ fn measured_points_from_any_text_are_valid_and_round_trip() {
 /// The core on `inputs`: analysis, table rows (and the marked batch), the fit and curves, the
 /// derivation, the capacity plan and every text the page prints from them are finite and readable.
 fn core_is_finite(inputs: &Inputs, view: &View, points: &[MeasuredPoint]) -> Result<(), TestCaseError> {
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     let a = analyze(&s);
     all_finite("analysis", &a)?;
     let mark: Vec<u32> = view.mark_batch.into_iter().collect();
@@ -314,7 +323,7 @@ fn core_is_finite(inputs: &Inputs, view: &View, points: &[MeasuredPoint]) -> Res
     }
     readable("reasons", &general_reasons(&d).join(" "))?;
     readable("summary", &scenario_summary(inputs))?;
-    readable("csv", &batch_table_csv(&rows, inputs.tp > 1))?;
+    readable("csv", &batch_table_csv(&rows, inputs.scenario.tp > 1))?;
     readable("file name", &file_name(inputs, "step", "svg"))?;
     readable("link", &link_query(inputs, view, points))
 }
@@ -331,20 +340,7 @@ fn the_core_on_any_validated_state_shows_only_finite_numbers() {
 /// The inputs a scenario comes from, with the default capacity plan and simulator.
 fn inputs_of(s: &Scenario) -> Inputs {
     let realistic = (s.calibration != Scenario::ideal(s).calibration).then_some(s.calibration);
-    Inputs {
-        model: s.model,
-        gpu: s.gpu,
-        weight_precision: s.weight_precision,
-        kv_precision: s.kv_precision,
-        tp: s.tp,
-        context_tokens: s.context_tokens,
-        output_tokens: s.output_tokens,
-        tpot_target_s: s.tpot_target_s,
-        ttft_target_s: s.ttft_target_s,
-        memory_utilization: s.memory_utilization,
-        realistic,
-        ..Inputs::default()
-    }
+    Inputs { scenario: *s, ..Inputs::default() }.with_realistic(realistic)
 }
 
 #[test]
@@ -363,7 +359,7 @@ fn the_charts_draw_any_validated_state() {
     check("the_charts_draw_any_validated_state", valid_query(), |q| {
         let (inputs, view, _) = from_page_query(&q);
         let points = measured::read(&parse_raw(&q), &mut Vec::new());
-        let s = inputs.scenario();
+        let s = inputs.scenario;
         let a = analyze(&s);
         let c = curves_with_measured(&s, &a, &points, fit(&s, &points).ok().as_ref());
         let mark = view.mark_batch.map(|b| evaluate(&s, b));
@@ -385,7 +381,7 @@ fn the_charts_draw_any_validated_state() {
 
 /// One sweep and two chunk budgets of `requests` requests on `inputs`' state: every number finite.
 fn simulation_is_finite(inputs: &Inputs, requests: u32, points: u32) -> Result<(), TestCaseError> {
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     let c = goodput_lab::core::sim::SimConfig { requests, rate_points: points, ..inputs.sim.config(&s) };
     all_finite("config", &c)?;
     let result = sweep(&c);
@@ -405,8 +401,9 @@ fn the_simulator_on_any_validated_state_gives_finite_numbers() {
         input,
         |(q, requests, points, ctx, out)| {
             let (inputs, _, _) = from_page_query(&q);
-            let inputs =
-                Inputs { context_tokens: ctx.min(inputs.max_context_tokens()), output_tokens: out, ..inputs };
+            let context_tokens = ctx.min(inputs.context_tokens_max());
+            let scenario = Scenario { context_tokens, output_tokens: out, ..inputs.scenario };
+            let inputs = Inputs { scenario, ..inputs };
             simulation_is_finite(&inputs, requests, points)
         },
     );
@@ -421,8 +418,9 @@ fn the_simulator_at_the_longest_lengths_gives_finite_numbers() {
     let input = (valid_query(), lengths);
     check("the_simulator_at_the_longest_lengths_gives_finite_numbers", input, |(q, (ctx, out))| {
         let (inputs, _, _) = from_page_query(&q);
-        let inputs =
-            Inputs { context_tokens: ctx.min(inputs.max_context_tokens()), output_tokens: out, ..inputs };
+        let context_tokens = ctx.min(inputs.context_tokens_max());
+        let scenario = Scenario { context_tokens, output_tokens: out, ..inputs.scenario };
+        let inputs = Inputs { scenario, ..inputs };
         simulation_is_finite(&inputs, 2, 2)
     });
 }

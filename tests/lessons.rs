@@ -16,7 +16,7 @@ use goodput_lab::state::{from_page_query, page_query, Inputs};
 
 fn loaded(number: u8) -> (&'static Lesson, Scenario, Analysis) {
     let l = lesson(number).expect("lessons 1 to 6 exist");
-    let s = l.inputs().scenario();
+    let s = l.inputs().scenario;
     (l, s, analyze(&s))
 }
 
@@ -37,7 +37,7 @@ fn attainment_at(sweep: &Sweep, rate: &str) -> f64 {
 }
 
 #[test]
-fn six_lessons_in_the_seeds_order_each_one_or_two_sentences() {
+fn six_lessons_in_the_worked_examples_order_each_one_or_two_sentences() {
     let titles: Vec<(u8, &str)> = LESSONS.iter().map(|l| (l.number, l.title)).collect();
     assert_eq!(
         titles,
@@ -57,9 +57,9 @@ fn six_lessons_in_the_seeds_order_each_one_or_two_sentences() {
 }
 
 #[test]
-fn lesson_1_is_the_seed_cliff_64_meets_10_ms_and_96_misses() {
+fn lesson_1_is_the_worked_example_cliff_64_meets_10_ms_and_96_misses() {
     let (l, s, a) = loaded(1);
-    assert_eq!(l.inputs(), Inputs::default(), "the seed's defaults");
+    assert_eq!(l.inputs(), Inputs::default(), "the worked example's defaults");
     assert_eq!(a.knee_batch, 64);
     says(l, "largest batch is 64");
     let (at_64, at_96) = (evaluate(&s, 64), evaluate(&s, 96));
@@ -177,14 +177,14 @@ fn every_lesson_link_reopens_the_lesson_with_its_caption() {
 fn a_bare_lesson_key_loads_the_lessons_state() {
     let (inputs, view, notices) = from_page_query("lesson=2");
     assert!(notices.is_empty());
-    assert_eq!(inputs.kv_precision, Precision::Fp8);
+    assert_eq!(inputs.scenario.kv_precision, Precision::Fp8);
     assert_eq!(active(&inputs, &view).map(|l| l.number), Some(2));
 }
 
 #[test]
 fn keys_beside_the_lesson_apply_on_top_and_then_it_no_longer_shows() {
     let (inputs, view, _) = from_page_query("lesson=2&tpot=20");
-    assert_eq!((inputs.kv_precision, inputs.tpot_target_s), (Precision::Fp8, 0.02));
+    assert_eq!((inputs.scenario.kv_precision, inputs.scenario.tpot_target_s), (Precision::Fp8, 0.02));
     assert!(active(&inputs, &view).is_none());
     assert!(!page_query(&inputs, &view).contains("lesson"), "a changed state drops lesson= from the URL");
 }
@@ -194,10 +194,10 @@ fn changing_a_control_drops_the_lesson_and_changing_it_back_restores_it() {
     let l = lesson(2).unwrap();
     let view = View { lesson: Some(2), ..View::default() };
     let mut inputs = l.inputs();
-    inputs.kv_precision = Precision::Bf16;
+    inputs.scenario.kv_precision = Precision::Bf16;
     assert!(active(&inputs, &view).is_none());
     assert!(!page_query(&inputs, &view).contains("lesson="));
-    inputs.kv_precision = Precision::Fp8;
+    inputs.scenario.kv_precision = Precision::Fp8;
     assert_eq!(active(&inputs, &view).map(|l| l.number), Some(2));
 }
 

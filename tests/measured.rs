@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{assert_close, seed};
+use common::{assert_close, worked_example};
 use goodput_lab::chart::{draw_step_chart, ChartStyle, Palette};
 use goodput_lab::core::curves::{curves, curves_with_measured};
 use goodput_lab::core::fit::{fit, MeasuredPoint};
@@ -48,12 +48,12 @@ fn json_lines_an_array_and_one_object_all_read_as_vllm_results() {
 #[test]
 fn the_sample_benchmark_fits_back_to_the_mbu_and_overhead_that_generated_it() {
     let points = parse_upload(&fixture("vllm-bench-llama-3.1-8b-h100.jsonl")).unwrap().points;
-    let f = fit(&seed(), &points).unwrap();
+    let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 0.72, 0.01, "MBU");
     assert!((f.overhead_s - 1.8e-3).abs() < 0.1e-3, "overhead {}", f.overhead_s);
     let csv = parse_upload(&fixture("measured.csv")).unwrap();
     assert_eq!((csv.format, batches(&csv.points)), ("CSV", SWEEP.to_vec()));
-    let exact = fit(&seed(), &csv.points).unwrap();
+    let exact = fit(&worked_example(), &csv.points).unwrap();
     assert_close(exact.mbu, 0.72, 1e-4, "MBU from the noiseless CSV (4 decimals of ms)");
     assert!((exact.overhead_s - 1.8e-3).abs() < 2e-6, "overhead {}", exact.overhead_s);
 }
@@ -174,7 +174,7 @@ fn step_svg(c: &goodput_lab::core::curves::Curves) -> String {
 
 #[test]
 fn the_step_chart_draws_each_measured_point_and_the_fitted_line() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     let points = parse_upload(&fixture("vllm-bench-llama-3.1-8b-h100.jsonl")).unwrap().points;
     let f = fit(&s, &points).unwrap();
@@ -195,7 +195,7 @@ fn the_step_chart_draws_each_measured_point_and_the_fitted_line() {
 
 #[test]
 fn the_batch_axis_widens_to_the_largest_measured_batch() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
     let usual = curves(&s, &a).axis_max_batch;
     let wide = [MeasuredPoint { batch: 512, tpot_s: 0.05 }];

@@ -20,7 +20,9 @@ fn state_of(query: &str) -> PanelState {
 fn every_preset_pair_crosses_the_channel_unchanged() {
     for &model in MODELS.iter() {
         for &gpu in GPUS.iter() {
-            let inputs = Inputs { model, gpu, ..Inputs::default() };
+            let mut inputs = Inputs::default();
+            inputs.scenario.model = model;
+            inputs.scenario.gpu = gpu;
             let message = ToPanel::State(PanelState { inputs, ..PanelState::default() });
             assert_eq!(
                 from_bytes::<ToPanel>(&to_bytes(&message)),
@@ -38,8 +40,8 @@ fn a_custom_model_and_gpu_with_the_view_and_points_cross_unchanged() {
     let query = "model=custom&m_params=12&m_layers=40&m_experts=8&m_top_k=2&m_active=3&gpu=custom&g_bw=4.8\
                  &g_fp8=0&tp=2&mbu=70&overhead=0.5&sim=1&lengths=lognormal&seed=9&theme=dark&mark=32&present=1";
     let state = state_of(query);
-    assert_eq!(state.inputs.model.id, "custom");
-    assert_eq!(state.inputs.gpu.fp8_flop_per_s, None);
+    assert_eq!(state.inputs.scenario.model.id, "custom");
+    assert_eq!(state.inputs.scenario.gpu.fp8_flop_per_s, None);
     let mount = Mount { panel: PanelKind::Sim, state: state.clone() };
     let back: Mount = from_bytes(&to_bytes(&mount)).expect("decodes");
     assert_eq!(back, mount);

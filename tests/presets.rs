@@ -165,7 +165,7 @@ fn gpt_oss_120b_sliding_layers_cap_their_kv_at_the_128_token_window() {
 #[test]
 fn models_without_sliding_window_hold_every_token_in_every_layer() {
     for m in MODELS.iter().filter(|m| m.sliding_window.is_none()) {
-        let ctx = m.max_context_tokens;
+        let ctx = m.context_tokens_max;
         assert_close(
             kv_elements_per_seq(m, ctx),
             kv_elements_per_token(m) * f64::from(ctx),

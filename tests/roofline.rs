@@ -1,15 +1,15 @@
-//! The roofline core reproduces the seed's worked example and keeps its invariants everywhere.
+//! The roofline core reproduces the worked example's worked example and keeps its invariants everywhere.
 
 mod common;
 
-use common::{assert_close, assert_prints_as, seed, seed_fp8_kv};
+use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
 use goodput_lab::core::roofline::{
     analyze, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch, step_time,
     weight_bytes, BatchPoint, Bound, Limit, Precision, Scenario,
 };
 use goodput_lab::core::table::batch_table;
 
-/// The seed's table: batch, step time (ms), tokens/s, meets 10 ms, goodput (req/s).
+/// The worked example's table: batch, step time (ms), tokens/s, meets 10 ms, goodput (req/s).
 const SEED_TABLE: [(u32, f64, f64, bool, f64); 5] = [
     (16, 6.08, 2633.0, true, 10.3),
     (32, 7.36, 4349.0, true, 17.0),
@@ -19,16 +19,16 @@ const SEED_TABLE: [(u32, f64, f64, bool, f64); 5] = [
 ];
 
 #[test]
-fn seed_sizes_match_the_worked_example() {
-    let s = seed();
+fn worked_example_sizes_match_the_reference() {
+    let s = worked_example();
     assert_close(weight_bytes(&s), 16.06e9, 1e-9, "weights");
     assert_eq!(kv_bytes_per_token(&s), 128.0 * 1024.0, "KV per token is 128 KiB");
     assert_close(kv_bytes_per_seq(&s), 268e6, 2e-3, "KV per sequence ~268 MB");
 }
 
 #[test]
-fn seed_table_rows_match_to_the_printed_digit() {
-    let s = seed();
+fn worked_example_table_rows_match_to_the_printed_digit() {
+    let s = worked_example();
     for (batch, step_ms, tokens, meets, goodput) in SEED_TABLE {
         let p = evaluate(&s, batch);
         assert_prints_as(p.step.step_s * 1e3, step_ms, 2, &format!("step time at {batch}"));
@@ -44,14 +44,14 @@ fn seed_table_rows_match_to_the_printed_digit() {
 
 #[test]
 fn throughput_rises_32_percent_from_64_to_128() {
-    let s = seed();
+    let s = worked_example();
     let gain = evaluate(&s, 128).tokens_per_s / evaluate(&s, 64).tokens_per_s - 1.0;
     assert_close(gain, 0.32, 0.02, "throughput gain 64 -> 128");
 }
 
 #[test]
 fn knee_at_10_ms_is_64() {
-    let a = analyze(&seed());
+    let a = analyze(&worked_example());
     assert_close(a.knee_exact, 64.97, 1e-3, "closed-form knee");
     assert_eq!(a.knee_batch, 64);
     assert_eq!(a.limit, Limit::Tpot);
@@ -59,7 +59,7 @@ fn knee_at_10_ms_is_64() {
 
 #[test]
 fn fp8_kv_knee_is_129_because_130_takes_10_002_ms() {
-    let s = seed_fp8_kv();
+    let s = worked_example_fp8_kv();
     let a = analyze(&s);
     assert_close(a.knee_exact, 129.94, 1e-3, "closed-form FP8 knee");
     assert_eq!(a.knee_batch, 129);
@@ -69,19 +69,19 @@ fn fp8_kv_knee_is_129_because_130_takes_10_002_ms() {
 
 #[test]
 fn decode_is_memory_bound_at_batch_128_with_a_2_08_ms_compute_term() {
-    let t = step_time(&seed(), 128);
+    let t = step_time(&worked_example(), 128);
     assert_close(t.compute_s * 1e3, 2.08, 2e-3, "compute term at 128");
     assert_eq!(t.bound, Bound::Memory);
 }
 
 #[test]
 fn kv_pool_at_90_percent_holds_208_sequences() {
-    assert_eq!(kv_pool_batch(&seed()), 208);
+    assert_eq!(kv_pool_batch(&worked_example()), 208);
 }
 
 #[test]
 fn at_a_50_ms_target_the_knee_is_564_and_the_kv_pool_binds() {
-    let s = Scenario { tpot_target_s: 0.050, ..seed() };
+    let s = Scenario { tpot_target_s: 0.050, ..worked_example() };
     let a = analyze(&s);
     assert_eq!(a.knee_batch, 564);
     assert_eq!(a.kv_pool_batch, 208);
@@ -91,7 +91,7 @@ fn at_a_50_ms_target_the_knee_is_564_and_the_kv_pool_binds() {
 
 #[test]
 fn a_target_below_the_weights_only_floor_reports_the_floor() {
-    let s = Scenario { tpot_target_s: 0.004, ..seed() };
+    let s = Scenario { tpot_target_s: 0.004, ..worked_example() };
     let a = analyze(&s);
     assert_eq!(a.knee_batch, 0);
     match a.limit {
@@ -102,7 +102,7 @@ fn a_target_below_the_weights_only_floor_reports_the_floor() {
 
 #[test]
 fn weights_that_do_not_fit_are_reported_not_computed_into_nonsense() {
-    let mut s = seed();
+    let mut s = worked_example();
     s.gpu.hbm_bytes = 16e9;
     let a = analyze(&s);
     assert_eq!(a.kv_pool_batch, 0);
@@ -111,7 +111,7 @@ fn weights_that_do_not_fit_are_reported_not_computed_into_nonsense() {
 
 #[test]
 fn a_context_too_long_for_one_sequence_is_reported() {
-    let s = Scenario { context_tokens: 10_000_000, ..seed() };
+    let s = Scenario { context_tokens: 10_000_000, ..worked_example() };
     let a = analyze(&s);
     assert_eq!(a.kv_pool_batch, 0);
     assert!(matches!(a.limit, Limit::ContextDoesNotFit { .. }), "{:?}", a.limit);
@@ -130,7 +130,7 @@ fn grid() -> Vec<Scenario> {
                         kv_precision: kv,
                         tpot_target_s,
                         output_tokens: output,
-                        ..seed()
+                        ..worked_example()
                     });
                 }
             }
@@ -188,7 +188,7 @@ fn knee_agrees_with_the_table() {
 
 #[test]
 fn the_core_stays_finite_whatever_the_numbers() {
-    let mut odd = seed();
+    let mut odd = worked_example();
     for (params, bw, flops, hbm) in
         [(0.0, 0.0, 0.0, 0.0), (f64::NAN, 1.0, f64::INFINITY, -5.0), (1e30, 1e-30, 1e-30, 1e30)]
     {

@@ -1,4 +1,4 @@
-//! Share texts: the scenario summary names the seed's scenario, an embed link and an "Open in
+//! Share texts: the scenario summary names the worked example's scenario, an embed link and an "Open in
 //! Goodput Lab" link reopen the same state, and the iframe snippet cannot be broken by its text.
 
 use goodput_lab::share::{
@@ -9,7 +9,7 @@ use goodput_lab::state::view::{Mode, Panel, Theme, View};
 use goodput_lab::state::{from_page_query, parse_raw, Inputs};
 
 #[test]
-fn the_summary_names_the_seed_scenario() {
+fn the_summary_names_the_worked_example_scenario() {
     assert_eq!(
         scenario_summary(&Inputs::default()),
         "Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT"
@@ -95,14 +95,14 @@ fn read_link_reads_back_what_link_query_wrote_and_names_what_it_could_not_read()
     let query = "model=qwen3-8b&ctx=8192&kv=fp8&theme=dark&mark=32&measured=1:7.9,16:8.2,64:11.5";
     let first = read_link(query);
     assert!(first.notices.is_empty(), "{:?}", first.notices);
-    assert_eq!(first.inputs.context_tokens, 8192);
+    assert_eq!(first.inputs.scenario.context_tokens, 8192);
     assert_eq!(first.view.theme, Theme::Dark);
     assert_eq!(first.view.mark_batch, Some(32));
     assert_eq!(first.measured.len(), 3);
     let again = read_link(&link_query(&first.inputs, &first.view, &first.measured));
     assert_eq!(again, first);
     let bad = read_link("ctx=abc&measured=1:x");
-    assert_eq!(bad.inputs.context_tokens, Inputs::default().context_tokens);
+    assert_eq!(bad.inputs.scenario.context_tokens, Inputs::default().scenario.context_tokens);
     assert!(bad.measured.is_empty());
     assert_eq!(bad.notices.len(), 2, "{:?}", bad.notices);
 }

@@ -1,9 +1,9 @@
 //! The open-loop simulator: deterministic, conserves Little's law, reproduces the analytic knee in
-//! its idealized limit, and shows the seed's lessons (queues, chunk budgets, counting mistakes).
+//! its idealized limit, and shows the worked example's lessons (queues, chunk budgets, counting mistakes).
 
 mod common;
 
-use common::{assert_close, seed};
+use common::{assert_close, worked_example};
 use goodput_lab::core::presets::{GPUS, MODELS};
 use goodput_lab::core::roofline::{analyze, evaluate, step_time, Scenario};
 use goodput_lab::core::sim::{
@@ -22,7 +22,7 @@ fn config(s: Scenario) -> SimConfig {
 fn idealized(s: Scenario) -> SimConfig {
     SimConfig {
         arrivals: Arrivals::Constant,
-        lengths: Lengths { dist: LengthDist::Fixed, spread: 0.0 },
+        lengths: Lengths { dist: LengthDist::Fixed, length_cv: 0.0 },
         prefill_free: true,
         max_concurrency: 1 << 20,
         ..config(s)
@@ -30,12 +30,12 @@ fn idealized(s: Scenario) -> SimConfig {
 }
 
 fn with_context(context_tokens: u32) -> Scenario {
-    Scenario { context_tokens, ..seed() }
+    Scenario { context_tokens, ..worked_example() }
 }
 
 #[test]
 fn the_same_seed_gives_the_same_sweep_and_another_seed_another() {
-    let c = config(seed());
+    let c = config(worked_example());
     assert_eq!(sweep(&c), sweep(&c));
     let other = sweep(&SimConfig { seed: 2, ..c });
     assert_ne!(other.points, sweep(&c).points, "a different seed draws different requests");
@@ -43,7 +43,7 @@ fn the_same_seed_gives_the_same_sweep_and_another_seed_another() {
 
 #[test]
 fn littles_law_holds_within_two_percent() {
-    let s = seed();
+    let s = worked_example();
     let cases = [
         (config(s), 20.0),
         (config(s), 35.0),
@@ -61,9 +61,9 @@ fn littles_law_holds_within_two_percent() {
 
 #[test]
 fn idealized_limit_matches_the_analytic_knee_and_goodput() {
-    let mut fp8 = seed();
+    let mut fp8 = worked_example();
     fp8.kv_precision = goodput_lab::core::roofline::Precision::Fp8;
-    for s in [seed(), with_context(8192), fp8] {
+    for s in [worked_example(), with_context(8192), fp8] {
         let a = analyze(&s);
         let analytic = evaluate(&s, a.knee_batch).goodput_req_per_s;
         let sw = sweep(&idealized(s));
@@ -82,7 +82,7 @@ fn idealized_limit_matches_the_analytic_knee_and_goodput() {
 
 #[test]
 fn attainment_does_not_rise_with_rate() {
-    let c = SimConfig { requests: 20_000, max_concurrency: 1 << 20, ..config(seed()) };
+    let c = SimConfig { requests: 20_000, max_concurrency: 1 << 20, ..config(worked_example()) };
     let sw = sweep(&c);
     for pair in sw.points.windows(2) {
         let (a, b) = (pair[0].requests.both, pair[1].requests.both);
@@ -117,7 +117,7 @@ fn a_long_context_mix_shifts_the_knee_as_the_roofline_predicts() {
 fn one_step_model_the_sim_step_equals_the_analytic_step_for_every_preset() {
     for &model in MODELS.iter() {
         for &gpu in GPUS.iter() {
-            let s = Scenario { model, gpu, ..seed() };
+            let s = Scenario { model, gpu, ..worked_example() };
             let cost = StepCost::new(&s);
             for b in [1_u32, 7, 64, 300] {
                 let work = StepWork {
@@ -133,10 +133,10 @@ fn one_step_model_the_sim_step_equals_the_analytic_step_for_every_preset() {
 
 #[test]
 fn at_low_load_ttft_is_the_analytic_prefill() {
-    let s = seed();
+    let s = worked_example();
     let c = SimConfig {
         chunk_tokens: 8192,
-        lengths: Lengths { dist: LengthDist::Fixed, spread: 0.0 },
+        lengths: Lengths { dist: LengthDist::Fixed, length_cv: 0.0 },
         ..config(s)
     };
     let p = simulate(&c, 0.01);
@@ -151,7 +151,7 @@ fn at_low_load_ttft_is_the_analytic_prefill() {
 
 #[test]
 fn the_kv_pool_is_never_exceeded_and_preemption_lets_every_request_finish() {
-    let s = Scenario { context_tokens: 16_384, ..seed() };
+    let s = Scenario { context_tokens: 16_384, ..worked_example() };
     let c = SimConfig { max_concurrency: 1 << 20, requests: 500, ..config(s) };
     let reqs: Vec<Request> =
         goodput_lab::core::sim::requests(c.arrivals, c.lengths, (16_000.0, 1024.0), 500, 20.0, 3);
@@ -163,14 +163,14 @@ fn the_kv_pool_is_never_exceeded_and_preemption_lets_every_request_finish() {
         tpot_target_s: 0.01,
     };
     let t = run(&reqs, server, StepCost::new(&s), Load::Open);
-    assert!(t.peak_kv_tokens <= server.kv_pool_tokens, "{} > {}", t.peak_kv_tokens, server.kv_pool_tokens);
+    assert!(t.kv_tokens_peak <= server.kv_pool_tokens, "{} > {}", t.kv_tokens_peak, server.kv_pool_tokens);
     assert!(t.preemptions > 0, "a full pool preempts");
     assert!(t.ttft_s.iter().all(|x| x.is_finite()) && t.tpot_s.iter().all(|x| x.is_finite()), "all served");
 }
 
 #[test]
 fn closed_loop_never_builds_a_queue_so_ttft_misses_vanish() {
-    let s = seed();
+    let s = worked_example();
     let closed = sweep(&SimConfig { load: LoadMode::Closed, ..config(s) });
     // Clients wait for their answers, so no queue forms in front of the server: at every client
     // count up to the cap TTFT misses all but vanish (a few long prompts wait for step budget).
@@ -183,7 +183,7 @@ fn closed_loop_never_builds_a_queue_so_ttft_misses_vanish() {
 
 #[test]
 fn counting_tokens_hides_the_requests_that_missed() {
-    let s = seed();
+    let s = worked_example();
     let c = config(s);
     let overloaded = simulate(&c, 1.5 * analyze(&s).knee_batch as f64 / (256.0 * 0.00992));
     assert!(overloaded.requests.both < 0.5, "most requests miss: {}", overloaded.requests.both);
@@ -194,7 +194,7 @@ fn counting_tokens_hides_the_requests_that_missed() {
 
 #[test]
 fn bigger_chunks_prefill_faster_but_stretch_the_decode_steps() {
-    let s = seed();
+    let s = worked_example();
     let c = config(s);
     let points = chunk_tradeoff(&c, 12.0, &[256, 2048]);
     let (small, big) = (points[0].point, points[1].point);
@@ -213,17 +213,17 @@ fn extremes_never_panic_and_never_produce_nan() {
     let mut tiny_gpu = GPUS[0];
     tiny_gpu.hbm_bytes = 1e9;
     let cases = [
-        config(Scenario { gpu: tiny_gpu, ..seed() }),
-        config(Scenario { context_tokens: 1_048_576, ..seed() }),
-        config(Scenario { output_tokens: 1, ..seed() }),
-        SimConfig { requests: 1, rate_points: 2, ..config(seed()) },
-        SimConfig { chunk_tokens: 1, max_concurrency: 1, ..config(seed()) },
-        SimConfig { rate_max_req_per_s: 1e6, ..config(seed()) },
-        SimConfig { rate_max_req_per_s: 1e-9, ..config(seed()) },
+        config(Scenario { gpu: tiny_gpu, ..worked_example() }),
+        config(Scenario { context_tokens: 1_048_576, ..worked_example() }),
+        config(Scenario { output_tokens: 1, ..worked_example() }),
+        SimConfig { requests: 1, rate_points: 2, ..config(worked_example()) },
+        SimConfig { chunk_tokens: 1, max_concurrency: 1, ..config(worked_example()) },
+        SimConfig { rate_max_req_per_s: 1e6, ..config(worked_example()) },
+        SimConfig { rate_max_req_per_s: 1e-9, ..config(worked_example()) },
         SimConfig {
             arrivals: Arrivals::Bursty { cv: 10.0 },
-            lengths: Lengths { dist: LengthDist::LogNormal, spread: 2.0 },
-            ..config(seed())
+            lengths: Lengths { dist: LengthDist::LogNormal, length_cv: 2.0 },
+            ..config(worked_example())
         },
     ];
     for c in cases {
@@ -235,7 +235,7 @@ fn extremes_never_panic_and_never_produce_nan() {
                 p.requests.both,
                 p.tokens.both,
                 p.throughput_tokens_per_s,
-                p.mean_batch,
+                p.batch_mean,
                 p.mean_in_system,
                 p.mean_latency_s,
             ];

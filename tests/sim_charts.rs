@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::seed;
+use common::worked_example;
 use goodput_lab::chart::{
     draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, ChartStyle, Palette, IDEAL_OPACITY,
 };
@@ -21,14 +21,14 @@ enum Chart {
 
 const BOTH_CHARTS: [Chart; 2] = [Chart::Attainment, Chart::Throughput];
 
-/// The page's default sweep on the seed, 300 requests per rate to keep it quick.
+/// The page's default sweep on the worked example, 300 requests per rate to keep it quick.
 fn config() -> SimConfig {
-    SimInputs { requests: 300, ..SimInputs::default() }.config(&seed())
+    SimInputs { requests: 300, ..SimInputs::default() }.config(&worked_example())
 }
 
 /// A TTFT target no request can meet: even the lowest rate misses.
 fn unreachable_ttft() -> SimConfig {
-    SimConfig { scenario: Scenario { ttft_target_s: 1e-6, ..seed() }, ..config() }
+    SimConfig { scenario: Scenario { ttft_target_s: 1e-6, ..worked_example() }, ..config() }
 }
 
 fn svg_with(s: &Sweep, view: &AttainmentView, chart: Chart, palette: Palette) -> String {

@@ -9,16 +9,16 @@ use goodput_lab::state::{
     Inputs, KEYS,
 };
 
-/// The seed's state as its canonical query.
-const SEED_QUERY: &str =
+/// The worked example's state as its canonical query.
+const WORKED_EXAMPLE_QUERY: &str =
     "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90&rate=100&price=2.5";
 
 #[test]
-fn empty_query_gives_the_seed_defaults_without_notices() {
+fn empty_query_gives_the_worked_example_defaults_without_notices() {
     let (inputs, notices) = from_query("");
     assert_eq!(inputs, Inputs::default());
     assert!(notices.is_empty());
-    assert_eq!(to_query(&inputs), SEED_QUERY);
+    assert_eq!(to_query(&inputs), WORKED_EXAMPLE_QUERY);
 }
 
 #[test]
@@ -28,13 +28,19 @@ fn a_url_with_every_key_opens_that_state() {
          &util=85&mbu=70&overhead=1.5&rate=42.5&price=3.1",
     );
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!((inputs.model.id, inputs.gpu.id), ("qwen3-30b-a3b", "h200-sxm"));
-    assert_eq!((inputs.weight_precision, inputs.kv_precision), (Precision::Fp8, Precision::Fp4));
-    assert_eq!((inputs.tp, inputs.context_tokens, inputs.output_tokens), (4, 8192, 512));
-    assert!((inputs.tpot_target_s - 0.0255).abs() < 1e-12);
-    assert!((inputs.ttft_target_s - 0.8).abs() < 1e-12);
-    assert!((inputs.memory_utilization - 0.85).abs() < 1e-12);
-    let c = inputs.realistic.expect("mbu and overhead turn realistic mode on");
+    assert_eq!((inputs.scenario.model.id, inputs.scenario.gpu.id), ("qwen3-30b-a3b", "h200-sxm"));
+    assert_eq!(
+        (inputs.scenario.weight_precision, inputs.scenario.kv_precision),
+        (Precision::Fp8, Precision::Fp4)
+    );
+    assert_eq!(
+        (inputs.scenario.tp, inputs.scenario.context_tokens, inputs.scenario.output_tokens),
+        (4, 8192, 512)
+    );
+    assert!((inputs.scenario.tpot_target_s - 0.0255).abs() < 1e-12);
+    assert!((inputs.scenario.ttft_target_s - 0.8).abs() < 1e-12);
+    assert!((inputs.scenario.memory_utilization - 0.85).abs() < 1e-12);
+    let c = inputs.realistic().expect("mbu and overhead turn realistic mode on");
     assert!((c.mbu - 0.7).abs() < 1e-12 && (c.overhead_s - 0.0015).abs() < 1e-12);
     assert!((inputs.rate_req_per_s - 42.5).abs() < 1e-12 && (inputs.price_per_gpu_hour - 3.1).abs() < 1e-12);
 }
@@ -85,47 +91,76 @@ fn every_key_round_trips() {
 fn a_custom_model_builds_its_spec_from_the_url() {
     let (inputs, _) =
         from_query("model=custom&m_params=46.7&m_active=12.9&m_experts=8&m_top_k=2&m_kv_heads=4");
-    assert_eq!(inputs.model.id, "custom");
-    assert!((inputs.model.params - 46.7e9).abs() < 1.0);
-    let moe = inputs.model.moe.expect("8 experts make it MoE");
+    assert_eq!(inputs.scenario.model.id, "custom");
+    assert!((inputs.scenario.model.params - 46.7e9).abs() < 1.0);
+    let moe = inputs.scenario.model.moe.expect("8 experts make it MoE");
     assert_eq!((moe.experts, moe.top_k), (8, 2));
-    assert_eq!(inputs.model.attention, Attention::Gqa { kv_heads: 4, head_dim: 128 });
+    assert_eq!(inputs.scenario.model.attention, Attention::Gqa { kv_heads: 4, head_dim: 128 });
 }
 
 #[test]
 fn a_bare_custom_model_and_gpu_start_from_the_default_presets() {
     let (inputs, notices) = from_query("model=custom&gpu=custom");
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!((inputs.model.id, inputs.gpu.id), ("custom", "custom"));
-    assert_eq!(inputs.model.moe, None, "Llama 3.1 8B is dense: no experts");
-    assert_eq!((inputs.model.params, inputs.gpu.hbm_bandwidth_bytes_per_s), (8.03e9, 3.35e12));
-    let s = inputs.scenario();
-    let seed = Inputs::default().scenario();
-    assert_eq!(evaluate(&s, 64).step.step_s, evaluate(&seed, 64).step.step_s, "same numbers as the presets");
+    assert_eq!((inputs.scenario.model.id, inputs.scenario.gpu.id), ("custom", "custom"));
+    assert_eq!(inputs.scenario.model.moe, None, "Llama 3.1 8B is dense: no experts");
+    assert_eq!(
+        (inputs.scenario.model.params, inputs.scenario.gpu.hbm_bandwidth_bytes_per_s),
+        (8.03e9, 3.35e12)
+    );
+    let s = inputs.scenario;
+    let worked_example = Inputs::default().scenario;
+    assert_eq!(
+        evaluate(&s, 64).step.step_s,
+        evaluate(&worked_example, 64).step.step_s,
+        "same numbers as the presets"
+    );
 }
 
 #[test]
 fn impossible_custom_combinations_are_repaired_with_notices() {
     let (inputs, notices) = from_query("model=custom&m_params=7&m_active=70&m_experts=4&m_top_k=9");
-    let moe = inputs.model.moe.unwrap();
+    let moe = inputs.scenario.model.moe.unwrap();
     assert_eq!(moe.top_k, 4);
-    assert!(inputs.model.active_params <= inputs.model.params);
+    assert!(inputs.scenario.model.active_params <= inputs.scenario.model.params);
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     assert_eq!(keys, ["m_active", "m_top_k"]);
 }
 
 #[test]
 fn realistic_mode_is_off_unless_the_url_asks() {
-    assert_eq!(from_query("").0.realistic, None);
-    let on = from_query("realistic=1").0.realistic.unwrap();
+    assert_eq!(from_query("").0.realistic(), None);
+    let on = from_query("realistic=1").0.realistic().unwrap();
     assert_eq!(on, Calibration::REALISTIC_DEFAULT);
-    assert_eq!(from_query("overhead=2").0.realistic.unwrap().mbu, Calibration::REALISTIC_DEFAULT.mbu);
+    assert_eq!(from_query("overhead=2").0.realistic().unwrap().mbu, Calibration::REALISTIC_DEFAULT.mbu);
+}
+
+#[test]
+fn realistic_mode_at_the_ideal_calibration_stays_on_through_a_link() {
+    let (inputs, notices) = from_query("mbu=100&overhead=0");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(inputs.realistic(), Some(Calibration::IDEAL), "on, with the ideal numbers");
+    let query = to_query(&inputs);
+    assert!(query.contains("mbu=100&overhead=0"), "{query}");
+    assert_eq!(from_query(&query).0, inputs);
+    let off = inputs.with_realistic(None);
+    assert_eq!((off.realistic(), off.scenario.calibration), (None, Calibration::IDEAL));
+    assert!(!to_query(&off).contains("mbu"), "{}", to_query(&off));
+}
+
+#[test]
+fn a_calibration_in_the_scenario_always_reaches_the_url() {
+    let calibration = Calibration { mbu: 0.6, overhead_s: 2e-3 };
+    let mut inputs = Inputs::default();
+    inputs.scenario.calibration = calibration;
+    assert_eq!(inputs.realistic(), Some(calibration), "what the core analyzes is what the page says");
+    assert_eq!(from_query(&to_query(&inputs)).0, inputs.with_realistic(Some(calibration)));
 }
 
 #[test]
 fn context_is_clamped_to_the_models_maximum() {
     let (inputs, notices) = from_query("model=gemma-2-9b&ctx=131072");
-    assert_eq!(inputs.context_tokens, 8192);
+    assert_eq!(inputs.scenario.context_tokens, 8192);
     assert_eq!(notices.len(), 1);
     assert!(notices[0].message.contains("8192 tokens"), "{}", notices[0].message);
 }
@@ -134,7 +169,7 @@ fn context_is_clamped_to_the_models_maximum() {
 fn garbage_values_fall_back_to_defaults_with_one_notice_each() {
     let (inputs, notices) =
         from_query("model=gpt-9&gpu=toaster&w=int3&kv=int4&tp=3&ctx=lots&out=-&tpot=NaN&ttft=soon&util=x&mbu=%&rate=&price=free");
-    assert_eq!(inputs, Inputs { realistic: Some(Calibration::REALISTIC_DEFAULT), ..Inputs::default() });
+    assert_eq!(inputs, Inputs::default().with_realistic(Some(Calibration::REALISTIC_DEFAULT)));
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     assert_eq!(
         keys,
@@ -146,9 +181,9 @@ fn garbage_values_fall_back_to_defaults_with_one_notice_each() {
 #[test]
 fn out_of_range_numbers_are_clamped_with_a_notice() {
     let (inputs, notices) = from_query("ctx=1&tpot=0&out=10000000");
-    assert_eq!(inputs.context_tokens, 128);
-    assert_eq!(inputs.tpot_target_s, 0.001);
-    assert_eq!(inputs.output_tokens, 16_384);
+    assert_eq!(inputs.scenario.context_tokens, 128);
+    assert_eq!(inputs.scenario.tpot_target_s, 0.001);
+    assert_eq!(inputs.scenario.output_tokens, 16_384);
     assert_eq!(notices.len(), 3);
     assert!(notices.iter().all(|n| n.message.contains("outside")));
 }
@@ -161,7 +196,7 @@ fn markup_in_a_value_is_quoted_as_text_and_truncated() {
 }
 
 #[test]
-fn context_slider_stops_are_log_spaced_and_include_the_seed() {
+fn context_slider_stops_are_log_spaced_and_include_the_worked_example() {
     let stops = log_stops(128, 131_072);
     assert_eq!((stops[0], *stops.last().unwrap()), (128, 131_072));
     assert!(stops.contains(&2048) && stops.contains(&256));
@@ -174,7 +209,7 @@ fn context_slider_stops_are_log_spaced_and_include_the_seed() {
 }
 
 #[test]
-fn output_slider_reaches_one_and_the_seed_256() {
+fn output_slider_reaches_one_and_the_worked_examples_256() {
     let stops = log_stops(1, 16_384);
     assert_eq!(stops[0], 1);
     assert!(stops.contains(&256));

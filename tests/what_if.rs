@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_close, seed};
+use common::{assert_close, worked_example};
 use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::model::{expected_experts, params_read};
@@ -15,11 +15,11 @@ use goodput_lab::core::roofline::{
     Precision, Scenario,
 };
 
-/// The seed with another model, GPU and tensor-parallel degree.
+/// The worked example with another model, GPU and tensor-parallel degree.
 fn on(model: &str, gpu: &str, tp: u32) -> Scenario {
     let model = *model_by_id(model).expect("model preset");
     let gpu = *gpu_by_id(gpu).expect("gpu preset");
-    Scenario { model, gpu, tp, ..seed() }
+    Scenario { model, gpu, tp, ..worked_example() }
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn expected_experts_is_top_k_at_one_token_and_all_experts_at_many() {
 
 #[test]
 fn a_dense_model_reads_all_weights_at_every_batch() {
-    let s = seed();
+    let s = worked_example();
     for b in [1, 64, 1000] {
         assert_eq!(step_time(&s, b).weight_read_bytes, 16.06e9);
     }
@@ -147,7 +147,7 @@ fn weight_precision_sets_bytes_and_the_compute_peak() {
 
 #[test]
 fn prefill_matches_the_flop_count_and_the_weight_read() {
-    let s = seed();
+    let s = worked_example();
     let p = prefill_time(&s);
     let linear = 2.0 * 8.03e9 * 2048.0;
     let attention = 32.0 * (2048.0 * 2049.0 / 2.0) * 32.0 * 2.0 * (128.0 + 128.0);
@@ -161,14 +161,14 @@ fn prefill_matches_the_flop_count_and_the_weight_read() {
 
 #[test]
 fn ttft_is_the_step_in_flight_plus_the_prefill() {
-    let s = seed();
+    let s = worked_example();
     let p = evaluate(&s, 64);
     assert_close(p.ttft_s, p.step.step_s + prefill_time(&s).prefill_s, 1e-12, "TTFT at 64");
 }
 
 #[test]
 fn a_tight_ttft_target_caps_the_batch_before_tpot() {
-    let s = Scenario { ttft_target_s: 0.042, ..seed() };
+    let s = Scenario { ttft_target_s: 0.042, ..worked_example() };
     let a = analyze(&s);
     let prefill_s = prefill_time(&s).prefill_s;
     let expect = ((0.042 - prefill_s) * 3.35e12 - 16.06e9) / (2048.0 * 131072.0);
@@ -180,7 +180,7 @@ fn a_tight_ttft_target_caps_the_batch_before_tpot() {
 
 #[test]
 fn a_ttft_target_below_the_prefill_leaves_no_goodput() {
-    let s = Scenario { ttft_target_s: 0.020, ..seed() };
+    let s = Scenario { ttft_target_s: 0.020, ..worked_example() };
     let a = analyze(&s);
     assert_eq!(a.knee_batch, 0);
     assert!(matches!(a.limit, Limit::TtftBelowFloor { .. }), "{:?}", a.limit);
@@ -203,22 +203,22 @@ fn realistic_mode_at_full_bandwidth_and_no_overhead_equals_the_ideal_model_exact
 
 #[test]
 fn realistic_mode_divides_bandwidth_by_mbu_and_adds_the_overhead() {
-    let s = Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }, ..seed() };
+    let s = Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }, ..worked_example() };
     let step = step_time(&s, 64);
     assert_close(step.step_s, (16.06e9 + 64.0 * 2048.0 * 131072.0) / (3.35e12 * 0.8) + 1e-3, 1e-12, "step");
     let knee: f64 = ((0.010 - 1e-3) * 3.35e12 * 0.8 - 16.06e9) / (2048.0 * 131072.0);
     assert_eq!(analyze(&s).knee_batch, knee.floor() as u32);
     let c = curves(&s, &analyze(&s));
     assert_eq!(c.ideal_points.len(), c.points.len(), "ideal curves drawn alongside");
-    assert_eq!(c.ideal_points[0], evaluate(&seed(), c.ideal_points[0].batch));
-    assert!(curves(&seed(), &analyze(&seed())).ideal_points.is_empty());
+    assert_eq!(c.ideal_points[0], evaluate(&worked_example(), c.ideal_points[0].batch));
+    assert!(curves(&worked_example(), &analyze(&worked_example())).ideal_points.is_empty());
 }
 
 #[test]
 fn capacity_plan_runs_replicas_at_the_knee() {
-    let s = seed();
+    let s = worked_example();
     let a = analyze(&s);
-    let plan = capacity_plan(&s, &a, 100.0, 2.5).expect("the seed has a knee");
+    let plan = capacity_plan(&s, &a, 100.0, 2.5).expect("the worked example has a knee");
     let per_replica = 64.0 / (256.0 * ((16.06e9 + 64.0 * 2048.0 * 131072.0) / 3.35e12));
     assert_close(plan.replica_goodput_req_per_s, per_replica, 1e-12, "replica goodput");
     assert_eq!((plan.replicas, plan.gpus), (4, 4));
@@ -231,15 +231,15 @@ fn capacity_plan_runs_replicas_at_the_knee() {
     let tp2 = Scenario { tp: 2, tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
     let plan2 = capacity_plan(&tp2, &analyze(&tp2), 100.0, 2.5).unwrap();
     assert_eq!(plan2.gpus, plan2.replicas * 2);
-    let none = Scenario { tpot_target_s: 0.001, ..seed() };
+    let none = Scenario { tpot_target_s: 0.001, ..worked_example() };
     assert_eq!(capacity_plan(&none, &analyze(&none), 100.0, 2.5), None);
 }
 
 #[test]
 fn custom_specs_never_panic_and_stay_finite_whatever_the_numbers() {
     use goodput_lab::core::presets::{CustomGpu, CustomModel};
-    let base = CustomModel::from_spec(&seed().model);
-    let gpu = CustomGpu::from_spec(&seed().gpu);
+    let base = CustomModel::from_spec(&worked_example().model);
+    let gpu = CustomGpu::from_spec(&worked_example().gpu);
     for experts in [0, 1, 2, 8, 4096] {
         for top_k in [0, 1, 4, 9, 5000] {
             for (window_tokens, sliding_layers) in [(0, 0), (1, 1), (4096, 99), (0, 16), (10_000_000, 32)] {
@@ -254,7 +254,7 @@ fn custom_specs_never_panic_and_stay_finite_whatever_the_numbers() {
                         ..base
                     };
                     let fp = CustomGpu { fp8_flop_per_s: 0.0, fp4_flop_per_s: 0.0, ..gpu };
-                    let s = Scenario { model: m.to_spec(), gpu: fp.to_spec(), tp, ..seed() };
+                    let s = Scenario { model: m.to_spec(), gpu: fp.to_spec(), tp, ..worked_example() };
                     let a = analyze(&s);
                     for b in [1, a.knee_batch.max(1), 4096] {
                         let p = evaluate(&s, b);

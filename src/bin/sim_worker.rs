@@ -42,7 +42,7 @@ mod worker {
     #[wasm_bindgen]
     pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
         let (inputs, _) = goodput_lab::state::from_query(query);
-        let config = inputs.sim.config(&inputs.scenario());
+        let config = inputs.sim.config(&inputs.scenario);
         let p = goodput_lab::core::sim::simulate(&config, rate_req_per_s);
         vec![f64::from(config.requests), p.throughput_req_per_s, p.requests.both]
     }

@@ -26,23 +26,23 @@ pub struct CapacityPlan {
 /// The plan for a target rate and a $/GPU-hour price; `None` when no batch meets the targets or
 /// the rate is not positive.
 pub fn capacity_plan(
-    s: &Scenario,
-    a: &Analysis,
+    scenario: &Scenario,
+    analysis: &Analysis,
     rate_req_per_s: f64,
     price_per_gpu_hour: f64,
 ) -> Option<CapacityPlan> {
-    if a.server_batch == 0 || !(rate_req_per_s.is_finite() && rate_req_per_s > 0.0) {
+    if analysis.server_batch == 0 || !(rate_req_per_s.is_finite() && rate_req_per_s > 0.0) {
         return None;
     }
-    let replica_goodput_req_per_s = evaluate(s, a.server_batch).goodput_req_per_s;
+    let replica_goodput_req_per_s = evaluate(scenario, analysis.server_batch).goodput_req_per_s;
     let replicas = (rate_req_per_s / replica_goodput_req_per_s).ceil();
     if !(replicas.is_finite() && replicas >= 1.0 && replicas <= f64::from(u32::MAX / 8)) {
         return None;
     }
     let replicas = replicas as u32;
-    let gpus = replicas * s.tp.max(1);
+    let gpus = replicas * scenario.tp.max(1);
     let cost_per_hour = f64::from(gpus) * price_per_gpu_hour;
-    let tokens_per_hour = rate_req_per_s * f64::from(s.output_tokens) * S_PER_HOUR;
+    let tokens_per_hour = rate_req_per_s * f64::from(scenario.output_tokens) * S_PER_HOUR;
     let cost_per_million_tokens = cost_per_hour / tokens_per_hour * 1e6;
     Some(CapacityPlan { replica_goodput_req_per_s, replicas, gpus, cost_per_hour, cost_per_million_tokens })
 }

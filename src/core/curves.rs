@@ -40,8 +40,8 @@ pub struct Curves {
 }
 
 /// axis = round_up(1.15 x max(128, 2 x knee, pool)), capped at [`MAX_AXIS_BATCH`].
-pub fn axis_max_batch(a: &Analysis) -> u32 {
-    let widest = 128_u32.max(a.knee_batch.saturating_mul(2)).max(a.kv_pool_batch);
+pub fn axis_max_batch(analysis: &Analysis) -> u32 {
+    let widest = 128_u32.max(analysis.knee_batch.saturating_mul(2)).max(analysis.kv_pool_batch);
     let padded = (f64::from(widest) * 1.15).ceil() as u32;
     round_up_nice(padded).min(MAX_AXIS_BATCH)
 }
@@ -54,12 +54,12 @@ fn round_up_nice(x: u32) -> u32 {
 
 /// The batches each curve samples: a stride that keeps at most [`MAX_POINTS`], plus the knee, the
 /// batch after it and the pool.
-pub fn sampled_batches(axis_max: u32, a: &Analysis) -> Vec<u32> {
+pub fn sampled_batches(axis_max: u32, analysis: &Analysis) -> Vec<u32> {
     let axis_max = axis_max.clamp(1, MAX_BATCH);
     let stride = axis_max.div_ceil(MAX_POINTS).max(1);
     let mut batches: Vec<u32> = (1..=axis_max).step_by(stride as usize).collect();
     batches.push(axis_max);
-    for b in [a.knee_batch, a.knee_batch.saturating_add(1), a.kv_pool_batch] {
+    for b in [analysis.knee_batch, analysis.knee_batch.saturating_add(1), analysis.kv_pool_batch] {
         if (1..=axis_max).contains(&b) {
             batches.push(b);
         }
@@ -71,10 +71,10 @@ pub fn sampled_batches(axis_max: u32, a: &Analysis) -> Vec<u32> {
 
 /// Powers of two from 1 to the KV pool, plus the knee, the batch after it and the pool itself,
 /// ascending; empty when the pool holds nothing.
-pub fn ladder_batches(a: &Analysis) -> Vec<u32> {
-    let pool = a.kv_pool_batch.min(MAX_AXIS_BATCH);
+pub fn ladder_batches(analysis: &Analysis) -> Vec<u32> {
+    let pool = analysis.kv_pool_batch.min(MAX_AXIS_BATCH);
     let mut batches: Vec<u32> = (0..32).map(|i| 1_u32 << i).take_while(|&b| b <= pool).collect();
-    for b in [a.knee_batch, a.knee_batch.saturating_add(1), pool] {
+    for b in [analysis.knee_batch, analysis.knee_batch.saturating_add(1), pool] {
         if (1..=pool).contains(&b) {
             batches.push(b);
         }
@@ -86,50 +86,50 @@ pub fn ladder_batches(a: &Analysis) -> Vec<u32> {
 
 /// The curves for a scenario, evaluated at [`sampled_batches`] (and on the ideal roofline too when
 /// the scenario is calibrated).
-pub fn curves(s: &Scenario, a: &Analysis) -> Curves {
-    curves_on_axis(s, a, axis_max_batch(a))
+pub fn curves(scenario: &Scenario, analysis: &Analysis) -> Curves {
+    curves_on_axis(scenario, analysis, axis_max_batch(analysis))
 }
 
 /// The curves with measured points drawn over them: the batch axis widened to reach the largest
 /// measured batch (up to [`MAX_AXIS_BATCH`]) and the fitted line sampled at the curves' batches.
 pub fn curves_with_measured(
-    s: &Scenario,
-    a: &Analysis,
+    scenario: &Scenario,
+    analysis: &Analysis,
     points: &[MeasuredPoint],
     fit: Option<&Fit>,
 ) -> Curves {
     let widest = points.iter().map(|p| p.batch).max().unwrap_or(0);
     let reach = round_up_nice((f64::from(widest.min(MAX_AXIS_BATCH)) * 1.05).ceil() as u32);
-    let mut c = curves_on_axis(s, a, axis_max_batch(a).max(reach).min(MAX_AXIS_BATCH));
+    let mut c = curves_on_axis(scenario, analysis, axis_max_batch(analysis).max(reach).min(MAX_AXIS_BATCH));
     if !points.is_empty() {
         let batches: Vec<u32> = c.points.iter().map(|p| p.batch).collect();
-        c.measured = Some(overlay(s, points, fit, &batches));
+        c.measured = Some(overlay(scenario, points, fit, &batches));
     }
     c
 }
 
 /// The curves sampled from batch 1 to `axis_max_batch`.
-fn curves_on_axis(s: &Scenario, a: &Analysis, axis_max_batch: u32) -> Curves {
-    let batches = sampled_batches(axis_max_batch, a);
-    let points = batches.iter().map(|&b| evaluate(s, b)).collect();
-    let ideal = s.ideal();
+fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: u32) -> Curves {
+    let batches = sampled_batches(axis_max_batch, analysis);
+    let points = batches.iter().map(|&b| evaluate(scenario, b)).collect();
+    let ideal = scenario.ideal();
     let ideal_points =
-        if ideal == *s { Vec::new() } else { batches.iter().map(|&b| evaluate(&ideal, b)).collect() };
-    let rungs = ladder_batches(a);
-    let ladder = rungs.iter().map(|&b| evaluate(s, b)).collect();
+        if ideal == *scenario { Vec::new() } else { batches.iter().map(|&b| evaluate(&ideal, b)).collect() };
+    let rungs = ladder_batches(analysis);
+    let ladder = rungs.iter().map(|&b| evaluate(scenario, b)).collect();
     let ideal_ladder =
-        if ideal == *s { Vec::new() } else { rungs.iter().map(|&b| evaluate(&ideal, b)).collect() };
+        if ideal == *scenario { Vec::new() } else { rungs.iter().map(|&b| evaluate(&ideal, b)).collect() };
     Curves {
         points,
         ideal_points,
         ladder,
         ideal_ladder,
         axis_max_batch,
-        knee_batch: a.knee_batch,
-        kv_pool_batch: a.kv_pool_batch,
-        tpot_target_s: s.tpot_target_s,
-        ttft_target_s: s.ttft_target_s,
-        tp: s.tp,
+        knee_batch: analysis.knee_batch,
+        kv_pool_batch: analysis.kv_pool_batch,
+        tpot_target_s: scenario.tpot_target_s,
+        ttft_target_s: scenario.ttft_target_s,
+        tp: scenario.tp,
         measured: None,
     }
 }

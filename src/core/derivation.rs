@@ -1,4 +1,4 @@
-//! The seed's arithmetic written out for any scenario, as plain data: each line's operands (the
+//! The worked example's arithmetic written out for any scenario, as plain data: each line's operands (the
 //! numbers the page substitutes into the formula) beside the roofline's own result, and which form of
 //! each formula applies (dense or MoE reads, GQA or MLA cache, sliding windows, tensor parallelism,
 //! realistic calibration, and the cases in which no batch can run).
@@ -207,7 +207,7 @@ pub enum KneeForm {
 pub struct Knee {
     pub target_s: f64,
     pub form: KneeForm,
-    /// The real-valued batch where step(B) = target (the seed's 64.97).
+    /// The real-valued batch where step(B) = target (the worked example's 64.97).
     pub exact: f64,
     /// floor(exact): the largest batch meeting the TPOT target alone.
     pub tpot_batch: u32,
@@ -248,13 +248,13 @@ pub struct Goodput {
 }
 
 /// The whole derivation for `s` and its analysis.
-pub fn derive(s: &Scenario, a: &Analysis) -> Derivation {
-    let weights = weights(s);
-    let kv_token = kv_token(s);
-    let kv_seq = kv_seq(s, a);
-    let bandwidth = bandwidth(s);
-    let compute = compute_peak(s, a);
-    let step = step_formula(&weights, &kv_seq, &bandwidth, &compute, s);
+pub fn derive(scenario: &Scenario, analysis: &Analysis) -> Derivation {
+    let weights = weights(scenario);
+    let kv_token = kv_token(scenario);
+    let kv_seq = kv_seq(scenario, analysis);
+    let bandwidth = bandwidth(scenario);
+    let compute = compute_peak(scenario, analysis);
+    let step = step_formula(&weights, &kv_seq, &bandwidth, &compute, scenario);
     Derivation {
         weights,
         kv_token,
@@ -262,45 +262,48 @@ pub fn derive(s: &Scenario, a: &Analysis) -> Derivation {
         bandwidth,
         compute,
         step,
-        steps: step_batches(a).into_iter().map(|(batch, role)| step_at(s, a, batch, role)).collect(),
-        knee: knee(s, a, &step),
-        pool: pool(s, a),
-        goodput: goodput(s, a),
-        limit: a.limit,
+        steps: step_batches(analysis)
+            .into_iter()
+            .map(|(batch, role)| step_at(scenario, analysis, batch, role))
+            .collect(),
+        knee: knee(scenario, analysis, &step),
+        pool: pool(scenario, analysis),
+        goodput: goodput(scenario, analysis),
+        limit: analysis.limit,
     }
 }
 
 /// [`derive`] with the scenario's own analysis.
-pub fn derive_scenario(s: &Scenario) -> Derivation {
-    derive(s, &analyze(s))
+pub fn derive_scenario(scenario: &Scenario) -> Derivation {
+    derive(scenario, &analyze(scenario))
 }
 
-fn weights(s: &Scenario) -> Weights {
-    let bytes_per_param = s.weight_precision.bytes_per_element();
-    let weight_bytes = s.model.params * bytes_per_param;
-    let moe = s.model.moe.filter(|m| m.experts > m.top_k).map(|m| {
-        let expert_params = expert_params(&s.model);
+fn weights(scenario: &Scenario) -> Weights {
+    let bytes_per_param = scenario.weight_precision.bytes_per_element();
+    let weight_bytes = scenario.model.params * bytes_per_param;
+    let moe = scenario.model.moe.filter(|m| m.experts > m.top_k).map(|m| {
+        let expert_params = expert_params(&scenario.model);
         MoeReads {
             experts: m.experts,
             top_k: m.top_k,
-            active_params: s.model.active_params,
+            active_params: scenario.model.active_params,
             expert_params,
-            dense_params: (s.model.params - expert_params * f64::from(m.experts)).max(0.0),
+            dense_params: (scenario.model.params - expert_params * f64::from(m.experts)).max(0.0),
         }
     });
     Weights {
-        params: s.model.params,
-        precision: s.weight_precision,
+        params: scenario.model.params,
+        precision: scenario.weight_precision,
         bytes_per_param,
         weight_bytes,
-        tp: s.tp.max(1),
-        per_gpu_bytes: weight_bytes_per_gpu(s),
+        tp: scenario.tp.max(1),
+        per_gpu_bytes: weight_bytes_per_gpu(scenario),
         moe,
     }
 }
 
-fn kv_token(s: &Scenario) -> KvToken {
-    let (shape, elements_per_layer) = match s.model.attention {
+fn kv_token(scenario: &Scenario) -> KvToken {
+    let (shape, elements_per_layer) = match scenario.model.attention {
         Attention::Gqa { kv_heads, head_dim } => {
             (KvShape::Gqa { kv_heads, head_dim }, 2.0 * f64::from(kv_heads) * f64::from(head_dim))
         }
@@ -309,73 +312,79 @@ fn kv_token(s: &Scenario) -> KvToken {
             f64::from(kv_lora_rank) + f64::from(rope_head_dim),
         ),
     };
-    let bytes_per_element = s.kv_precision.bytes_per_element();
+    let bytes_per_element = scenario.kv_precision.bytes_per_element();
     KvToken {
-        layers: s.model.layers,
+        layers: scenario.model.layers,
         shape,
-        precision: s.kv_precision,
+        precision: scenario.kv_precision,
         bytes_per_element,
         elements_per_layer,
-        kv_bytes_per_token: elements_per_layer * f64::from(s.model.layers) * bytes_per_element,
+        kv_bytes_per_token: elements_per_layer * f64::from(scenario.model.layers) * bytes_per_element,
     }
 }
 
-fn kv_seq(s: &Scenario, a: &Analysis) -> KvSeq {
-    let sliding = s.model.sliding_window.filter(|w| w.sliding_layers > 0).map(|w| {
-        let sliding_layers = w.sliding_layers.min(s.model.layers);
+fn kv_seq(scenario: &Scenario, analysis: &Analysis) -> KvSeq {
+    let sliding = scenario.model.sliding_window.filter(|w| w.sliding_layers > 0).map(|w| {
+        let sliding_layers = w.sliding_layers.min(scenario.model.layers);
         SlidingKv {
-            full_layers: s.model.layers - sliding_layers,
+            full_layers: scenario.model.layers - sliding_layers,
             sliding_layers,
             window_tokens: w.window_tokens,
-            held_tokens: w.window_tokens.min(s.context_tokens),
+            held_tokens: w.window_tokens.min(scenario.context_tokens),
         }
     });
-    let shards = kv_shards(s);
+    let shards = kv_shards(scenario);
     KvSeq {
-        context_tokens: s.context_tokens,
+        context_tokens: scenario.context_tokens,
         sliding,
-        kv_bytes_per_seq: a.kv_bytes_per_seq,
+        kv_bytes_per_seq: analysis.kv_bytes_per_seq,
         shards: shards as u32,
-        per_gpu_bytes: a.kv_bytes_per_seq / shards,
+        per_gpu_bytes: analysis.kv_bytes_per_seq / shards,
     }
 }
 
-fn bandwidth(s: &Scenario) -> Bandwidth {
-    let c = s.calibration;
+fn bandwidth(scenario: &Scenario) -> Bandwidth {
+    let c = scenario.calibration;
     Bandwidth {
-        peak_bytes_per_s: s.gpu.hbm_bandwidth_bytes_per_s,
+        peak_bytes_per_s: scenario.gpu.hbm_bandwidth_bytes_per_s,
         mbu: c.mbu,
-        effective_bytes_per_s: s.gpu.hbm_bandwidth_bytes_per_s * c.mbu,
+        effective_bytes_per_s: scenario.gpu.hbm_bandwidth_bytes_per_s * c.mbu,
         overhead_s: c.overhead_s,
         realistic: c != Calibration::IDEAL,
     }
 }
 
-fn compute_peak(s: &Scenario, a: &Analysis) -> ComputePeak {
+fn compute_peak(scenario: &Scenario, analysis: &Analysis) -> ComputePeak {
     ComputePeak {
-        active_params: s.model.active_params,
-        per_gpu_flop_per_s: s.weight_precision.compute_peak(&s.gpu).0,
-        precision: a.compute_precision,
-        peak_flop_per_s: a.peak_flop_per_s,
+        active_params: scenario.model.active_params,
+        per_gpu_flop_per_s: scenario.weight_precision.compute_peak(&scenario.gpu).0,
+        precision: analysis.compute_precision,
+        peak_flop_per_s: analysis.peak_flop_per_s,
     }
 }
 
-fn step_formula(w: &Weights, kv: &KvSeq, bw: &Bandwidth, c: &ComputePeak, s: &Scenario) -> StepFormula {
+fn step_formula(
+    w: &Weights,
+    kv: &KvSeq,
+    bw: &Bandwidth,
+    c: &ComputePeak,
+    scenario: &Scenario,
+) -> StepFormula {
     StepFormula {
         fixed_weight_read_bytes: w.moe.is_none().then_some(w.per_gpu_bytes),
         kv_bytes_per_seq: kv.per_gpu_bytes,
         bandwidth_bytes_per_s: bw.effective_bytes_per_s,
         compute_per_seq_s: 2.0 * c.active_params / c.peak_flop_per_s,
-        allreduce_per_seq_s: allreduce_s(s, 1.0),
+        allreduce_per_seq_s: allreduce_s(scenario, 1.0),
         overhead_s: bw.overhead_s,
     }
 }
 
 /// The batches the argument walks through, by limit: the knee, the batch after it and the
 /// headline's comparison batch; the pool (and the knee beyond it); batch 1; or none.
-fn step_batches(a: &Analysis) -> Vec<(u32, Role)> {
-    let (knee, pool) = (a.knee_batch, a.kv_pool_batch);
-    let mut batches = match a.limit {
+fn step_batches(analysis: &Analysis) -> Vec<(u32, Role)> {
+    let (knee, pool) = (analysis.knee_batch, analysis.kv_pool_batch);
+    let mut batches = match analysis.limit {
         Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. } => vec![],
         Limit::TargetBelowFloor { .. } | Limit::TtftBelowFloor { .. } => vec![(1, Role::One)],
         Limit::KvPool if knee < MAX_BATCH => vec![(pool, Role::Pool), (knee, Role::Knee)],
@@ -397,33 +406,33 @@ fn step_batches(a: &Analysis) -> Vec<(u32, Role)> {
     batches
 }
 
-fn step_at(s: &Scenario, a: &Analysis, batch: u32, role: Role) -> StepAt {
-    let p = evaluate(s, batch);
+fn step_at(scenario: &Scenario, analysis: &Analysis, batch: u32, role: Role) -> StepAt {
+    let p = evaluate(scenario, batch);
     let b = f64::from(batch);
     StepAt {
         batch,
         role,
-        experts_touched: s
+        experts_touched: scenario
             .model
             .moe
             .filter(|m| m.experts > m.top_k)
             .map(|m| expected_experts(m.experts, m.top_k, b)),
-        flop: 2.0 * s.model.active_params * b,
+        flop: 2.0 * scenario.model.active_params * b,
         time: p.step,
         meets_tpot: p.meets_tpot,
         meets_ttft: p.meets_ttft,
-        fits_pool: batch <= a.kv_pool_batch,
+        fits_pool: batch <= analysis.kv_pool_batch,
     }
 }
 
 /// The knee's exact batch and the formula that gives it. Dense models solve step(B) = target in
 /// closed form on whichever roofline term reaches the target first; MoE reads need bisection.
-fn knee(s: &Scenario, a: &Analysis, f: &StepFormula) -> Knee {
-    let target_s = s.tpot_target_s;
-    let empty_step_s = step_time(s, 0).step_s;
+fn knee(scenario: &Scenario, analysis: &Analysis, f: &StepFormula) -> Knee {
+    let target_s = scenario.tpot_target_s;
+    let empty_step_s = step_time(scenario, 0).step_s;
     let form = if empty_step_s > target_s {
         KneeForm::BelowFloor { empty_step_s }
-    } else if a.knee_exact >= f64::from(MAX_BATCH) {
+    } else if analysis.knee_exact >= f64::from(MAX_BATCH) {
         KneeForm::Unbounded
     } else {
         match f.fixed_weight_read_bytes {
@@ -431,11 +440,11 @@ fn knee(s: &Scenario, a: &Analysis, f: &StepFormula) -> Knee {
             Some(weight_bytes) => linear_knee(target_s, weight_bytes, f),
         }
     };
-    let exact = a.knee_exact;
+    let exact = analysis.knee_exact;
     let tpot_batch = if exact >= f64::from(MAX_BATCH) { MAX_BATCH } else { exact.max(0.0).floor() as u32 };
-    let ttft_cap = matches!(a.limit, Limit::Ttft | Limit::TtftBelowFloor { .. })
-        .then_some((s.ttft_target_s, a.prefill.prefill_s));
-    Knee { target_s, form, exact, tpot_batch, batch: a.knee_batch, ttft_cap }
+    let ttft_cap = matches!(analysis.limit, Limit::Ttft | Limit::TtftBelowFloor { .. })
+        .then_some((scenario.ttft_target_s, analysis.prefill.prefill_s));
+    Knee { target_s, form, exact, tpot_batch, batch: analysis.knee_batch, ttft_cap }
 }
 
 /// A dense model's knee: step(B) = max(memory(B), compute(B)) + all-reduce(B) + overhead is
@@ -464,35 +473,35 @@ fn linear_knee(target_s: f64, weight_bytes: f64, f: &StepFormula) -> KneeForm {
     }
 }
 
-fn pool(s: &Scenario, a: &Analysis) -> Pool {
-    let usable_bytes = usable_hbm_bytes(s);
-    let weight_bytes = weight_bytes_per_gpu(s);
+fn pool(scenario: &Scenario, analysis: &Analysis) -> Pool {
+    let usable_bytes = usable_hbm_bytes(scenario);
+    let weight_bytes = weight_bytes_per_gpu(scenario);
     Pool {
-        hbm_bytes: s.gpu.hbm_bytes,
-        memory_utilization: s.memory_utilization,
+        hbm_bytes: scenario.gpu.hbm_bytes,
+        memory_utilization: scenario.memory_utilization,
         usable_bytes,
         weight_bytes,
         free_bytes: usable_bytes - weight_bytes,
-        kv_bytes_per_seq: a.kv_bytes_per_seq / kv_shards(s),
-        batch: a.kv_pool_batch,
-        server_batch: a.server_batch,
+        kv_bytes_per_seq: analysis.kv_bytes_per_seq / kv_shards(scenario),
+        batch: analysis.kv_pool_batch,
+        server_batch: analysis.server_batch,
     }
 }
 
 /// Little's law at the server batch (the knee, or the pool when it binds first).
-fn goodput(s: &Scenario, a: &Analysis) -> Option<Goodput> {
-    if a.server_batch == 0 {
+fn goodput(scenario: &Scenario, analysis: &Analysis) -> Option<Goodput> {
+    if analysis.server_batch == 0 {
         return None;
     }
-    let p = evaluate(s, a.server_batch);
+    let p = evaluate(scenario, analysis.server_batch);
     Some(Goodput {
         batch: p.batch,
-        output_tokens: s.output_tokens,
+        output_tokens: scenario.output_tokens,
         step_s: p.step.step_s,
         tokens_per_s: p.tokens_per_s,
         throughput_req_per_s: p.throughput_req_per_s,
         goodput_req_per_s: p.goodput_req_per_s,
-        tp: s.tp.max(1),
+        tp: scenario.tp.max(1),
         goodput_per_gpu_req_per_s: p.goodput_per_gpu_req_per_s,
     })
 }

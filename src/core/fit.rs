@@ -70,27 +70,27 @@ pub enum FitError {
 }
 
 /// x(B) = bytes_read(B) / HBM bandwidth on the ideal roofline (s), and the all-reduce time (s).
-fn memory_and_allreduce_s(s: &Scenario, batch: u32) -> (f64, f64) {
-    let step = step_time_at(&s.ideal(), f64::from(batch));
+fn memory_and_allreduce_s(scenario: &Scenario, batch: u32) -> (f64, f64) {
+    let step = step_time_at(&scenario.ideal(), f64::from(batch));
     (step.memory_s, step.allreduce_s)
 }
 
 /// The fitted step time at `batch`: overhead + all-reduce(B) + bytes_read(B) / (MBU x bandwidth), in s.
-pub fn fitted_step_s(s: &Scenario, fit: &Fit, batch: u32) -> f64 {
-    let (memory_s, allreduce_s) = memory_and_allreduce_s(s, batch);
+pub fn fitted_step_s(scenario: &Scenario, fit: &Fit, batch: u32) -> f64 {
+    let (memory_s, allreduce_s) = memory_and_allreduce_s(scenario, batch);
     fit.overhead_s + allreduce_s + memory_s / fit.mbu
 }
 
 /// Least squares of TPOT(B) = overhead + all-reduce(B) + bytes_read(B) / (MBU x bandwidth) over
 /// `points`. With one batch only, the overhead is fixed at 0 and slope = Σ x y / Σ x².
-pub fn fit(s: &Scenario, points: &[MeasuredPoint]) -> Result<Fit, FitError> {
+pub fn fit(scenario: &Scenario, points: &[MeasuredPoint]) -> Result<Fit, FitError> {
     if points.is_empty() {
         return Err(FitError::NoPoints);
     }
     let xy: Vec<(f64, f64)> = points
         .iter()
         .map(|p| {
-            let (x, allreduce) = memory_and_allreduce_s(s, p.batch);
+            let (x, allreduce) = memory_and_allreduce_s(scenario, p.batch);
             (x, p.tpot_s - allreduce)
         })
         .collect();
@@ -115,7 +115,7 @@ pub fn fit(s: &Scenario, points: &[MeasuredPoint]) -> Result<Fit, FitError> {
         rms_residual_s: (ss_res / n).sqrt(),
         r_squared,
         points_used: points.len(),
-        warnings: warnings(s, points, mbu, overhead_s, one_batch),
+        warnings: warnings(scenario, points, mbu, overhead_s, one_batch),
     })
 }
 
@@ -141,7 +141,7 @@ fn through_origin(xy: &[(f64, f64)]) -> f64 {
 /// What the reader should know: a fixed overhead, a negative overhead, MBU above 1, compute-bound
 /// batches.
 fn warnings(
-    s: &Scenario,
+    scenario: &Scenario,
     points: &[MeasuredPoint],
     mbu: f64,
     overhead_s: f64,
@@ -157,7 +157,7 @@ fn warnings(
     if mbu > 1.0 {
         w.push(FitWarning::MbuAboveOne);
     }
-    let ideal = s.ideal();
+    let ideal = scenario.ideal();
     let compute_bound = points.iter().map(|p| p.batch).filter(|&b| {
         let step = step_time_at(&ideal, f64::from(b));
         step.compute_s > step.memory_s
@@ -180,12 +180,12 @@ pub struct MeasuredOverlay {
 
 /// The overlay for `points` and their fit (if any) on `batches`.
 pub fn overlay(
-    s: &Scenario,
+    scenario: &Scenario,
     points: &[MeasuredPoint],
     fit: Option<&Fit>,
     batches: &[u32],
 ) -> MeasuredOverlay {
     let fitted =
-        fit.map_or_else(Vec::new, |f| batches.iter().map(|&b| (b, fitted_step_s(s, f, b))).collect());
+        fit.map_or_else(Vec::new, |f| batches.iter().map(|&b| (b, fitted_step_s(scenario, f, b))).collect());
     MeasuredOverlay { points: points.to_vec(), fitted }
 }

@@ -7,12 +7,12 @@ use super::roofline::{step_time, Scenario};
 /// `tokens_per_s_per_user`. Step time never falls as the batch grows, so the speed never rises and
 /// a bisection finds the first batch at or below the speed asked for; the nearer of it and the batch
 /// before wins. A speed that is not a finite number gives batch 1.
-pub fn batch_at_speed(s: &Scenario, tokens_per_s_per_user: f64, max_batch: u32) -> u32 {
+pub fn batch_at_speed(scenario: &Scenario, tokens_per_s_per_user: f64, max_batch: u32) -> u32 {
     let max_batch = max_batch.max(1);
     if !tokens_per_s_per_user.is_finite() {
         return 1;
     }
-    let speed = |b: u32| 1.0 / step_time(s, b).step_s;
+    let speed = |b: u32| 1.0 / step_time(scenario, b).step_s;
     if speed(max_batch) > tokens_per_s_per_user {
         return max_batch;
     }

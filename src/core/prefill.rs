@@ -25,15 +25,24 @@ pub struct Prefill {
 
 /// prefill(P) = max((2 x active x P + attention FLOPs) / (TP x peak),
 /// weights_read(P) / TP / (bandwidth x MBU)) + all-reduce(P) + overhead, in s.
-pub fn prefill_time(s: &Scenario) -> Prefill {
-    let p = f64::from(s.context_tokens);
-    let flop = 2.0 * s.model.active_params * p + prefill_attention_flop(&s.model, s.context_tokens);
-    let compute_s = flop / peak_flop_per_s(s);
-    let weight_bytes = params_read(&s.model, p) * s.weight_precision.bytes_per_element();
-    let bandwidth = s.gpu.hbm_bandwidth_bytes_per_s * s.calibration.mbu;
-    let memory_s = weight_bytes / f64::from(s.tp.max(1)) / bandwidth;
-    let allreduce_s = allreduce_s(s, p);
+pub fn prefill_time(scenario: &Scenario) -> Prefill {
+    let p = f64::from(scenario.context_tokens);
+    let flop = 2.0 * scenario.model.active_params * p
+        + prefill_attention_flop(&scenario.model, scenario.context_tokens);
+    let compute_s = flop / peak_flop_per_s(scenario);
+    let weight_bytes = params_read(&scenario.model, p) * scenario.weight_precision.bytes_per_element();
+    let bandwidth = scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu;
+    let memory_s = weight_bytes / f64::from(scenario.tp.max(1)) / bandwidth;
+    let allreduce_s = allreduce_s(scenario, p);
     let bound = if compute_s > memory_s { Bound::Compute } else { Bound::Memory };
-    let prefill_s = compute_s.max(memory_s) + allreduce_s + s.calibration.overhead_s;
-    Prefill { prompt_tokens: s.context_tokens, flop, compute_s, memory_s, allreduce_s, prefill_s, bound }
+    let prefill_s = compute_s.max(memory_s) + allreduce_s + scenario.calibration.overhead_s;
+    Prefill {
+        prompt_tokens: scenario.context_tokens,
+        flop,
+        compute_s,
+        memory_s,
+        allreduce_s,
+        prefill_s,
+        bound,
+    }
 }

@@ -1,4 +1,4 @@
-//! The seed's arithmetic, generalised: bytes a decode step reads per GPU, step time, the knee, the
+//! The worked example's arithmetic, generalised: bytes a decode step reads per GPU, step time, the knee, the
 //! KV pool and goodput, for dense and MoE models, tensor parallelism and a realistic calibration.
 //!
 //! A decode step reads the weights once plus every running sequence's KV cache, and every sequence
@@ -29,7 +29,7 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// The ideal roofline: full bandwidth, no overhead (the seed's model).
+    /// The ideal roofline: full bandwidth, no overhead (the worked example's model).
     pub const IDEAL: Calibration = Calibration { mbu: 1.0, overhead_s: 0.0 };
     /// Realistic mode's starting point: 80% MBU and 1 ms per step. Round figures in the range
     /// public engine measurements report (decode kernels reach roughly 70-90% of peak HBM
@@ -47,7 +47,7 @@ pub struct Scenario {
     pub kv_precision: Precision,
     /// Tensor-parallel degree: GPUs one replica spans.
     pub tp: u32,
-    /// Tokens of KV every running sequence holds (the seed's simplification: all at this length),
+    /// Tokens of KV every running sequence holds (the worked example's simplification: all at this length),
     /// also the prompt length TTFT prefills.
     pub context_tokens: u32,
     /// Tokens each request generates.
@@ -151,7 +151,7 @@ pub struct Analysis {
     /// The format whose tensor cores that peak belongs to.
     pub compute_precision: Precision,
     pub prefill: Prefill,
-    /// The batch where step(B) reaches the TPOT target, before rounding (the seed's 64.97).
+    /// The batch where step(B) reaches the TPOT target, before rounding (the worked example's 64.97).
     pub knee_exact: f64,
     /// Largest whole batch meeting both targets; 0 when none does.
     pub knee_batch: u32,
@@ -165,63 +165,64 @@ pub struct Analysis {
 }
 
 /// weight_bytes = params x bytes per weight, in B (all GPUs of the replica together).
-pub fn weight_bytes(s: &Scenario) -> f64 {
-    s.model.params * s.weight_precision.bytes_per_element()
+pub fn weight_bytes(scenario: &Scenario) -> f64 {
+    scenario.model.params * scenario.weight_precision.bytes_per_element()
 }
 
 /// kv_bytes_per_token = KV elements per token x bytes per element, in B
 /// (GQA: 2 x layers x kv_heads x head_dim; MLA: (latent + RoPE) x layers).
-pub fn kv_bytes_per_token(s: &Scenario) -> f64 {
-    kv_elements_per_token(&s.model) * s.kv_precision.bytes_per_element()
+pub fn kv_bytes_per_token(scenario: &Scenario) -> f64 {
+    kv_elements_per_token(&scenario.model) * scenario.kv_precision.bytes_per_element()
 }
 
 /// kv_bytes_per_seq = KV elements of a `context_tokens` sequence x bytes per element, in B
 /// (sliding-window layers capped at their window).
-pub fn kv_bytes_per_seq(s: &Scenario) -> f64 {
-    kv_elements_per_seq(&s.model, s.context_tokens) * s.kv_precision.bytes_per_element()
+pub fn kv_bytes_per_seq(scenario: &Scenario) -> f64 {
+    kv_elements_per_seq(&scenario.model, scenario.context_tokens) * scenario.kv_precision.bytes_per_element()
 }
 
 /// GPUs each sequence's KV is split over: TP for GQA up to the KV-head count (past it heads are
 /// replicated), 1 for MLA (its single latent is replicated on every GPU).
-pub fn kv_shards(s: &Scenario) -> f64 {
-    match s.model.attention {
-        Attention::Gqa { kv_heads, .. } => f64::from(s.tp.min(kv_heads).max(1)),
+pub fn kv_shards(scenario: &Scenario) -> f64 {
+    match scenario.model.attention {
+        Attention::Gqa { kv_heads, .. } => f64::from(scenario.tp.min(kv_heads).max(1)),
         Attention::Mla { .. } => 1.0,
     }
 }
 
 /// The replica's dense tensor peak for the weight precision: TP x per-GPU peak, in FLOP/s.
-pub fn peak_flop_per_s(s: &Scenario) -> f64 {
-    f64::from(s.tp.max(1)) * s.weight_precision.compute_peak(&s.gpu).0
+pub fn peak_flop_per_s(scenario: &Scenario) -> f64 {
+    f64::from(scenario.tp.max(1)) * scenario.weight_precision.compute_peak(&scenario.gpu).0
 }
 
 /// Ring all-reduce time for `tokens` tokens: two per layer, each moving 2(TP-1)/TP x tokens x
 /// hidden x 2 B over the per-direction link, in s; 0 at TP 1.
-pub fn allreduce_s(s: &Scenario, tokens: f64) -> f64 {
-    let tp = f64::from(s.tp.max(1));
-    if s.tp <= 1 {
+pub fn allreduce_s(scenario: &Scenario, tokens: f64) -> f64 {
+    let tp = f64::from(scenario.tp.max(1));
+    if scenario.tp <= 1 {
         return 0.0;
     }
-    let bytes = 2.0 * (tp - 1.0) / tp * tokens * f64::from(s.model.hidden_size) * ACTIVATION_BYTES;
-    2.0 * f64::from(s.model.layers) * bytes / s.gpu.interconnect_bytes_per_s
+    let bytes = 2.0 * (tp - 1.0) / tp * tokens * f64::from(scenario.model.hidden_size) * ACTIVATION_BYTES;
+    2.0 * f64::from(scenario.model.layers) * bytes / scenario.gpu.interconnect_bytes_per_s
 }
 
 /// step(B) = max((weights_read(B) / TP + B x kv_per_seq / shards) / (bw x MBU),
 /// 2 x active x B / (TP x peak)) + all-reduce(B) + overhead, in s.
-pub fn step_time(s: &Scenario, batch: u32) -> StepTime {
-    step_time_at(s, f64::from(batch))
+pub fn step_time(scenario: &Scenario, batch: u32) -> StepTime {
+    step_time_at(scenario, f64::from(batch))
 }
 
 /// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target).
-pub fn step_time_at(s: &Scenario, b: f64) -> StepTime {
-    let tp = f64::from(s.tp.max(1));
-    let weight_read_bytes = params_read(&s.model, b) * s.weight_precision.bytes_per_element() / tp;
-    let kv_read_bytes = b * kv_bytes_per_seq(s) / kv_shards(s);
-    let bandwidth = s.gpu.hbm_bandwidth_bytes_per_s * s.calibration.mbu;
+pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
+    let tp = f64::from(scenario.tp.max(1));
+    let weight_read_bytes =
+        params_read(&scenario.model, b) * scenario.weight_precision.bytes_per_element() / tp;
+    let kv_read_bytes = b * kv_bytes_per_seq(scenario) / kv_shards(scenario);
+    let bandwidth = scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu;
     let memory_s = (weight_read_bytes + kv_read_bytes) / bandwidth;
-    let compute_s = 2.0 * s.model.active_params * b / peak_flop_per_s(s);
-    let allreduce_s = allreduce_s(s, b);
-    let overhead_s = s.calibration.overhead_s;
+    let compute_s = 2.0 * scenario.model.active_params * b / peak_flop_per_s(scenario);
+    let allreduce_s = allreduce_s(scenario, b);
+    let overhead_s = scenario.calibration.overhead_s;
     let bound = if compute_s > memory_s { Bound::Compute } else { Bound::Memory };
     let step_s = memory_s.max(compute_s) + allreduce_s + overhead_s;
     StepTime { weight_read_bytes, kv_read_bytes, memory_s, compute_s, allreduce_s, overhead_s, step_s, bound }
@@ -229,20 +230,20 @@ pub fn step_time_at(s: &Scenario, b: f64) -> StepTime {
 
 /// Steady-state TTFT at batch B: a new request waits for the decode step in flight, then its
 /// prompt is prefilled alone. ttft(B) = step(B) + prefill(prompt), in s.
-pub fn ttft_s(s: &Scenario, step: &StepTime) -> f64 {
-    step.step_s + prefill_time(s).prefill_s
+pub fn ttft_s(scenario: &Scenario, step: &StepTime) -> f64 {
+    step.step_s + prefill_time(scenario).prefill_s
 }
 
 /// One batch size evaluated: tokens/s = B / step, requests/s = B / (output x step), goodput.
-pub fn evaluate(s: &Scenario, batch: u32) -> BatchPoint {
-    let step = step_time(s, batch);
+pub fn evaluate(scenario: &Scenario, batch: u32) -> BatchPoint {
+    let step = step_time(scenario, batch);
     let b = f64::from(batch);
-    let tp = f64::from(s.tp.max(1));
+    let tp = f64::from(scenario.tp.max(1));
     let tokens_per_s = ratio_or_zero(b, step.step_s);
-    let throughput_req_per_s = ratio_or_zero(b, f64::from(s.output_tokens) * step.step_s);
-    let ttft_s = ttft_s(s, &step);
-    let meets_tpot = step.step_s <= s.tpot_target_s;
-    let meets_ttft = ttft_s <= s.ttft_target_s;
+    let throughput_req_per_s = ratio_or_zero(b, f64::from(scenario.output_tokens) * step.step_s);
+    let ttft_s = ttft_s(scenario, &step);
+    let meets_tpot = step.step_s <= scenario.tpot_target_s;
+    let meets_ttft = ttft_s <= scenario.ttft_target_s;
     let goodput_req_per_s = if meets_tpot && meets_ttft { throughput_req_per_s } else { 0.0 };
     BatchPoint {
         batch,
@@ -271,23 +272,23 @@ fn ratio_or_zero(a: f64, b: f64) -> f64 {
 
 /// Whether batch B meets both targets. Step time and TTFT never fall as B grows, so the batches
 /// meeting both are exactly 1..=knee.
-fn meets_targets(s: &Scenario, batch: u32) -> bool {
-    let step = step_time(s, batch);
-    step.step_s <= s.tpot_target_s && ttft_s(s, &step) <= s.ttft_target_s
+fn meets_targets(scenario: &Scenario, batch: u32) -> bool {
+    let step = step_time(scenario, batch);
+    step.step_s <= scenario.tpot_target_s && ttft_s(scenario, &step) <= scenario.ttft_target_s
 }
 
 /// Largest whole B in 0..=MAX_BATCH meeting both targets, by bisection over [`meets_targets`].
-pub fn knee_batch(s: &Scenario) -> u32 {
-    if !meets_targets(s, 1) {
+pub fn knee_batch(scenario: &Scenario) -> u32 {
+    if !meets_targets(scenario, 1) {
         return 0;
     }
     let (mut lo, mut hi) = (1_u32, MAX_BATCH);
-    if meets_targets(s, hi) {
+    if meets_targets(scenario, hi) {
         return hi;
     }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if meets_targets(s, mid) {
+        if meets_targets(scenario, mid) {
             lo = mid;
         } else {
             hi = mid;
@@ -298,8 +299,8 @@ pub fn knee_batch(s: &Scenario) -> u32 {
 
 /// The real-valued batch where step(B) = TPOT target, by bisection on [`step_time_at`]; for a
 /// dense model on the ideal roofline this is (target x bandwidth - weights) / kv_per_seq.
-pub fn knee_exact(s: &Scenario) -> f64 {
-    let over = |b: f64| step_time_at(s, b).step_s > s.tpot_target_s;
+pub fn knee_exact(scenario: &Scenario) -> f64 {
+    let over = |b: f64| step_time_at(scenario, b).step_s > scenario.tpot_target_s;
     let (mut lo, mut hi) = (0.0_f64, f64::from(MAX_BATCH));
     if over(lo) || !over(hi) {
         return if over(lo) { 0.0 } else { hi };
@@ -327,23 +328,26 @@ fn whole_batch(x: f64) -> u32 {
 }
 
 /// Usable HBM per GPU = hbm_bytes x memory_utilization, in B.
-pub fn usable_hbm_bytes(s: &Scenario) -> f64 {
-    s.gpu.hbm_bytes * s.memory_utilization
+pub fn usable_hbm_bytes(scenario: &Scenario) -> f64 {
+    scenario.gpu.hbm_bytes * scenario.memory_utilization
 }
 
 /// Weight bytes each GPU holds = weights / TP, in B.
-pub fn weight_bytes_per_gpu(s: &Scenario) -> f64 {
-    weight_bytes(s) / f64::from(s.tp.max(1))
+pub fn weight_bytes_per_gpu(scenario: &Scenario) -> f64 {
+    weight_bytes(scenario) / f64::from(scenario.tp.max(1))
 }
 
 /// pool = floor((usable per GPU - weights / TP) / (kv_per_seq / shards)), in sequences.
-pub fn kv_pool_batch(s: &Scenario) -> u32 {
-    whole_batch((usable_hbm_bytes(s) - weight_bytes_per_gpu(s)) / (kv_bytes_per_seq(s) / kv_shards(s)))
+pub fn kv_pool_batch(scenario: &Scenario) -> u32 {
+    whole_batch(
+        (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario))
+            / (kv_bytes_per_seq(scenario) / kv_shards(scenario)),
+    )
 }
 
 /// GPUs whose usable HBM holds the weights: ceil(weights / usable per GPU), at least 1.
-pub fn gpus_needed(s: &Scenario) -> u32 {
-    let n = (weight_bytes(s) / usable_hbm_bytes(s)).ceil();
+pub fn gpus_needed(scenario: &Scenario) -> u32 {
+    let n = (weight_bytes(scenario) / usable_hbm_bytes(scenario)).ceil();
     if n.is_finite() && n >= 1.0 {
         n.min(f64::from(MAX_BATCH)) as u32
     } else {
@@ -352,42 +356,46 @@ pub fn gpus_needed(s: &Scenario) -> u32 {
 }
 
 /// The scenario's knee, KV pool, the batch a server can run and what limits it.
-pub fn analyze(s: &Scenario) -> Analysis {
-    let knee = knee_batch(s);
-    let pool = kv_pool_batch(s);
-    let compute_precision = s.weight_precision.compute_peak(&s.gpu).1;
-    let needed = gpus_needed(s);
+pub fn analyze(scenario: &Scenario) -> Analysis {
+    let knee = knee_batch(scenario);
+    let pool = kv_pool_batch(scenario);
+    let compute_precision = scenario.weight_precision.compute_peak(&scenario.gpu).1;
+    let needed = gpus_needed(scenario);
     Analysis {
-        weight_bytes: weight_bytes(s),
-        kv_bytes_per_token: kv_bytes_per_token(s),
-        kv_bytes_per_seq: kv_bytes_per_seq(s),
-        peak_flop_per_s: peak_flop_per_s(s),
+        weight_bytes: weight_bytes(scenario),
+        kv_bytes_per_token: kv_bytes_per_token(scenario),
+        kv_bytes_per_seq: kv_bytes_per_seq(scenario),
+        peak_flop_per_s: peak_flop_per_s(scenario),
         compute_precision,
-        prefill: prefill_time(s),
-        knee_exact: knee_exact(s),
+        prefill: prefill_time(scenario),
+        knee_exact: knee_exact(scenario),
         knee_batch: knee,
         kv_pool_batch: pool,
         server_batch: knee.min(pool),
         tp_needed: TP_CHOICES.into_iter().find(|&tp| tp >= needed),
-        limit: limit(s, knee, pool),
+        limit: limit(scenario, knee, pool),
     }
 }
 
 /// Which constraint caps the batch: weights, one sequence's KV, a target floor, a target or the pool.
-fn limit(s: &Scenario, knee: u32, pool: u32) -> Limit {
-    let weights = weight_bytes_per_gpu(s);
-    let usable = usable_hbm_bytes(s);
+fn limit(scenario: &Scenario, knee: u32, pool: u32) -> Limit {
+    let weights = weight_bytes_per_gpu(scenario);
+    let usable = usable_hbm_bytes(scenario);
     // Written so that a NaN size also reports that the weights do not fit.
     if weights.partial_cmp(&usable).is_none_or(|o| o.is_gt()) {
-        let gpus_needed = gpus_needed(s);
-        return Limit::WeightsDoNotFit { weight_bytes: weight_bytes(s), usable_bytes: usable, gpus_needed };
+        let gpus_needed = gpus_needed(scenario);
+        return Limit::WeightsDoNotFit {
+            weight_bytes: weight_bytes(scenario),
+            usable_bytes: usable,
+            gpus_needed,
+        };
     }
     if pool == 0 {
-        let kv = kv_bytes_per_seq(s) / kv_shards(s);
+        let kv = kv_bytes_per_seq(scenario) / kv_shards(scenario);
         return Limit::ContextDoesNotFit { free_bytes: usable - weights, kv_bytes_per_seq: kv };
     }
     if knee == 0 {
-        let first = evaluate(s, 1);
+        let first = evaluate(scenario, 1);
         return if first.meets_tpot {
             Limit::TtftBelowFloor { floor_s: first.ttft_s }
         } else {
@@ -396,7 +404,7 @@ fn limit(s: &Scenario, knee: u32, pool: u32) -> Limit {
     }
     if knee > pool {
         Limit::KvPool
-    } else if evaluate(s, knee.saturating_add(1)).meets_tpot {
+    } else if evaluate(scenario, knee.saturating_add(1)).meets_tpot {
         Limit::Ttft
     } else {
         Limit::Tpot

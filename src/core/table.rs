@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::roofline::{evaluate, Analysis, BatchPoint, Scenario};
 
-/// The batches the seed's argument walks through, always listed.
+/// The batches the worked example's argument walks through, always listed.
 pub const LISTED_BATCHES: [u32; 6] = [1, 16, 32, 64, 96, 128];
 
 /// One row of the batch table.
@@ -20,32 +20,37 @@ pub struct BatchRow {
 }
 
 /// Rows for the listed batches plus the knee and the KV-pool batch, ascending, without repeats.
-pub fn batch_table(s: &Scenario, a: &Analysis) -> Vec<BatchRow> {
+pub fn batch_table(scenario: &Scenario, analysis: &Analysis) -> Vec<BatchRow> {
     let mut batches: Vec<u32> = LISTED_BATCHES.to_vec();
-    batches.extend([a.knee_batch, a.kv_pool_batch]);
+    batches.extend([analysis.knee_batch, analysis.kv_pool_batch]);
     batches.retain(|&b| b > 0);
     batches.sort_unstable();
     batches.dedup();
-    batches.into_iter().map(|b| batch_row(s, a, b)).collect()
+    batches.into_iter().map(|b| batch_row(scenario, analysis, b)).collect()
 }
 
 /// The row for batch `b`: its point and how it stands against the knee and the KV pool.
-pub fn batch_row(s: &Scenario, a: &Analysis, b: u32) -> BatchRow {
+pub fn batch_row(scenario: &Scenario, analysis: &Analysis, b: u32) -> BatchRow {
     BatchRow {
-        point: evaluate(s, b),
-        is_knee: b == a.knee_batch,
-        is_kv_pool: b == a.kv_pool_batch,
-        fits_kv_pool: b <= a.kv_pool_batch,
+        point: evaluate(scenario, b),
+        is_knee: b == analysis.knee_batch,
+        is_kv_pool: b == analysis.kv_pool_batch,
+        fits_kv_pool: b <= analysis.kv_pool_batch,
     }
 }
 
 /// `rows` plus a [`batch_row`] for each batch of `extra` (above 0) not listed yet, in batch order:
 /// the table with a hovered or marked batch shown among the others.
-pub fn with_batches(rows: &[BatchRow], s: &Scenario, a: &Analysis, extra: &[u32]) -> Vec<BatchRow> {
+pub fn with_batches(
+    rows: &[BatchRow],
+    scenario: &Scenario,
+    analysis: &Analysis,
+    extra: &[u32],
+) -> Vec<BatchRow> {
     let mut all = rows.to_vec();
     for &b in extra {
         if b > 0 && !all.iter().any(|r| r.point.batch == b) {
-            all.push(batch_row(s, a, b));
+            all.push(batch_row(scenario, analysis, b));
         }
     }
     all.sort_by_key(|r| r.point.batch);

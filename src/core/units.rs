@@ -1,11 +1,11 @@
-//! Base units and the constants that convert them for display (decimal GB and TB/s, as the seed uses).
+//! Base units and the constants that convert them for display (decimal GB and TB/s, as the worked example uses).
 //!
 //! Quantities live in bytes, seconds and FLOP everywhere in the model; these constants are applied
 //! only where a number is shown or typed by a person.
 
-/// Bytes in a decimal gigabyte (GB = 1e9 B), as datasheets and the seed use.
+/// Bytes in a decimal gigabyte (GB = 1e9 B), as datasheets and the worked example use.
 pub const BYTES_PER_GB: f64 = 1e9;
-/// Bytes in a kibibyte (KiB = 1024 B), the unit the seed gives KV bytes per token in.
+/// Bytes in a kibibyte (KiB = 1024 B), the unit the worked example gives KV bytes per token in.
 pub const BYTES_PER_KIB: f64 = 1024.0;
 /// Bytes per second in one TB/s (1e12 B/s).
 pub const BYTES_PER_S_PER_TB_PER_S: f64 = 1e12;

@@ -44,11 +44,11 @@ const REDUCED_TPOT_STEPS: u32 = 8;
 /// The marked batch's sweep: from 1 to the batch axis's end (past the KV pool), in strides that
 /// take about [`SWEEP_MS`]; with `reduced_motion`, the table's batches (1, 16, ..., 128, the knee,
 /// the pool) and the axis end, one a second.
-pub fn batch_sweep(a: &Analysis, reduced_motion: bool) -> Plan<u32> {
-    let end = axis_max_batch(a).max(2);
+pub fn batch_sweep(analysis: &Analysis, reduced_motion: bool) -> Plan<u32> {
+    let end = axis_max_batch(analysis).max(2);
     if reduced_motion {
         let mut steps: Vec<u32> = LISTED_BATCHES.to_vec();
-        steps.extend([a.knee_batch, a.kv_pool_batch, end]);
+        steps.extend([analysis.knee_batch, analysis.kv_pool_batch, end]);
         steps.retain(|&b| (1..=end).contains(&b));
         steps.sort_unstable();
         steps.dedup();
@@ -65,8 +65,8 @@ pub fn batch_sweep(a: &Analysis, reduced_motion: bool) -> Plan<u32> {
 /// (where the knee has passed the pool and the pool binds), at most the TPOT field's maximum;
 /// each shown for [`SWEEP_MS`] / steps (at least [`TICK_MS`]). With `reduced_motion`, eight
 /// evenly spaced whole ms, one a second.
-pub fn tpot_sweep(s: &Scenario, a: &Analysis, reduced_motion: bool) -> Plan<f64> {
-    let pool_step_ms = step_time(s, a.kv_pool_batch.max(1)).step_s * 1e3;
+pub fn tpot_sweep(scenario: &Scenario, analysis: &Analysis, reduced_motion: bool) -> Plan<f64> {
+    let pool_step_ms = step_time(scenario, analysis.kv_pool_batch.max(1)).step_s * 1e3;
     let end_ms = if pool_step_ms.is_finite() { (pool_step_ms * 1.25).ceil() } else { TPOT.max };
     let end_ms = end_ms.clamp(TPOT.min + 1.0, TPOT.max) as u32;
     let start_ms = TPOT.min as u32;

@@ -55,7 +55,7 @@ pub const MODEL_FIELDS: [CustomField<CustomModel>; 12] = [
     whole_field!("m_top_k", "Experts per token", "experts", (1.0, 4096.0), top_k),
     whole_field!("m_window", "Sliding window (0 = none)", "tokens", (0.0, 10_000_000.0), window_tokens),
     whole_field!("m_swa_layers", "Sliding layers", "layers", (0.0, 1024.0), sliding_layers),
-    whole_field!("m_max_ctx", "Maximum context", "tokens", (128.0, 10_000_000.0), max_context_tokens),
+    whole_field!("m_max_ctx", "Maximum context", "tokens", (128.0, 10_000_000.0), context_tokens_max),
 ];
 
 /// The custom GPU's fields, in form order.

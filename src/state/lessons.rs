@@ -1,5 +1,5 @@
-//! The six lessons: the seed's teaching moments as data (number, title, sentence, the panel a
-//! presentation shows, and the inputs each loads: the seed's defaults plus the lesson's settings),
+//! The six lessons: the worked example's teaching moments as data (number, title, sentence, the panel a
+//! presentation shows, and the inputs each loads: the worked example's defaults plus the lesson's settings),
 //! the `lesson=` key, and which lesson the current state still shows.
 //!
 //! Each sentence states numbers; `tests/lessons.rs` holds every one of them true for the state the
@@ -23,12 +23,12 @@ pub struct Lesson {
     pub text: &'static str,
     /// The panel a presentation brings up for this lesson.
     pub panel: Panel,
-    /// The lesson's settings, applied to the seed's defaults.
+    /// The lesson's settings, applied to the worked example's defaults.
     apply: fn(&mut Inputs),
 }
 
 impl Lesson {
-    /// The state the lesson loads: the seed's defaults with the lesson's settings.
+    /// The state the lesson loads: the worked example's defaults with the lesson's settings.
     pub fn inputs(&self) -> Inputs {
         let mut inputs = Inputs::default();
         (self.apply)(&mut inputs);
@@ -41,7 +41,7 @@ pub const LOOSEST_TPOT_S: f64 = 0.5;
 /// The TTFT slider's loosest target, in s: the stand-in for "no TTFT objective".
 pub const LOOSEST_TTFT_S: f64 = 60.0;
 
-/// Every lesson, in the seed's order.
+/// Every lesson, in the worked example's order.
 pub const LESSONS: [Lesson; 6] = [
     Lesson {
         number: 1,
@@ -58,9 +58,9 @@ pub const LESSONS: [Lesson; 6] = [
         id: "fp8-kv",
         title: "FP8 KV cache",
         text: "An FP8 KV cache halves KV per sequence to 134 MB, so the largest batch under 10 ms becomes \
-               129 (the seed rounds it to 130), about twice 64, and goodput roughly doubles to 50.6 req/s.",
+               129 (the worked example rounds it to 130), about twice 64, and goodput roughly doubles to 50.6 req/s.",
         panel: Panel::Step,
-        apply: |i| i.kv_precision = Precision::Fp8,
+        apply: |i| i.scenario.kv_precision = Precision::Fp8,
     },
     Lesson {
         number: 3,
@@ -72,8 +72,8 @@ pub const LESSONS: [Lesson; 6] = [
                its sliders offer: 500 ms TPOT and 60 s TTFT.",
         panel: Panel::Rate,
         apply: |i| {
-            i.tpot_target_s = LOOSEST_TPOT_S;
-            i.ttft_target_s = LOOSEST_TTFT_S;
+            i.scenario.tpot_target_s = LOOSEST_TPOT_S;
+            i.scenario.ttft_target_s = LOOSEST_TTFT_S;
         },
     },
     Lesson {
@@ -84,7 +84,7 @@ pub const LESSONS: [Lesson; 6] = [
                sequences the KV pool holds, so memory caps the batch and goodput equals throughput \
                again: 37.9 req/s at 21.46 ms per step.",
         panel: Panel::Step,
-        apply: |i| i.tpot_target_s = 0.05,
+        apply: |i| i.scenario.tpot_target_s = 0.05,
     },
     Lesson {
         number: 5,
@@ -142,16 +142,16 @@ pub fn step(current: Option<u8>, delta: i32) -> u8 {
 }
 
 /// Reads `lesson=N` (1 to 6); anything else is no lesson, with a notice.
-pub fn read_number(raw: &RawQuery, n: &mut Vec<Notice>) -> Option<u8> {
+pub fn read_number(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<u8> {
     let text = raw.get("lesson")?;
-    let number = text.trim().parse::<u8>().ok().filter(|n| lesson(*n).is_some());
+    let number = text.trim().parse::<u8>().ok().filter(|notices| lesson(*notices).is_some());
     if number.is_none() {
         let message = format!(
             "lesson={} is not a lesson from 1 to {}; no lesson is loaded.",
             quoted(text),
             LESSONS.len()
         );
-        n.push(Notice { key: "lesson", message });
+        notices.push(Notice { key: "lesson", message });
     }
     number
 }

@@ -266,7 +266,7 @@ pub fn encode(points: &[MeasuredPoint]) -> String {
 
 /// Reads `measured=` from the query: each valid `batch:TPOT` pair is kept, each bad one is dropped
 /// with a notice naming it; more than [`MAX_POINTS`] are cut with a notice.
-pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
+pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
     let Some(text) = raw.get(KEY) else { return Vec::new() };
     let mut points = Vec::new();
     for (i, pair) in text.split(',').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
@@ -274,7 +274,7 @@ pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
             Some(p) if points.len() < MAX_POINTS => points.push(p),
             Some(_) => {
                 let message = format!("{KEY}= has more than {MAX_POINTS} points; the rest are ignored.");
-                n.push(Notice { key: KEY, message });
+                notices.push(Notice { key: KEY, message });
                 break;
             }
             None => {
@@ -284,7 +284,7 @@ pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
                     quoted(pair),
                     tpot_range_text()
                 );
-                n.push(Notice { key: KEY, message });
+                notices.push(Notice { key: KEY, message });
             }
         }
     }

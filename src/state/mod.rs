@@ -99,19 +99,13 @@ impl RawQuery {
 /// modules (`crate::panel_protocol`, `crate::sim_protocol`); the URL is written by [`to_query`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Inputs {
-    /// A preset, or the spec built from the custom model's numbers (id `custom`).
-    pub model: ModelSpec,
-    pub gpu: GpuSpec,
-    pub weight_precision: Precision,
-    pub kv_precision: Precision,
-    pub tp: u32,
-    pub context_tokens: u32,
-    pub output_tokens: u32,
-    pub tpot_target_s: f64,
-    pub ttft_target_s: f64,
-    pub memory_utilization: f64,
-    /// Realistic mode's calibration; `None` is the ideal roofline.
-    pub realistic: Option<Calibration>,
+    /// The what-if the core analyzes: model (a preset, or the spec built from the custom model's
+    /// numbers, id `custom`), GPU, precisions, TP, lengths, targets, memory utilization and the
+    /// calibration ([`Calibration::IDEAL`] while realistic mode is off).
+    pub scenario: Scenario,
+    /// Realistic mode is on: the URL carries the scenario's calibration as `mbu` and `overhead`, even
+    /// when it equals the ideal roofline's. Set both through [`Inputs::set_realistic`].
+    pub realistic_mode: bool,
     /// Target load for the capacity plan, in requests/s.
     pub rate_req_per_s: f64,
     /// Price of one GPU-hour, in $.
@@ -132,27 +126,33 @@ pub struct Notice {
 pub const DEFAULT_TTFT_S: f64 = 2.0;
 /// Share of HBM given to weights plus KV, as vLLM's `gpu_memory_utilization` default.
 pub const DEFAULT_MEMORY_UTILIZATION: f64 = 0.9;
-/// Capacity plan default load, in requests/s: four seed replicas' worth.
+/// Capacity plan default load, in requests/s: four worked-example replicas' worth.
 pub const DEFAULT_RATE_REQ_PER_S: f64 = 100.0;
 /// Capacity plan default price: an assumed $2.50 per GPU-hour, to be replaced by your own.
 pub const DEFAULT_PRICE_PER_GPU_HOUR: f64 = 2.5;
 
+/// The worked example's scenario: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256
+/// out, on the ideal roofline.
+pub const WORKED_EXAMPLE: Scenario = Scenario {
+    model: MODELS[0],
+    gpu: GPUS[0],
+    weight_precision: Precision::Bf16,
+    kv_precision: Precision::Bf16,
+    tp: 1,
+    context_tokens: 2048,
+    output_tokens: 256,
+    tpot_target_s: 0.010,
+    ttft_target_s: DEFAULT_TTFT_S,
+    memory_utilization: DEFAULT_MEMORY_UTILIZATION,
+    calibration: Calibration::IDEAL,
+};
+
 impl Default for Inputs {
-    /// The seed's worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms, 256 out,
-    /// on the ideal roofline.
+    /// The worked example, with realistic mode off and the default capacity plan and simulator.
     fn default() -> Self {
         Inputs {
-            model: MODELS[0],
-            gpu: GPUS[0],
-            weight_precision: Precision::Bf16,
-            kv_precision: Precision::Bf16,
-            tp: 1,
-            context_tokens: 2048,
-            output_tokens: 256,
-            tpot_target_s: 0.010,
-            ttft_target_s: DEFAULT_TTFT_S,
-            memory_utilization: DEFAULT_MEMORY_UTILIZATION,
-            realistic: None,
+            scenario: WORKED_EXAMPLE,
+            realistic_mode: false,
             rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
             price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
             sim: sim::SimInputs::default(),
@@ -161,38 +161,41 @@ impl Default for Inputs {
 }
 
 impl Inputs {
-    /// The roofline scenario these inputs describe (realistic when realistic mode is on).
-    pub fn scenario(&self) -> Scenario {
-        Scenario {
-            model: self.model,
-            gpu: self.gpu,
-            weight_precision: self.weight_precision,
-            kv_precision: self.kv_precision,
-            tp: self.tp,
-            context_tokens: self.context_tokens,
-            output_tokens: self.output_tokens,
-            tpot_target_s: self.tpot_target_s,
-            ttft_target_s: self.ttft_target_s,
-            memory_utilization: self.memory_utilization,
-            calibration: self.realistic.unwrap_or(Calibration::IDEAL),
-        }
+    /// Realistic mode's calibration, `None` on the ideal roofline. A calibration other than the
+    /// ideal one counts as realistic mode even without the flag, so the URL always says what the
+    /// core analyzes.
+    pub fn realistic(&self) -> Option<Calibration> {
+        let calibration = self.scenario.calibration;
+        (self.realistic_mode || calibration != Calibration::IDEAL).then_some(calibration)
+    }
+
+    /// Turns realistic mode on with `calibration`, or off (the ideal roofline) with `None`.
+    pub fn set_realistic(&mut self, calibration: Option<Calibration>) {
+        self.realistic_mode = calibration.is_some();
+        self.scenario.calibration = calibration.unwrap_or(Calibration::IDEAL);
+    }
+
+    /// These inputs with realistic mode set as [`Inputs::set_realistic`] does.
+    pub fn with_realistic(mut self, calibration: Option<Calibration>) -> Inputs {
+        self.set_realistic(calibration);
+        self
     }
 
     /// The largest context the chosen model accepts within the slider's range, in tokens.
-    pub fn max_context_tokens(&self) -> u32 {
-        max_context_for(&self.model)
+    pub fn context_tokens_max(&self) -> u32 {
+        context_tokens_max_for(&self.scenario.model)
     }
 
     /// These inputs with the model (and the context clamped to its maximum).
     pub fn with_model(self, model: ModelSpec) -> Inputs {
-        let context_tokens = self.context_tokens.min(max_context_for(&model));
-        Inputs { model, context_tokens, ..self }
+        let context_tokens = self.scenario.context_tokens.min(context_tokens_max_for(&model));
+        Inputs { scenario: Scenario { model, context_tokens, ..self.scenario }, ..self }
     }
 }
 
 /// A model's maximum context within the context field's range, in tokens.
-fn max_context_for(model: &ModelSpec) -> u32 {
-    (model.max_context_tokens as f64).clamp(CTX.min, CTX.max) as u32
+fn context_tokens_max_for(model: &ModelSpec) -> u32 {
+    (model.context_tokens_max as f64).clamp(CTX.min, CTX.max) as u32
 }
 
 /// Splits a query string (with or without its leading `?`) into its raw values; the last of a
@@ -212,70 +215,80 @@ pub fn parse_raw(query: &str) -> RawQuery {
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
 /// out-of-range number is clamped, and each such repair adds a [`Notice`].
 pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
-    let d = Inputs::default();
+    let defaults = Inputs::default();
     let mut notices = Vec::new();
-    let n = &mut notices;
-    let lookup = |key: &str| raw.get(key).map(str::to_string);
-    let model = read_model(raw, &lookup, n);
-    let gpu = read_gpu(raw, &lookup, n);
-    let weight_precision = read_choice(raw.get("w"), "w", &Precision::WEIGHTS, d.weight_precision, n);
-    let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, d.kv_precision, n);
-    let tp = read_tp(raw.get("tp"), n);
-    let ctx_reason = format!("the most {} accepts", model.name);
-    let ctx_cap = (f64::from(max_context_for(&model)), ctx_reason.as_str());
-    let context_tokens = CTX.read_capped(raw.get("ctx"), f64::from(d.context_tokens), ctx_cap, n) as u32;
-    let output_tokens = OUT.read(raw.get("out"), f64::from(d.output_tokens), n) as u32;
-    let tpot_target_s = TPOT.read(raw.get("tpot"), d.tpot_target_s, n);
-    let ttft_target_s = TTFT.read(raw.get("ttft"), d.ttft_target_s, n);
-    let memory_utilization = UTIL.read(raw.get("util"), d.memory_utilization, n);
-    let realistic = read_realistic(raw, n);
-    let rate_req_per_s = RATE.read(raw.get("rate"), d.rate_req_per_s, n);
-    let price_per_gpu_hour = PRICE.read(raw.get("price"), d.price_per_gpu_hour, n);
-    let sim = sim::read(raw, n);
+    let scenario = read_scenario(raw, &defaults.scenario, &mut notices);
+    let realistic = read_realistic(raw, &mut notices);
     let inputs = Inputs {
+        scenario,
+        realistic_mode: false,
+        rate_req_per_s: RATE.read(raw.get("rate"), defaults.rate_req_per_s, &mut notices),
+        price_per_gpu_hour: PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices),
+        sim: sim::read(raw, &mut notices),
+    };
+    (inputs.with_realistic(realistic), notices)
+}
+
+/// The scenario's keys validated, in [`KEYS`] order, on the ideal roofline (realistic mode's
+/// calibration is [`read_realistic`]'s).
+fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>) -> Scenario {
+    let lookup = |key: &str| raw.get(key).map(str::to_string);
+    let model = read_model(raw, &lookup, notices);
+    let gpu = read_gpu(raw, &lookup, notices);
+    let weight_precision =
+        read_choice(raw.get("w"), "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
+    let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, defaults.kv_precision, notices);
+    let tp = read_tp(raw.get("tp"), notices);
+    let ctx_reason = format!("the most {} accepts", model.name);
+    let ctx_cap = (f64::from(context_tokens_max_for(&model)), ctx_reason.as_str());
+    let context_default = f64::from(defaults.context_tokens);
+    let context_tokens = CTX.read_capped(raw.get("ctx"), context_default, ctx_cap, notices) as u32;
+    Scenario {
         model,
         gpu,
         weight_precision,
         kv_precision,
         tp,
         context_tokens,
-        output_tokens,
-        tpot_target_s,
-        ttft_target_s,
-        memory_utilization,
-        realistic,
-        rate_req_per_s,
-        price_per_gpu_hour,
-        sim,
-    };
-    (inputs, notices)
+        output_tokens: OUT.read(raw.get("out"), f64::from(defaults.output_tokens), notices) as u32,
+        tpot_target_s: TPOT.read(raw.get("tpot"), defaults.tpot_target_s, notices),
+        ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
+        memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
+        calibration: Calibration::IDEAL,
+    }
 }
 
 /// The model preset named by `model`, or the custom model built from the `m_*` keys.
-fn read_model(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, n: &mut Vec<Notice>) -> ModelSpec {
+fn read_model(
+    raw: &RawQuery,
+    lookup: &impl Fn(&str) -> Option<String>,
+    notices: &mut Vec<Notice>,
+) -> ModelSpec {
     let default = MODELS[0];
     match raw.get("model").map(str::trim) {
         None => default,
         Some(CUSTOM_ID) => {
-            let mut custom = read_fields(&MODEL_FIELDS, &CustomModel::from_spec(&default), lookup, n);
-            reconcile_model(&mut custom, n);
+            let mut custom = read_fields(&MODEL_FIELDS, &CustomModel::from_spec(&default), lookup, notices);
+            reconcile_model(&mut custom, notices);
             custom.to_spec()
         }
         Some(id) => model_by_id(id).copied().unwrap_or_else(|| {
-            n.push(unknown("model", id, default.name));
+            notices.push(unknown("model", id, default.name));
             default
         }),
     }
 }
 
 /// The GPU preset named by `gpu`, or the custom GPU built from the `g_*` keys.
-fn read_gpu(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, n: &mut Vec<Notice>) -> GpuSpec {
+fn read_gpu(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, notices: &mut Vec<Notice>) -> GpuSpec {
     let default = GPUS[0];
     match raw.get("gpu").map(str::trim) {
         None => default,
-        Some(CUSTOM_ID) => read_fields(&GPU_FIELDS, &CustomGpu::from_spec(&default), lookup, n).to_spec(),
+        Some(CUSTOM_ID) => {
+            read_fields(&GPU_FIELDS, &CustomGpu::from_spec(&default), lookup, notices).to_spec()
+        }
         Some(id) => gpu_by_id(id).copied().unwrap_or_else(|| {
-            n.push(unknown("gpu", id, default.name));
+            notices.push(unknown("gpu", id, default.name));
             default
         }),
     }
@@ -287,26 +300,26 @@ fn read_choice(
     key: &'static str,
     allowed: &[Precision],
     default: Precision,
-    n: &mut Vec<Notice>,
+    notices: &mut Vec<Notice>,
 ) -> Precision {
     let Some(text) = raw else { return default };
     Precision::from_id(&text.trim().to_ascii_lowercase(), allowed).unwrap_or_else(|| {
         let ids: Vec<&str> = allowed.iter().map(|p| p.id()).collect();
         let message =
             format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), default.id());
-        n.push(Notice { key, message });
+        notices.push(Notice { key, message });
         default
     })
 }
 
 /// Tensor parallelism: one of 1, 2, 4, 8, else 1 with a notice.
-fn read_tp(raw: Option<&str>, n: &mut Vec<Notice>) -> u32 {
+fn read_tp(raw: Option<&str>, notices: &mut Vec<Notice>) -> u32 {
     let Some(text) = raw else { return 1 };
     match text.trim().parse::<u32>() {
         Ok(tp) if TP_CHOICES.contains(&tp) => tp,
         _ => {
             let message = format!("tp={} is not one of 1, 2, 4, 8; using 1.", quoted(text));
-            n.push(Notice { key: "tp", message });
+            notices.push(Notice { key: "tp", message });
             1
         }
     }
@@ -314,14 +327,15 @@ fn read_tp(raw: Option<&str>, n: &mut Vec<Notice>) -> u32 {
 
 /// Realistic mode is on when the query carries `mbu` or `overhead` (or `realistic=1`); the other
 /// falls back to [`Calibration::REALISTIC_DEFAULT`].
-fn read_realistic(raw: &RawQuery, n: &mut Vec<Notice>) -> Option<Calibration> {
+fn read_realistic(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<Calibration> {
     let (mbu, overhead) = (raw.get("mbu"), raw.get("overhead"));
     let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
     if mbu.is_none() && overhead.is_none() && !flag {
         return None;
     }
-    let d = Calibration::REALISTIC_DEFAULT;
-    Some(Calibration { mbu: MBU.read(mbu, d.mbu, n), overhead_s: OVERHEAD.read(overhead, d.overhead_s, n) })
+    let defaults = Calibration::REALISTIC_DEFAULT;
+    let mbu = MBU.read(mbu, defaults.mbu, notices);
+    Some(Calibration { mbu, overhead_s: OVERHEAD.read(overhead, defaults.overhead_s, notices) })
 }
 
 /// Parses and validates a whole query string.
@@ -344,12 +358,12 @@ pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
     let lesson = lessons::active(inputs, view);
     let mut pairs = query_pairs(inputs);
     // A lesson that opens the simulator reopens it from a link unless the link says it was closed.
-    if lesson.is_some_and(|l| l.inputs().sim.shown && !inputs.sim.shown) {
+    if lesson.is_some_and(|lesson| lesson.inputs().sim.shown && !inputs.sim.shown) {
         let after_inputs = pairs.iter().position(|(k, _)| *k == "price").map_or(pairs.len(), |i| i + 1);
         pairs.insert(after_inputs, ("sim", "0".to_string()));
     }
     let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-    let view = view::View { lesson: lesson.map(|l| l.number), ..*view };
+    let view = view::View { lesson: lesson.map(|lesson| lesson.number), ..*view };
     let extra = serde_urlencoded::to_string(view.pairs()).unwrap_or_default();
     match (query.is_empty(), extra.is_empty()) {
         (_, true) => query,
@@ -367,26 +381,30 @@ pub fn to_query(inputs: &Inputs) -> String {
 
 /// [`to_query`]'s (key, value) pairs, in [`KEYS`] order.
 fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
-    let mut pairs: Vec<(&str, String)> = vec![("model", inputs.model.id.to_string())];
-    if inputs.model.id == CUSTOM_ID {
-        pairs.extend(write_fields(&MODEL_FIELDS, &CustomModel::from_spec(&inputs.model)));
+    let scenario = &inputs.scenario;
+    let mut pairs: Vec<(&str, String)> = vec![("model", scenario.model.id.to_string())];
+    if scenario.model.id == CUSTOM_ID {
+        pairs.extend(write_fields(&MODEL_FIELDS, &CustomModel::from_spec(&scenario.model)));
     }
-    pairs.push(("gpu", inputs.gpu.id.to_string()));
-    if inputs.gpu.id == CUSTOM_ID {
-        pairs.extend(write_fields(&GPU_FIELDS, &CustomGpu::from_spec(&inputs.gpu)));
+    pairs.push(("gpu", scenario.gpu.id.to_string()));
+    if scenario.gpu.id == CUSTOM_ID {
+        pairs.extend(write_fields(&GPU_FIELDS, &CustomGpu::from_spec(&scenario.gpu)));
     }
     pairs.extend([
-        ("w", inputs.weight_precision.id().to_string()),
-        ("kv", inputs.kv_precision.id().to_string()),
-        ("tp", inputs.tp.to_string()),
-        ("ctx", CTX.write(f64::from(inputs.context_tokens))),
-        ("out", OUT.write(f64::from(inputs.output_tokens))),
-        ("tpot", TPOT.write(inputs.tpot_target_s)),
-        ("ttft", TTFT.write(inputs.ttft_target_s)),
-        ("util", UTIL.write(inputs.memory_utilization)),
+        ("w", scenario.weight_precision.id().to_string()),
+        ("kv", scenario.kv_precision.id().to_string()),
+        ("tp", scenario.tp.to_string()),
+        ("ctx", CTX.write(f64::from(scenario.context_tokens))),
+        ("out", OUT.write(f64::from(scenario.output_tokens))),
+        ("tpot", TPOT.write(scenario.tpot_target_s)),
+        ("ttft", TTFT.write(scenario.ttft_target_s)),
+        ("util", UTIL.write(scenario.memory_utilization)),
     ]);
-    if let Some(c) = inputs.realistic {
-        pairs.extend([("mbu", MBU.write(c.mbu)), ("overhead", OVERHEAD.write(c.overhead_s))]);
+    if let Some(calibration) = inputs.realistic() {
+        pairs.extend([
+            ("mbu", MBU.write(calibration.mbu)),
+            ("overhead", OVERHEAD.write(calibration.overhead_s)),
+        ]);
     }
     pairs.extend([
         ("rate", RATE.write(inputs.rate_req_per_s)),

@@ -28,7 +28,7 @@ pub struct SimInputs {
     pub burst_cv: f64,
     pub lengths: LengthDist,
     /// Coefficient of variation of prompt and output lengths (0.5 = 50%).
-    pub spread: f64,
+    pub length_cv: f64,
     pub requests: u32,
     pub seed: u64,
     pub chunk_tokens: u32,
@@ -53,7 +53,7 @@ impl Default for SimInputs {
             arrivals: ArrivalKind::Poisson,
             burst_cv: 2.0,
             lengths: LengthDist::LogNormal,
-            spread: 0.5,
+            length_cv: 0.5,
             requests: 2000,
             seed: 1,
             chunk_tokens: 512,
@@ -67,7 +67,7 @@ impl Default for SimInputs {
 }
 
 pub const BURST: NumberField = NumberField::new("burst", "Burstiness (gap CV)", "×", (1.1, 10.0));
-pub const SPREAD: NumberField =
+pub const LENGTH_CV: NumberField =
     NumberField::new("spread", "Length spread (CV)", "%", (0.0, 200.0)).scaled(0.01);
 pub const REQUESTS: NumberField =
     NumberField::new("requests", "Requests per rate", "requests", (100.0, 20_000.0)).whole();
@@ -102,14 +102,14 @@ fn read_choice<T: PartialEq + Copy>(
     key: &'static str,
     choices: &[(&'static str, T)],
     default: T,
-    n: &mut Vec<Notice>,
+    notices: &mut Vec<Notice>,
 ) -> T {
     let Some(text) = raw.get(key) else { return default };
     let id = text.trim().to_ascii_lowercase();
     choices.iter().find(|(c, _)| *c == id).map(|(_, v)| *v).unwrap_or_else(|| {
         let ids: Vec<&str> = choices.iter().map(|(c, _)| *c).collect();
         let used = choice_id(choices, default);
-        n.push(Notice {
+        notices.push(Notice {
             key,
             message: format!("{key}={} is not one of {}; using {used}.", quoted(text), ids.join(", ")),
         });
@@ -118,69 +118,69 @@ fn read_choice<T: PartialEq + Copy>(
 }
 
 /// An optional number: absent or `auto` means automatic.
-fn read_auto(raw: &RawQuery, field: &NumberField, n: &mut Vec<Notice>) -> Option<f64> {
+fn read_auto(raw: &RawQuery, field: &NumberField, notices: &mut Vec<Notice>) -> Option<f64> {
     let text = raw.get(field.key)?;
     if text.trim().eq_ignore_ascii_case("auto") {
         return None;
     }
-    Some(field.read(Some(text), field.to_base(field.min), n))
+    Some(field.read(Some(text), field.to_base(field.min), notices))
 }
 
 /// Validates the simulator's keys.
-pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> SimInputs {
+pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SimInputs {
     let d = SimInputs::default();
-    let pct = read_choice(raw, "pct", &PERCENTILES, d.attainment_target, n);
+    let pct = read_choice(raw, "pct", &PERCENTILES, d.attainment_target, notices);
     SimInputs {
         shown: raw.get("sim").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on")),
-        load: read_choice(raw, "load", &LOADS, d.load, n),
-        counting: read_choice(raw, "count", &COUNTINGS, d.counting, n),
-        arrivals: read_choice(raw, "arrivals", &ARRIVALS, d.arrivals, n),
-        burst_cv: BURST.read(raw.get("burst"), d.burst_cv, n),
-        lengths: read_choice(raw, "lengths", &LENGTHS, d.lengths, n),
-        spread: SPREAD.read(raw.get("spread"), d.spread, n),
-        requests: REQUESTS.read(raw.get("requests"), f64::from(d.requests), n) as u32,
-        seed: SEED.read(raw.get("seed"), d.seed as f64, n) as u64,
-        chunk_tokens: CHUNK.read(raw.get("chunk"), f64::from(d.chunk_tokens), n) as u32,
-        cap: read_auto(raw, &CAP, n).map(|x| x as u32),
-        prefill_free: read_choice(raw, "prefill", &PREFILLS, d.prefill_free, n),
-        attainment_target: ATTAIN.read(raw.get("attain"), pct, n),
-        rate_max_req_per_s: read_auto(raw, &RATE_MAX, n),
-        rate_points: POINTS.read(raw.get("points"), f64::from(d.rate_points), n) as u32,
+        load: read_choice(raw, "load", &LOADS, d.load, notices),
+        counting: read_choice(raw, "count", &COUNTINGS, d.counting, notices),
+        arrivals: read_choice(raw, "arrivals", &ARRIVALS, d.arrivals, notices),
+        burst_cv: BURST.read(raw.get("burst"), d.burst_cv, notices),
+        lengths: read_choice(raw, "lengths", &LENGTHS, d.lengths, notices),
+        length_cv: LENGTH_CV.read(raw.get("spread"), d.length_cv, notices),
+        requests: REQUESTS.read(raw.get("requests"), f64::from(d.requests), notices) as u32,
+        seed: SEED.read(raw.get("seed"), d.seed as f64, notices) as u64,
+        chunk_tokens: CHUNK.read(raw.get("chunk"), f64::from(d.chunk_tokens), notices) as u32,
+        cap: read_auto(raw, &CAP, notices).map(|x| x as u32),
+        prefill_free: read_choice(raw, "prefill", &PREFILLS, d.prefill_free, notices),
+        attainment_target: ATTAIN.read(raw.get("attain"), pct, notices),
+        rate_max_req_per_s: read_auto(raw, &RATE_MAX, notices),
+        rate_points: POINTS.read(raw.get("points"), f64::from(d.rate_points), notices) as u32,
     }
 }
 
 impl SimInputs {
     /// The concurrency cap in force: the chosen one, else the analytic knee (within the pool),
     /// at least 1.
-    pub fn cap_for(&self, a: &Analysis) -> u32 {
-        self.cap.unwrap_or(a.server_batch).max(1)
+    pub fn cap_for(&self, analysis: &Analysis) -> u32 {
+        self.cap.unwrap_or(analysis.server_batch).max(1)
     }
 
     /// The highest rate swept: the chosen one, else [`auto_rate_max`].
-    pub fn rate_max_for(&self, s: &Scenario, a: &Analysis) -> f64 {
-        self.rate_max_req_per_s.unwrap_or_else(|| auto_rate_max(s, a))
+    pub fn rate_max_for(&self, scenario: &Scenario, analysis: &Analysis) -> f64 {
+        self.rate_max_req_per_s.unwrap_or_else(|| auto_rate_max(scenario, analysis))
     }
 
     /// The sweep these controls describe on `s`.
-    pub fn config(&self, s: &Scenario) -> SimConfig {
-        let a = analyze(s);
+    pub fn config(&self, scenario: &Scenario) -> SimConfig {
+        let analysis = analyze(scenario);
         let arrivals = match self.arrivals {
             ArrivalKind::Poisson => Arrivals::Poisson,
             ArrivalKind::Constant => Arrivals::Constant,
             ArrivalKind::Bursty => Arrivals::Bursty { cv: self.burst_cv },
         };
         SimConfig {
-            scenario: *s,
+            scenario: *scenario,
             arrivals,
-            lengths: Lengths { dist: self.lengths, spread: self.spread },
+            lengths: Lengths { dist: self.lengths, length_cv: self.length_cv },
             requests: self.requests,
             seed: self.seed,
             chunk_tokens: self.chunk_tokens,
-            max_concurrency: self.cap_for(&a),
+            max_concurrency: self.cap_for(&analysis),
             load: self.load,
             counting: self.counting,
             attainment_target: self.attainment_target,
-            rate_max_req_per_s: self.rate_max_for(s, &a),
+            rate_max_req_per_s: self.rate_max_for(scenario, &analysis),
             rate_points: self.rate_points,
             prefill_free: self.prefill_free,
         }
@@ -201,14 +201,14 @@ impl SimInputs {
         };
         let number = |f: &NumberField, x: f64, default: f64| (f.write(x), f.write(x) != f.write(default));
         let (burst, burst_changed) = number(&BURST, self.burst_cv, d.burst_cv);
-        let (spread, spread_changed) = number(&SPREAD, self.spread, d.spread);
+        let (length_cv, length_cv_changed) = number(&LENGTH_CV, self.length_cv, d.length_cv);
         let all = [
             ("load", choice_id(&LOADS, self.load).into(), self.load != d.load),
             ("count", choice_id(&COUNTINGS, self.counting).into(), self.counting != d.counting),
             ("arrivals", choice_id(&ARRIVALS, self.arrivals).into(), self.arrivals != d.arrivals),
             ("burst", burst, burst_changed),
             ("lengths", choice_id(&LENGTHS, self.lengths).into(), self.lengths != d.lengths),
-            ("spread", spread, spread_changed),
+            ("spread", length_cv, length_cv_changed),
             ("requests", REQUESTS.write(f64::from(self.requests)), self.requests != d.requests),
             ("seed", SEED.write(self.seed as f64), self.seed != d.seed),
             ("chunk", CHUNK.write(f64::from(self.chunk_tokens)), self.chunk_tokens != d.chunk_tokens),

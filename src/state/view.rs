@@ -112,18 +112,18 @@ pub struct View {
 
 /// Reads `present`, `embed`, `view`, `theme` and `mark`; a bad value falls back with a notice.
 /// `embed=1` wins over `present=1`: an iframe has no room for a presentation.
-pub fn read(raw: &RawQuery, n: &mut Vec<Notice>) -> View {
-    let present = read_flag(raw, "present", n);
-    let embed = read_flag(raw, "embed", n);
+pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> View {
+    let present = read_flag(raw, "present", notices);
+    let embed = read_flag(raw, "embed", notices);
     let mode = match (embed, present) {
         (true, _) => Mode::Embed,
         (false, true) => Mode::Present,
         _ => Mode::Page,
     };
-    let panel = read_choice(raw, "view", &Panel::ALL, Panel::id, Panel::default(), n);
-    let theme = read_choice(raw, "theme", &Theme::ALL, Theme::id, Theme::default(), n);
-    let mark_batch = read_mark(raw.get("mark"), n);
-    let lesson = super::lessons::read_number(raw, n);
+    let panel = read_choice(raw, "view", &Panel::ALL, Panel::id, Panel::default(), notices);
+    let theme = read_choice(raw, "theme", &Theme::ALL, Theme::id, Theme::default(), notices);
+    let mark_batch = read_mark(raw.get("mark"), notices);
+    let lesson = super::lessons::read_number(raw, notices);
     // A presentation of a lesson without `view=` opens on the lesson's own panel.
     let lesson_panel = lesson.and_then(super::lessons::lesson).map(|l| l.panel);
     let panel = match (mode, raw.get("view"), lesson_panel) {
@@ -168,13 +168,13 @@ impl View {
 }
 
 /// `1`, `true`, `on` (or an empty value) is on; `0`, `false`, `off` is off; else off with a notice.
-fn read_flag(raw: &RawQuery, key: &'static str, n: &mut Vec<Notice>) -> bool {
+fn read_flag(raw: &RawQuery, key: &'static str, notices: &mut Vec<Notice>) -> bool {
     let Some(text) = raw.get(key) else { return false };
     match text.trim().to_ascii_lowercase().as_str() {
         "" | "1" | "true" | "on" | "yes" => true,
         "0" | "false" | "off" | "no" => false,
         _ => {
-            n.push(Notice { key, message: format!("{key}={} is not 1 or 0; using 0.", quoted(text)) });
+            notices.push(Notice { key, message: format!("{key}={} is not 1 or 0; using 0.", quoted(text)) });
             false
         }
     }
@@ -187,7 +187,7 @@ fn read_choice<T: Copy>(
     all: &[T],
     id: fn(T) -> &'static str,
     default: T,
-    n: &mut Vec<Notice>,
+    notices: &mut Vec<Notice>,
 ) -> T {
     let Some(text) = raw.get(key) else { return default };
     let wanted = text.trim().to_ascii_lowercase();
@@ -195,20 +195,20 @@ fn read_choice<T: Copy>(
         let ids: Vec<&str> = all.iter().map(|t| id(*t)).collect();
         let message =
             format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), id(default));
-        n.push(Notice { key, message });
+        notices.push(Notice { key, message });
         default
     })
 }
 
 /// A whole batch in 1..=[`MARK_MAX`], else no mark with a notice.
-fn read_mark(raw: Option<&str>, n: &mut Vec<Notice>) -> Option<u32> {
+fn read_mark(raw: Option<&str>, notices: &mut Vec<Notice>) -> Option<u32> {
     let text = raw?;
     match text.trim().parse::<u32>() {
         Ok(batch) if (1..=MARK_MAX).contains(&batch) => Some(batch),
         _ => {
             let message =
                 format!("mark={} is not a batch from 1 to {MARK_MAX}; no batch is marked.", quoted(text));
-            n.push(Notice { key: "mark", message });
+            notices.push(Notice { key: "mark", message });
             None
         }
     }

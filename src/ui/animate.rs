@@ -98,19 +98,19 @@ fn start(kind: SweepKind, timer: Timer, linked: Linked, set_inputs: WriteSignal<
     let reduced = prefers_reduced_motion();
     let (steps, interval_ms): (Vec<Step>, u32) = match kind {
         SweepKind::Batch => {
-            let plan = linked.analysis.with_untracked(|a| batch_sweep(a, reduced));
+            let plan = linked.analysis.with_untracked(|analysis| batch_sweep(analysis, reduced));
             (plan.steps.into_iter().map(Step::Mark).collect(), plan.interval_ms)
         }
         SweepKind::Tpot => {
-            let plan = linked
-                .scenario
-                .with_untracked(|s| linked.analysis.with_untracked(|a| tpot_sweep(s, a, reduced)));
+            let plan = linked.scenario.with_untracked(|scenario| {
+                linked.analysis.with_untracked(|analysis| tpot_sweep(scenario, analysis, reduced))
+            });
             (plan.steps.into_iter().map(Step::Tpot).collect(), plan.interval_ms)
         }
     };
     let apply = move |step: Step| match step {
         Step::Mark(b) => linked.set_mark(Some(b)),
-        Step::Tpot(t) => set_inputs.update(|i| i.tpot_target_s = t),
+        Step::Tpot(t) => set_inputs.update(|i| i.scenario.tpot_target_s = t),
     };
     let Some(&first) = steps.first() else { return };
     apply(first);

@@ -39,7 +39,7 @@ pub fn App() -> impl IntoView {
     let (inputs, set_inputs) = signal(initial);
     provide_context(inputs);
     let (view, set_view) = signal(initial_view);
-    let scenario = Memo::new(move |_| inputs.get().scenario());
+    let scenario = Memo::new(move |_| inputs.get().scenario);
     let analysis = Memo::new(move |_| analyze(&scenario.get()));
     let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
     let measured_fit = Memo::new(move |_| fit(&scenario.get(), &points.get()));
@@ -121,8 +121,8 @@ fn Footer(inputs: ReadSignal<Inputs>) -> impl IntoView {
                 "Realistic mode starts at 80% achieved bandwidth and 1 ms per step: round figures in the range public "
                 "engine measurements report, not data. Replace them with your own measurements."
             </p>
-            <p>"Model: " {move || inputs.get().model.source}</p>
-            <p>"GPU: " {move || inputs.get().gpu.source}</p>
+            <p>"Model: " {move || inputs.get().scenario.model.source}</p>
+            <p>"GPU: " {move || inputs.get().scenario.gpu.source}</p>
         </footer>
     }
 }

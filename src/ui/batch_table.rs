@@ -1,4 +1,4 @@
-//! The batch table: the seed's columns, then TTFT, weights read and per-GPU rates, for the listed
+//! The batch table: the worked example's columns, then TTFT, weights read and per-GPU rates, for the listed
 //! batches, the knee and the KV pool.
 
 use leptos::prelude::*;
@@ -22,7 +22,7 @@ pub fn BatchTable(
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
-    let per_gpu = move || inputs.get().tp > 1;
+    let per_gpu = move || inputs.get().scenario.tp > 1;
     view! {
         <Show when=move || !nothing_runs() fallback=move || view! { <NoTable inputs=inputs set_inputs=set_inputs analysis=analysis/> }>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
@@ -63,21 +63,21 @@ pub fn BatchTable(
 
 /// "Llama 3.1 8B on one H100 SXM, BF16 weights, ...": the scenario the table describes.
 fn caption(i: &Inputs) -> String {
-    let gpus = if i.tp == 1 {
-        format!("one {}", i.gpu.name)
+    let gpus = if i.scenario.tp == 1 {
+        format!("one {}", i.scenario.gpu.name)
     } else {
-        format!("{} × {} (TP {})", i.tp, i.gpu.name, i.tp)
+        format!("{} × {} (TP {})", i.scenario.tp, i.scenario.gpu.name, i.scenario.tp)
     };
     format!(
         "{} on {gpus}, {} weights, {} KV cache, {} tokens of context, {} output tokens, TPOT target {} ms, TTFT target {} ms{}",
-        i.model.name,
-        i.weight_precision.label(),
-        i.kv_precision.label(),
-        thousands(f64::from(i.context_tokens)),
-        thousands(f64::from(i.output_tokens)),
-        target_ms(i.tpot_target_s),
-        target_ms(i.ttft_target_s),
-        if i.realistic.is_some() { ", realistic calibration" } else { "" }
+        i.scenario.model.name,
+        i.scenario.weight_precision.label(),
+        i.scenario.kv_precision.label(),
+        thousands(f64::from(i.scenario.context_tokens)),
+        thousands(f64::from(i.scenario.output_tokens)),
+        target_ms(i.scenario.tpot_target_s),
+        target_ms(i.scenario.ttft_target_s),
+        if i.realistic().is_some() { ", realistic calibration" } else { "" }
     )
 }
 
@@ -89,12 +89,12 @@ fn NoTable(
     analysis: Memo<Analysis>,
 ) -> impl IntoView {
     let fix = move || {
-        let a = analysis.get();
-        let tp = a
-            .tp_needed
-            .filter(|tp| *tp > inputs.get().tp && matches!(a.limit, Limit::WeightsDoNotFit { .. }))?;
+        let analysis = analysis.get();
+        let tp = analysis.tp_needed.filter(|tp| {
+            *tp > inputs.get().scenario.tp && matches!(analysis.limit, Limit::WeightsDoNotFit { .. })
+        })?;
         Some(view! {
-            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.tp = tp)>
+            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.scenario.tp = tp)>
                 {format!("Use tensor parallelism {tp}")}
             </button>
         })

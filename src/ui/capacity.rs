@@ -37,13 +37,13 @@ pub fn CapacityPanel(
 }
 
 /// The plan's numbers as a definition list, each with the arithmetic behind it.
-fn plan_view(i: &Inputs, a: &Analysis, p: &CapacityPlan) -> impl IntoView {
+fn plan_view(i: &Inputs, analysis: &Analysis, p: &CapacityPlan) -> impl IntoView {
     let per_replica = format!(
         "{} req/s at batch {} ({} GPU{} per replica)",
         significant(p.replica_goodput_req_per_s),
-        thousands(f64::from(a.server_batch)),
-        i.tp,
-        if i.tp == 1 { "" } else { "s" }
+        thousands(f64::from(analysis.server_batch)),
+        i.scenario.tp,
+        if i.scenario.tp == 1 { "" } else { "s" }
     );
     let replicas = format!(
         "⌈{} ÷ {}⌉ = {}",

@@ -75,7 +75,7 @@ fn batch_under(
     let px = (client_x - canvas.get_bounding_client_rect().left()) * cf.px_per_css;
     match kind {
         ChartKind::Interactivity => {
-            let pool = linked.analysis.with_untracked(|a| a.kv_pool_batch).min(MAX_AXIS_BATCH);
+            let pool = linked.analysis.with_untracked(|analysis| analysis.kv_pool_batch).min(MAX_AXIS_BATCH);
             let speed = cf.frame.x_at(px).max(0.0);
             (pool > 0).then(|| linked.scenario.with_untracked(|s| batch_at_speed(s, speed, pool)))
         }

@@ -47,14 +47,15 @@ fn Hardware(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl
         set_inputs.update(|i| {
             let model = match model_by_id(&id) {
                 Some(m) => *m,
-                None => CustomModel::from_spec(&i.model).to_spec(),
+                None => CustomModel::from_spec(&i.scenario.model).to_spec(),
             };
             *i = i.with_model(model);
         })
     };
     let pick_gpu = move |id: String| {
         set_inputs.update(|i| {
-            i.gpu = gpu_by_id(&id).copied().unwrap_or_else(|| CustomGpu::from_spec(&i.gpu).to_spec())
+            i.scenario.gpu =
+                gpu_by_id(&id).copied().unwrap_or_else(|| CustomGpu::from_spec(&i.scenario.gpu).to_spec())
         })
     };
     let models = options(MODELS.iter().map(|m| (m.id, m.name)), "Custom model…");
@@ -63,25 +64,25 @@ fn Hardware(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl
         .iter()
         .map(|t| (t.to_string(), if *t == 1 { "1 GPU".to_string() } else { format!("{t} GPUs") }))
         .collect();
-    let is_custom_model = move || inputs.get().model.id == CUSTOM_ID;
-    let is_custom_gpu = move || inputs.get().gpu.id == CUSTOM_ID;
+    let is_custom_model = move || inputs.get().scenario.model.id == CUSTOM_ID;
+    let is_custom_gpu = move || inputs.get().scenario.gpu.id == CUSTOM_ID;
     view! {
         <fieldset class="group">
             <legend>"Model and hardware"</legend>
-            <PresetSelect id="model" label="Model" options=models selected=Signal::derive(move || inputs.get().model.id.to_string()) on_pick=pick_model/>
+            <PresetSelect id="model" label="Model" options=models selected=Signal::derive(move || inputs.get().scenario.model.id.to_string()) on_pick=pick_model/>
             <Show when=is_custom_model><CustomModelFields inputs=inputs set_inputs=set_inputs/></Show>
-            <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().gpu.id.to_string()) on_pick=pick_gpu/>
+            <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().scenario.gpu.id.to_string()) on_pick=pick_gpu/>
             <Show when=is_custom_gpu><CustomGpuFields inputs=inputs set_inputs=set_inputs/></Show>
-            <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().tp.to_string())
-                on_pick=move |v: String| set_inputs.update(|i| i.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
+            <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().scenario.tp.to_string())
+                on_pick=move |v: String| set_inputs.update(|i| i.scenario.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
             <PrecisionSlider id="w" label="Weight precision" choices=&Precision::WEIGHTS
-                value=Signal::derive(move || inputs.get().weight_precision)
-                on_value=move |p| set_inputs.update(|i| i.weight_precision = p)/>
+                value=Signal::derive(move || inputs.get().scenario.weight_precision)
+                on_value=move |p| set_inputs.update(|i| i.scenario.weight_precision = p)/>
             <PrecisionSlider id="kv" label="KV cache precision" choices=&Precision::KV
-                value=Signal::derive(move || inputs.get().kv_precision)
-                on_value=move |p| set_inputs.update(|i| i.kv_precision = p)/>
-            <FieldSlider field=UTIL step=1.0 value=Signal::derive(move || inputs.get().memory_utilization)
-                on_value=move |v| set_inputs.update(|i| i.memory_utilization = v)/>
+                value=Signal::derive(move || inputs.get().scenario.kv_precision)
+                on_value=move |p| set_inputs.update(|i| i.scenario.kv_precision = p)/>
+            <FieldSlider field=UTIL step=1.0 value=Signal::derive(move || inputs.get().scenario.memory_utilization)
+                on_value=move |v| set_inputs.update(|i| i.scenario.memory_utilization = v)/>
         </fieldset>
     }
 }
@@ -95,11 +96,11 @@ fn Workload(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl
         <fieldset class="group">
             <legend>"Workload"</legend>
             <StopSlider id="ctx" label="Context length" unit="tokens" stops=context_stops
-                value=Signal::derive(move || inputs.get().context_tokens)
-                on_value=move |v| set_inputs.update(|i| i.context_tokens = v.min(i.max_context_tokens()))/>
+                value=Signal::derive(move || inputs.get().scenario.context_tokens)
+                on_value=move |v| set_inputs.update(|i| i.scenario.context_tokens = v.min(i.context_tokens_max()))/>
             <StopSlider id="out" label="Output length" unit="tokens" stops=output_stops
-                value=Signal::derive(move || inputs.get().output_tokens)
-                on_value=move |v| set_inputs.update(|i| i.output_tokens = v)/>
+                value=Signal::derive(move || inputs.get().scenario.output_tokens)
+                on_value=move |v| set_inputs.update(|i| i.scenario.output_tokens = v)/>
         </fieldset>
     }
 }
@@ -110,11 +111,11 @@ fn Targets(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl 
     view! {
         <fieldset class="group">
             <legend>"Latency targets"</legend>
-            <FieldSlider field=TPOT step=1.0 value=Signal::derive(move || inputs.get().tpot_target_s)
-                on_value=move |v| set_inputs.update(|i| i.tpot_target_s = v)/>
+            <FieldSlider field=TPOT step=1.0 value=Signal::derive(move || inputs.get().scenario.tpot_target_s)
+                on_value=move |v| set_inputs.update(|i| i.scenario.tpot_target_s = v)/>
             <StopSlider id="ttft" label="TTFT target" unit="ms" stops=TTFT_STOPS_MS.to_vec()
-                value=Signal::derive(move || (TTFT.to_display(inputs.get().ttft_target_s)).round() as u32)
-                on_value=move |ms| set_inputs.update(|i| i.ttft_target_s = TTFT.to_base(f64::from(ms)))/>
+                value=Signal::derive(move || (TTFT.to_display(inputs.get().scenario.ttft_target_s)).round() as u32)
+                on_value=move |ms| set_inputs.update(|i| i.scenario.ttft_target_s = TTFT.to_base(f64::from(ms)))/>
         </fieldset>
     }
 }
@@ -122,16 +123,17 @@ fn Targets(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl 
 /// Ideal roofline or realistic calibration (achieved bandwidth and per-step overhead).
 #[component]
 fn Calibrate(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    let on = move || inputs.get().realistic.is_some();
+    let on = move || inputs.get().realistic().is_some();
     let toggle = move |ev| {
         let checked = event_target_checked(&ev);
-        set_inputs.update(|i| i.realistic = checked.then_some(Calibration::REALISTIC_DEFAULT));
+        set_inputs.update(|i| i.set_realistic(checked.then_some(Calibration::REALISTIC_DEFAULT)));
     };
-    let calibration = move || inputs.get().realistic.unwrap_or(Calibration::REALISTIC_DEFAULT);
+    let calibration = move || inputs.get().realistic().unwrap_or(Calibration::REALISTIC_DEFAULT);
     let set = move |f: fn(&mut Calibration, f64), v: f64| {
         set_inputs.update(|i| {
-            if let Some(c) = i.realistic.as_mut() {
-                f(c, v);
+            if let Some(mut calibration) = i.realistic() {
+                f(&mut calibration, v);
+                i.set_realistic(Some(calibration));
             }
         })
     };
@@ -141,7 +143,7 @@ fn Calibrate(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> imp
             <div class="control check">
                 <input type="checkbox" id="realistic" prop:checked=on on:change=toggle/>
                 <label for="realistic">"Realistic mode"</label>
-                <p class="hint">"Off: the ideal roofline, as the seed. On: achieved bandwidth and a per-step overhead; the ideal curves stay drawn for comparison."</p>
+                <p class="hint">"Off: the ideal roofline, as the worked example. On: achieved bandwidth and a per-step overhead; the ideal curves stay drawn for comparison."</p>
             </div>
             <Show when=on>
                 <FieldSlider field=MBU step=1.0 value=Signal::derive(move || calibration().mbu)

@@ -10,7 +10,7 @@ use crate::state::Inputs;
 /// One number box per custom-model field; editing one rebuilds the model spec.
 #[component]
 pub fn CustomModelFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    let read = |i: &Inputs| CustomModel::from_spec(&i.model);
+    let read = |i: &Inputs| CustomModel::from_spec(&i.scenario.model);
     let write = |i: &mut Inputs, mut custom: CustomModel| {
         reconcile_model(&mut custom, &mut Vec::new());
         *i = i.with_model(custom.to_spec());
@@ -21,8 +21,8 @@ pub fn CustomModelFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inp
 /// One number box per custom-GPU field; editing one rebuilds the GPU spec.
 #[component]
 pub fn CustomGpuFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
-    let read = |i: &Inputs| CustomGpu::from_spec(&i.gpu);
-    let write = |i: &mut Inputs, custom: CustomGpu| i.gpu = custom.to_spec();
+    let read = |i: &Inputs| CustomGpu::from_spec(&i.scenario.gpu);
+    let write = |i: &mut Inputs, custom: CustomGpu| i.scenario.gpu = custom.to_spec();
     field_boxes("Custom GPU", &GPU_FIELDS, read, write, inputs, set_inputs)
 }
 

@@ -1,4 +1,4 @@
-//! The derivation panel: the seed's arithmetic with the current numbers, one `formula = numbers =
+//! The derivation panel: the worked example's arithmetic with the current numbers, one `formula = numbers =
 //! result` line each, following every control through the app's scenario and analysis memos.
 
 use leptos::prelude::*;
@@ -11,14 +11,14 @@ use crate::derivation_text::{lines, Line};
 #[component]
 pub fn DerivationPanel(scenario: Memo<Scenario>, analysis: Memo<Analysis>) -> impl IntoView {
     let printed = Memo::new(move |_| {
-        let s = scenario.get();
-        lines(&s, &derive(&s, &analysis.get()))
+        let scenario = scenario.get();
+        lines(&scenario, &derive(&scenario, &analysis.get()))
     });
     view! {
         <section id="derivation" class="panel derivation" data-panel="derivation" aria-labelledby="derivation-title">
             <h2 id="derivation-title">"The arithmetic"</h2>
             <p class="derivation-intro">
-                "Every number of the seed's worked example, recomputed for the current settings: formula = numbers = result."
+                "Every number of the worked example's worked example, recomputed for the current settings: formula = numbers = result."
             </p>
             <ol class="derivation-lines">
                 {move || printed.get().into_iter().map(line_view).collect_view()}

@@ -135,7 +135,7 @@ pub(super) fn export_buttons(
 pub fn TableExport(rows: Memo<Vec<BatchRow>>, shown: Signal<bool>) -> impl IntoView {
     let download = move |_| {
         let i = inputs();
-        let csv = batch_table_csv(&rows.get_untracked(), i.tp > 1);
+        let csv = batch_table_csv(&rows.get_untracked(), i.scenario.tp > 1);
         download_text(&csv, "text/csv;charset=utf-8", &file_name(&i, "table", "csv"));
     };
     view! {

@@ -75,7 +75,7 @@ fn unmount(panel: PanelKind) {
 pub fn chart_svg(bytes: &[u8]) -> Option<String> {
     let SvgRequest { chart, state, look, size_px } = from_bytes(bytes)?;
     let kind = ChartKind::from_panel(chart)?;
-    let scenario = state.inputs.scenario();
+    let scenario = state.inputs.scenario;
     let analysis = analyze(&scenario);
     let fitted = fit(&scenario, &state.measured);
     let curves = curves_with_measured(&scenario, &analysis, &state.measured, fitted.as_ref().ok());
@@ -106,7 +106,7 @@ impl Mirror {
             }
         });
         provide_context(Changes::Channel);
-        let scenario = Memo::new(move |_| inputs.get().scenario());
+        let scenario = Memo::new(move |_| inputs.get().scenario);
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let look = theme::look_only(view);
         Mirror { inputs, measured, scenario, analysis, look }

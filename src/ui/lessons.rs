@@ -8,7 +8,7 @@ use crate::state::lessons::{active, lesson, LESSONS};
 use crate::state::view::{Mode, View};
 use crate::state::Inputs;
 
-/// Loads lesson `number`: the seed's defaults with its settings; while presenting, its panel.
+/// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
 pub fn load(number: u8, set_inputs: WriteSignal<Inputs>, set_view: WriteSignal<View>) {
     let Some(l) = lesson(number) else { return };
     set_inputs.set(l.inputs());
@@ -70,7 +70,7 @@ fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
         }
         .into_any(),
         (None, None) => view! {
-            <span class="lesson-hint">"Six lessons walk through the seed's argument: pick one, or press 1 to 6. P presents."</span>
+            <span class="lesson-hint">"Six lessons walk through the worked example's argument: pick one, or press 1 to 6. P presents."</span>
         }
         .into_any(),
     }

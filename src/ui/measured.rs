@@ -217,7 +217,7 @@ fn FitReadout(
             set_applied.set(notes);
         }
     };
-    let in_use = move || fit.get().ok().map(|f| clamped_calibration(&f).0) == inputs.get().realistic;
+    let in_use = move || fit.get().ok().map(|f| clamped_calibration(&f).0) == inputs.get().realistic();
     view! {
         {move || match fit.get() {
             Ok(f) => fit_numbers(&f).into_any(),
@@ -265,7 +265,9 @@ fn clamped_calibration(f: &Fit) -> (Calibration, Vec<String>) {
     let d = Calibration::REALISTIC_DEFAULT;
     let mbu = MBU.read(Some(&mbu_text), d.mbu, &mut notices);
     let overhead_s = OVERHEAD.read(Some(&overhead_text), d.overhead_s, &mut notices);
-    let notes = notices.into_iter().map(|n| format!("The fit is outside the control's range: {}", n.message));
+    let notes = notices
+        .into_iter()
+        .map(|notice| format!("The fit is outside the control's range: {}", notice.message));
     (Calibration { mbu, overhead_s }, notes.collect())
 }
 

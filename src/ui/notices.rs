@@ -14,8 +14,8 @@ pub fn Notices(initial: Vec<Notice>) -> impl IntoView {
             <div id="notices" class="notices" role="status">
                 <p class="notices-title">"Some values in the link could not be used:"</p>
                 <ul>
-                    {move || notices.get().into_iter().map(|n| view! {
-                        <li class="notice" data-key=n.key>{n.message}</li>
+                    {move || notices.get().into_iter().map(|notice| view! {
+                        <li class="notice" data-key=notice.key>{notice.message}</li>
                     }).collect_view()}
                 </ul>
                 <button type="button" class="dismiss" on:click=dismiss>"Dismiss"</button>

@@ -12,8 +12,8 @@ use crate::panel_protocol::ToPage;
 use crate::state::fields::NumberField;
 use crate::state::log_stops;
 use crate::state::sim::{
-    choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LOADS,
-    PERCENTILES, POINTS, RATE_MAX, REQUESTS, SEED, SPREAD,
+    choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV,
+    LOADS, PERCENTILES, POINTS, RATE_MAX, REQUESTS, SEED,
 };
 use crate::state::Inputs;
 
@@ -57,7 +57,7 @@ fn pick<T: Copy>(choices: &[(&'static str, T)], id: &str) -> Option<T> {
     choices.iter().find(|(c, _)| *c == id).map(|(_, v)| *v)
 }
 
-/// Every simulator control, with the seed's two measurement mistakes as explained toggles.
+/// Every simulator control, with the worked example's two measurement mistakes as explained toggles.
 #[component]
 pub fn SimControls(
     inputs: ReadSignal<Inputs>,
@@ -66,8 +66,8 @@ pub fn SimControls(
 ) -> impl IntoView {
     // The automatic cap (the analytic knee within the pool) and highest rate, from the app's memos.
     let autos = Memo::new(move |_| {
-        let a = analysis.get();
-        (f64::from(SimInputs::default().cap_for(&a)), auto_rate_max(&scenario.get(), &a))
+        let analysis = analysis.get();
+        (f64::from(SimInputs::default().cap_for(&analysis)), auto_rate_max(&scenario.get(), &analysis))
     });
     let sim = Sim { inputs, changes: Changes::from_context(), autos };
     view! {
@@ -96,7 +96,7 @@ pub fn SimControls(
                     selected=sim.field(|s| choice_id(&LENGTHS, s.lengths).to_string())
                     on_pick=move |id: String| sim.update(|s| s.lengths = pick(&LENGTHS, &id).unwrap_or(LengthDist::Fixed))/>
                 <Show when=move || sim.get().lengths != LengthDist::Fixed>
-                    <NumberInput field=SPREAD value=sim.field(|s| s.spread) on_value=move |v| sim.update(|s| s.spread = v)/>
+                    <NumberInput field=LENGTH_CV value=sim.field(|s| s.length_cv) on_value=move |v| sim.update(|s| s.length_cv = v)/>
                 </Show>
                 <p class="hint">"Means follow the context and output sliders: prompt = context − output ÷ 2, so a running sequence holds the context's KV on average."</p>
             </fieldset>
@@ -117,14 +117,14 @@ pub fn SimControls(
 fn load_hint(load: LoadMode) -> &'static str {
     match load {
         LoadMode::Open => "Requests arrive whether or not the server keeps up, so past capacity a queue forms and TTFT misses appear.",
-        LoadMode::Closed => "Each client waits for its answer before sending the next, so no queue forms and TTFT misses vanish: the seed's first measurement mistake.",
+        LoadMode::Closed => "Each client waits for its answer before sending the next, so no queue forms and TTFT misses vanish: the worked example's first measurement mistake.",
     }
 }
 
 fn count_hint(counting: Counting) -> &'static str {
     match counting {
         Counting::Requests => "A request counts only if it meets both targets (DistServe).",
-        Counting::Tokens => "Counting tokens: a request that waited seconds for its first token still contributes hundreds of on-time tokens, so attainment looks healthy while requests miss: the seed's second mistake.",
+        Counting::Tokens => "Counting tokens: a request that waited seconds for its first token still contributes hundreds of on-time tokens, so attainment looks healthy while requests miss: the worked example's second mistake.",
     }
 }
 
@@ -160,7 +160,7 @@ fn Server(sim: Sim) -> impl IntoView {
             <p class="hint">"Bigger budgets prefill a prompt in fewer steps (shorter TTFT) but make the steps carrying them longer for every decoding user (longer TPOT)."</p>
             <AutoNumber field=CAP sim=sim get=|s| s.cap.map(f64::from) set=|s, v| s.cap = v.map(|c| c as u32)
                 auto_value=Signal::derive(move || sim.autos.get().0)
-                auto_label="Cap concurrency at the analytic knee (the seed's advice)"/>
+                auto_label="Cap concurrency at the analytic knee (the worked example's advice)"/>
             <div class="control check">
                 <input type="checkbox" id="prefill" prop:checked=move || sim.get().prefill_free
                     on:change=move |ev| sim.update(|s| s.prefill_free = event_target_checked(&ev))/>

@@ -112,29 +112,29 @@ fn SimReadout(scenario: Memo<Scenario>, analysis: Memo<Analysis>, run: SimRun) -
     }
 }
 
-fn readout(s: &Scenario, a: &Analysis, r: &SimResult) -> impl IntoView {
+fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl IntoView {
     let criterion = format!(
         "at least {} of {} meet TTFT ≤ {} ms and TPOT ≤ {} ms",
         percent(r.attainment_target),
         if r.counting == crate::core::sim::Counting::Tokens { "tokens" } else { "requests" },
-        target_ms(s.ttft_target_s),
-        target_ms(s.tpot_target_s)
+        target_ms(scenario.ttft_target_s),
+        target_ms(scenario.tpot_target_s)
     );
-    let knee = sim_analytic(s, a, r.cap);
+    let knee = sim_analytic(scenario, analysis, r.cap);
     let at = r.sweep.at_goodput.map(|p| {
         format!(
             "At goodput the decode batch averages {} sequences; TTFT p90 {} ms, TPOT p90 {} ms.",
-            significant(p.mean_batch),
+            significant(p.batch_mean),
             ms_or_dash(p.ttft.p90_s),
             ms_or_dash(p.tpot.p90_s)
         )
     });
-    let per_gpu = r.sweep.goodput_req_per_s / f64::from(s.tp.max(1));
+    let per_gpu = r.sweep.goodput_req_per_s / f64::from(scenario.tp.max(1));
     view! {
         <div id="sim-readout" class="sim-readout">
             <p class="sim-goodput-line">
                 "Simulated goodput: " <strong id="sim-goodput">{sim_goodput(&r.sweep)}</strong>
-                {(s.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
+                {(scenario.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
                 {format!(": the highest rate at which {criterion}.")}
             </p>
             <p id="sim-analytic">{knee} " " {at}</p>

@@ -96,7 +96,7 @@ pub fn NumberInput(
     let on_change = move |ev| {
         let mut notices = Vec::new();
         let used = field.read(Some(&event_target_value(&ev)), value.get_untracked(), &mut notices);
-        set_message.set(notices.into_iter().map(|n| n.message).collect::<Vec<_>>().join(" "));
+        set_message.set(notices.into_iter().map(|notice| notice.message).collect::<Vec<_>>().join(" "));
         on_value(used);
     };
     let step = if field.whole { "1" } else { "any" };

@@ -1,17 +1,17 @@
-//! Helpers shared by the native tests: the seed scenario and a relative-tolerance comparison.
+//! Helpers shared by the native tests: the worked example scenario and a relative-tolerance comparison.
 #![allow(dead_code)]
 
 use goodput_lab::core::roofline::{Precision, Scenario};
 use goodput_lab::state::Inputs;
 
-/// The seed's worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256 out.
-pub fn seed() -> Scenario {
-    Inputs::default().scenario()
+/// The worked example's worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256 out.
+pub fn worked_example() -> Scenario {
+    Inputs::default().scenario
 }
 
-/// The seed with an FP8 KV cache.
-pub fn seed_fp8_kv() -> Scenario {
-    Scenario { kv_precision: Precision::Fp8, ..seed() }
+/// The worked example with an FP8 KV cache.
+pub fn worked_example_fp8_kv() -> Scenario {
+    Scenario { kv_precision: Precision::Fp8, ..worked_example() }
 }
 
 /// Fails unless `actual` is within `rel` of `expected`, relative to `expected`.

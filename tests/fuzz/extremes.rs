@@ -19,7 +19,7 @@ fn open(query: &str) -> (Inputs, Vec<Notice>, String) {
     let (inputs, view, notices) = from_page_query(query);
     core_is_finite(&inputs, &view, &[]).unwrap_or_else(|e| panic!("{query}: {e}"));
     simulation_is_finite(&inputs, 4, 2).unwrap_or_else(|e| panic!("{query}: {e}"));
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     let line = headline(&s, &analyze(&s));
     assert!(!line.trim().is_empty(), "{query}: blank headline");
     (inputs, notices, line)
@@ -41,9 +41,9 @@ const SEED_WEIGHT_BYTES: f64 = 8.03e9 * 2.0;
 fn a_context_of_one_token_is_clamped_to_128_with_a_notice_and_the_batch_table_still_fills() {
     let (inputs, notices, line) = open("ctx=1");
     assert_eq!(only_notice(&notices, "ctx"), "ctx=1 is outside 128–131072 tokens; using 128 tokens.");
-    assert_eq!(inputs.context_tokens, 128);
+    assert_eq!(inputs.scenario.context_tokens, 128);
     assert!(line.starts_with("Largest batch meeting 10 ms:"), "{line}");
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     assert!(batch_table(&s, &analyze(&s)).iter().any(|r| r.is_knee));
 }
 
@@ -58,7 +58,7 @@ fn ten_million_tokens_of_context_stop_at_the_models_maximum_and_the_notice_names
             ),
             "{message}"
         );
-        assert_eq!(inputs.context_tokens, 131_072);
+        assert_eq!(inputs.scenario.context_tokens, 131_072);
         // Prefilling 131,072 tokens: 2 x 8.03e9 x 131,072 FLOP alone is 2.1 s at 989 TFLOP/s, past 2 s.
         assert!(
             line.starts_with("No batch meets the 2,000 ms TTFT target: prefilling 131,072 tokens"),
@@ -73,7 +73,7 @@ fn ten_million_tokens_on_a_model_that_accepts_them_stop_at_the_sliders_top_and_t
     let (inputs, notices, line) = open("model=custom&m_max_ctx=10000000&ctx=10000000");
     let message = only_notice(&notices, "ctx");
     assert_eq!(message, "ctx=10000000 is outside 128–1048576 tokens; using 1048576 tokens.");
-    assert_eq!(inputs.context_tokens, 1_048_576);
+    assert_eq!(inputs.scenario.context_tokens, 1_048_576);
     let kv_gb = SEED_KV_BYTES_PER_TOKEN * 1_048_576.0 / 1e9;
     let free_gb = (80e9 * 0.9 - SEED_WEIGHT_BYTES) / 1e9;
     let expected = format!(
@@ -86,7 +86,7 @@ fn ten_million_tokens_on_a_model_that_accepts_them_stop_at_the_sliders_top_and_t
 fn a_tpot_target_of_zero_is_clamped_to_1_ms_and_the_headline_says_even_one_sequence_misses_it() {
     let (inputs, notices, line) = open("tpot=0");
     assert_eq!(only_notice(&notices, "tpot"), "tpot=0 is outside 1–500 ms; using 1 ms.");
-    assert_eq!(inputs.tpot_target_s, 0.001);
+    assert_eq!(inputs.scenario.tpot_target_s, 0.001);
     let floor_ms = (SEED_WEIGHT_BYTES + 2048.0 * SEED_KV_BYTES_PER_TOKEN) / 3.35e12 * 1e3;
     let expected = format!(
         "No batch meets 1 ms: even a batch of 1 takes {floor_ms:.2} ms per step, so goodput is 0 at every batch size."
@@ -98,17 +98,18 @@ fn a_tpot_target_of_zero_is_clamped_to_1_ms_and_the_headline_says_even_one_seque
 fn an_output_of_zero_tokens_is_clamped_to_one_token_and_little_s_law_uses_it() {
     let (inputs, notices, _) = open("out=0");
     assert_eq!(only_notice(&notices, "out"), "out=0 is outside 1–16384 tokens; using 1 token.");
-    assert_eq!(inputs.output_tokens, 1);
-    let s = inputs.scenario();
+    assert_eq!(inputs.scenario.output_tokens, 1);
+    let s = inputs.scenario;
     let a = analyze(&s);
-    let knee = batch_table(&s, &a).into_iter().find(|r| r.is_knee).expect("the seed's knee is listed");
+    let knee =
+        batch_table(&s, &a).into_iter().find(|r| r.is_knee).expect("the worked example's knee is listed");
     let p = knee.point;
     assert_eq!(p.goodput_req_per_s, f64::from(p.batch) / p.step.step_s, "one token per request");
 }
 
 /// Every line of the derivation for `inputs`, joined.
 fn derivation_text(inputs: &Inputs) -> String {
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     let d = derive(&s, &analyze(&s));
     lines(&s, &d)
         .iter()
@@ -132,7 +133,7 @@ fn a_model_larger_than_every_gpu_names_its_weights_and_each_gpus_usable_memory()
             gpu.name
         );
         assert_eq!(line, expected);
-        let s = inputs.scenario();
+        let s = inputs.scenario;
         assert!(matches!(analyze(&s).limit, Limit::WeightsDoNotFit { .. }));
         assert!(derivation_text(&inputs)
             .contains(&format!("The weights do not fit: they need at least {needed} GPUs.")));
@@ -143,9 +144,9 @@ fn a_model_larger_than_every_gpu_names_its_weights_and_each_gpus_usable_memory()
 fn the_largest_preset_on_the_smallest_gpu_at_tp_1_says_how_many_gpus_its_weights_need() {
     let smallest = GPUS.iter().min_by(|a, b| a.hbm_bytes.total_cmp(&b.hbm_bytes)).unwrap();
     let (inputs, _, line) = open(&format!("model=deepseek-v3&gpu={}&tp=1", smallest.id));
-    assert_eq!(inputs.gpu.id, smallest.id);
+    assert_eq!(inputs.scenario.gpu.id, smallest.id);
     let usable_gb = smallest.hbm_bytes * 0.9 / 1e9;
-    let weights_gb = inputs.model.params * 2.0 / 1e9;
+    let weights_gb = inputs.scenario.model.params * 2.0 / 1e9;
     let needed = (weights_gb / usable_gb).ceil();
     assert!(needed > 8.0, "no tensor-parallel degree offered holds it");
     assert!(
@@ -171,7 +172,7 @@ fn hbm_smaller_than_the_weights_is_clamped_to_1_gb_and_the_headline_says_the_wei
 #[test]
 fn hbm_just_short_of_the_weights_offers_the_tensor_parallel_degree_that_holds_them() {
     let (inputs, _, line) = open("gpu=custom&g_hbm=16");
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     assert_eq!(analyze(&s).tp_needed, Some(2));
     assert!(TP_CHOICES.contains(&2));
     assert!(
@@ -179,7 +180,7 @@ fn hbm_just_short_of_the_weights_offers_the_tensor_parallel_degree_that_holds_th
         "{line}"
     );
     let (fixed, _, line) = open("gpu=custom&g_hbm=16&tp=2");
-    let s = fixed.scenario();
+    let s = fixed.scenario;
     assert!(analyze(&s).server_batch > 0, "at TP 2 a batch runs: {line}");
 }
 
@@ -188,7 +189,7 @@ fn when_nothing_fits_the_simulator_refuses_every_request_and_reports_rates_of_ze
     for query in ["gpu=custom&g_hbm=1", "model=custom&m_max_ctx=10000000&ctx=10000000"] {
         for load in ["open", "closed"] {
             let (inputs, _, _) = from_page_query(&format!("{query}&load={load}"));
-            let s = inputs.scenario();
+            let s = inputs.scenario;
             let c =
                 goodput_lab::core::sim::SimConfig { requests: 5, rate_points: 2, ..inputs.sim.config(&s) };
             let sweep = goodput_lab::core::sim::sweep(&c);
@@ -206,7 +207,7 @@ fn when_nothing_fits_the_simulator_refuses_every_request_and_reports_rates_of_ze
 fn the_simulators_analytic_line_says_when_nothing_fits_or_no_batch_meets_the_targets() {
     let line = |query: &str| {
         let (inputs, _, _) = from_page_query(query);
-        let s = inputs.scenario();
+        let s = inputs.scenario;
         let a = analyze(&s);
         sim_analytic(&s, &a, inputs.sim.cap_for(&a))
     };
@@ -215,6 +216,6 @@ fn the_simulators_analytic_line_says_when_nothing_fits_or_no_batch_meets_the_tar
         "Analytic model: nothing fits in memory (see the headline), so the simulated server refuses every request."
     );
     assert_eq!(line("tpot=0"), "Analytic model: no batch meets both targets; simulated cap 1 sequence.");
-    // The seed: 64 / (256 x 9.92 ms) = 25.2 req/s.
+    // The worked example: 64 / (256 x 9.92 ms) = 25.2 req/s.
     assert_eq!(line(""), "Analytic model: batch 64 → 25.2 req/s; simulated cap 64 sequences.");
 }

@@ -43,7 +43,7 @@ fn a_fit_of_the_most_points_at_the_longest_and_shortest_accepted_step_times_is_f
             tpot_s: if batch % 2 == 0 { longest_ms } else { shortest_ms } / 1e3,
         })
         .collect();
-    let f = fit(&inputs.scenario(), &points).expect("the step times grow with the batch on average");
+    let f = fit(&inputs.scenario, &points).expect("the step times grow with the batch on average");
     assert!(f.r_squared.is_some_and(f64::is_finite) && f.rms_residual_s.is_finite(), "{f:?}");
 }
 
@@ -63,7 +63,7 @@ fn closing_the_simulator_in_a_lesson_that_opened_it_survives_a_reload() {
 fn a_closed_loop_run_that_refuses_every_request_reports_a_departure_rate_of_zero() {
     // Was: every request refused at t = 0, so n / max(0, MIN_POSITIVE) = infinity.
     let (inputs, _) = from_query("gpu=tpu-v5e&load=closed");
-    let s = inputs.scenario();
+    let s = inputs.scenario;
     let c = SimConfig { requests: 6, rate_points: 3, ..inputs.sim.config(&s) };
     for p in sweep(&c).points {
         assert_eq!((p.rejected, p.departure_rate_req_per_s, p.mean_in_system), (6, 0.0, 0.0), "{p:?}");

@@ -12,8 +12,8 @@ use goodput_lab::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 use goodput_lab::state::sim::{
-    ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LOADS, PERCENTILES, POINTS, PREFILLS, RATE_MAX,
-    REQUESTS, SEED, SPREAD,
+    ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV, LOADS, PERCENTILES, POINTS, PREFILLS,
+    RATE_MAX, REQUESTS, SEED,
 };
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
 use goodput_lab::state::KEYS;
@@ -100,7 +100,7 @@ pub const MARKUP: &[&str] = &[
 /// Every numeric field a URL key reads, by key.
 pub fn field_of(key: &str) -> Option<NumberField> {
     let top = [
-        CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, SPREAD, REQUESTS, SEED, CHUNK, CAP,
+        CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
         ATTAIN, RATE_MAX, POINTS,
     ];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));

@@ -18,7 +18,7 @@ const QUERY: &str = "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&util=90
 pub fn scenario(w: &Workload) -> Scenario {
     let (inputs, notices) = goodput_lab::state::from_query(QUERY);
     assert!(notices.is_empty(), "benchmark query rejected: {:?}", notices.first().map(|n| &n.message));
-    Scenario { tpot_target_s: w.tpot_target_s, ttft_target_s: w.ttft_target_s, ..inputs.scenario() }
+    Scenario { tpot_target_s: w.tpot_target_s, ttft_target_s: w.ttft_target_s, ..inputs.scenario }
 }
 
 /// The engine's knobs for the workload: step budget, sequence cap and the scenario's KV pool.
@@ -34,7 +34,7 @@ fn server(w: &Workload, s: &Scenario) -> Server {
 
 /// The run's requests: Poisson arrivals at the rate, fixed prompt and output lengths.
 fn workload_requests(w: &Workload, r: &Run) -> Vec<Request> {
-    let lengths = Lengths { dist: LengthDist::Fixed, spread: 0.0 };
+    let lengths = Lengths { dist: LengthDist::Fixed, length_cv: 0.0 };
     let means = (f64::from(w.prompt_tokens), f64::from(w.output_tokens));
     requests(Arrivals::Poisson, lengths, means, r.requests, r.rate_req_per_s, r.seed)
 }

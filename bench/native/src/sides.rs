@@ -33,7 +33,7 @@ pub fn speed(w: &Workload, run: &Run, repeats: (u32, u32)) -> bool {
 /// simulator panel runs it; and with the chunk-budget table the worker adds.
 pub fn sweep_times(repeats: u32) {
     let (inputs, _) = goodput_lab::state::from_query("");
-    let c = inputs.sim.config(&inputs.scenario());
+    let c = inputs.sim.config(&inputs.scenario);
     let sweep_s = median_s(repeats, || sweep(black_box(&c)));
     let all_s = median_s(repeats, || goodput_lab::sim_protocol::compute(black_box(&inputs), |_, _| {}));
     let simulated = sweep(&c).requests_simulated as f64;

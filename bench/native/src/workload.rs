@@ -1,6 +1,6 @@
 //! The one workload both simulators run (issue 6): Llama 3.1 8B in BF16 on one H100 SXM, Poisson
 //! arrivals, fixed 2,048-token prompts and 256-token outputs, a 512-token step budget and at most 64
-//! running sequences, judged against a 10 ms TPOT target (the seed's) and a 2,000 ms TTFT target
+//! running sequences, judged against a 10 ms TPOT target (the worked example's) and a 2,000 ms TTFT target
 //! (Goodput Lab's default, MLPerf's server TTFT for llama3.1-8b).
 
 /// Everything that defines a run, shared by both drivers.

@@ -27,7 +27,7 @@ pub struct CustomModel {
     pub window_tokens: u32,
     /// Layers that slide.
     pub sliding_layers: u32,
-    pub max_context_tokens: u32,
+    pub context_tokens_max: u32,
 }
 
 impl CustomModel {
@@ -56,7 +56,7 @@ impl CustomModel {
             top_k,
             window_tokens,
             sliding_layers,
-            max_context_tokens: m.max_context_tokens,
+            context_tokens_max: m.context_tokens_max,
         }
     }
 
@@ -88,7 +88,7 @@ impl CustomModel {
             tied_embeddings: true,
             qkv_bias: false,
             sliding_window,
-            max_context_tokens: self.max_context_tokens,
+            context_tokens_max: self.context_tokens_max,
             source: "entered by hand (Custom)",
         }
     }

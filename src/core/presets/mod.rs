@@ -80,7 +80,7 @@ pub struct ModelSpec {
     pub qkv_bias: bool,
     pub sliding_window: Option<SlidingWindow>,
     /// Longest context the model supports, in tokens.
-    pub max_context_tokens: u32,
+    pub context_tokens_max: u32,
     /// Where these numbers come from.
     pub source: &'static str,
 }

@@ -19,7 +19,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "meta-llama/Llama-3.1-8B config.json: num_hidden_layers 32, hidden_size 4096, \
                  num_attention_heads 32, num_key_value_heads 8, head_dim 128, intermediate_size 14336, \
                  vocab_size 128256, max_position_embeddings 131072; 8.03B parameters (model card)",
@@ -39,7 +39,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "meta-llama/Llama-3.1-70B config.json: num_hidden_layers 80, hidden_size 8192, \
                  num_attention_heads 64, num_key_value_heads 8, head_dim 128, intermediate_size 28672, \
                  vocab_size 128256, max_position_embeddings 131072, tie_word_embeddings false; 70.55B \
@@ -60,7 +60,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "meta-llama/Llama-3.1-405B config.json: num_hidden_layers 126, hidden_size 16384, \
                  num_attention_heads 128, num_key_value_heads 8, head_dim 128, intermediate_size 53248, \
                  vocab_size 128256, max_position_embeddings 131072, tie_word_embeddings false; 405.85B \
@@ -81,7 +81,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: true,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "meta-llama/Llama-3.2-1B config.json: num_hidden_layers 16, hidden_size 2048, \
                  num_attention_heads 32, num_key_value_heads 8, head_dim 64, intermediate_size 8192, \
                  vocab_size 128256, max_position_embeddings 131072, tie_word_embeddings true; 1.236B \
@@ -102,7 +102,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: true,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "meta-llama/Llama-3.2-3B config.json: num_hidden_layers 28, hidden_size 3072, \
                  num_attention_heads 24, num_key_value_heads 8, head_dim 128, intermediate_size 8192, \
                  vocab_size 128256, max_position_embeddings 131072, tie_word_embeddings true; 3.213B \
@@ -123,7 +123,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 32_768,
+        context_tokens_max: 32_768,
         source: "mistralai/Mistral-7B-v0.3 config.json: num_hidden_layers 32, hidden_size 4096, \
                  num_attention_heads 32, num_key_value_heads 8, head_dim 128, intermediate_size 14336, \
                  vocab_size 32768, max_position_embeddings 32768, sliding_window null; 7.248B parameters \
@@ -144,7 +144,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 32_768,
+        context_tokens_max: 32_768,
         source: "mistralai/Mixtral-8x7B-v0.1 config.json: num_hidden_layers 32, hidden_size 4096, \
                  num_attention_heads 32, num_key_value_heads 8, head_dim 128, intermediate_size 14336 \
                  per expert, num_local_experts 8, num_experts_per_tok 2, vocab_size 32000, \
@@ -166,7 +166,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: true,
         sliding_window: None,
-        max_context_tokens: 32_768,
+        context_tokens_max: 32_768,
         source: "Qwen/Qwen2.5-7B-Instruct config.json: num_hidden_layers 28, hidden_size 3584, \
                  num_attention_heads 28, num_key_value_heads 4 (head_dim 128), intermediate_size 18944, \
                  vocab_size 152064, max_position_embeddings 32768, tie_word_embeddings false, \
@@ -188,7 +188,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: true,
         sliding_window: None,
-        max_context_tokens: 32_768,
+        context_tokens_max: 32_768,
         source: "Qwen/Qwen2.5-72B-Instruct config.json: num_hidden_layers 80, hidden_size 8192, \
                  num_attention_heads 64, num_key_value_heads 8 (head_dim 128), intermediate_size 29568, \
                  vocab_size 152064, max_position_embeddings 32768, tie_word_embeddings false, \
@@ -209,7 +209,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 40_960,
+        context_tokens_max: 40_960,
         source: "Qwen/Qwen3-8B config.json: num_hidden_layers 36, hidden_size 4096, num_attention_heads 32, \
                  num_key_value_heads 8, head_dim 128, intermediate_size 12288, vocab_size 151936, \
                  max_position_embeddings 40960, tie_word_embeddings false, use_sliding_window false; \
@@ -230,7 +230,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 40_960,
+        context_tokens_max: 40_960,
         source:
             "Qwen/Qwen3-32B config.json: num_hidden_layers 64, hidden_size 5120, num_attention_heads 64, \
                  num_key_value_heads 8, head_dim 128 (not 5120/64), intermediate_size 25600, vocab_size \
@@ -252,7 +252,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 40_960,
+        context_tokens_max: 40_960,
         source: "Qwen/Qwen3-30B-A3B config.json: num_hidden_layers 48, hidden_size 2048, \
                  num_attention_heads 32, num_key_value_heads 4, head_dim 128, num_experts 128, \
                  num_experts_per_tok 8, moe_intermediate_size 768, decoder_sparse_step 1 and no \
@@ -275,7 +275,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 40_960,
+        context_tokens_max: 40_960,
         source: "Qwen/Qwen3-235B-A22B config.json: num_hidden_layers 94, hidden_size 4096, \
                  num_attention_heads 64, num_key_value_heads 4, head_dim 128, num_experts 128, \
                  num_experts_per_tok 8, moe_intermediate_size 1536, decoder_sparse_step 1 and no \
@@ -298,7 +298,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: true,
         qkv_bias: false,
         sliding_window: Some(SlidingWindow { window_tokens: 4096, sliding_layers: 21 }),
-        max_context_tokens: 8192,
+        context_tokens_max: 8192,
         source: "google/gemma-2-9b config.json: num_hidden_layers 42, hidden_size 3584, \
                  num_attention_heads 16, num_key_value_heads 8, head_dim 256, intermediate_size 14336, \
                  vocab_size 256000, max_position_embeddings 8192, sliding_window 4096 on alternate \
@@ -319,7 +319,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: true,
         qkv_bias: false,
         sliding_window: Some(SlidingWindow { window_tokens: 4096, sliding_layers: 23 }),
-        max_context_tokens: 8192,
+        context_tokens_max: 8192,
         source: "google/gemma-2-27b config.json: num_hidden_layers 46, hidden_size 4608, \
                  num_attention_heads 32, num_key_value_heads 16, head_dim 128, intermediate_size 36864, \
                  vocab_size 256000, max_position_embeddings 8192, sliding_window 4096 on alternate \
@@ -346,7 +346,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: false,
         sliding_window: None,
-        max_context_tokens: 163_840,
+        context_tokens_max: 163_840,
         source: "deepseek-ai/DeepSeek-V3 config.json: num_hidden_layers 61, hidden_size 7168, \
                  num_attention_heads 128, kv_lora_rank 512, q_lora_rank 1536, qk_rope_head_dim 64, \
                  qk_nope_head_dim 128, v_head_dim 128, intermediate_size 18432 (first_k_dense_replace 3 \
@@ -370,7 +370,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: true,
         sliding_window: Some(SlidingWindow { window_tokens: 128, sliding_layers: 12 }),
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "openai/gpt-oss-20b config.json: num_hidden_layers 24, hidden_size 2880, \
                  num_attention_heads 64, num_key_value_heads 8, head_dim 64, num_local_experts 32, \
                  num_experts_per_tok 4, intermediate_size 2880, vocab_size 201088, \
@@ -393,7 +393,7 @@ pub const MODELS: &[ModelSpec] = &[
         tied_embeddings: false,
         qkv_bias: true,
         sliding_window: Some(SlidingWindow { window_tokens: 128, sliding_layers: 18 }),
-        max_context_tokens: 131_072,
+        context_tokens_max: 131_072,
         source: "openai/gpt-oss-120b config.json: num_hidden_layers 36, hidden_size 2880, \
                  num_attention_heads 64, num_key_value_heads 8, head_dim 64, num_local_experts 128, \
                  num_experts_per_tok 4, intermediate_size 2880, vocab_size 201088, \

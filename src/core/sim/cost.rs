@@ -37,18 +37,18 @@ pub struct StepWork {
 }
 
 impl StepCost {
-    pub fn new(s: &Scenario) -> StepCost {
-        let tp = f64::from(s.tp.max(1));
-        let context = f64::from(s.context_tokens.max(1));
+    pub fn new(scenario: &Scenario) -> StepCost {
+        let tp = f64::from(scenario.tp.max(1));
+        let context = f64::from(scenario.context_tokens.max(1));
         StepCost {
-            scenario: *s,
-            weight_bytes_per_param: s.weight_precision.bytes_per_element() / tp,
-            kv_bytes_per_token: kv_bytes_per_seq(s) / context / kv_shards(s),
-            bandwidth_bytes_per_s: s.gpu.hbm_bandwidth_bytes_per_s * s.calibration.mbu,
-            flop_per_token: 2.0 * s.model.active_params,
-            peak_flop_per_s: peak_flop_per_s(s),
-            allreduce_s_per_token: allreduce_s(s, 1.0),
-            overhead_s: s.calibration.overhead_s,
+            scenario: *scenario,
+            weight_bytes_per_param: scenario.weight_precision.bytes_per_element() / tp,
+            kv_bytes_per_token: kv_bytes_per_seq(scenario) / context / kv_shards(scenario),
+            bandwidth_bytes_per_s: scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu,
+            flop_per_token: 2.0 * scenario.model.active_params,
+            peak_flop_per_s: peak_flop_per_s(scenario),
+            allreduce_s_per_token: allreduce_s(scenario, 1.0),
+            overhead_s: scenario.calibration.overhead_s,
         }
     }
 

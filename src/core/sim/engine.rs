@@ -60,9 +60,9 @@ pub struct Trace {
     /// Decode tokens whose step met the TPOT target.
     pub decode_tokens_on_time: u64,
     /// Most KV tokens ever held or reserved at once (never above the pool).
-    pub peak_kv_tokens: f64,
+    pub kv_tokens_peak: f64,
     /// Largest decode batch of any step.
-    pub peak_batch: u32,
+    pub batch_peak: u32,
 }
 
 /// A sequence that is prefilling: `done` of `total` tokens (prompt plus tokens to recompute).
@@ -268,7 +268,7 @@ impl Engine<'_> {
 
     /// Records the most KV tokens held or reserved so far.
     fn note_kv_peak(&mut self) {
-        self.trace.peak_kv_tokens = self.trace.peak_kv_tokens.max(self.kv_in_use());
+        self.trace.kv_tokens_peak = self.trace.kv_tokens_peak.max(self.kv_in_use());
     }
 }
 

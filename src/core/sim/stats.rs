@@ -42,7 +42,7 @@ pub struct RatePoint {
     /// Served requests / duration, in requests/s.
     pub throughput_req_per_s: f64,
     /// Time-averaged decode batch, in sequences.
-    pub mean_batch: f64,
+    pub batch_mean: f64,
     /// Time-averaged requests in the system (queued or running): Little's L.
     pub mean_in_system: f64,
     /// Requests that left / duration: Little's lambda, in requests/s.
@@ -93,7 +93,7 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
         tpot: percentiles(&t.tpot_s),
         throughput_tokens_per_s: per_s(out_served),
         throughput_req_per_s: per_s(f64::from(served)),
-        mean_batch: per_s(t.batch_integral_s),
+        batch_mean: per_s(t.batch_integral_s),
         mean_in_system: per_s(t.in_system_integral_s),
         departure_rate_req_per_s: per_s(n),
         mean_latency_s: latency_sum_s / n,

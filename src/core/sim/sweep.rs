@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::cost::StepCost;
 use super::engine::{run, Load, Server};
 use super::stats::{summarize, RatePoint};
-use super::workload::{mean_prompt_tokens, requests, Request};
+use super::workload::{prompt_tokens_mean, requests, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{
     evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
@@ -42,9 +42,10 @@ pub struct Sweep {
 }
 
 /// The KV pool in held tokens: (usable per GPU - weights / TP) / KV per token per GPU (0 if none).
-pub fn kv_pool_tokens(s: &Scenario) -> f64 {
-    let per_token = kv_bytes_per_seq(s) / f64::from(s.context_tokens.max(1)) / kv_shards(s);
-    let tokens = (usable_hbm_bytes(s) - weight_bytes_per_gpu(s)) / per_token;
+pub fn kv_pool_tokens(scenario: &Scenario) -> f64 {
+    let per_token =
+        kv_bytes_per_seq(scenario) / f64::from(scenario.context_tokens.max(1)) / kv_shards(scenario);
+    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario)) / per_token;
     if tokens.is_finite() {
         tokens.max(0.0)
     } else {
@@ -54,9 +55,9 @@ pub fn kv_pool_tokens(s: &Scenario) -> f64 {
 
 /// Twice the analytic request rate at the batch a server can run (min(knee, pool), at least 1):
 /// the sweep then shows the rise, the knee and the fall. In requests/s, never 0.
-pub fn auto_rate_max(s: &Scenario, a: &Analysis) -> f64 {
-    let batch = a.server_batch.max(1);
-    let rate = 2.0 * evaluate(s, batch).throughput_req_per_s;
+pub fn auto_rate_max(scenario: &Scenario, analysis: &Analysis) -> f64 {
+    let batch = analysis.server_batch.max(1);
+    let rate = 2.0 * evaluate(scenario, batch).throughput_req_per_s;
     if rate.is_finite() && rate > 0.0 {
         rate
     } else {
@@ -66,8 +67,11 @@ pub fn auto_rate_max(s: &Scenario, a: &Analysis) -> f64 {
 
 /// The sweep's unit-rate workload: arrivals at 1 request/s, lengths around the scenario's means.
 fn unit_workload(c: &SimConfig) -> Vec<Request> {
-    let s = &c.scenario;
-    let means = (mean_prompt_tokens(s.context_tokens, s.output_tokens), f64::from(s.output_tokens));
+    let scenario = &c.scenario;
+    let means = (
+        prompt_tokens_mean(scenario.context_tokens, scenario.output_tokens),
+        f64::from(scenario.output_tokens),
+    );
     requests(c.arrivals, c.lengths, means, c.requests.max(1), 1.0, c.seed)
 }
 

@@ -20,9 +20,9 @@ pub enum Arrivals {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LengthDist {
     Fixed,
-    /// Uniform on mean x (1 - w, 1 + w), w = sqrt(3) x spread (capped at 1).
+    /// Uniform on mean x (1 - w, 1 + w), w = sqrt(3) x length_cv (capped at 1).
     Uniform,
-    /// Log-normal with the given mean and coefficient of variation `spread`.
+    /// Log-normal with the given mean and coefficient of variation `length_cv`.
     LogNormal,
 }
 
@@ -31,7 +31,7 @@ pub enum LengthDist {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Lengths {
     pub dist: LengthDist,
-    pub spread: f64,
+    pub length_cv: f64,
 }
 
 /// One request as the load generator sends it.
@@ -46,7 +46,7 @@ pub struct Request {
 /// Mean prompt for a context of `context_tokens` held on average while `output_tokens` are decoded:
 /// prompt = context - output / 2 (at least 1), so a running sequence holds `context` tokens of KV
 /// halfway through its decode, as the analytic model assumes.
-pub fn mean_prompt_tokens(context_tokens: u32, output_tokens: u32) -> f64 {
+pub fn prompt_tokens_mean(context_tokens: u32, output_tokens: u32) -> f64 {
     (f64::from(context_tokens) - f64::from(output_tokens) / 2.0).max(1.0)
 }
 
@@ -94,12 +94,12 @@ fn draw_length(lengths: Lengths, mean: f64, rng: &mut Rng) -> u32 {
     let x = match lengths.dist {
         LengthDist::Fixed => mean,
         LengthDist::Uniform => {
-            let w = (3.0_f64.sqrt() * lengths.spread).min(1.0);
+            let w = (3.0_f64.sqrt() * lengths.length_cv).min(1.0);
             mean * (1.0 - w + 2.0 * w * rng.unit())
         }
         LengthDist::LogNormal => {
             // sigma^2 = ln(1 + cv^2), mu = ln(mean) - sigma^2 / 2: the mean stays `mean`.
-            let var = (1.0 + lengths.spread * lengths.spread).ln();
+            let var = (1.0 + lengths.length_cv * lengths.length_cv).ln();
             mean * (var.sqrt() * rng.normal() - var / 2.0).exp()
         }
     };

@@ -17,7 +17,7 @@ impl Engine<'_> {
         self.trace.steps += 1;
         self.trace.in_system_integral_s += in_system * dt_s;
         self.trace.batch_integral_s += f64::from(self.n_dec) * dt_s;
-        self.trace.peak_batch = self.trace.peak_batch.max(self.n_dec);
+        self.trace.batch_peak = self.trace.batch_peak.max(self.n_dec);
         if self.load == Load::Open {
             self.release_until(self.clock_s);
         }
