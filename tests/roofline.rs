@@ -1,4 +1,4 @@
-//! The roofline core reproduces the worked example's worked example and keeps its invariants everywhere.
+//! The roofline core reproduces the worked example and keeps its invariants everywhere.
 
 mod common;
 
