@@ -56,7 +56,7 @@ pub fn App() -> impl IntoView {
     });
     let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
     Effect::new(move |_| {
-        url::replace_query(&page_query.get());
+        url::replace_query_soon(&page_query.get());
         island::dispatch(island::STATE_EVENT, &page_query.get());
     });
     island::listen(island::SET_EVENT, move |q| {

@@ -3,6 +3,7 @@
 mod animate;
 mod app;
 mod batch_table;
+mod canvas_backend;
 mod capacity;
 mod chart_canvas;
 mod chart_overlay;
@@ -13,6 +14,7 @@ mod embed_bar;
 mod export;
 #[cfg(feature = "islands")]
 pub mod extras;
+mod frame_draw;
 mod headline;
 mod island;
 mod keys;

@@ -88,6 +88,12 @@ function num(text) {
   return Number(String(text).replace(/[$,\s]/g, ''));
 }
 
+/** Waits until the page has written its state into the address. It writes at most every 250 ms (and
+ *  soon after a control's change), so read the URL after this, or poll it. */
+async function urlSettled(page) {
+  await page.waitForFunction(() => window.goodputUrlPending !== true);
+}
+
 /** The page's query string as an array of [key, value] pairs, in order. */
 function queryPairs(page) {
   return Array.from(new URL(page.url()).searchParams.entries());
@@ -118,5 +124,5 @@ async function commitNumber(page, id, text) {
 module.exports = {
   openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor,
   CHART_IDS, waitForAllCharts, chartImages, tableHeaders, rowByHeader, rowsByHeader, num, queryPairs,
-  queryValue, expectNoBadNumbers, pressOn, commitNumber,
+  queryValue, urlSettled, expectNoBadNumbers, pressOn, commitNumber,
 };
