@@ -79,11 +79,11 @@ pub fn ChartCanvas(
     let (frame, set_frame) = signal(None::<CanvasFrame>);
     let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
         let (Some(look), Some(mark)) = (look.try_get_untracked(), linked.marked.try_get_untracked()) else {
-            return;
+            return false;
         };
         let Some(drawn) = curves.try_with_untracked(|data| draw(canvas, css, kind, data, look, mark.as_ref()))
         else {
-            return;
+            return false;
         };
         if drawn.is_some() {
             mark_first_chart();
@@ -93,6 +93,7 @@ pub fn ChartCanvas(
         if frame.get_untracked() != next {
             set_frame.set(next);
         }
+        true
     });
     Effect::new(move |_| {
         curves.track();

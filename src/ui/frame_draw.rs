@@ -16,8 +16,9 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-/// Draws the canvas at its CSS box size (width, height), reading the data untracked.
-type DrawFn = Box<dyn Fn(&HtmlCanvasElement, (f64, f64))>;
+/// Draws the canvas at its CSS box size (width, height), reading the data untracked; false when
+/// there was nothing to draw (no data yet).
+type DrawFn = Box<dyn Fn(&HtmlCanvasElement, (f64, f64)) -> bool>;
 
 /// Observers and the frame callback of one attached canvas; disconnected when dropped.
 struct Attached {
@@ -55,7 +56,7 @@ impl FrameDraw {
     /// Redraws `canvas_ref`'s canvas with `draw` (see the module documentation) once it is mounted.
     pub fn new(
         canvas_ref: NodeRef<Canvas>,
-        draw: impl Fn(&HtmlCanvasElement, (f64, f64)) + 'static,
+        draw: impl Fn(&HtmlCanvasElement, (f64, f64)) -> bool + 'static,
     ) -> FrameDraw {
         let redraw = Rc::new_cyclic(|weak: &Weak<Redraw>| {
             let weak = weak.clone();
@@ -122,7 +123,9 @@ impl Redraw {
             return;
         }
         self.dirty.set(false);
-        (self.draw)(canvas, (w, h));
+        if !(self.draw)(canvas, (w, h)) {
+            return;
+        }
         self.draws.set(self.draws.get() + 1);
         let _ = canvas.set_attribute("data-draws", &self.draws.get().to_string());
     }

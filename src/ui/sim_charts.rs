@@ -40,13 +40,16 @@ impl SimChartKind {
 pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Signal<Look>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
-        let (Some(look), Some(Some(r))) = (look.try_get_untracked(), result.try_get_untracked()) else { return };
+        let (Some(look), Some(Some(r))) = (look.try_get_untracked(), result.try_get_untracked()) else {
+            return false;
+        };
         let view =
             AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
         paint(canvas, css, look, |root, style| match kind {
             SimChartKind::Attainment => draw_attainment_chart(root, &r.sweep, &view, style),
             SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
-        });
+        })
+        .is_some()
     });
     Effect::new(move |_| {
         result.track();
