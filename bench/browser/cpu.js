@@ -1,6 +1,6 @@
 //! Main-thread CPU time per slider input, from a Chromium trace: on a machine shared with other
 //! work the wall-clock latency includes time spent waiting for a core, the thread's CPU time does not.
-const { quantile, report } = require('./lib');
+const { quantile, report, DIST } = require('./lib');
 const { driveSlider, sliderIds, simSettled, SIM_GAP_FRAMES } = require('./latency');
 
 const PER_SLIDER = 15;
@@ -24,7 +24,7 @@ function frameTimes(trace) {
 /** Traces PER_SLIDER inputs on every slider of the page at `query`. */
 async function measure(browser, base, query, label, gapFrames) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${base}/dist/index.html${query}`);
+  await page.goto(`${base}/${DIST}/index.html${query}`);
   await page.waitForSelector('#batch-table tbody tr');
   if (query.includes('sim=1')) await simSettled(page);
   await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });

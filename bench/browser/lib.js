@@ -8,6 +8,8 @@ const path = require('path');
 const { chromium } = require('../../tests/e2e/node_modules/playwright-core');
 
 const ROOT = path.join(__dirname, '../..');
+// The build under test, relative to ROOT (BENCH_DIST, e.g. a copy of an earlier build to compare).
+const DIST = process.env.BENCH_DIST || 'dist';
 const TYPES = {
   '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
@@ -67,4 +69,4 @@ function report(metric, value, unit, budget) {
   results.push({ metric, value, unit, budget: budget || null, verdict });
 }
 
-module.exports = { ROOT, serve, launch, quantile, median, report, results };
+module.exports = { ROOT, DIST, serve, launch, quantile, median, report, results };

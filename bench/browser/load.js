@@ -1,7 +1,7 @@
 //! Load: what a first visit fetches (raw and gzipped bytes per file) and the time from navigation
 //! to the first chart drawn, over cold loads of dist/index.html.
 const zlib = require('zlib');
-const { median, report } = require('./lib');
+const { median, report, DIST } = require('./lib');
 
 const LOADS = 5;
 
@@ -16,7 +16,7 @@ async function coldLoad(browser, base) {
   const bodies = [];
   page.on('response', (r) => bodies.push(r.body().then((b) => ({ url: r.url(), status: r.status(), body: b }))
     .catch(() => ({ url: r.url(), status: r.status(), body: Buffer.alloc(0) }))));
-  await page.goto(`${base}/dist/index.html`);
+  await page.goto(`${base}/${DIST}/index.html`);
   // Idle: the first chart is on the page and no request has been in flight for 500 ms.
   await page.waitForFunction(() => performance.getEntriesByName('goodput:first-chart').length > 0, null, { timeout: 30_000 });
   await page.waitForLoadState('networkidle');

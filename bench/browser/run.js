@@ -1,4 +1,4 @@
-//! `node bench/browser/run.js [load] [sim] [latency] [cpu]`: the browser benchmarks of dist/
+//! `node bench/browser/run.js [load] [sim] [latency] [drag] [cpu]`: the browser benchmarks of dist/
 //! (build it first with `make dist`) in headless Debian Chromium on loopback; every part unless
 //! some are named. Prints one line per metric (name, value, unit, budget, PASS/FAIL; lines starting with #
 //! are detail) and writes bench/browser/results.json. BENCH_INPUTS sets inputs per slider (200).
@@ -6,11 +6,12 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
-const { ROOT, serve, launch, results } = require('./lib');
+const { ROOT, DIST, serve, launch, results } = require('./lib');
 const { latency } = require('./latency');
 const { load } = require('./load');
 const { sim } = require('./sim');
 const { cpu } = require('./cpu');
+const { dragBench } = require('./drag');
 
 /** The machine, as BENCHMARKS.md records it. */
 function machine() {
@@ -25,7 +26,7 @@ function machine() {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(ROOT, 'dist/index.html'))) throw new Error('no dist/index.html: run `make dist` first');
+  if (!fs.existsSync(path.join(ROOT, DIST, 'index.html'))) throw new Error(`no ${DIST}/index.html: run \`make dist\` first`);
   const started = Date.now();
   const info = machine();
   console.log(`# machine: nproc ${info.nproc}, ${info.cpu}, ${info.chromium}, node ${info.node}, load average ${info.loadavg}`);
@@ -46,6 +47,10 @@ async function main() {
     if (want('latency')) {
       console.log('# interaction latency: slider input to the end of the frame showing it');
       out.latency = await latency(browser, base);
+    }
+    if (want('drag')) {
+      console.log('# frames dropped while a slider is dragged (one Chromium mouse move per frame)');
+      out.drag = await dragBench(browser, base);
     }
     if (want('cpu')) {
       console.log('# main-thread CPU time per slider input (traced; excludes waiting for a core)');

@@ -1,6 +1,6 @@
 //! The simulator in WASM: simulated requests per second of the worker's own wasm in Chromium, and
 //! the time of one full attainment sweep as the page runs it (request to result, in its worker).
-const { median, report } = require('./lib');
+const { median, report, DIST } = require('./lib');
 
 // The issue's workload: Llama 3.1 8B on one H100 SXM, Poisson arrivals, fixed 2,048-token prompts
 // (the simulator's prompt is context - output / 2, so context 2,176) and 256-token outputs, a
@@ -73,7 +73,7 @@ async function lastSweep(page) {
 async function sweepTime(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${base}/dist/index.html`);
+  await page.goto(`${base}/${DIST}/index.html`);
   await page.waitForSelector('#batch-table tbody tr');
   await page.click('#sim-toggle');
   let n = await settled(page, 0);

@@ -56,7 +56,7 @@ pub fn App() -> impl IntoView {
         capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
     });
     let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
-    Effect::new(move |_| url::replace_query(&page_query.get()));
+    Effect::new(move |_| url::replace_query_soon(&page_query.get()));
     let state =
         Memo::new(move |_| PanelState { inputs: inputs.get(), view: view.get(), measured: points.get() });
     channel::serve_panels((inputs, set_inputs), (points, set_points), state);

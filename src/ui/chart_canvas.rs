@@ -1,16 +1,16 @@
-//! Canvas glue for the charts: size the canvas to its box at devicePixelRatio, redraw on data or
-//! size change. The drawing itself lives in `crate::chart`.
+//! Canvas glue for the charts: size the canvas to its box at devicePixelRatio and draw it (when,
+//! `super::frame_draw` decides: once per frame, in view). The drawing itself lives in `crate::chart`.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
-use plotters_canvas::CanvasBackend;
-use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use super::canvas_backend::CachedCanvas;
 use super::chart_overlay::{batch_figure, CanvasFrame};
 use super::export::BatchChartExport;
+use super::frame_draw::FrameDraw;
 use super::linked::{readout_sentence, Linked};
 use super::text_measure::Measured;
 use crate::chart::{
@@ -72,19 +72,31 @@ pub fn ChartCanvas(
     linked: Linked,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let css_size = resize_signal(canvas_ref);
     let (frame, set_frame) = signal(None::<CanvasFrame>);
-    Effect::new(move |_| {
-        let css = css_size.get();
-        let data = curves.get();
-        let mark = linked.marked.get();
-        if let Some(canvas) = canvas_ref.get() {
-            let drawn = draw(&canvas, css, kind, &data, look.get(), mark.as_ref());
-            if drawn.is_some() {
-                mark_first_chart();
-            }
-            set_frame.set(drawn.map(|f| CanvasFrame::of(f, &canvas, css.0)));
+    let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
+        let (Some(look), Some(mark)) = (look.try_get_untracked(), linked.marked.try_get_untracked()) else {
+            return false;
+        };
+        let Some(drawn) =
+            curves.try_with_untracked(|data| draw(canvas, css, kind, data, look, mark.as_ref()))
+        else {
+            return false;
+        };
+        if drawn.is_some() {
+            mark_first_chart();
         }
+        // The overlay and the data-plot-* attributes follow the frame: set it only when it moved.
+        let next = drawn.map(|f| CanvasFrame::of(f, canvas, css.0));
+        if frame.get_untracked() != next {
+            set_frame.set(next);
+        }
+        true
+    });
+    Effect::new(move |_| {
+        curves.track();
+        linked.marked.track();
+        look.track();
+        redraw.invalidate();
     });
     let description = move || {
         let text = describe(kind, &curves.get());
@@ -126,43 +138,24 @@ pub(super) fn chart_figure(
     }
 }
 
-/// The canvas's CSS box (width, height) in CSS pixels as its ResizeObserver last reported it;
-/// (0, 0) until the first report. Drawing reads it instead of the element's size, so a redraw never
-/// forces a layout of a page whose table has just changed.
-pub(super) fn resize_signal(canvas_ref: NodeRef<Canvas>) -> ReadSignal<(f64, f64)> {
-    let (size, set_size) = signal((0.0, 0.0));
-    Effect::new(move |observing: Option<bool>| {
-        let Some(canvas) = canvas_ref.get() else { return false };
-        observing.unwrap_or(false) || observe_size(&canvas, set_size)
-    });
-    size
-}
+/// The most backing pixels per CSS pixel a chart gets: past 2 (phones at 3) lines look no sharper,
+/// while the backing store, and the time to clear and fill it, grows with the ratio's square.
+const PIXEL_RATIO_MAX: f64 = 2.0;
 
-/// Calls `set_size` with the canvas's content box whenever it changes; true once observing.
-fn observe_size(canvas: &HtmlCanvasElement, set_size: WriteSignal<(f64, f64)>) -> bool {
-    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        let last =
-            entries.iter().filter_map(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok()).next_back();
-        if let Some(rect) = last.map(|e| e.content_rect()) {
-            set_size.set((rect.width(), rect.height()));
-        }
-    });
-    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return false };
-    observer.observe(canvas);
-    callback.forget();
-    true
-}
-
-/// Sizes the canvas backing store to its CSS box `css` times devicePixelRatio (only when that
-/// changes: resizing reallocates it and dirties the layout), then lets `draw` paint it in the
-/// theme's palette and returns what it returns; a failure is logged, never raised.
+/// Sizes the canvas backing store to its CSS box `css` times devicePixelRatio (at most
+/// [`PIXEL_RATIO_MAX`]; only when that changes: resizing reallocates it and dirties the layout),
+/// then lets `draw` paint it in the theme's palette and returns what it returns; a failure is
+/// logged, never raised.
 pub(super) fn paint<T, E: std::fmt::Debug>(
     canvas: &HtmlCanvasElement,
     (css_w, css_h): (f64, f64),
     look: Look,
-    draw: impl FnOnce(&DrawingArea<Measured<CanvasBackend>, Shift>, &ChartStyle) -> Result<T, E>,
+    draw: impl FnOnce(&DrawingArea<Measured<CachedCanvas>, Shift>, &ChartStyle) -> Result<T, E>,
 ) -> Option<T> {
-    let scale = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0);
+    let scale = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| *r > 0.0)
+        .map_or(1.0, |r| r.min(PIXEL_RATIO_MAX));
     if css_w < 1.0 || css_h < 1.0 {
         return None;
     }
@@ -173,7 +166,7 @@ pub(super) fn paint<T, E: std::fmt::Debug>(
     if canvas.height() != h_px {
         canvas.set_height(h_px);
     }
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+    let Some(backend) = CachedCanvas::new(canvas.clone()) else {
         leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
         return None;
     };

@@ -109,6 +109,8 @@ pub(super) fn export_buttons(
 ) -> impl IntoView {
     let png = move |_| {
         if let Some(canvas) = canvas(canvas_id) {
+            // A draw may be waiting for the next frame (or for the chart to scroll into view).
+            super::frame_draw::flush_canvas(canvas_id);
             download_canvas_png(&canvas, file_name(&inputs(), what, "png"));
         }
     };

@@ -3,6 +3,7 @@
 mod animate;
 mod app;
 mod batch_table;
+mod canvas_backend;
 mod capacity;
 mod channel;
 mod chart_canvas;
@@ -14,6 +15,7 @@ mod embed_bar;
 mod export;
 #[cfg(feature = "lazy_panels")]
 pub mod extras;
+mod frame_draw;
 mod headline;
 mod keys;
 #[cfg(feature = "lazy_panels")]

@@ -1,11 +1,12 @@
 //! Canvas glue for the simulator's charts: redraw when a sweep lands, the box resizes or the theme
-//! changes. The drawing lives in `crate::chart::attainment` and `crate::chart::sim_throughput`.
+//! changes (once per frame, while in view: `super::frame_draw`). The drawing lives in `crate::chart::attainment` and `crate::chart::sim_throughput`.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::chart_canvas::{chart_figure, paint, resize_signal};
+use super::chart_canvas::{chart_figure, paint};
 use super::export::{deliver_svg, export_buttons, render_svg};
+use super::frame_draw::FrameDraw;
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
 use crate::core::sim::{Counting, LoadMode};
 use crate::format::{percent, significant, sim_goodput};
@@ -38,16 +39,22 @@ impl SimChartKind {
 #[component]
 pub fn SimChart(kind: SimChartKind, result: Signal<Option<SimResult>>, look: Signal<Look>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let css_size = resize_signal(canvas_ref);
-    Effect::new(move |_| {
-        let css = css_size.get();
-        let (Some(canvas), Some(r)) = (canvas_ref.get(), result.get()) else { return };
+    let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
+        let (Some(look), Some(Some(r))) = (look.try_get_untracked(), result.try_get_untracked()) else {
+            return false;
+        };
         let view =
             AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
-        paint(&canvas, css, look.get(), |root, style| match kind {
+        paint(canvas, css, look, |root, style| match kind {
             SimChartKind::Attainment => draw_attainment_chart(root, &r.sweep, &view, style),
             SimChartKind::Served => draw_sim_throughput_chart(root, &r.sweep, &view, style),
-        });
+        })
+        .is_some()
+    });
+    Effect::new(move |_| {
+        result.track();
+        look.track();
+        redraw.invalidate();
     });
     let description =
         move || result.get().map_or_else(|| format!("{}: simulating…", kind.title()), |r| describe(kind, &r));

@@ -7,6 +7,7 @@
 //! `estimate_text_size` from one off-screen canvas context instead.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
@@ -15,9 +16,21 @@ use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
 thread_local! {
-    /// The 2D context of a canvas that is never attached: only its text metrics are used.
-    static MEASURE: RefCell<Option<CanvasRenderingContext2d>> = const { RefCell::new(None) };
+    /// The 2D context of a canvas that is never attached (only its text metrics are used), the
+    /// font last set on it, and the sizes measured so far by (font, text): a redraw asks again for
+    /// the same tick labels, and each `measureText` is a call into the browser.
+    static MEASURE: RefCell<Measurer> = RefCell::default();
 }
+
+#[derive(Default)]
+struct Measurer {
+    context: Option<CanvasRenderingContext2d>,
+    font: String,
+    sizes: HashMap<(String, String), (u32, u32)>,
+}
+
+/// Sizes remembered at most; past it the memory starts again (labels change with the scenario).
+const SIZES_MAX: usize = 2048;
 
 /// `B` with text measured by the canvas 2D API (see the module documentation).
 pub struct Measured<B>(pub B);
@@ -25,25 +38,33 @@ pub struct Measured<B>(pub B);
 /// Width and height in pixels of `text` in `style`, as the canvas lays it out; `None` without a
 /// document or a 2D context.
 fn measure<S: BackendTextStyle>(text: &str, style: &S) -> Option<(u32, u32)> {
+    // The same font string plotters-canvas draws with.
+    let font = format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str());
     MEASURE.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
+        let mut m = cell.borrow_mut();
+        let key = (font, text.to_string());
+        if let Some(size) = m.sizes.get(&key) {
+            return Some(*size);
+        }
+        if m.context.is_none() {
             let canvas = web_sys::window()?.document()?.create_element("canvas").ok()?;
             let canvas = canvas.dyn_into::<web_sys::HtmlCanvasElement>().ok()?;
-            *slot = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok();
+            m.context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok();
         }
-        let context = slot.as_ref()?;
-        // The same font string plotters-canvas draws with.
-        context.set_font(&format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        ));
+        let context = m.context.clone()?;
+        if m.font != key.0 {
+            context.set_font(&key.0);
+            m.font = key.0.clone();
+        }
         let metrics = context.measure_text(text).ok()?;
         let line = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
         let height = if line.is_finite() && line > 0.0 { line } else { style.size() * 1.2 };
-        Some((metrics.width().max(0.0).ceil() as u32, height.ceil() as u32))
+        let size = (metrics.width().max(0.0).ceil() as u32, height.ceil() as u32);
+        if m.sizes.len() >= SIZES_MAX {
+            m.sizes.clear();
+        }
+        m.sizes.insert(key, size);
+        Some(size)
     })
 }
 

@@ -1,6 +1,6 @@
 // The seed's worked example in the real browser: table, sliders, charts, URL state, bad input.
 const { test, expect } = require('@playwright/test');
-const { openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor } = require('./helpers');
+const { openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor, urlSettled } = require('./helpers');
 
 const SEED_ROWS = [
   ['16', '6.08', '2,633', 'yes', '10.3'],
@@ -105,6 +105,7 @@ test('moving a control rewrites the query string without adding history entries'
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => new URL(page.url()).searchParams.get('tpot')).toBe('8');
+  await urlSettled(page);
   const params = new URL(page.url()).searchParams;
   expect(Object.fromEntries(params)).toEqual({
     model: 'llama-3.1-8b', gpu: 'h100-sxm', w: 'bf16', kv: 'bf16', tp: '1', ctx: '2048', out: '256', tpot: '8',

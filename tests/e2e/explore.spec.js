@@ -3,7 +3,7 @@
 // animate control sweeps the mark or the TPOT target and stops.
 const { test, expect } = require('@playwright/test');
 const {
-  openApp, waitForAllCharts, chartImages, canvasImage, rowByHeader, tableRows, num, queryValue, CHART_IDS, inkedPixels,
+  openApp, waitForAllCharts, chartImages, canvasImage, rowByHeader, tableRows, num, queryValue, CHART_IDS, inkedPixels, urlSettled
 } = require('./helpers');
 
 /** The seed's step time in ms from its own arithmetic: (16.06 GB + B x 268 MB) / 3.35 TB/s. */
@@ -204,9 +204,11 @@ test('clicking a table row marks that batch on every chart and in the URL; reloa
     await expect(page.locator(`#${id}`)).toHaveAttribute('aria-label', /Marked: Batch 96: 12\.49 ms per step/);
   }
 
+  await urlSettled(page);
   await page.reload();
   await waitForAllCharts(page);
   await expect(row(page, 96)).toHaveClass(/\bmarked\b/);
+  await urlSettled(page);
   expect(queryValue(page, 'mark')).toBe('96');
   for (const id of CHART_IDS) {
     await expect.poll(() => canvasImage(page, id)).toEqual(marked[id]);
@@ -277,6 +279,7 @@ test('Animate sweeps the marked batch upwards over time and Stop halts it', asyn
 
   await page.locator('#animate').click();
   await expect(page.locator('#animate')).toHaveText('Animate');
+  await urlSettled(page);
   const stopped = queryValue(page, 'mark');
   await page.waitForTimeout(600);
   expect(queryValue(page, 'mark')).toBe(stopped);
@@ -289,6 +292,7 @@ test('the a key starts and stops the animation, but not while typing in a field'
   await page.locator('#animate-what').focus();
   await page.keyboard.press('a');
   await page.waitForTimeout(300);
+  await urlSettled(page);
   expect(queryValue(page, 'mark')).toBe(null);
   await page.locator('.masthead h1').click();
   await page.keyboard.press('a');
@@ -326,6 +330,7 @@ test('sweeping the TPOT target starts at 1 ms and raises it; the knee follows', 
   await page.locator('#animate').click();
   await expect(page.locator('#animate')).toHaveText('Animate');
   await expect(page.locator('#animate-what')).toBeEnabled();
+  await urlSettled(page);
   const tpotMs = Number(queryValue(page, 'tpot'));
   // The seed's knee at that target: (target x 3.35 TB/s - 16.06 GB) / 268 MB, rounded down.
   const kvPerSeq = 2048 * 2 * 32 * 8 * 128 * 2;

@@ -19,8 +19,21 @@ async function waitForCharts(page) {
   }
 }
 
+/** Runs in the page: scrolls canvas `canvasId` into view if it is out of it, and waits for its draw.
+ *  A chart out of view is drawn only once it scrolls back (src/ui/frame_draw.rs), so its pixels are
+ *  then what a reader sees there. */
+async function showCanvas(canvasId) {
+  const c = document.getElementById(canvasId);
+  const box = c && c.getBoundingClientRect();
+  if (!box || box.width === 0 || (box.bottom >= 0 && box.top <= innerHeight)) return;
+  c.scrollIntoView({ block: 'nearest' });
+  // The visibility report follows the next frame; the draw, the frame after it.
+  for (let i = 0; i < 4; i++) await new Promise(requestAnimationFrame);
+}
+
 /** Count of pixels that differ from the top-left (background) pixel. */
 async function inkedPixels(page, id) {
+  await page.evaluate(showCanvas, id);
   return page.evaluate((canvasId) => {
     const c = document.getElementById(canvasId);
     if (!c || c.width === 0) return 0;
@@ -35,6 +48,7 @@ async function inkedPixels(page, id) {
 
 /** The canvas's pixels as a data URL, to compare before and after a change. */
 async function canvasImage(page, id) {
+  await page.evaluate(showCanvas, id);
   return page.evaluate((canvasId) => document.getElementById(canvasId).toDataURL(), id);
 }
 
@@ -88,6 +102,12 @@ function num(text) {
   return Number(String(text).replace(/[$,\s]/g, ''));
 }
 
+/** Waits until the page has written its state into the address. It writes at most every 250 ms (and
+ *  soon after a control's change), so read the URL after this, or poll it. */
+async function urlSettled(page) {
+  await page.waitForFunction(() => window.goodputUrlPending !== true);
+}
+
 /** The page's query string as an array of [key, value] pairs, in order. */
 function queryPairs(page) {
   return Array.from(new URL(page.url()).searchParams.entries());
@@ -118,5 +138,5 @@ async function commitNumber(page, id, text) {
 module.exports = {
   openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor,
   CHART_IDS, waitForAllCharts, chartImages, tableHeaders, rowByHeader, rowsByHeader, num, queryPairs,
-  queryValue, expectNoBadNumbers, pressOn, commitNumber,
+  queryValue, urlSettled, expectNoBadNumbers, pressOn, commitNumber,
 };

@@ -5,7 +5,7 @@
 const { test, expect } = require('@playwright/test');
 const fs = require('fs');
 const path = require('path');
-const { openApp, canvasImage, tableRows, tableHeaders, num, queryValue, pressOn, CHART_IDS, waitForAllCharts } =
+const { openApp, canvasImage, tableRows, tableHeaders, num, queryValue, pressOn, CHART_IDS, waitForAllCharts, urlSettled } =
   require('./helpers');
 
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -146,12 +146,14 @@ test('a vllm bench serve result overlays its points and fits the MBU and overhea
   expect(Math.abs(fit.mbu - TRUE_MBU_PCT)).toBeLessThan(0.7);
   expect(Math.abs(fit.overhead - TRUE_OVERHEAD_MS)).toBeLessThan(0.1);
   await expect(page.locator('#fit-points')).toHaveText('6');
+  await urlSettled(page);
   expect(queryValue(page, 'measured').split(',').map((p) => p.split(':')[0])).toEqual(['1', '4', '16', '32', '64', '128']);
   const svg = (await download(page, '#export-step-svg')).bytes.toString('utf8');
   expect(svg).toContain('Measured TPOT');
 
   await page.click('#use-fit');
   await expect(page.locator('#realistic')).toBeChecked();
+  await urlSettled(page);
   expect(Math.abs(Number(queryValue(page, 'mbu')) - fit.mbu)).toBeLessThan(0.06);
   expect(Math.abs(Number(queryValue(page, 'overhead')) - fit.overhead)).toBeLessThan(0.006);
   await expect(page.locator('#fit-in-use')).toHaveText('Realistic mode uses this fit.');
@@ -168,6 +170,7 @@ test('pasting the result, or dropping a CSV, gives the same fit', async ({ page 
 
   await page.click('#clear-measured');
   await expect(page.locator('#fit-mbu')).toHaveCount(0);
+  await urlSettled(page);
   expect(queryValue(page, 'measured')).toBeNull();
   const before = await canvasImage(page, 'chart-step');
   const dataTransfer = await page.evaluateHandle((text) => {
@@ -189,6 +192,7 @@ test('a link with measured= reopens the points and the fit', async ({ page }) =>
   await upload(page, 'vllm-bench-llama-3.1-8b-h100.jsonl');
   const fit = await shownFit(page);
   const image = await canvasImage(page, 'chart-step');
+  await urlSettled(page);
   await openApp(page, `?${new URL(page.url()).searchParams.toString()}`);
   expect(await shownFit(page)).toEqual(fit);
   expect(await canvasImage(page, 'chart-step')).toEqual(image);
@@ -208,6 +212,7 @@ for (const [file, message] of [
     await upload(page, file);
     await expect(page.locator('#measured-error')).toContainText(`${file}: ${message}`);
     expect(await shownFit(page)).toEqual(fit);
+    await urlSettled(page);
     expect(queryValue(page, 'measured')).toBe('1:8.6,64:15.6');
     const rows = await tableRows(page);
     await pressOn(page, 'ctx', 'ArrowRight');
@@ -227,6 +232,7 @@ test('a fit outside the controls is shown as fitted, warned about, and clamped w
   await expect(page.locator('#fit-warnings')).toContainText('MBU above 100%');
   await page.click('#use-fit');
   await expect(page.locator('#fit-applied')).toContainText('outside');
+  await urlSettled(page);
   expect(queryValue(page, 'mbu')).toBe('100');
   expect(errors).toEqual([]);
 });

@@ -7,7 +7,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { waitForCharts, waitForAllCharts, inkedPixels, queryValue } = require('./helpers');
+const { waitForCharts, waitForAllCharts, inkedPixels, queryValue, urlSettled } = require('./helpers');
 
 const ROOT = path.join(__dirname, '../..');
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -318,6 +318,7 @@ test('a panic shows a banner with its message as text and a Reset link that relo
   await expect(page.locator('#panic-banner')).toHaveCount(0);
   await expect(page.locator('#batch-table tbody tr').first()).toBeVisible();
   await waitForCharts(page);
+  await urlSettled(page);
   expect([queryValue(page, 'ctx'), queryValue(page, 'theme')]).toEqual(['2048', null]);
 });
 

@@ -2,7 +2,7 @@
 // column), Copy link and Copy embed code (with the text-field fallback), the theme picker, the
 // preview meta tags, and a page that never scrolls sideways.
 const { test, expect } = require('@playwright/test');
-const { openApp, inkedPixels, tableRows, queryPairs, queryValue } = require('./helpers');
+const { openApp, inkedPixels, tableRows, queryPairs, queryValue, urlSettled } = require('./helpers');
 
 const SEED_SUMMARY = 'Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT';
 const CHART_VIEWS = { rate: 'chart-rate', step: 'chart-step', interactivity: 'chart-interactivity' };
@@ -86,6 +86,7 @@ test('embed view=sim opens the simulator and shows its charts without its contro
   for (const hidden of ['.sim-controls', '#sim-toggle', '#sim-data', '#chart-rate', '#batch-table']) {
     await expect(page.locator(hidden)).toBeHidden();
   }
+  await urlSettled(page);
   expect(queryValue(page, 'sim')).toBe('1');
   expect(await widths(page)).toEqual([360, 360]);
   expect(errors).toEqual([]);
@@ -114,6 +115,8 @@ test('Open in Goodput Lab opens the full page with the same state in a new tab',
   await expect(link).toHaveAttribute('target', '_blank');
   const [full] = await Promise.all([context.waitForEvent('page'), link.click()]);
   await expect(full.locator('#batch-table tbody tr').first()).toBeVisible();
+  await urlSettled(full);
+  await urlSettled(page);
   expect(pairsOf(full.url())).toEqual(pairsOf(page.url(), ['embed']));
   expect(queryValue(full, 'embed')).toBeNull();
   expect(queryValue(full, 'measured')).toBe('1:6.1,32:8.4');
@@ -133,6 +136,7 @@ test('Copy link copies a URL that reopens the same state: same keys, same table'
   await page.locator('#copy-link').click();
   await expect(page.locator('#share-status')).toHaveText('Copied the link.');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
+  await urlSettled(page);
   expect(pairsOf(copied)).toEqual(pairsOf(page.url()));
   expect(new URL(copied).searchParams.get('kv')).toBe('fp8');
   expect(new URL(copied).searchParams.get('measured')).toBe('1:7.9,16:8.2,64:11.5');
@@ -167,6 +171,7 @@ test('Copy embed code copies an iframe whose src reopens the same state as an em
     loading: 'lazy',
     style: 'border:0',
   });
+  await urlSettled(page);
   expect(pairsOf(iframe.src, ['embed', 'view'])).toEqual(pairsOf(page.url(), ['view']));
   expect(new URL(iframe.src).searchParams.get('embed')).toBe('1');
   expect(new URL(iframe.src).searchParams.get('view')).toBe('step');
@@ -199,6 +204,7 @@ for (const { name, script } of [
     await expect(box).toBeVisible();
     await expect(box).toHaveAttribute('readonly', '');
     await expect(box).toBeFocused();
+    await urlSettled(page);
     await expect(box).toHaveValue(page.url());
     expect(await box.evaluate((el) => [el.selectionStart, el.selectionEnd, el.value.length]))
       .toEqual([0, page.url().length, page.url().length]);
@@ -226,10 +232,12 @@ test('the theme picker writes theme= and repaints the charts in that look', asyn
   const light = await page.evaluate(() => document.getElementById('chart-rate').toDataURL());
   expect(await cornerPixel(page, 'chart-rate')).toEqual([255, 255, 255]);
   await page.locator('#theme-picker').selectOption('dark');
+  await urlSettled(page);
   expect(queryValue(page, 'theme')).toBe('dark');
   await expect(page.locator('html')).toHaveAttribute('data-look', 'dark');
   await expect.poll(async () => Math.max(...await cornerPixel(page, 'chart-rate'))).toBeLessThan(60);
   await page.locator('#theme-picker').selectOption('projector');
+  await urlSettled(page);
   expect(queryValue(page, 'theme')).toBe('projector');
   await expect.poll(() => cornerPixel(page, 'chart-rate')).toEqual([255, 255, 255]);
   const projector = await page.evaluate(() => document.getElementById('chart-rate').toDataURL());
@@ -237,6 +245,7 @@ test('the theme picker writes theme= and repaints the charts in that look', asyn
   const text = await page.locator('.tagline').evaluate((el) => getComputedStyle(el).color);
   expect(text).toBe('rgb(17, 17, 17)');
   await page.locator('#theme-picker').selectOption('auto');
+  await urlSettled(page);
   expect(queryValue(page, 'theme')).toBeNull();
   await expect(page.locator('html')).toHaveAttribute('data-look', 'light');
   expect(errors).toEqual([]);

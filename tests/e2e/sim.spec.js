@@ -6,7 +6,7 @@ const { execFileSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
-const { openApp, inkedPixels, canvasImage, num, queryValue, expectNoBadNumbers, pressOn, commitNumber } = require('./helpers');
+const { openApp, inkedPixels, canvasImage, num, queryValue, expectNoBadNumbers, pressOn, commitNumber, urlSettled } = require('./helpers');
 
 const ROOT = path.join(__dirname, '../..');
 const WORKER_FILE = /\/sim_worker(_loader\.js|\.js|_bg\.wasm)$/;
@@ -62,6 +62,7 @@ test('the simulator loads its worker and its panel code only when opened, then d
   await page.click('#sim-toggle');
   await settled(page);
   await expect(page.locator('#sim-toggle')).toHaveAttribute('aria-expanded', 'true');
+  await urlSettled(page);
   expect(queryValue(page, 'sim')).toBe('1');
   expect(requests.filter((p) => WORKER_FILE.test(p)).sort()).toEqual(
     ['/dist/sim_worker.js', '/dist/sim_worker_bg.wasm', '/dist/sim_worker_loader.js']);
@@ -80,6 +81,7 @@ test('the goodput readout equals the native simulator for the same URL', async (
   for (const query of ['?sim=1', '?ctx=8192&sim=1&lengths=fixed&arrivals=constant&chunk=1024&seed=5&requests=500&cap=auto']) {
     await openSim(page, query);
     const shown = await page.locator('#sim-goodput').textContent();
+    await urlSettled(page);
     expect(shown).toBe(nativeGoodput(new URL(page.url()).search));
     expect(num(shown.replace(/[^\d.,]/g, ''))).toBeGreaterThan(0);
   }
@@ -126,6 +128,7 @@ test('moving a control re-sweeps: the chart changes and the readout follows the 
   let n = await sweeps(page);
   await page.selectOption('#lengths', 'fixed');
   await settled(page, n);
+  await urlSettled(page);
   expect(queryValue(page, 'lengths')).toBe('fixed');
   expect(await page.evaluate(() => window.sawProgress)).toBe(true);
   await expect(page.locator('#sim-progress')).toHaveCount(0);
@@ -133,15 +136,18 @@ test('moving a control re-sweeps: the chart changes and the readout follows the 
   await pressOn(page, 'ttft', 'ArrowLeft');
   await pressOn(page, 'ttft', 'ArrowLeft');
   await settled(page, n);
+  await urlSettled(page);
   expect(queryValue(page, 'ttft')).toBe('1000');
   n = await sweeps(page);
   await pressOn(page, 'chunk', 'ArrowRight');
   await settled(page, n);
   const chunk = num((await page.locator('#chunk-value').textContent()).replace('tokens', ''));
   expect(chunk).toBeGreaterThan(512);
+  await urlSettled(page);
   expect(queryValue(page, 'chunk')).toBe(String(chunk));
   const after = { image: await canvasImage(page, 'chart-attainment'), goodput: await page.locator('#sim-goodput').textContent() };
   expect(after.image).not.toBe(before.image);
+  await urlSettled(page);
   expect(after.goodput).toBe(nativeGoodput(new URL(page.url()).search));
   expect(errors).toEqual([]);
 });
@@ -158,6 +164,7 @@ test('closed-loop load never shows TTFT misses; open-loop load past capacity doe
   const closed = await simRows(page);
   expect(Object.keys(closed[0])[0]).toMatch(/Clients/);
   for (const r of closed) expect(num(r['TTFT only'].replace('%', ''))).toBeGreaterThanOrEqual(99);
+  await urlSettled(page);
   expect(queryValue(page, 'load')).toBe('closed');
 });
 
@@ -178,6 +185,7 @@ test('a link reproduces the sweep: every simulator key reaches its control and s
     + '&rate=100&price=2.5&sim=1&load=open&count=requests&arrivals=bursty&burst=3&lengths=uniform&spread=20'
     + '&requests=800&seed=7&chunk=1024&cap=32&prefill=chunked&attain=85&rate_max=40&points=12';
   const errors = await openSim(page, query);
+  await urlSettled(page);
   expect(new URL(page.url()).search).toBe(query);
   await expect(page.locator('#arrivals')).toHaveValue('bursty');
   await expect(page.locator('#burst')).toHaveValue('3');
@@ -199,6 +207,7 @@ test('a link reproduces the sweep: every simulator key reaches its control and s
   // A preset percentile writes `pct` instead of `attain`.
   await page.selectOption('#pct', 'p99');
   await expect.poll(() => queryValue(page, 'pct')).toBe('p99');
+  await urlSettled(page);
   expect(queryValue(page, 'attain')).toBeNull();
   expect(errors).toEqual([]);
 });
@@ -210,11 +219,13 @@ test('the percentile choice sets the share that must meet both targets: every re
   const n = await sweeps(page);
   await page.selectOption('#pct', 'all');
   await settled(page, n);
+  await urlSettled(page);
   expect(queryValue(page, 'pct')).toBe('all');
   await expect(page.locator('#attain')).toHaveValue('100');
   await expect(page.locator('#sim-readout')).toContainText('at least 100.0% of requests');
   const all = await page.locator('#sim-goodput').textContent();
   expect(num(all.replace(/[^\d.]/g, ''))).toBeLessThan(num(p90.replace(/[^\d.]/g, '')));
+  await urlSettled(page);
   expect(all).toBe(nativeGoodput(new URL(page.url()).search));
 });
 
@@ -234,8 +245,10 @@ test('a burst of slider moves ends on the last state: stale sweeps are dropped',
   await settled(page, n);
   const ctx = num((await page.locator('#ctx-value').textContent()).replace('tokens', ''));
   expect(ctx).toBeGreaterThan(2048);
+  await urlSettled(page);
   expect(queryValue(page, 'ctx')).toBe(String(ctx));
   expect(await sweeps(page)).toBe(n + 1);
+  await urlSettled(page);
   expect(await page.locator('#sim-goodput').textContent()).toBe(nativeGoodput(new URL(page.url()).search));
 });
 
@@ -255,6 +268,7 @@ test('without its worker the simulator still answers, on the page, and says why'
   await openSim(page);
   await expect(page.locator('#sim-error')).toContainText('could not start');
   await expect(page.locator('#sim-speed')).toContainText('on the page');
+  await urlSettled(page);
   expect(await page.locator('#sim-goodput').textContent()).toBe(nativeGoodput(new URL(page.url()).search));
 });
 

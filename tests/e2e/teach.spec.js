@@ -2,7 +2,7 @@
 // the derivation panel prints the seed's arithmetic and follows the sliders; presentation mode fills
 // the screen, steps lessons with the arrows and leaves a focused slider its own arrows.
 const { test, expect } = require('@playwright/test');
-const { openApp, inkedPixels, rowByHeader, queryValue, pressOn } = require('./helpers');
+const { openApp, inkedPixels, rowByHeader, queryValue, pressOn, urlSettled } = require('./helpers');
 
 /** Waits until the simulator has delivered a sweep and nothing is in flight. */
 async function simSettled(page, after = 0) {
@@ -111,6 +111,7 @@ for (const lesson of LESSONS) {
       await expect(page.locator('#lesson-caption')).toContainText(`Lesson ${lesson.n}: ${lesson.title}.`);
       await expect.poll(() => queryValue(page, 'lesson')).toBe(String(lesson.n));
       for (const [key, value] of Object.entries(lesson.keys)) {
+        await urlSettled(page);
         expect(queryValue(page, key), key).toBe(value);
       }
       await lesson.check(page);
@@ -124,6 +125,7 @@ test('a shared lesson link opens the lesson with its caption', async ({ page }) 
   await expect(page.locator('#lesson-caption')).toContainText('Lesson 4: Loose 50 ms.');
   await expect(page.locator('#lessons button[data-lesson="4"]')).toHaveAttribute('aria-pressed', 'true');
   await expect(knee(page)).toHaveText('564');
+  await urlSettled(page);
   expect(queryValue(page, 'tpot')).toBe('50');
   expect(queryValue(page, 'lesson')).toBe('4');
   expect(errors).toEqual([]);
@@ -147,6 +149,7 @@ test('a bad lesson= value shows a notice and loads no lesson', async ({ page }) 
   await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 6');
   await expect(page.locator('#lessons button[aria-pressed="true"]')).toHaveCount(0);
   await expect(knee(page)).toHaveText('64');
+  await urlSettled(page);
   expect(queryValue(page, 'lesson')).toBe(null);
   expect(errors).toEqual([]);
 });
@@ -267,18 +270,21 @@ test('arrows step lessons while presenting; a focused slider keeps its arrows', 
   await expect.poll(() => queryValue(page, 'lesson')).toBe('1');
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => queryValue(page, 'lesson')).toBe('2');
+  await urlSettled(page);
   expect(queryValue(page, 'kv')).toBe('fp8');
   expect(queryValue(page, 'view')).toBe('step');
   await expect(page.locator('#chart-step')).toBeVisible();
   await expect(page.locator('#chart-rate')).toBeHidden();
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => queryValue(page, 'lesson')).toBe('1');
+  await urlSettled(page);
   expect(queryValue(page, 'kv')).toBe('bf16');
   // A focused slider: the arrow moves the slider, not the lesson.
   await page.locator('#tpot').focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('#tpot-value')).toHaveText('11 ms');
   await expect(page.locator('#lesson-caption')).toContainText('since lesson 1 loaded');
+  await urlSettled(page);
   expect(queryValue(page, 'kv')).toBe('bf16');
   await expect(page.locator('#lessons button[data-lesson="2"]')).toHaveAttribute('aria-pressed', 'false');
   // Off the slider, the arrows step lessons again; Up and Down change the panel.
@@ -313,6 +319,7 @@ test('keys typed into a number box stay there; Enter and Space still press butto
   await page.locator('#rate').fill('');
   await page.locator('#rate').type('3');
   await page.locator('#rate').press('p');
+  await urlSettled(page);
   expect(queryValue(page, 'lesson')).toBe(null);
   await expect(page.locator('html')).toHaveAttribute('data-mode', 'page');
   await page.locator('#rate').press('Enter');
@@ -324,6 +331,7 @@ test('keys typed into a number box stay there; Enter and Space still press butto
   await page.keyboard.press('Space');
   await expect.poll(() => queryValue(page, 'lesson')).toBe('3');
   await page.keyboard.press('Control+2');
+  await urlSettled(page);
   expect(queryValue(page, 'lesson')).toBe('3');
   expect(errors).toEqual([]);
 });
@@ -349,6 +357,7 @@ test('stepping the presented panel onto the simulator opens it and keeps the les
   await simSettled(page);
   await expect.poll(() => inkedPixels(page, 'chart-attainment')).toBeGreaterThan(1000);
   await expect(page.locator('#lesson-caption')).toContainText('Lesson 2: FP8 KV cache.');
+  await urlSettled(page);
   expect(await queryValue(page, 'lesson')).toBe('2');
   expect(errors).toEqual([]);
 });

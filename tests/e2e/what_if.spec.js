@@ -4,7 +4,7 @@
 const { test, expect } = require('@playwright/test');
 const {
   openApp, canvasImage, tableRows, rowFor, CHART_IDS, waitForAllCharts, chartImages, tableHeaders,
-  rowByHeader, rowsByHeader, num, queryPairs, queryValue, expectNoBadNumbers, pressOn, commitNumber,
+  rowByHeader, rowsByHeader, num, queryPairs, queryValue, expectNoBadNumbers, pressOn, commitNumber, urlSettled
 } = require('./helpers');
 
 // Llama 3.1 8B: 8.03e9 params; KV per token 2 x 32 layers x 8 KV heads x 128 x bytes.
@@ -100,6 +100,7 @@ for (const s of SWITCHES) {
   test(`switching ${s.name} changes the table, all three charts and the URL`, async ({ page }) => {
     const errors = await openApp(page, s.start || '');
     await waitForAllCharts(page);
+    await urlSettled(page);
     expect(queryValue(page, s.key)).not.toBe(s.value);
     const rowsBefore = await tableRows(page);
     const imagesBefore = await chartImages(page);
@@ -271,10 +272,12 @@ test('realistic mode lowers the knee and adds the overhead; unchecking restores 
   const errors = await openApp(page);
   const seedRows = await tableRows(page);
   const imagesBefore = await chartImages(page);
+  await urlSettled(page);
   expect(queryValue(page, 'mbu')).toBeNull();
 
   await page.locator('#realistic').check();
   await expect.poll(() => queryValue(page, 'mbu')).toBe('80');
+  await urlSettled(page);
   expect(queryValue(page, 'overhead')).toBe('1');
   await expect(page.locator('#mbu-value')).toHaveText('80%');
   await expect(page.locator('#overhead-value')).toHaveText('1 ms');
@@ -297,6 +300,7 @@ test('realistic mode lowers the knee and adds the overhead; unchecking restores 
   await expect.poll(() => tableRows(page)).toEqual(seedRows);
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   await expect.poll(() => queryValue(page, 'mbu')).toBeNull();
+  await urlSettled(page);
   expect(queryValue(page, 'overhead')).toBeNull();
   await expect(page.locator('#mbu')).toHaveCount(0);
 
@@ -308,6 +312,7 @@ test('realistic mode lowers the knee and adds the overhead; unchecking restores 
   await expect(page.locator('#mbu-value')).toHaveText('100%');
   await expect(page.locator('#overhead-value')).toHaveText('0 ms');
   await expect.poll(() => queryValue(page, 'overhead')).toBe('0');
+  await urlSettled(page);
   expect(queryValue(page, 'mbu')).toBe('100');
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   expect((await rowByHeader(page, 64))[STEP]).toBe('9.92');
@@ -446,6 +451,7 @@ test('custom model and GPU start from the preset, edit the numbers, and survive 
   await expect.poll(() => queryValue(page, 'model')).toBe('custom');
   expect(await tableRows(page)).toEqual(seedRows);
   for (const [key, value] of Object.entries(SEED_MODEL_FIELDS)) {
+    await urlSettled(page);
     expect(queryValue(page, key), key).toBe(value);
     await expect(page.locator(`#${key}`), key).toHaveValue(value);
   }
@@ -468,6 +474,7 @@ test('custom model and GPU start from the preset, edit the numbers, and survive 
   await expect.poll(() => queryValue(page, 'gpu')).toBe('custom');
   expect(await tableRows(page)).toEqual(modelRows);
   for (const [key, value] of Object.entries(H100_GPU_FIELDS)) {
+    await urlSettled(page);
     expect(queryValue(page, key), key).toBe(value);
     await expect(page.locator(`#${key}`), key).toHaveValue(value);
   }
@@ -481,6 +488,7 @@ test('custom model and GPU start from the preset, edit the numbers, and survive 
   await expectNoBadNumbers(page);
 
   const rowsBefore = await tableRows(page);
+  await urlSettled(page);
   const urlBefore = page.url();
   await page.reload();
   await expect(page.locator('#batch-table tbody tr').first()).toBeVisible();
@@ -519,6 +527,7 @@ test('a URL with every key opens exactly that state and writes back exactly thos
   await expect(page.locator('#price')).toHaveValue('3.1');
   await expect(page.locator('#notices')).toHaveCount(0);
   await expect(page.locator('#batch-table caption')).toContainText('realistic calibration');
+  await urlSettled(page);
   expect(queryPairs(page)).toEqual(Array.from(new URLSearchParams(query).entries()));
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
@@ -537,6 +546,7 @@ test('a URL with a custom model and GPU opens those numbers and writes back exac
     }
   }
   await expect(page.locator('#notices')).toHaveCount(0);
+  await urlSettled(page);
   expect(queryPairs(page)).toEqual(Array.from(params.entries()));
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
