@@ -15,9 +15,8 @@ use super::lessons::LessonBar;
 use super::linked::Linked;
 use super::measured::MeasuredPanel;
 use super::notices::Notices;
-use super::share::ShareControls;
+use super::share::ShareMenu;
 use super::sim_panel::SimPanel;
-use super::theme_picker::ThemePicker;
 use super::{channel, keys, theme, url};
 use crate::core::capacity::capacity_plan;
 use crate::core::curves::curves_with_measured;
@@ -70,11 +69,11 @@ pub fn App() -> impl IntoView {
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
+            <ShareMenu inputs=inputs view=view set_view=set_view measured=points/>
             <p class="tagline">
                 "Throughput counts tokens produced; goodput counts requests that finish inside both latency targets (TTFT and TPOT). "
                 "Every sequence in a decode step waits for the same step, so TPOT belongs to the batch."
             </p>
-            <div class="masthead-tools"><ShareControls inputs=inputs view=view measured=points/><ThemePicker view=view set_view=set_view/></div>
             <EmbedBar inputs=inputs set_inputs=set_inputs view=view measured=points/>
         </header>
         <Notices initial=notices/>

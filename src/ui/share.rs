@@ -1,16 +1,75 @@
-//! The share controls in the masthead: "Copy link" (the page's URL, which holds every state),
-//! "Copy embed code" (an iframe of one panel in embed mode, at a chosen size) and, when the
-//! clipboard is missing or refuses, a read-only text field holding the text, selected.
+//! The masthead's Share menu: a button that opens a popover holding "Copy link" (the page's URL,
+//! which holds every state), "Copy embed code" (an iframe of one panel in embed mode, at a chosen
+//! size), the theme picker and, when the clipboard is missing or refuses, a read-only text field
+//! holding the text, selected. The popover's body is built only while it is open.
 
-use leptos::html::Textarea;
+use leptos::ev;
+use leptos::html::{Button, Div, Textarea};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+use web_sys::{EventTarget, KeyboardEvent, Node};
 
+use super::theme_picker::ThemePicker;
 use super::widgets::PresetSelect;
 use crate::core::fit::MeasuredPoint;
 use crate::share::{embed_query, iframe_snippet, link_query, scenario_summary, EmbedSize};
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
+
+/// The Share button (a disclosure: `aria-expanded`, `aria-controls`) and its popover. Escape closes
+/// it and returns focus to the button; a click or focus outside closes it.
+#[component]
+pub fn ShareMenu(
+    inputs: ReadSignal<Inputs>,
+    view: ReadSignal<View>,
+    set_view: WriteSignal<View>,
+    measured: ReadSignal<Vec<MeasuredPoint>>,
+) -> impl IntoView {
+    let (open, set_open) = signal(false);
+    let shell = NodeRef::<Div>::new();
+    let button = NodeRef::<Button>::new();
+    close_from_outside(shell, open, set_open);
+    let on_keydown = move |e: KeyboardEvent| {
+        if e.key() == "Escape" && open.get_untracked() {
+            e.prevent_default();
+            e.stop_propagation();
+            set_open.set(false);
+            if let Some(button) = button.get_untracked() {
+                let _ = button.focus();
+            }
+        }
+    };
+    view! {
+        <div class="share-menu" node_ref=shell on:keydown=on_keydown>
+            <button id="share-button" type="button" class="share-button" node_ref=button
+                aria-expanded=move || open.get().to_string() aria-controls="share-popover"
+                on:click=move |_| set_open.update(|shown| *shown = !*shown)>
+                "Share"<span class="share-caret" aria-hidden="true"></span>
+            </button>
+            <div id="share-popover" class="share-popover" hidden=move || !open.get()>
+                <Show when=move || open.get()>
+                    <ShareMenuBody inputs=inputs view=view set_view=set_view measured=measured/>
+                </Show>
+            </div>
+        </div>
+    }
+}
+
+/// Closes the menu when a pointer goes down, or focus lands, anywhere outside `shell`.
+fn close_from_outside(shell: NodeRef<Div>, open: ReadSignal<bool>, set_open: WriteSignal<bool>) {
+    let close_if_outside = move |target: Option<EventTarget>| {
+        let node = target.and_then(|t| t.dyn_into::<Node>().ok());
+        if open.get_untracked() && shell.get_untracked().is_some_and(|s| !s.contains(node.as_ref())) {
+            set_open.set(false);
+        }
+    };
+    let pointer = window_event_listener(ev::pointerdown, move |e| close_if_outside(e.target()));
+    let focus = window_event_listener(ev::focusin, move |e| close_if_outside(e.target()));
+    on_cleanup(move || {
+        pointer.remove();
+        focus.remove();
+    });
+}
 
 /// What was last copied, or why the text field is shown instead.
 #[derive(Clone, PartialEq)]
@@ -21,11 +80,13 @@ enum Outcome {
     Manual(&'static str, String),
 }
 
-/// Copy link, the embed's panel and size, copy embed code, and the copy status.
+/// The open menu: copy link, the embed's panel and size, copy embed code, the copy status and the
+/// theme picker. Its own component, built on opening, so it can move into a lazily loaded module.
 #[component]
-pub fn ShareControls(
+pub fn ShareMenuBody(
     inputs: ReadSignal<Inputs>,
     view: ReadSignal<View>,
+    set_view: WriteSignal<View>,
     measured: ReadSignal<Vec<MeasuredPoint>>,
 ) -> impl IntoView {
     let (panel, set_panel) = signal(view.get_untracked().panel);
@@ -56,14 +117,17 @@ pub fn ShareControls(
     view! {
         <div class="share" role="group" aria-label="Share this state">
             <button id="copy-link" type="button" class="share-button" on:click=copy_link>"Copy link"</button>
-            <PresetSelect id="embed-panel" label="Embed panel" options=panels
-                selected=Signal::derive(move || panel.get().id().to_string()) on_pick=pick_panel/>
-            <PresetSelect id="embed-size" label="Embed size" options=sizes
-                selected=Signal::derive(move || size.get().id().to_string()) on_pick=pick_size/>
-            <button id="copy-embed" type="button" class="share-button" on:click=copy_embed>"Copy embed code"</button>
+            <div class="share-embed">
+                <PresetSelect id="embed-panel" label="Embed panel" options=panels
+                    selected=Signal::derive(move || panel.get().id().to_string()) on_pick=pick_panel/>
+                <PresetSelect id="embed-size" label="Embed size" options=sizes
+                    selected=Signal::derive(move || size.get().id().to_string()) on_pick=pick_size/>
+                <button id="copy-embed" type="button" class="share-button" on:click=copy_embed>"Copy embed code"</button>
+            </div>
             <p id="share-status" class="share-status" role="status">{move || status_text(&outcome.get())}</p>
             <ManualCopy outcome=outcome/>
         </div>
+        <div class="share-theme"><ThemePicker view=view set_view=set_view/></div>
     }
 }
 

@@ -30,14 +30,21 @@ async function violations(page) {
     v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.failureSummary.replace(/\s+/g, ' ')}`).join(' | ')}`);
 }
 
-/** Switches theme= the way the picker does (the picker is hidden in embed mode, so set it directly). */
+/** Switches theme= the way the picker does (the picker is hidden in embed mode, so set it directly). The
+ * picker lives in the Share menu, built when the menu opens: open it by script (its button is hidden
+ * in embed and presentation modes), then close it again, so axe sees the page as it was. */
 async function setTheme(page, theme, look) {
+  const shareButton = page.locator('#share-button');
+  await shareButton.evaluate((button) => button.click());
+  await expect(page.locator('#theme-picker')).toBeAttached();
   await page.evaluate((id) => {
     const picker = document.getElementById('theme-picker');
     picker.value = id;
     picker.dispatchEvent(new Event('change', { bubbles: true }));
   }, theme);
   await expect(page.locator('html')).toHaveAttribute('data-look', look);
+  await shareButton.evaluate((button) => button.click());
+  await expect(shareButton).toHaveAttribute('aria-expanded', 'false');
 }
 
 for (const mode of MODES) {

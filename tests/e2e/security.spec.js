@@ -180,6 +180,8 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
   await page.fill('#measured-text', '1,7.9\n16,8.2\n64,11.5');
   await page.click('#measured-plot');
   await expect(page.locator('#fit-mbu')).toBeVisible();
+  // The share controls live in the Share menu: open it unless it is open.
+  if (await page.locator('#share-button').getAttribute('aria-expanded') !== 'true') await page.click('#share-button');
   await page.click('#copy-link');
   await expect(page.locator('#share-status')).toHaveText('Copied the link.');
   await page.click('#copy-embed');
@@ -205,6 +207,8 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
 
 /** Every visible select through each of its options (then back), every slider to both ends and one step. */
 async function everyControl(page) {
+  // The share controls live in the Share menu: open it unless it is open.
+  if (await page.locator('#share-button').getAttribute('aria-expanded') !== 'true') await page.click('#share-button');
   const selects = await page.locator('select:visible').evaluateAll((els) =>
     els.map((e) => ({ id: e.id, value: e.value, values: Array.from(e.options, (o) => o.value) })));
   expect(selects.map((s) => s.id)).toEqual(expect.arrayContaining(['model', 'gpu', 'theme-picker', 'arrivals']));

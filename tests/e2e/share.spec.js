@@ -1,5 +1,5 @@
 // Sharing: embed mode (one panel and a summary line, legible in a 600x400 iframe and a 360 px
-// column), Copy link and Copy embed code (with the text-field fallback), the theme picker, the
+// column), the Share menu's Copy link and Copy embed code (with the text-field fallback) and theme picker, the
 // preview meta tags, and a page that never scrolls sideways.
 const { test, expect } = require('@playwright/test');
 const { openApp, inkedPixels, tableRows, queryPairs, queryValue, urlSettled } = require('./helpers');
@@ -132,6 +132,7 @@ test('Copy link copies a URL that reopens the same state: same keys, same table'
   await page.keyboard.press('ArrowRight');
   await page.locator('#ctx').focus();
   await page.keyboard.press('ArrowRight');
+  await page.locator('#share-button').click();
   await page.locator('#theme-picker').selectOption('projector');
   await page.locator('#copy-link').click();
   await expect(page.locator('#share-status')).toHaveText('Copied the link.');
@@ -153,6 +154,7 @@ test('Copy link copies a URL that reopens the same state: same keys, same table'
 test('Copy embed code copies an iframe whose src reopens the same state as an embed of the chosen panel', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const errors = await openApp(page, '?model=llama-3.1-70b&tp=4&ctx=8192&tpot=25&measured=1:12,64:30');
+  await page.locator('#share-button').click();
   await page.locator('#embed-panel').selectOption('step');
   await page.locator('#embed-size').selectOption('800x500');
   await page.locator('#copy-embed').click();
@@ -199,6 +201,7 @@ for (const { name, script } of [
     await page.addInitScript(script);
     const errors = await openApp(page);
     await expect(page.locator('#share-text')).toBeHidden();
+    await page.locator('#share-button').click();
     await page.locator('#copy-link').click();
     const box = page.locator('#share-text');
     await expect(box).toBeVisible();
@@ -231,6 +234,7 @@ test('the theme picker writes theme= and repaints the charts in that look', asyn
   const errors = await openApp(page);
   const light = await page.evaluate(() => document.getElementById('chart-rate').toDataURL());
   expect(await cornerPixel(page, 'chart-rate')).toEqual([255, 255, 255]);
+  await page.locator('#share-button').click();
   await page.locator('#theme-picker').selectOption('dark');
   await urlSettled(page);
   expect(queryValue(page, 'theme')).toBe('dark');
@@ -279,6 +283,7 @@ for (const width of [360, 768, 1280]) {
     const errors = await openApp(page, '?sim=1&requests=300&points=6');
     await expect(page.locator('#sim-goodput')).toHaveText(/req\/s/, { timeout: 20_000 });
     expect(await widths(page)).toEqual([width, width]);
+    await page.locator('#share-button').click();
     await page.locator('#copy-embed').click();
     await expect(page.locator('#share-text')).toBeVisible();
     expect(await widths(page)).toEqual([width, width]);
