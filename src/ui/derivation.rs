@@ -18,7 +18,7 @@ pub fn DerivationPanel(scenario: Memo<Scenario>, analysis: Memo<Analysis>) -> im
         <section id="derivation" class="panel derivation" data-panel="derivation" aria-labelledby="derivation-title">
             <h2 id="derivation-title">"The arithmetic"</h2>
             <p class="derivation-intro">
-                "Every number of the worked example's worked example, recomputed for the current settings: formula = numbers = result."
+                "Every number of the worked example, recomputed for the current settings: formula = numbers = result."
             </p>
             <ol class="derivation-lines">
                 {move || printed.get().into_iter().map(line_view).collect_view()}

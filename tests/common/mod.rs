@@ -4,7 +4,7 @@
 use goodput_lab::core::roofline::{Precision, Scenario};
 use goodput_lab::state::Inputs;
 
-/// The worked example's worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256 out.
+/// The worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256 out.
 pub fn worked_example() -> Scenario {
     Inputs::default().scenario
 }
