@@ -168,7 +168,8 @@ fn violations_in(file: &Path, source: &str) -> Vec<String> {
         }
     }
     for root in used_roots {
-        let allowed = ALLOWED_CRATES.contains(&root.as_str()) || root == "self" || local_modules.contains(&root);
+        let allowed =
+            ALLOWED_CRATES.contains(&root.as_str()) || root == "self" || local_modules.contains(&root);
         if !allowed {
             found.push(format!("uses crate {root}"));
         }
@@ -273,15 +274,12 @@ fn the_purity_check_catches_the_core_reaching_into_state_chart_or_ui() {
     assert_eq!(violations("fn f() { crate::ui::app::App(); }").len(), 1);
     assert_eq!(violations("fn f(i: &crate::state::Inputs) {}").len(), 1);
     assert_eq!(violations("use super::super::state::fields::CTX;").len(), 1);
-    let nested = violations_in(Path::new("core/sim/engine/step.rs"), "use super::super::super::super::ui::App;");
+    let nested =
+        violations_in(Path::new("core/sim/engine/step.rs"), "use super::super::super::super::ui::App;");
     assert_eq!(nested.len(), 1, "{nested:?}");
     assert!(violations("use crate::core::roofline::Scenario;\nuse super::model::params_read;").is_empty());
     assert!(violations_in(Path::new("core/sim/mod.rs"), "use super::super::core::units;").is_empty());
 }
-
-/// Functions over the limit that this issue splits in a later step (issue 13, part 4: `App` loses its
-/// hand-passed signals to context). Emptied by that step.
-const SPLIT_LATER: [&str; 1] = ["ui/app.rs: App "];
 
 #[test]
 fn no_function_in_src_exceeds_70_lines() {
@@ -289,7 +287,6 @@ fn no_function_in_src_exceeds_70_lines() {
     for (file, source) in sources("") {
         all.extend(long_functions(&source).into_iter().map(|f| format!("{}: {f}", file.display())));
     }
-    all.retain(|f| !SPLIT_LATER.iter().any(|later| f.starts_with(later)));
     assert!(all.is_empty(), "functions over {MAX_FN_LINES} lines:\n{}", all.join("\n"));
 }
 

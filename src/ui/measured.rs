@@ -7,6 +7,7 @@ mod input;
 use leptos::prelude::*;
 
 use super::island::panel_body;
+use super::page::{PageMemos, PageState};
 use crate::core::fit::{Fit, FitError, MeasuredPoint};
 use crate::core::roofline::Scenario;
 use crate::state::measured::{parse_upload, BATCH_FIELD, TPOT_FIELD};
@@ -17,15 +18,9 @@ use input::{MeasuredInput, Status, StatusLine};
 /// The panel: its heading and what it reads, then its body once asked for (or at once when the
 /// link carries points). `points` is the page's measured state (also in the URL); `fit` is its fit.
 #[component]
-pub fn MeasuredPanel(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    scenario: Memo<Scenario>,
-    points: ReadSignal<Vec<MeasuredPoint>>,
-    set_points: WriteSignal<Vec<MeasuredPoint>>,
-    fit: Memo<Result<Fit, FitError>>,
-    page_query: Memo<String>,
-) -> impl IntoView {
+pub fn MeasuredPanel() -> impl IntoView {
+    let PageState { inputs, set_inputs, points, set_points, .. } = PageState::get();
+    let PageMemos { scenario, measured_fit: fit, page_query, .. } = PageMemos::get();
     let (asked, set_asked) = signal(!points.get_untracked().is_empty());
     let ask = move || {
         view! {

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::island::panel_body;
+use super::page::{InputsSignals, PageMemos, PageState};
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
@@ -16,14 +17,9 @@ use crate::state::{self, Inputs};
 
 /// The section: closed until asked for, then swept whenever the scenario or a control changes.
 #[component]
-pub fn SimPanel(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    scenario: Memo<Scenario>,
-    analysis: Memo<Analysis>,
-    look: Signal<Look>,
-    page_query: Memo<String>,
-) -> impl IntoView {
+pub fn SimPanel() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
+    let PageMemos { scenario, analysis, look, page_query, .. } = PageMemos::get();
     let shown = Memo::new(move |_| inputs.get().sim.shown);
     let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
     view! {
@@ -57,6 +53,8 @@ pub fn SimBody(
     analysis: Memo<Analysis>,
     look: Signal<Look>,
 ) -> impl IntoView {
+    // Its number boxes read and write the inputs through context, wherever the body is mounted.
+    provide_context(InputsSignals { inputs, set_inputs });
     let run = SimRun::new();
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
