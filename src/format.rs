@@ -1,10 +1,12 @@
 //! Display formatting: numbers as the worked example prints them, and the headline sentence. Pure and
 //! testable natively; the only place base units become ms, GB or TB/s.
 
+mod headline;
 use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
 use crate::core::units::{
     bytes_to_gb, s_to_ms, BYTES_PER_GB, BYTES_PER_KIB, BYTES_PER_S_PER_TB_PER_S, FLOP_PER_S_PER_TFLOP_PER_S,
 };
+pub use headline::headline;
 
 /// Shown in place of a number that is not finite; the model should never produce one.
 pub const NOT_A_NUMBER: &str = "–";
@@ -142,126 +144,14 @@ pub fn us(time_s: f64) -> String {
     format!("{} µs", significant(time_s * 1e6))
 }
 
-/// The one sentence above the charts that states the lesson with live numbers.
-pub fn headline(scenario: &Scenario, analysis: &Analysis) -> String {
-    let target = target_ms(scenario.tpot_target_s);
-    match analysis.limit {
-        Limit::Tpot => tpot_headline(scenario, analysis, &target),
-        Limit::KvPool => {
-            let pool = evaluate(scenario, analysis.kv_pool_batch);
-            format!(
-                "The KV pool binds: it holds {} sequences of {} tokens, fewer than the {} that would meet {target} ms; \
-                 at {} goodput equals throughput, {} req/s ({} tokens/s).",
-                thousands(f64::from(analysis.kv_pool_batch)),
-                thousands(f64::from(scenario.context_tokens)),
-                thousands(f64::from(analysis.knee_batch)),
-                thousands(f64::from(analysis.kv_pool_batch)),
-                req_per_s(pool.goodput_req_per_s),
-                thousands(pool.tokens_per_s),
-            )
-        }
-        Limit::Ttft => ttft_headline(scenario, analysis),
-        Limit::TargetBelowFloor { floor_s } => format!(
-            "No batch meets {target} ms: even a batch of 1 takes {} ms per step, so goodput is 0 at every batch size.",
-            ms(floor_s)
-        ),
-        Limit::TtftBelowFloor { floor_s } => format!(
-            "No batch meets the {} ms TTFT target: prefilling {} tokens takes {} ms even beside a batch of 1, \
-             so goodput is 0 at every batch size.",
-            target_ms(scenario.ttft_target_s),
-            thousands(f64::from(scenario.context_tokens)),
-            ms(floor_s)
-        ),
-        Limit::WeightsDoNotFit { weight_bytes, usable_bytes, gpus_needed } => {
-            weights_do_not_fit(scenario, analysis, weight_bytes, usable_bytes, gpus_needed)
-        }
-        Limit::ContextDoesNotFit { free_bytes, kv_bytes_per_seq } => format!(
-            "Not even one sequence fits: {} tokens of KV take {} GB, and {} GB is free after the weights.",
-            thousands(f64::from(scenario.context_tokens)),
-            gb(kv_bytes_per_seq),
-            gb(free_bytes)
-        ),
-    }
-}
-
-/// "Llama 3.1 405B in BF16 needs 811.70 GB of weights; one H100 SXM holds 72.00 GB usable, so it
-/// needs at least 12 GPUs ..." with the tensor-parallel degree that fits, or what to try instead.
-fn weights_do_not_fit(
-    scenario: &Scenario,
-    analysis: &Analysis,
-    weight_bytes: f64,
-    usable_bytes: f64,
-    gpus: u32,
-) -> String {
-    let first = format!(
-        "{} in {} needs {} GB of weights; one {} holds {} GB usable, so it needs at least {} GPUs",
-        scenario.model.name,
-        scenario.weight_precision.label(),
-        gb(weight_bytes),
-        scenario.gpu.name,
-        gb(usable_bytes),
-        thousands(f64::from(gpus)),
-    );
-    match analysis.tp_needed {
-        Some(tp) => format!("{first}: set tensor parallelism to {tp} (it is {} now).", scenario.tp),
-        None => format!(
-            "{first}, more than tensor parallelism 8 offers: try smaller weights (FP8, INT4) or a GPU with more HBM."
-        ),
-    }
-}
-
-/// "The 2000 ms TTFT target caps the batch at 40 ..." when TTFT binds before TPOT.
-fn ttft_headline(scenario: &Scenario, analysis: &Analysis) -> String {
-    let knee = evaluate(scenario, analysis.knee_batch);
-    format!(
-        "The {} ms TTFT target binds first: prefilling {} tokens takes {} ms, so the largest batch meeting both targets \
-         is {}, goodput {} req/s ({} per GPU).",
-        target_ms(scenario.ttft_target_s),
-        thousands(f64::from(scenario.context_tokens)),
-        ms(analysis.prefill.prefill_s),
-        thousands(f64::from(analysis.knee_batch)),
-        req_per_s(knee.goodput_req_per_s),
-        req_per_s(knee.goodput_per_gpu_req_per_s),
-    )
-}
-
-/// " (6.3 per GPU)" when the replica spans several GPUs, else nothing.
-fn per_gpu(scenario: &Scenario, rate: f64) -> String {
-    if scenario.tp > 1 {
-        format!(" ({} per GPU)", req_per_s(rate))
-    } else {
-        String::new()
-    }
-}
-
-/// "Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32%
-/// more) and goodput 0." The comparison batch is twice the knee, or the pool if that is smaller.
-fn tpot_headline(scenario: &Scenario, analysis: &Analysis, target: &str) -> String {
-    let knee = evaluate(scenario, analysis.knee_batch);
-    let first = format!(
-        "Largest batch meeting {target} ms: {}, goodput {} req/s{}",
-        thousands(f64::from(analysis.knee_batch)),
-        req_per_s(knee.goodput_req_per_s),
-        per_gpu(scenario, knee.goodput_per_gpu_req_per_s)
-    );
-    let compare_batch = analysis.knee_batch.saturating_mul(2).min(analysis.kv_pool_batch);
-    if compare_batch <= analysis.knee_batch {
-        return format!("{first}; the KV pool allows no larger batch.");
-    }
-    let more = evaluate(scenario, compare_batch);
-    let gain_pct = (more.tokens_per_s / knee.tokens_per_s - 1.0) * 100.0;
-    format!(
-        "{first}; at {} throughput is {} tokens/s ({}% more) and goodput {}.",
-        thousands(f64::from(compare_batch)),
-        thousands(more.tokens_per_s),
-        thousands(gain_pct),
-        req_per_s(more.goodput_req_per_s)
-    )
-}
-
 /// A share in [0, 1] as a percentage with one decimal (`97.5%`).
 pub fn percent(share: f64) -> String {
     format!("{}%", fixed(100.0 * share, 1))
+}
+
+/// A share in [0, 1] as a percentage with at most one decimal and no trailing zero (`90%`, `82.5%`).
+pub fn percent_trimmed(share: f64) -> String {
+    format!("{}%", trimmed(100.0 * share, 1))
 }
 
 /// A latency in ms with 2 decimals, or `—` where it is unbounded (a request never served).

@@ -1,11 +1,11 @@
-//! The batch table and headline print the worked example's numbers exactly as the worked example prints them.
+//! The batch table and headline print the worked example's numbers exactly as the reference prints them.
 
 mod common;
 
 use common::{worked_example, worked_example_fp8_kv};
 use goodput_lab::core::roofline::{analyze, Scenario};
 use goodput_lab::core::table::{batch_table, BatchRow};
-use goodput_lab::format::{fixed, headline, ms, req_per_s, thousands, yes_no};
+use goodput_lab::format::{fixed, headline, ms, percent, percent_trimmed, req_per_s, thousands, yes_no};
 
 /// A row as the page prints it: batch, step (ms), tokens/s, meets TPOT, goodput (req/s).
 fn printed(row: &BatchRow) -> [String; 5] {
@@ -103,4 +103,14 @@ fn numbers_format_with_separators_and_never_as_nan() {
         assert_eq!(thousands(bad), "–");
         assert_eq!(ms(bad), "–");
     }
+}
+
+#[test]
+fn shares_print_as_percentages_with_one_decimal_or_trimmed() {
+    assert_eq!(
+        (percent(0.9), percent(0.975), percent(1.0)),
+        ("90.0%".into(), "97.5%".into(), "100.0%".into())
+    );
+    let trimmed = (percent_trimmed(0.9), percent_trimmed(0.825), percent_trimmed(0.995));
+    assert_eq!(trimmed, ("90%".into(), "82.5%".into(), "99.5%".into()));
 }

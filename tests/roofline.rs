@@ -3,14 +3,16 @@
 mod common;
 
 use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
+use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{
-    analyze, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch, step_time,
-    weight_bytes, BatchPoint, Bound, Limit, Precision, Scenario,
+    analyze, effective_bandwidth_bytes_per_s, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token,
+    kv_pool_batch, step_sum_s, step_time, weight_bytes, BatchPoint, Bound, Calibration, Limit, Precision,
+    Scenario,
 };
 use goodput_lab::core::table::batch_table;
 
 /// The worked example's table: batch, step time (ms), tokens/s, meets 10 ms, goodput (req/s).
-const SEED_TABLE: [(u32, f64, f64, bool, f64); 5] = [
+const WORKED_EXAMPLE_TABLE: [(u32, f64, f64, bool, f64); 5] = [
     (16, 6.08, 2633.0, true, 10.3),
     (32, 7.36, 4349.0, true, 17.0),
     (64, 9.92, 6450.0, true, 25.2),
@@ -29,7 +31,7 @@ fn worked_example_sizes_match_the_reference() {
 #[test]
 fn worked_example_table_rows_match_to_the_printed_digit() {
     let s = worked_example();
-    for (batch, step_ms, tokens, meets, goodput) in SEED_TABLE {
+    for (batch, step_ms, tokens, meets, goodput) in WORKED_EXAMPLE_TABLE {
         let p = evaluate(&s, batch);
         assert_prints_as(p.step.step_s * 1e3, step_ms, 2, &format!("step time at {batch}"));
         assert_prints_as(p.tokens_per_s, tokens, 0, &format!("tokens/s at {batch}"));
@@ -201,4 +203,18 @@ fn the_core_stays_finite_whatever_the_numbers() {
             assert!(row.point.tokens_per_s.is_finite() && row.point.goodput_req_per_s.is_finite());
         }
     }
+}
+
+#[test]
+fn decode_and_prefill_read_at_peak_bandwidth_times_mbu_and_add_their_terms_one_way() {
+    let calibration = Calibration { mbu: 0.5, overhead_s: 2e-3 };
+    let scenario = Scenario { tp: 2, calibration, ..worked_example() };
+    assert_eq!(effective_bandwidth_bytes_per_s(&scenario), 3.35e12 * 0.5);
+    let step = step_time(&scenario, 64);
+    let bytes = step.weight_read_bytes + step.kv_read_bytes;
+    assert_eq!(step.memory_s, bytes / effective_bandwidth_bytes_per_s(&scenario));
+    assert_eq!(step.step_s, step_sum_s(step.memory_s, step.compute_s, step.allreduce_s, 2e-3));
+    assert_eq!(step_sum_s(1.0, 3.0, 0.5, 0.25), 3.75, "the larger of memory and compute, plus the rest");
+    let prefill = prefill_time(&scenario);
+    assert_eq!(prefill.prefill_s, step_sum_s(prefill.memory_s, prefill.compute_s, prefill.allreduce_s, 2e-3));
 }

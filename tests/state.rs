@@ -3,6 +3,12 @@
 
 use goodput_lab::core::presets::Attention;
 use goodput_lab::core::roofline::{evaluate, Calibration, Precision};
+use goodput_lab::state::fields::{
+    InputField, MBU_INPUT, OVERHEAD_INPUT, PRICE_INPUT, RATE_INPUT, TPOT_INPUT, UTIL_INPUT,
+};
+use goodput_lab::state::sim::{
+    ATTAIN_INPUT, BURST_INPUT, LENGTH_CV_INPUT, POINTS_INPUT, REQUESTS_INPUT, SEED_INPUT,
+};
 use goodput_lab::state::view::{Mode, Panel, Theme};
 use goodput_lab::state::{
     from_page_query, from_query, log_stops, measured, nearest_stop_index, page_query, parse_raw, to_query,
@@ -231,4 +237,35 @@ fn embed_wins_over_present() {
     let (_, view, notices) = from_page_query("present=1&embed=1&view=Step");
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!((view.mode, view.panel), (Mode::Embed, Panel::Step));
+}
+
+#[test]
+fn every_bound_control_writes_the_value_its_url_key_carries() {
+    let bound: [InputField; 12] = [
+        UTIL_INPUT,
+        TPOT_INPUT,
+        MBU_INPUT,
+        OVERHEAD_INPUT,
+        RATE_INPUT,
+        PRICE_INPUT,
+        BURST_INPUT,
+        LENGTH_CV_INPUT,
+        POINTS_INPUT,
+        REQUESTS_INPUT,
+        SEED_INPUT,
+        ATTAIN_INPUT,
+    ];
+    for input in bound {
+        let field = input.field;
+        let display = (field.min + (field.max - field.min) / 3.0).round().max(field.min);
+        let value = field.to_base(display);
+        let mut inputs = from_query("realistic=1&sim=1").0;
+        (input.set)(&mut inputs, value);
+        assert_eq!((input.get)(&inputs), value, "{} reads back what it wrote", field.key);
+        let pair = format!("{}={}", field.key, field.write(value));
+        assert!(to_query(&inputs).split('&').any(|p| p == pair), "{pair} in {}", to_query(&inputs));
+    }
+    let mut ideal = Inputs::default();
+    (MBU_INPUT.set)(&mut ideal, 0.5);
+    assert_eq!(ideal, Inputs::default(), "the calibration sliders write nothing while realistic mode is off");
 }

@@ -10,7 +10,7 @@ use super::{
     xy_axes_labelled, ChartStyle, DrawResult, LegendItem, XyChart,
 };
 use crate::core::sim::{Attainment, Counting, LoadMode, RatePoint, SimConfig, Sweep};
-use crate::format::fixed;
+use crate::format::percent_trimmed;
 
 /// The top of the attainment axis, in %: a little above 100 so a curve at 100% clears the frame.
 const ATTAINMENT_AXIS_TOP_PCT: f64 = 105.0;
@@ -47,12 +47,6 @@ impl AttainmentView {
     }
 }
 
-/// A share in [0, 1] as a percentage without trailing zeros (`90%`, `99.5%`).
-fn percent(share: f64) -> String {
-    let text = fixed(share * 100.0, 1);
-    format!("{}%", text.strip_suffix(".0").unwrap_or(&text))
-}
-
 /// Draws attainment (%) against request rate onto `root`: meeting both targets thick and solid with
 /// a dot per simulated rate, TTFT alone thin and solid and TPOT alone thin and dashed over it; the
 /// target as a dashed horizontal line; goodput as a vertical marker (or a note when no rate meets
@@ -73,7 +67,7 @@ pub fn draw_attainment_chart<DB: DrawingBackend>(
     let plot = legend_and_plot(root, &legend, style)?;
     let ranges = (sweep_rate_max(sweep), ATTAINMENT_AXIS_TOP_PCT);
     let descs = (sweep_rate_desc(view.load), y_desc(view.counting));
-    let mut chart = xy_axes_labelled(&plot, ranges, descs, &|y| percent(*y / 100.0), style)?;
+    let mut chart = xy_axes_labelled(&plot, ranges, descs, &|y| percent_trimmed(*y / 100.0), style)?;
     let target_pct = draw_target(&mut chart, view.attainment_target, style)?;
     let share_pct = |share: fn(&Attainment) -> f64| series(sweep, |pt| 100.0 * share(&view.attainment(pt)));
     // Both targets beneath, so the thin curves still show where they coincide with it.
@@ -119,7 +113,7 @@ fn draw_target<DB: DrawingBackend>(
     draw_dashed(chart, vec![(0.0, y), (x_max, y)], color, style)?;
     let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Left, VPos::Top));
     let offset = (style.px(6.0) as i32, style.px(4.0) as i32);
-    let label = format!("Target {}", percent(share));
+    let label = format!("Target {}", percent_trimmed(share));
     chart.draw_series(std::iter::once(EmptyElement::at((0.0, y)) + Text::new(label, offset, font)))?;
     Ok(y)
 }

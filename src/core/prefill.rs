@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::{params_read, prefill_attention_flop};
-use super::roofline::{allreduce_s, peak_flop_per_s, Bound, Scenario};
+use super::roofline::{
+    allreduce_s, effective_bandwidth_bytes_per_s, peak_flop_per_s, step_sum_s, Bound, Scenario,
+};
 
 /// The time to prefill one prompt on the replica, and its terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,11 +33,10 @@ pub fn prefill_time(scenario: &Scenario) -> Prefill {
         + prefill_attention_flop(&scenario.model, scenario.context_tokens);
     let compute_s = flop / peak_flop_per_s(scenario);
     let weight_bytes = params_read(&scenario.model, p) * scenario.weight_precision.bytes_per_element();
-    let bandwidth = scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu;
-    let memory_s = weight_bytes / f64::from(scenario.tp.max(1)) / bandwidth;
+    let memory_s = weight_bytes / f64::from(scenario.tp.max(1)) / effective_bandwidth_bytes_per_s(scenario);
     let allreduce_s = allreduce_s(scenario, p);
     let bound = if compute_s > memory_s { Bound::Compute } else { Bound::Memory };
-    let prefill_s = compute_s.max(memory_s) + allreduce_s + scenario.calibration.overhead_s;
+    let prefill_s = step_sum_s(memory_s, compute_s, allreduce_s, scenario.calibration.overhead_s);
     Prefill {
         prompt_tokens: scenario.context_tokens,
         flop,

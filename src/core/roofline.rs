@@ -5,12 +5,18 @@
 //! in the batch waits for that same step, so TPOT is a property of the batch. All functions here are
 //! total: they return numbers or a [`Limit`] that says why no batch can run, never a panic.
 
+mod analysis;
+mod knee;
+mod pool;
 use serde::{Deserialize, Serialize};
 
 use super::model::{kv_elements_per_seq, kv_elements_per_token, params_read};
 pub use super::precision::Precision;
-use super::prefill::{prefill_time, Prefill};
+use super::prefill::prefill_time;
 use super::presets::{Attention, GpuSpec, ModelSpec};
+pub use analysis::{analyze, Analysis, Limit};
+pub use knee::{knee_batch, knee_exact};
+pub use pool::{gpus_needed, kv_pool_batch, usable_hbm_bytes, weight_bytes_per_gpu};
 
 /// The largest batch the model ever considers; bounds every search and cast.
 pub const MAX_BATCH: u32 = 1 << 20;
@@ -120,50 +126,6 @@ pub struct BatchPoint {
     pub goodput_per_gpu_req_per_s: f64,
 }
 
-/// What caps the batch a server can run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Limit {
-    /// The TPOT target: the knee is at or below the KV pool.
-    Tpot,
-    /// The TTFT target caps the batch before the TPOT target does.
-    Ttft,
-    /// The KV pool: it fills before a latency target is reached.
-    KvPool,
-    /// Even a batch of one misses the TPOT target; `floor_s` is its step time.
-    TargetBelowFloor { floor_s: f64 },
-    /// Even a batch of one misses the TTFT target; `floor_s` is its TTFT.
-    TtftBelowFloor { floor_s: f64 },
-    /// The weights exceed the usable HBM of each GPU; `gpus_needed` GPUs would hold them.
-    WeightsDoNotFit { weight_bytes: f64, usable_bytes: f64, gpus_needed: u32 },
-    /// The weights fit but not even one sequence's KV does.
-    ContextDoesNotFit { free_bytes: f64, kv_bytes_per_seq: f64 },
-}
-
-/// The scenario's headline facts: sizes, the knee, the KV pool and which of them binds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Analysis {
-    /// All weights, summed over the replica's GPUs, in B.
-    pub weight_bytes: f64,
-    pub kv_bytes_per_token: f64,
-    pub kv_bytes_per_seq: f64,
-    /// The replica's peak for the weight precision: TP x per-GPU peak, in FLOP/s.
-    pub peak_flop_per_s: f64,
-    /// The format whose tensor cores that peak belongs to.
-    pub compute_precision: Precision,
-    pub prefill: Prefill,
-    /// The batch where step(B) reaches the TPOT target, before rounding (the worked example's 64.97).
-    pub knee_exact: f64,
-    /// Largest whole batch meeting both targets; 0 when none does.
-    pub knee_batch: u32,
-    /// Sequences the KV pool holds; 0 when none fits.
-    pub kv_pool_batch: u32,
-    /// min(knee, pool): the batch a server can run inside the targets.
-    pub server_batch: u32,
-    /// Smallest offered TP whose GPUs hold the weights, if any.
-    pub tp_needed: Option<u32>,
-    pub limit: Limit,
-}
-
 /// weight_bytes = params x bytes per weight, in B (all GPUs of the replica together).
 pub fn weight_bytes(scenario: &Scenario) -> f64 {
     scenario.model.params * scenario.weight_precision.bytes_per_element()
@@ -206,6 +168,19 @@ pub fn allreduce_s(scenario: &Scenario, tokens: f64) -> f64 {
     2.0 * f64::from(scenario.model.layers) * bytes / scenario.gpu.interconnect_bytes_per_s
 }
 
+/// The bandwidth a step reads at: peak HBM bandwidth x MBU (the calibration's achieved share), in
+/// B/s. Every memory term (decode, prefill, the simulator's steps, the derivation) divides by it.
+pub fn effective_bandwidth_bytes_per_s(scenario: &Scenario) -> f64 {
+    scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu
+}
+
+/// A step's time from its terms: max(memory, compute) + all-reduce + overhead, in s. Decode steps,
+/// prefills and the simulator's mixed steps all add their terms here.
+#[inline]
+pub fn step_sum_s(memory_s: f64, compute_s: f64, allreduce_s: f64, overhead_s: f64) -> f64 {
+    memory_s.max(compute_s) + allreduce_s + overhead_s
+}
+
 /// step(B) = max((weights_read(B) / TP + B x kv_per_seq / shards) / (bw x MBU),
 /// 2 x active x B / (TP x peak)) + all-reduce(B) + overhead, in s.
 pub fn step_time(scenario: &Scenario, batch: u32) -> StepTime {
@@ -218,13 +193,12 @@ pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
     let weight_read_bytes =
         params_read(&scenario.model, b) * scenario.weight_precision.bytes_per_element() / tp;
     let kv_read_bytes = b * kv_bytes_per_seq(scenario) / kv_shards(scenario);
-    let bandwidth = scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu;
-    let memory_s = (weight_read_bytes + kv_read_bytes) / bandwidth;
+    let memory_s = (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario);
     let compute_s = 2.0 * scenario.model.active_params * b / peak_flop_per_s(scenario);
     let allreduce_s = allreduce_s(scenario, b);
     let overhead_s = scenario.calibration.overhead_s;
     let bound = if compute_s > memory_s { Bound::Compute } else { Bound::Memory };
-    let step_s = memory_s.max(compute_s) + allreduce_s + overhead_s;
+    let step_s = step_sum_s(memory_s, compute_s, allreduce_s, overhead_s);
     StepTime { weight_read_bytes, kv_read_bytes, memory_s, compute_s, allreduce_s, overhead_s, step_s, bound }
 }
 
@@ -267,146 +241,5 @@ fn ratio_or_zero(a: f64, b: f64) -> f64 {
         r
     } else {
         0.0
-    }
-}
-
-/// Whether batch B meets both targets. Step time and TTFT never fall as B grows, so the batches
-/// meeting both are exactly 1..=knee.
-fn meets_targets(scenario: &Scenario, batch: u32) -> bool {
-    let step = step_time(scenario, batch);
-    step.step_s <= scenario.tpot_target_s && ttft_s(scenario, &step) <= scenario.ttft_target_s
-}
-
-/// Largest whole B in 0..=MAX_BATCH meeting both targets, by bisection over [`meets_targets`].
-pub fn knee_batch(scenario: &Scenario) -> u32 {
-    if !meets_targets(scenario, 1) {
-        return 0;
-    }
-    let (mut lo, mut hi) = (1_u32, MAX_BATCH);
-    if meets_targets(scenario, hi) {
-        return hi;
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if meets_targets(scenario, mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
-/// The real-valued batch where step(B) = TPOT target, by bisection on [`step_time_at`]; for a
-/// dense model on the ideal roofline this is (target x bandwidth - weights) / kv_per_seq.
-pub fn knee_exact(scenario: &Scenario) -> f64 {
-    let over = |b: f64| step_time_at(scenario, b).step_s > scenario.tpot_target_s;
-    let (mut lo, mut hi) = (0.0_f64, f64::from(MAX_BATCH));
-    if over(lo) || !over(hi) {
-        return if over(lo) { 0.0 } else { hi };
-    }
-    for _ in 0..80 {
-        let mid = 0.5 * (lo + hi);
-        if over(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    lo
-}
-
-/// floor(x) as a batch in 0..=MAX_BATCH (NaN and negatives give 0).
-fn whole_batch(x: f64) -> u32 {
-    if x >= f64::from(MAX_BATCH) {
-        MAX_BATCH
-    } else if x >= 0.0 {
-        x.floor() as u32
-    } else {
-        0
-    }
-}
-
-/// Usable HBM per GPU = hbm_bytes x memory_utilization, in B.
-pub fn usable_hbm_bytes(scenario: &Scenario) -> f64 {
-    scenario.gpu.hbm_bytes * scenario.memory_utilization
-}
-
-/// Weight bytes each GPU holds = weights / TP, in B.
-pub fn weight_bytes_per_gpu(scenario: &Scenario) -> f64 {
-    weight_bytes(scenario) / f64::from(scenario.tp.max(1))
-}
-
-/// pool = floor((usable per GPU - weights / TP) / (kv_per_seq / shards)), in sequences.
-pub fn kv_pool_batch(scenario: &Scenario) -> u32 {
-    whole_batch(
-        (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario))
-            / (kv_bytes_per_seq(scenario) / kv_shards(scenario)),
-    )
-}
-
-/// GPUs whose usable HBM holds the weights: ceil(weights / usable per GPU), at least 1.
-pub fn gpus_needed(scenario: &Scenario) -> u32 {
-    let n = (weight_bytes(scenario) / usable_hbm_bytes(scenario)).ceil();
-    if n.is_finite() && n >= 1.0 {
-        n.min(f64::from(MAX_BATCH)) as u32
-    } else {
-        1
-    }
-}
-
-/// The scenario's knee, KV pool, the batch a server can run and what limits it.
-pub fn analyze(scenario: &Scenario) -> Analysis {
-    let knee = knee_batch(scenario);
-    let pool = kv_pool_batch(scenario);
-    let compute_precision = scenario.weight_precision.compute_peak(&scenario.gpu).1;
-    let needed = gpus_needed(scenario);
-    Analysis {
-        weight_bytes: weight_bytes(scenario),
-        kv_bytes_per_token: kv_bytes_per_token(scenario),
-        kv_bytes_per_seq: kv_bytes_per_seq(scenario),
-        peak_flop_per_s: peak_flop_per_s(scenario),
-        compute_precision,
-        prefill: prefill_time(scenario),
-        knee_exact: knee_exact(scenario),
-        knee_batch: knee,
-        kv_pool_batch: pool,
-        server_batch: knee.min(pool),
-        tp_needed: TP_CHOICES.into_iter().find(|&tp| tp >= needed),
-        limit: limit(scenario, knee, pool),
-    }
-}
-
-/// Which constraint caps the batch: weights, one sequence's KV, a target floor, a target or the pool.
-fn limit(scenario: &Scenario, knee: u32, pool: u32) -> Limit {
-    let weights = weight_bytes_per_gpu(scenario);
-    let usable = usable_hbm_bytes(scenario);
-    // Written so that a NaN size also reports that the weights do not fit.
-    if weights.partial_cmp(&usable).is_none_or(|o| o.is_gt()) {
-        let gpus_needed = gpus_needed(scenario);
-        return Limit::WeightsDoNotFit {
-            weight_bytes: weight_bytes(scenario),
-            usable_bytes: usable,
-            gpus_needed,
-        };
-    }
-    if pool == 0 {
-        let kv = kv_bytes_per_seq(scenario) / kv_shards(scenario);
-        return Limit::ContextDoesNotFit { free_bytes: usable - weights, kv_bytes_per_seq: kv };
-    }
-    if knee == 0 {
-        let first = evaluate(scenario, 1);
-        return if first.meets_tpot {
-            Limit::TtftBelowFloor { floor_s: first.ttft_s }
-        } else {
-            Limit::TargetBelowFloor { floor_s: first.step.step_s }
-        };
-    }
-    if knee > pool {
-        Limit::KvPool
-    } else if evaluate(scenario, knee.saturating_add(1)).meets_tpot {
-        Limit::Ttft
-    } else {
-        Limit::Tpot
     }
 }

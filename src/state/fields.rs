@@ -1,7 +1,8 @@
 //! Numeric controls as the URL and the page see them: key, label, display unit, range, and the one
 //! place display units (ms, %, GB, TB/s) convert to base units (s, fractions, bytes, bytes/s).
 
-use super::Notice;
+use super::{Inputs, Notice};
+use crate::core::roofline::Calibration;
 
 /// A numeric control: its URL key, label, display unit and range (in display units), and the base
 /// units one display unit is worth.
@@ -156,6 +157,52 @@ impl NumberField {
         }
     }
 }
+
+/// A numeric control bound to its place in the inputs: the field (URL key, label, unit, range) and
+/// how to read its value (base units) from the inputs and write one back, so a widget given it needs
+/// nothing else.
+#[derive(Clone, Copy)]
+pub struct InputField {
+    pub field: NumberField,
+    pub get: fn(&Inputs) -> f64,
+    pub set: fn(&mut Inputs, f64),
+}
+
+impl NumberField {
+    /// This field bound to the inputs through `get` and `set`.
+    pub const fn bound(self, get: fn(&Inputs) -> f64, set: fn(&mut Inputs, f64)) -> InputField {
+        InputField { field: self, get, set }
+    }
+}
+
+/// Realistic mode's calibration with `f` applied, when realistic mode is on (else unchanged).
+fn calibrate(inputs: &mut Inputs, f: impl FnOnce(&mut Calibration)) {
+    if let Some(mut calibration) = inputs.realistic() {
+        f(&mut calibration);
+        inputs.set_realistic(Some(calibration));
+    }
+}
+
+/// The calibration a slider shows: realistic mode's, or its starting point while it is off.
+fn shown_calibration(inputs: &Inputs) -> Calibration {
+    inputs.realistic().unwrap_or(Calibration::REALISTIC_DEFAULT)
+}
+
+/// [`UTIL`] in the scenario.
+pub const UTIL_INPUT: InputField =
+    UTIL.bound(|i| i.scenario.memory_utilization, |i, v| i.scenario.memory_utilization = v);
+/// [`TPOT`] in the scenario.
+pub const TPOT_INPUT: InputField =
+    TPOT.bound(|i| i.scenario.tpot_target_s, |i, v| i.scenario.tpot_target_s = v);
+/// [`MBU`] in realistic mode's calibration.
+pub const MBU_INPUT: InputField = MBU.bound(|i| shown_calibration(i).mbu, |i, v| calibrate(i, |c| c.mbu = v));
+/// [`OVERHEAD`] in realistic mode's calibration.
+pub const OVERHEAD_INPUT: InputField =
+    OVERHEAD.bound(|i| shown_calibration(i).overhead_s, |i, v| calibrate(i, |c| c.overhead_s = v));
+/// [`RATE`] for the capacity plan.
+pub const RATE_INPUT: InputField = RATE.bound(|i| i.rate_req_per_s, |i, v| i.rate_req_per_s = v);
+/// [`PRICE`] for the capacity plan.
+pub const PRICE_INPUT: InputField = PRICE.bound(|i| i.price_per_gpu_hour, |i, v| i.price_per_gpu_hour = v);
 
 /// Context length held per sequence (and prefilled), in tokens; a model's maximum may be lower.
 pub const CTX: NumberField =

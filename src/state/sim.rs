@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fields::{quoted, NumberField};
+use super::fields::{quoted, InputField, NumberField};
 use super::{Notice, RawQuery};
 use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
 use crate::core::sim::{auto_rate_max, Arrivals, Counting, LengthDist, Lengths, LoadMode, SimConfig};
@@ -82,6 +82,22 @@ pub const RATE_MAX: NumberField = NumberField::new("rate_max", "Highest rate swe
 pub const POINTS: NumberField = NumberField::new("points", "Rates swept", "rates", (4.0, 64.0)).whole();
 
 /// The `pct` presets: every request, p90, p99, as attainment targets.
+/// [`BURST`] in the simulator's inputs.
+pub const BURST_INPUT: InputField = BURST.bound(|i| i.sim.burst_cv, |i, v| i.sim.burst_cv = v);
+/// [`LENGTH_CV`] in the simulator's inputs.
+pub const LENGTH_CV_INPUT: InputField = LENGTH_CV.bound(|i| i.sim.length_cv, |i, v| i.sim.length_cv = v);
+/// [`REQUESTS`] in the simulator's inputs.
+pub const REQUESTS_INPUT: InputField =
+    REQUESTS.bound(|i| f64::from(i.sim.requests), |i, v| i.sim.requests = v as u32);
+/// [`SEED`] in the simulator's inputs.
+pub const SEED_INPUT: InputField = SEED.bound(|i| i.sim.seed as f64, |i, v| i.sim.seed = v as u64);
+/// [`ATTAIN`] in the simulator's inputs.
+pub const ATTAIN_INPUT: InputField =
+    ATTAIN.bound(|i| i.sim.attainment_target, |i, v| i.sim.attainment_target = v);
+/// [`POINTS`] in the simulator's inputs.
+pub const POINTS_INPUT: InputField =
+    POINTS.bound(|i| f64::from(i.sim.rate_points), |i, v| i.sim.rate_points = v as u32);
+
 pub const PERCENTILES: [(&str, f64); 3] = [("all", 1.0), ("p90", 0.9), ("p99", 0.99)];
 pub const LOADS: [(&str, LoadMode); 2] = [("open", LoadMode::Open), ("closed", LoadMode::Closed)];
 pub const COUNTINGS: [(&str, Counting); 2] = [("requests", Counting::Requests), ("tokens", Counting::Tokens)];

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::linked::{readout_sentence, Linked};
+use super::page::{PageMemos, PageState};
 use crate::format::thousands;
 use crate::state::animation::{batch_sweep, tpot_sweep, SweepKind};
 use crate::state::Inputs;
@@ -25,7 +26,8 @@ type Timer = StoredValue<Option<IntervalHandle>>;
 
 /// Animate/Stop, what to sweep, Unmark, and the live read-out.
 #[component]
-pub fn ExploreBar(linked: Linked, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+pub fn ExploreBar() -> impl IntoView {
+    let (linked, set_inputs) = (PageMemos::get().linked, PageState::get().set_inputs);
     let (kind, set_kind) = signal(SweepKind::Batch);
     let timer: Timer = StoredValue::new(None);
     let toggle = move || {

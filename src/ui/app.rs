@@ -1,4 +1,5 @@
-//! The app: control signals -> validated inputs -> core memos -> headline, charts and table.
+//! The app: control signals -> validated inputs -> core memos -> headline, charts and table; the
+//! masthead, the results section and the footer.
 
 use leptos::prelude::*;
 
@@ -12,60 +13,56 @@ use super::embed_bar::EmbedBar;
 use super::export::TableExport;
 use super::headline::Headline;
 use super::lessons::LessonBar;
-use super::linked::Linked;
 use super::measured::MeasuredPanel;
 use super::notices::Notices;
+use super::page::{InputsSignals, PageMemos, PageState};
 use super::share::ShareMenu;
 use super::sim_panel::SimPanel;
-use super::{channel, keys, theme, url};
-use crate::core::capacity::capacity_plan;
-use crate::core::curves::curves_with_measured;
-use crate::core::fit::fit;
-use crate::core::roofline::analyze;
+use super::{channel, keys, url};
 use crate::core::roofline::Limit;
-use crate::core::table::batch_table;
 use crate::panel_protocol::PanelState;
-use crate::share::{link_query, read_link, LinkState};
-use crate::state::Inputs;
+use crate::share::read_link;
 
-/// The whole page. Reads the URL once, then owns every control's signal.
+/// The whole page. Reads the URL once, then owns every control's signal and gives them, with the core
+/// memos over them, to the components as context ([`PageState`], [`PageMemos`]).
 #[component]
 pub fn App() -> impl IntoView {
-    let query = url::current_query();
-    let LinkState { inputs: initial, view: initial_view, measured: initial_points, notices } =
-        read_link(&query);
-    let (points, set_points) = signal(initial_points);
-    let (inputs, set_inputs) = signal(initial);
-    provide_context(inputs);
-    let (view, set_view) = signal(initial_view);
-    let scenario = Memo::new(move |_| inputs.get().scenario);
-    let analysis = Memo::new(move |_| analyze(&scenario.get()));
-    let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
-    let measured_fit = Memo::new(move |_| fit(&scenario.get(), &points.get()));
-    let curves = Memo::new(move |_| {
-        curves_with_measured(
-            &scenario.get(),
-            &analysis.get(),
-            &points.get(),
-            measured_fit.get().as_ref().ok(),
-        )
-    });
-    let plan = Memo::new(move |_| {
-        let i = inputs.get();
-        capacity_plan(&scenario.get(), &analysis.get(), i.rate_req_per_s, i.price_per_gpu_hour)
-    });
-    let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
+    let link = read_link(&url::current_query());
+    let page = PageState::new(&link);
+    let memos = PageMemos::new(page);
+    provide_context(page);
+    provide_context(memos);
+    provide_context(page.inputs);
+    provide_context(InputsSignals::of_page(page.inputs, page.set_inputs, page.points, page.set_points));
+    push_outward(page, memos);
+    keys::install(page.inputs, page.set_inputs, page.view, page.set_view, page.set_legend);
+    view! {
+        <Masthead/>
+        <Notices initial=link.notices/>
+        <LessonBar/>
+        <main class="layout">
+            <Controls/>
+            <Results/>
+        </main>
+        <Footer/>
+    }
+}
+
+/// The URL follows the page's query; the lazily loaded panels are sent the page's state and their
+/// changes are applied ([`channel::serve_panels`]).
+fn push_outward(page: PageState, memos: PageMemos) {
+    let PageState { inputs, set_inputs, view, points, set_points, .. } = page;
+    let page_query = memos.page_query;
     Effect::new(move |_| url::replace_query_soon(&page_query.get()));
     let state =
         Memo::new(move |_| PanelState { inputs: inputs.get(), view: view.get(), measured: points.get() });
     channel::serve_panels((inputs, set_inputs), (points, set_points), state);
-    let table_shown = Signal::derive(move || {
-        !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
-    });
-    let look = theme::look_signal(view);
-    let linked = Linked::new((view, set_view), scenario, analysis);
-    let (legend, set_legend) = signal(false);
-    keys::install(inputs, set_inputs, view, set_view, set_legend);
+}
+
+/// The title, tagline, sharing tools, theme and embed bar.
+#[component]
+fn Masthead() -> impl IntoView {
+    let PageState { inputs, set_inputs, view, set_view, points, .. } = PageState::get();
     view! {
         <header class="masthead">
             <h1>"Goodput Lab"</h1>
@@ -76,35 +73,41 @@ pub fn App() -> impl IntoView {
             </p>
             <EmbedBar inputs=inputs set_inputs=set_inputs view=view measured=points/>
         </header>
-        <Notices initial=notices/>
-        <LessonBar inputs=inputs set_inputs=set_inputs view=view set_view=set_view legend=legend/>
-        <main class="layout">
-            <Controls inputs=inputs set_inputs=set_inputs/>
-            <section class="results" aria-label="Results">
-                <Headline scenario=scenario analysis=analysis/>
-                <ExploreBar linked=linked set_inputs=set_inputs/>
-                <div class="charts">
-                    <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
-                    <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
-                    <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
-                </div>
-                <div class="panel-slot" data-panel="table">
-                    <BatchTable inputs=inputs set_inputs=set_inputs analysis=analysis rows=rows linked=linked/>
-                    <TableExport rows=rows shown=table_shown/>
-                </div>
-                <DerivationPanel scenario=scenario analysis=analysis/>
-                <CapacityPanel inputs=inputs set_inputs=set_inputs analysis=analysis plan=plan/>
-                <MeasuredPanel inputs=inputs scenario=scenario points=points fit=measured_fit/>
-                <SimPanel inputs=inputs set_inputs=set_inputs scenario=scenario analysis=analysis look=look/>
-            </section>
-        </main>
-        <Footer inputs=inputs/>
+    }
+}
+
+/// The results: headline, the three batch charts, the table, and the panels below them.
+#[component]
+fn Results() -> impl IntoView {
+    let PageMemos { analysis, rows, curves, look, linked, .. } = PageMemos::get();
+    let table_shown = Signal::derive(move || {
+        !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
+    });
+    view! {
+        <section class="results" aria-label="Results">
+            <Headline/>
+            <ExploreBar/>
+            <div class="charts">
+                <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
+                <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
+                <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
+            </div>
+            <div class="panel-slot" data-panel="table">
+                <BatchTable/>
+                <TableExport rows=rows shown=table_shown/>
+            </div>
+            <DerivationPanel/>
+            <CapacityPanel/>
+            <MeasuredPanel/>
+            <SimPanel/>
+        </section>
     }
 }
 
 /// Where the preset numbers come from, and the model's assumptions.
 #[component]
-fn Footer(inputs: ReadSignal<Inputs>) -> impl IntoView {
+fn Footer() -> impl IntoView {
+    let inputs = PageState::get().inputs;
     view! {
         <footer class="sources">
             <p>

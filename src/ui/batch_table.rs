@@ -4,27 +4,24 @@
 use leptos::prelude::*;
 
 use super::linked::Linked;
-use crate::core::roofline::{Analysis, Limit};
+use super::page::{PageMemos, PageState};
+use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
 use crate::format::{gb, ms, req_per_s, target_ms, thousands, yes_no};
 use crate::state::Inputs;
 
 /// The table, or a message in its place when no batch can run at all.
 #[component]
-pub fn BatchTable(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    analysis: Memo<Analysis>,
-    rows: Memo<Vec<BatchRow>>,
-    linked: Linked,
-) -> impl IntoView {
+pub fn BatchTable() -> impl IntoView {
+    let inputs = PageState::get().inputs;
+    let PageMemos { analysis, rows, linked, .. } = PageMemos::get();
     let shown = shown_rows(rows, linked);
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
     let per_gpu = move || inputs.get().scenario.tp > 1;
     view! {
-        <Show when=move || !nothing_runs() fallback=move || view! { <NoTable inputs=inputs set_inputs=set_inputs analysis=analysis/> }>
+        <Show when=move || !nothing_runs() fallback=move || view! { <NoTable/> }>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
                 <table id="batch-table" class="batch-table">
                     <caption>{move || caption(&inputs.get())}</caption>
@@ -83,11 +80,9 @@ fn caption(i: &Inputs) -> String {
 
 /// Why nothing runs, and the one-click fix when more tensor parallelism would hold the weights.
 #[component]
-fn NoTable(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    analysis: Memo<Analysis>,
-) -> impl IntoView {
+fn NoTable() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
+    let analysis = PageMemos::get().analysis;
     let fix = move || {
         let analysis = analysis.get();
         let tp = analysis.tp_needed.filter(|tp| {

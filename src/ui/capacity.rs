@@ -2,29 +2,25 @@
 
 use leptos::prelude::*;
 
+use super::page::{PageMemos, PageState};
 use super::widgets::NumberInput;
 use crate::core::capacity::CapacityPlan;
 use crate::core::roofline::Analysis;
 use crate::format::{fixed, significant, thousands};
-use crate::state::fields::{PRICE, RATE};
+use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;
 
 /// Inputs for the plan and its result, or why there is none.
 #[component]
-pub fn CapacityPanel(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    analysis: Memo<Analysis>,
-    plan: Memo<Option<CapacityPlan>>,
-) -> impl IntoView {
+pub fn CapacityPanel() -> impl IntoView {
+    let inputs = PageState::get().inputs;
+    let PageMemos { analysis, plan, .. } = PageMemos::get();
     view! {
         <section id="capacity" class="panel capacity" aria-labelledby="capacity-title">
             <h2 id="capacity-title">"Capacity plan"</h2>
             <div class="capacity-inputs">
-                <NumberInput field=RATE value=Signal::derive(move || inputs.get().rate_req_per_s)
-                    on_value=move |v| set_inputs.update(|i| i.rate_req_per_s = v)/>
-                <NumberInput field=PRICE value=Signal::derive(move || inputs.get().price_per_gpu_hour)
-                    on_value=move |v| set_inputs.update(|i| i.price_per_gpu_hour = v)/>
+                <NumberInput input=RATE_INPUT/>
+                <NumberInput input=PRICE_INPUT/>
             </div>
             {move || match plan.get() {
                 Some(p) => plan_view(&inputs.get(), &analysis.get(), &p).into_any(),

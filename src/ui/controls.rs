@@ -4,11 +4,12 @@
 use leptos::prelude::*;
 
 use super::custom_fields::{CustomGpuFields, CustomModelFields};
+use super::page::PageState;
 use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, TP_CHOICES};
-use crate::state::fields::{CTX, MBU, OUT, OVERHEAD, TPOT, TTFT, UTIL};
-use crate::state::{log_stops, Inputs};
+use crate::state::fields::{CTX, MBU_INPUT, OUT, OVERHEAD_INPUT, TPOT_INPUT, TTFT, UTIL_INPUT};
+use crate::state::log_stops;
 
 /// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
 const TTFT_STOPS_MS: [u32; 20] = [
@@ -18,13 +19,13 @@ const TTFT_STOPS_MS: [u32; 20] = [
 
 /// Every control, grouped in labelled fieldsets.
 #[component]
-pub fn Controls(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+pub fn Controls() -> impl IntoView {
     view! {
         <section class="controls" aria-label="Scenario controls">
-            <Hardware inputs=inputs set_inputs=set_inputs/>
-            <Workload inputs=inputs set_inputs=set_inputs/>
-            <Targets inputs=inputs set_inputs=set_inputs/>
-            <Calibrate inputs=inputs set_inputs=set_inputs/>
+            <Hardware/>
+            <Workload/>
+            <Targets/>
+            <Calibrate/>
         </section>
     }
 }
@@ -42,7 +43,8 @@ fn options(
 
 /// Model, GPU, precisions, tensor parallelism and memory utilization.
 #[component]
-fn Hardware(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+fn Hardware() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
     let pick_model = move |id: String| {
         set_inputs.update(|i| {
             let model = match model_by_id(&id) {
@@ -70,9 +72,9 @@ fn Hardware(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl
         <fieldset class="group">
             <legend>"Model and hardware"</legend>
             <PresetSelect id="model" label="Model" options=models selected=Signal::derive(move || inputs.get().scenario.model.id.to_string()) on_pick=pick_model/>
-            <Show when=is_custom_model><CustomModelFields inputs=inputs set_inputs=set_inputs/></Show>
+            <Show when=is_custom_model><CustomModelFields/></Show>
             <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().scenario.gpu.id.to_string()) on_pick=pick_gpu/>
-            <Show when=is_custom_gpu><CustomGpuFields inputs=inputs set_inputs=set_inputs/></Show>
+            <Show when=is_custom_gpu><CustomGpuFields/></Show>
             <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().scenario.tp.to_string())
                 on_pick=move |v: String| set_inputs.update(|i| i.scenario.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
             <PrecisionSlider id="w" label="Weight precision" choices=&Precision::WEIGHTS
@@ -81,15 +83,15 @@ fn Hardware(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl
             <PrecisionSlider id="kv" label="KV cache precision" choices=&Precision::KV
                 value=Signal::derive(move || inputs.get().scenario.kv_precision)
                 on_value=move |p| set_inputs.update(|i| i.scenario.kv_precision = p)/>
-            <FieldSlider field=UTIL step=1.0 value=Signal::derive(move || inputs.get().scenario.memory_utilization)
-                on_value=move |v| set_inputs.update(|i| i.scenario.memory_utilization = v)/>
+            <FieldSlider input=UTIL_INPUT step=1.0/>
         </fieldset>
     }
 }
 
 /// Context and output lengths.
 #[component]
-fn Workload(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+fn Workload() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
     let context_stops = log_stops(CTX.min as u32, CTX.max as u32);
     let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {
@@ -107,12 +109,12 @@ fn Workload(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl
 
 /// The TPOT and TTFT objectives.
 #[component]
-fn Targets(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+fn Targets() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
     view! {
         <fieldset class="group">
             <legend>"Latency targets"</legend>
-            <FieldSlider field=TPOT step=1.0 value=Signal::derive(move || inputs.get().scenario.tpot_target_s)
-                on_value=move |v| set_inputs.update(|i| i.scenario.tpot_target_s = v)/>
+            <FieldSlider input=TPOT_INPUT step=1.0/>
             <StopSlider id="ttft" label="TTFT target" unit="ms" stops=TTFT_STOPS_MS.to_vec()
                 value=Signal::derive(move || (TTFT.to_display(inputs.get().scenario.ttft_target_s)).round() as u32)
                 on_value=move |ms| set_inputs.update(|i| i.scenario.ttft_target_s = TTFT.to_base(f64::from(ms)))/>
@@ -122,20 +124,12 @@ fn Targets(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl 
 
 /// Ideal roofline or realistic calibration (achieved bandwidth and per-step overhead).
 #[component]
-fn Calibrate(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+fn Calibrate() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
     let on = move || inputs.get().realistic().is_some();
     let toggle = move |ev| {
         let checked = event_target_checked(&ev);
         set_inputs.update(|i| i.set_realistic(checked.then_some(Calibration::REALISTIC_DEFAULT)));
-    };
-    let calibration = move || inputs.get().realistic().unwrap_or(Calibration::REALISTIC_DEFAULT);
-    let set = move |f: fn(&mut Calibration, f64), v: f64| {
-        set_inputs.update(|i| {
-            if let Some(mut calibration) = i.realistic() {
-                f(&mut calibration, v);
-                i.set_realistic(Some(calibration));
-            }
-        })
     };
     view! {
         <fieldset class="group">
@@ -146,10 +140,8 @@ fn Calibrate(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> imp
                 <p class="hint">"Off: the ideal roofline, as the worked example. On: achieved bandwidth and a per-step overhead; the ideal curves stay drawn for comparison."</p>
             </div>
             <Show when=on>
-                <FieldSlider field=MBU step=1.0 value=Signal::derive(move || calibration().mbu)
-                    on_value=move |v| set(|c, v| c.mbu = v, v)/>
-                <FieldSlider field=OVERHEAD step=0.1 value=Signal::derive(move || calibration().overhead_s)
-                    on_value=move |v| set(|c, v| c.overhead_s = v, v)/>
+                <FieldSlider input=MBU_INPUT step=1.0/>
+                <FieldSlider input=OVERHEAD_INPUT step=0.1/>
             </Show>
         </fieldset>
     }

@@ -2,28 +2,29 @@
 
 use leptos::prelude::*;
 
-use super::widgets::NumberInput;
+use super::page::PageState;
+use super::widgets::NumberBox;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::state::custom::{reconcile_model, CustomField, GPU_FIELDS, MODEL_FIELDS};
 use crate::state::Inputs;
 
 /// One number box per custom-model field; editing one rebuilds the model spec.
 #[component]
-pub fn CustomModelFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+pub fn CustomModelFields() -> impl IntoView {
     let read = |i: &Inputs| CustomModel::from_spec(&i.scenario.model);
     let write = |i: &mut Inputs, mut custom: CustomModel| {
         reconcile_model(&mut custom, &mut Vec::new());
         *i = i.with_model(custom.to_spec());
     };
-    field_boxes("Custom model", &MODEL_FIELDS, read, write, inputs, set_inputs)
+    field_boxes("Custom model", &MODEL_FIELDS, read, write)
 }
 
 /// One number box per custom-GPU field; editing one rebuilds the GPU spec.
 #[component]
-pub fn CustomGpuFields(inputs: ReadSignal<Inputs>, set_inputs: WriteSignal<Inputs>) -> impl IntoView {
+pub fn CustomGpuFields() -> impl IntoView {
     let read = |i: &Inputs| CustomGpu::from_spec(&i.scenario.gpu);
     let write = |i: &mut Inputs, custom: CustomGpu| i.scenario.gpu = custom.to_spec();
-    field_boxes("Custom GPU", &GPU_FIELDS, read, write, inputs, set_inputs)
+    field_boxes("Custom GPU", &GPU_FIELDS, read, write)
 }
 
 /// A group of number boxes over `fields` of the custom spec `read` takes out of the inputs and
@@ -33,9 +34,8 @@ fn field_boxes<T: Copy + 'static>(
     fields: &'static [CustomField<T>],
     read: fn(&Inputs) -> T,
     write: fn(&mut Inputs, T),
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
 ) -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
     view! {
         <div class="custom-fields" role="group" aria-label=label>
             {fields.iter().map(|f| {
@@ -46,7 +46,7 @@ fn field_boxes<T: Copy + 'static>(
                     set(&mut custom, v);
                     write(i, custom);
                 });
-                view! { <NumberInput field=f.field value=value on_value=on_value/> }
+                view! { <NumberBox field=f.field value=value on_value=on_value/> }
             }).collect_view()}
         </div>
     }

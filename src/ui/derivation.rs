@@ -3,13 +3,14 @@
 
 use leptos::prelude::*;
 
+use super::page::PageMemos;
 use crate::core::derivation::derive;
-use crate::core::roofline::{Analysis, Scenario};
 use crate::derivation_text::{lines, Line};
 
 /// The panel (`view=derivation`).
 #[component]
-pub fn DerivationPanel(scenario: Memo<Scenario>, analysis: Memo<Analysis>) -> impl IntoView {
+pub fn DerivationPanel() -> impl IntoView {
+    let PageMemos { scenario, analysis, .. } = PageMemos::get();
     let printed = Memo::new(move |_| {
         let scenario = scenario.get();
         lines(&scenario, &derive(&scenario, &analysis.get()))

@@ -13,6 +13,7 @@ use super::channel::{listen_to_page, Changes};
 use super::chart_canvas::ChartKind;
 use super::export::batch_chart_svg;
 use super::measured::MeasuredBody;
+use super::page::InputsSignals;
 use super::sim_panel::SimBody;
 use super::theme;
 use crate::chart::Look;
@@ -106,6 +107,7 @@ impl Mirror {
             }
         });
         provide_context(Changes::Channel);
+        provide_context(InputsSignals { inputs, changes: Changes::Channel });
         let scenario = Memo::new(move |_| inputs.get().scenario);
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let look = theme::look_only(view);

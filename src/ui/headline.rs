@@ -2,12 +2,13 @@
 
 use leptos::prelude::*;
 
-use crate::core::roofline::{Analysis, Scenario};
+use super::page::PageMemos;
 use crate::format::headline;
 
 /// The headline; announced politely to screen readers when it changes.
 #[component]
-pub fn Headline(scenario: Memo<Scenario>, analysis: Memo<Analysis>) -> impl IntoView {
+pub fn Headline() -> impl IntoView {
+    let PageMemos { scenario, analysis, .. } = PageMemos::get();
     view! {
         <p id="headline" class="headline" aria-live="polite">
             {move || headline(&scenario.get(), &analysis.get())}

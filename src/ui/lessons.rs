@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::page::PageState;
 use crate::state::lessons::{active, lesson, LESSONS};
 use crate::state::view::{Mode, View};
 use crate::state::Inputs;
@@ -22,13 +23,8 @@ pub fn load(number: u8, set_inputs: WriteSignal<Inputs>, set_view: WriteSignal<V
 
 /// The bar above the results.
 #[component]
-pub fn LessonBar(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    view: ReadSignal<View>,
-    set_view: WriteSignal<View>,
-    legend: ReadSignal<bool>,
-) -> impl IntoView {
+pub fn LessonBar() -> impl IntoView {
+    let PageState { inputs, set_inputs, view, set_view, legend, .. } = PageState::get();
     let current = Memo::new(move |_| active(&inputs.get(), &view.get()).map(|l| l.number));
     let buttons = LESSONS
         .iter()

@@ -24,6 +24,7 @@ mod lessons;
 mod linked;
 mod measured;
 mod notices;
+mod page;
 mod panic_banner;
 mod share;
 mod sim_charts;

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::channel::Changes;
-use super::widgets::{NumberInput, PresetSelect, StopSlider};
+use super::widgets::{NumberBox, NumberInput, PresetSelect, StopSlider};
 use crate::core::roofline::{Analysis, Scenario};
 use crate::core::sim::auto_rate_max;
 use crate::core::sim::{Counting, LengthDist, LoadMode};
@@ -12,12 +12,12 @@ use crate::panel_protocol::ToPage;
 use crate::state::fields::NumberField;
 use crate::state::log_stops;
 use crate::state::sim::{
-    choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV,
-    LOADS, PERCENTILES, POINTS, RATE_MAX, REQUESTS, SEED,
+    choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN_INPUT, BURST_INPUT, CAP, CHUNK, COUNTINGS, LENGTHS,
+    LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEED_INPUT,
 };
 use crate::state::Inputs;
 
-/// Reads the simulator's part of the inputs and sends its changes to the page.
+/// Reads and writes the simulator's part of the inputs.
 #[derive(Clone, Copy)]
 struct Sim {
     inputs: ReadSignal<Inputs>,
@@ -31,7 +31,6 @@ impl Sim {
         self.inputs.get().sim
     }
 
-    /// The simulator's controls with `f` applied, sent to the page (which owns them).
     fn update(self, f: impl FnOnce(&mut SimInputs)) {
         let mut sim = self.inputs.get_untracked().sim;
         f(&mut sim);
@@ -90,13 +89,13 @@ pub fn SimControls(
                     selected=sim.field(|s| choice_id(&ARRIVALS, s.arrivals).to_string())
                     on_pick=move |id: String| sim.update(|s| s.arrivals = pick(&ARRIVALS, &id).unwrap_or(ArrivalKind::Poisson))/>
                 <Show when=move || sim.get().arrivals == ArrivalKind::Bursty>
-                    <NumberInput field=BURST value=sim.field(|s| s.burst_cv) on_value=move |v| sim.update(|s| s.burst_cv = v)/>
+                    <NumberInput input=BURST_INPUT/>
                 </Show>
                 <PresetSelect id="lengths" label="Prompt and output lengths" options=menu(&LENGTHS, &["Fixed", "Uniform", "Log-normal"])
                     selected=sim.field(|s| choice_id(&LENGTHS, s.lengths).to_string())
                     on_pick=move |id: String| sim.update(|s| s.lengths = pick(&LENGTHS, &id).unwrap_or(LengthDist::Fixed))/>
                 <Show when=move || sim.get().lengths != LengthDist::Fixed>
-                    <NumberInput field=LENGTH_CV value=sim.field(|s| s.length_cv) on_value=move |v| sim.update(|s| s.length_cv = v)/>
+                    <NumberInput input=LENGTH_CV_INPUT/>
                 </Show>
                 <p class="hint">"Means follow the context and output sliders: prompt = context − output ÷ 2, so a running sequence holds the context's KV on average."</p>
             </fieldset>
@@ -106,9 +105,9 @@ pub fn SimControls(
                 <AutoNumber field=RATE_MAX sim=sim get=|s| s.rate_max_req_per_s set=|s, v| s.rate_max_req_per_s = v
                     auto_value=Signal::derive(move || sim.autos.get().1)
                     auto_label="Highest rate: twice the analytic rate at the knee"/>
-                <NumberInput field=POINTS value=sim.field(|s| f64::from(s.rate_points)) on_value=move |v| sim.update(|s| s.rate_points = v as u32)/>
-                <NumberInput field=REQUESTS value=sim.field(|s| f64::from(s.requests)) on_value=move |v| sim.update(|s| s.requests = v as u32)/>
-                <NumberInput field=SEED value=sim.field(|s| s.seed as f64) on_value=move |v| sim.update(|s| s.seed = v as u64)/>
+                <NumberInput input=POINTS_INPUT/>
+                <NumberInput input=REQUESTS_INPUT/>
+                <NumberInput input=SEED_INPUT/>
             </fieldset>
         </div>
     }
@@ -144,7 +143,7 @@ fn Target(sim: Sim) -> impl IntoView {
     view! {
         <PresetSelect id="pct" label="Requests that must meet both targets" options=options selected=selected
             on_pick=move |id: String| if let Some(a) = pick(&PERCENTILES, &id) { sim.update(|s| s.attainment_target = a) }/>
-        <NumberInput field=ATTAIN value=sim.field(|s| s.attainment_target) on_value=move |v| sim.update(|s| s.attainment_target = v)/>
+        <NumberInput input=ATTAIN_INPUT/>
     }
 }
 
@@ -198,7 +197,7 @@ fn AutoNumber(
             <label for=id>{auto_label}</label>
         </div>
         <Show when=move || !is_auto()>
-            <NumberInput field=field value=shown on_value=move |v| sim.update(|s| set(s, Some(v)))/>
+            <NumberBox field=field value=shown on_value=move |v| sim.update(|s| set(s, Some(v)))/>
         </Show>
         {move || is_auto().then(|| view! {
             <p class="hint" id=format!("{}-auto-value", field.key)>

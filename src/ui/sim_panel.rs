@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::channel::panel_body;
+use super::page::{PageMemos, PageState};
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
 use super::sim_runner::{SimRun, SimRunner};
@@ -17,13 +18,9 @@ use crate::state::Inputs;
 
 /// The section: closed until asked for, then swept whenever the scenario or a control changes.
 #[component]
-pub fn SimPanel(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    scenario: Memo<Scenario>,
-    analysis: Memo<Analysis>,
-    look: Signal<Look>,
-) -> impl IntoView {
+pub fn SimPanel() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
+    let PageMemos { scenario, analysis, look, .. } = PageMemos::get();
     let state = expect_context::<Memo<PanelState>>();
     let shown = Memo::new(move |_| inputs.get().sim.shown);
     let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
@@ -50,7 +47,8 @@ pub fn SimPanel(
 
 /// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
 /// scenario or a control changes. With the `lazy_panels` feature the extras module mounts it. Its
-/// controls send their changes through the [`super::channel::Changes`] in context.
+/// controls send their changes through the [`super::page::InputsSignals`] and
+/// [`super::channel::Changes`] in context (the page's own, or the extras module's channel).
 #[component]
 pub fn SimBody(
     inputs: ReadSignal<Inputs>,

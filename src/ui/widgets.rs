@@ -1,11 +1,12 @@
-//! Reusable controls: preset menus, sliders over stops, sliders and number boxes over a
-//! [`NumberField`], and a slider over a list of precisions.
+//! Reusable controls: preset menus, sliders over stops, sliders and number boxes over a bound
+//! [`InputField`] (or a bare [`NumberField`]), and a slider over a list of precisions.
 
 use leptos::prelude::*;
 
+use super::page::InputsSignals;
 use crate::core::roofline::Precision;
 use crate::format::thousands;
-use crate::state::fields::{trim_decimal, NumberField};
+use crate::state::fields::{trim_decimal, InputField, NumberField};
 use crate::state::nearest_stop_index;
 
 /// A labelled `<select>` over (value, name) options.
@@ -60,18 +61,18 @@ pub fn StopSlider(
     }
 }
 
-/// A linear range input over a field's display range; the value is kept in base units.
+/// A linear range input over a bound field's display range, reading and writing its value in the
+/// inputs (kept in base units).
 #[component]
-pub fn FieldSlider(
-    field: NumberField,
-    step: f64,
-    value: Signal<f64>,
-    on_value: impl Fn(f64) + 'static,
-) -> impl IntoView {
-    let text = move || field.with_unit(field.to_display(value.get()));
+pub fn FieldSlider(input: InputField, step: f64) -> impl IntoView {
+    let signals = InputsSignals::get();
+    let inputs = signals.inputs;
+    let field = input.field;
+    let value = move || (input.get)(&inputs.get());
+    let text = move || field.with_unit(field.to_display(value()));
     let on_input = move |ev| {
         if let Ok(x) = event_target_value(&ev).parse::<f64>() {
-            on_value(field.to_base(x.clamp(field.min, field.max)));
+            signals.update(|i| (input.set)(i, field.to_base(x.clamp(field.min, field.max))));
         }
     };
     view! {
@@ -79,19 +80,26 @@ pub fn FieldSlider(
             <label for=field.key>{field.label}</label>
             <output id=format!("{}-value", field.key) for=field.key>{text}</output>
             <input type="range" id=field.key min=field.min max=field.max step=step
-                prop:value=move || trim_decimal(field.to_display(value.get())) aria-valuetext=text on:input=on_input/>
+                prop:value=move || trim_decimal(field.to_display(value())) aria-valuetext=text on:input=on_input/>
         </div>
     }
 }
 
-/// A number box over a field: typed text is validated by the field itself; a rejected or clamped
-/// value shows the field's message under the box and the value actually used.
+/// A number box over a bound field, reading and writing its value in the inputs.
 #[component]
-pub fn NumberInput(
-    field: NumberField,
-    value: Signal<f64>,
-    on_value: impl Fn(f64) + 'static,
-) -> impl IntoView {
+pub fn NumberInput(input: InputField) -> impl IntoView {
+    let signals = InputsSignals::get();
+    let inputs = signals.inputs;
+    let value = Signal::derive(move || (input.get)(&inputs.get()));
+    let on_value = move |v: f64| signals.update(|i| (input.set)(i, v));
+    view! { <NumberBox field=input.field value=value on_value=on_value/> }
+}
+
+/// A number box over a field whose value lives elsewhere (a custom spec, an optional number): typed
+/// text is validated by the field itself; a rejected or clamped value shows the field's message under
+/// the box and the value actually used.
+#[component]
+pub fn NumberBox(field: NumberField, value: Signal<f64>, on_value: impl Fn(f64) + 'static) -> impl IntoView {
     let (message, set_message) = signal(String::new());
     let on_change = move |ev| {
         let mut notices = Vec::new();

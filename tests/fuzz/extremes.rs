@@ -33,9 +33,9 @@ fn only_notice(notices: &[Notice], key: &str) -> String {
 }
 
 /// Llama 3.1 8B's KV per token in BF16: 2 x 32 layers x 8 KV heads x 128 dims x 2 B.
-const SEED_KV_BYTES_PER_TOKEN: f64 = 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
+const WORKED_EXAMPLE_KV_BYTES_PER_TOKEN: f64 = 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
 /// Llama 3.1 8B's weights in BF16: 8.03e9 x 2 B.
-const SEED_WEIGHT_BYTES: f64 = 8.03e9 * 2.0;
+const WORKED_EXAMPLE_WEIGHT_BYTES: f64 = 8.03e9 * 2.0;
 
 #[test]
 fn a_context_of_one_token_is_clamped_to_128_with_a_notice_and_the_batch_table_still_fills() {
@@ -74,8 +74,8 @@ fn ten_million_tokens_on_a_model_that_accepts_them_stop_at_the_sliders_top_and_t
     let message = only_notice(&notices, "ctx");
     assert_eq!(message, "ctx=10000000 is outside 128–1048576 tokens; using 1048576 tokens.");
     assert_eq!(inputs.scenario.context_tokens, 1_048_576);
-    let kv_gb = SEED_KV_BYTES_PER_TOKEN * 1_048_576.0 / 1e9;
-    let free_gb = (80e9 * 0.9 - SEED_WEIGHT_BYTES) / 1e9;
+    let kv_gb = WORKED_EXAMPLE_KV_BYTES_PER_TOKEN * 1_048_576.0 / 1e9;
+    let free_gb = (80e9 * 0.9 - WORKED_EXAMPLE_WEIGHT_BYTES) / 1e9;
     let expected = format!(
         "Not even one sequence fits: 1,048,576 tokens of KV take {kv_gb:.2} GB, and {free_gb:.2} GB is free after the weights."
     );
@@ -87,7 +87,7 @@ fn a_tpot_target_of_zero_is_clamped_to_1_ms_and_the_headline_says_even_one_seque
     let (inputs, notices, line) = open("tpot=0");
     assert_eq!(only_notice(&notices, "tpot"), "tpot=0 is outside 1–500 ms; using 1 ms.");
     assert_eq!(inputs.scenario.tpot_target_s, 0.001);
-    let floor_ms = (SEED_WEIGHT_BYTES + 2048.0 * SEED_KV_BYTES_PER_TOKEN) / 3.35e12 * 1e3;
+    let floor_ms = (WORKED_EXAMPLE_WEIGHT_BYTES + 2048.0 * WORKED_EXAMPLE_KV_BYTES_PER_TOKEN) / 3.35e12 * 1e3;
     let expected = format!(
         "No batch meets 1 ms: even a batch of 1 takes {floor_ms:.2} ms per step, so goodput is 0 at every batch size."
     );

@@ -2,7 +2,10 @@
 //! coefficients of [`crate::core::roofline::step_time`] gathered once per scenario.
 
 use crate::core::model::{params_read, prefill_attention_flop};
-use crate::core::roofline::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Scenario};
+use crate::core::roofline::{
+    allreduce_s, effective_bandwidth_bytes_per_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, step_sum_s,
+    Scenario,
+};
 
 /// A scenario's step-time coefficients, in base units.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +47,7 @@ impl StepCost {
             scenario: *scenario,
             weight_bytes_per_param: scenario.weight_precision.bytes_per_element() / tp,
             kv_bytes_per_token: kv_bytes_per_seq(scenario) / context / kv_shards(scenario),
-            bandwidth_bytes_per_s: scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu,
+            bandwidth_bytes_per_s: effective_bandwidth_bytes_per_s(scenario),
             flop_per_token: 2.0 * scenario.model.active_params,
             peak_flop_per_s: peak_flop_per_s(scenario),
             allreduce_s_per_token: allreduce_s(scenario, 1.0),
@@ -61,7 +64,7 @@ impl StepCost {
         let memory_s = (weights + work.kv_tokens * self.kv_bytes_per_token) / self.bandwidth_bytes_per_s;
         let flop = self.flop_per_token * tokens + work.prefill_attention_flop;
         let compute_s = flop / self.peak_flop_per_s;
-        memory_s.max(compute_s) + self.allreduce_s_per_token * tokens + self.overhead_s
+        step_sum_s(memory_s, compute_s, self.allreduce_s_per_token * tokens, self.overhead_s)
     }
 
     /// Causal attention FLOPs for prefilling prompt tokens `done..done + chunk`, in FLOP.

@@ -1,0 +1,140 @@
+//! Raw query values -> validated inputs: a malformed or unknown value falls back to its default, an
+//! out-of-range number is clamped, and each repair adds a notice.
+
+use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
+use super::fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use super::{context_tokens_max_for, sim, Inputs, Notice, RawQuery};
+use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
+use crate::core::presets::{GPUS, MODELS};
+use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
+
+/// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
+/// out-of-range number is clamped, and each such repair adds a [`Notice`].
+pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
+    let defaults = Inputs::default();
+    let mut notices = Vec::new();
+    let scenario = read_scenario(raw, &defaults.scenario, &mut notices);
+    let realistic = read_realistic(raw, &mut notices);
+    let inputs = Inputs {
+        scenario,
+        realistic_mode: false,
+        rate_req_per_s: RATE.read(raw.get("rate"), defaults.rate_req_per_s, &mut notices),
+        price_per_gpu_hour: PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices),
+        sim: sim::read(raw, &mut notices),
+    };
+    (inputs.with_realistic(realistic), notices)
+}
+
+/// The scenario's keys validated, in [`KEYS`] order, on the ideal roofline (realistic mode's
+/// calibration is [`read_realistic`]'s).
+fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>) -> Scenario {
+    let lookup = |key: &str| raw.get(key).map(str::to_string);
+    let model = read_model(raw, &lookup, notices);
+    let gpu = read_gpu(raw, &lookup, notices);
+    let weight_precision =
+        read_choice(raw.get("w"), "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
+    let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, defaults.kv_precision, notices);
+    let tp = read_tp(raw.get("tp"), notices);
+    let ctx_reason = format!("the most {} accepts", model.name);
+    let ctx_cap = (f64::from(context_tokens_max_for(&model)), ctx_reason.as_str());
+    let context_default = f64::from(defaults.context_tokens);
+    let context_tokens = CTX.read_capped(raw.get("ctx"), context_default, ctx_cap, notices) as u32;
+    Scenario {
+        model,
+        gpu,
+        weight_precision,
+        kv_precision,
+        tp,
+        context_tokens,
+        output_tokens: OUT.read(raw.get("out"), f64::from(defaults.output_tokens), notices) as u32,
+        tpot_target_s: TPOT.read(raw.get("tpot"), defaults.tpot_target_s, notices),
+        ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
+        memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
+        calibration: Calibration::IDEAL,
+    }
+}
+
+/// The model preset named by `model`, or the custom model built from the `m_*` keys.
+fn read_model(
+    raw: &RawQuery,
+    lookup: &impl Fn(&str) -> Option<String>,
+    notices: &mut Vec<Notice>,
+) -> ModelSpec {
+    let default = MODELS[0];
+    match raw.get("model").map(str::trim) {
+        None => default,
+        Some(CUSTOM_ID) => {
+            let mut custom = read_fields(&MODEL_FIELDS, &CustomModel::from_spec(&default), lookup, notices);
+            reconcile_model(&mut custom, notices);
+            custom.to_spec()
+        }
+        Some(id) => model_by_id(id).copied().unwrap_or_else(|| {
+            notices.push(unknown("model", id, default.name));
+            default
+        }),
+    }
+}
+
+/// The GPU preset named by `gpu`, or the custom GPU built from the `g_*` keys.
+fn read_gpu(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, notices: &mut Vec<Notice>) -> GpuSpec {
+    let default = GPUS[0];
+    match raw.get("gpu").map(str::trim) {
+        None => default,
+        Some(CUSTOM_ID) => {
+            read_fields(&GPU_FIELDS, &CustomGpu::from_spec(&default), lookup, notices).to_spec()
+        }
+        Some(id) => gpu_by_id(id).copied().unwrap_or_else(|| {
+            notices.push(unknown("gpu", id, default.name));
+            default
+        }),
+    }
+}
+
+/// A precision among `allowed` by URL id (case-insensitive), else the default with a notice.
+fn read_choice(
+    raw: Option<&str>,
+    key: &'static str,
+    allowed: &[Precision],
+    default: Precision,
+    notices: &mut Vec<Notice>,
+) -> Precision {
+    let Some(text) = raw else { return default };
+    Precision::from_id(&text.trim().to_ascii_lowercase(), allowed).unwrap_or_else(|| {
+        let ids: Vec<&str> = allowed.iter().map(|p| p.id()).collect();
+        let message =
+            format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), default.id());
+        notices.push(Notice { key, message });
+        default
+    })
+}
+
+/// Tensor parallelism: one of 1, 2, 4, 8, else 1 with a notice.
+fn read_tp(raw: Option<&str>, notices: &mut Vec<Notice>) -> u32 {
+    let Some(text) = raw else { return 1 };
+    match text.trim().parse::<u32>() {
+        Ok(tp) if TP_CHOICES.contains(&tp) => tp,
+        _ => {
+            let message = format!("tp={} is not one of 1, 2, 4, 8; using 1.", quoted(text));
+            notices.push(Notice { key: "tp", message });
+            1
+        }
+    }
+}
+
+/// Realistic mode is on when the query carries `mbu` or `overhead` (or `realistic=1`); the other
+/// falls back to [`Calibration::REALISTIC_DEFAULT`].
+fn read_realistic(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<Calibration> {
+    let (mbu, overhead) = (raw.get("mbu"), raw.get("overhead"));
+    let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
+    if mbu.is_none() && overhead.is_none() && !flag {
+        return None;
+    }
+    let defaults = Calibration::REALISTIC_DEFAULT;
+    let mbu = MBU.read(mbu, defaults.mbu, notices);
+    Some(Calibration { mbu, overhead_s: OVERHEAD.read(overhead, defaults.overhead_s, notices) })
+}
+
+fn unknown(key: &'static str, value: &str, default_name: &str) -> Notice {
+    let message = format!("Unknown {key} {}; showing {default_name}.", quoted(value));
+    Notice { key, message }
+}

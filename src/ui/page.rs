@@ -1,0 +1,133 @@
+//! The page's state as context: the signals the page owns ([`PageState`]) and the core memos derived
+//! from them ([`PageMemos`]), each one small `Copy` bundle that App provides and components read.
+
+use leptos::prelude::*;
+
+use super::channel::Changes;
+use super::linked::Linked;
+use super::theme;
+use crate::chart::Look;
+use crate::core::capacity::{capacity_plan, CapacityPlan};
+use crate::core::curves::{curves_with_measured, Curves};
+use crate::core::fit::{fit, Fit, FitError, MeasuredPoint};
+use crate::core::roofline::{analyze, Analysis, Scenario};
+use crate::core::table::{batch_table, BatchRow};
+use crate::panel_protocol::ToPage;
+use crate::share::{link_query, LinkState};
+use crate::state::view::View;
+use crate::state::Inputs;
+
+/// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
+/// and whether the key legend shows.
+#[derive(Clone, Copy)]
+pub struct PageState {
+    pub inputs: ReadSignal<Inputs>,
+    pub set_inputs: WriteSignal<Inputs>,
+    pub view: ReadSignal<View>,
+    pub set_view: WriteSignal<View>,
+    pub points: ReadSignal<Vec<MeasuredPoint>>,
+    pub set_points: WriteSignal<Vec<MeasuredPoint>>,
+    pub legend: ReadSignal<bool>,
+    pub set_legend: WriteSignal<bool>,
+}
+
+impl PageState {
+    /// Signals starting from the state a link opened.
+    pub fn new(link: &LinkState) -> PageState {
+        let (inputs, set_inputs) = signal(link.inputs);
+        let (view, set_view) = signal(link.view);
+        let (points, set_points) = signal(link.measured.clone());
+        let (legend, set_legend) = signal(false);
+        PageState { inputs, set_inputs, view, set_view, points, set_points, legend, set_legend }
+    }
+
+    /// The page's state, as App provided it.
+    pub fn get() -> PageState {
+        expect_context::<PageState>()
+    }
+}
+
+/// What a bound control ([`crate::state::fields::InputField`]) reads, and where its changes go:
+/// App provides the page's own ([`Changes::Page`]); the extras module provides its mirror of the
+/// page's state with [`Changes::Channel`].
+#[derive(Clone, Copy)]
+pub struct InputsSignals {
+    pub inputs: ReadSignal<Inputs>,
+    pub changes: Changes,
+}
+
+impl InputsSignals {
+    /// The page's own inputs and measured points, changed in place.
+    pub fn of_page(
+        inputs: ReadSignal<Inputs>,
+        set_inputs: WriteSignal<Inputs>,
+        points: ReadSignal<Vec<MeasuredPoint>>,
+        set_points: WriteSignal<Vec<MeasuredPoint>>,
+    ) -> InputsSignals {
+        InputsSignals {
+            inputs,
+            changes: Changes::Page { inputs: (inputs, set_inputs), measured: (points, set_points) },
+        }
+    }
+
+    /// Changes the inputs with `f`. Over the channel only the simulator's part can change: the
+    /// bound controls a panel body holds are the simulator's.
+    pub fn update(self, f: impl FnOnce(&mut Inputs)) {
+        match self.changes {
+            Changes::Page { inputs: (_, set_inputs), .. } => set_inputs.update(f),
+            Changes::Channel => {
+                let mut next = self.inputs.get_untracked();
+                f(&mut next);
+                self.changes.send(ToPage::Sim(next.sim));
+            }
+        }
+    }
+
+    /// The nearest provided inputs' signals.
+    pub fn get() -> InputsSignals {
+        expect_context::<InputsSignals>()
+    }
+}
+
+/// The core's results for the page's state, each a memo, with the linked-chart state and the look.
+#[derive(Clone, Copy)]
+pub struct PageMemos {
+    pub scenario: Memo<Scenario>,
+    pub analysis: Memo<Analysis>,
+    pub rows: Memo<Vec<BatchRow>>,
+    pub measured_fit: Memo<Result<Fit, FitError>>,
+    pub curves: Memo<Curves>,
+    pub plan: Memo<Option<CapacityPlan>>,
+    /// The page's whole state as its query string (what the URL shows).
+    pub page_query: Memo<String>,
+    pub look: Signal<Look>,
+    pub linked: Linked,
+}
+
+impl PageMemos {
+    /// The memos over `page`'s signals.
+    pub fn new(page: PageState) -> PageMemos {
+        let PageState { inputs, view, set_view, points, .. } = page;
+        let scenario = Memo::new(move |_| inputs.get().scenario);
+        let analysis = Memo::new(move |_| analyze(&scenario.get()));
+        let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
+        let measured_fit = Memo::new(move |_| fit(&scenario.get(), &points.get()));
+        let curves = Memo::new(move |_| {
+            let fitted = measured_fit.get();
+            curves_with_measured(&scenario.get(), &analysis.get(), &points.get(), fitted.as_ref().ok())
+        });
+        let plan = Memo::new(move |_| {
+            let now = inputs.get();
+            capacity_plan(&scenario.get(), &analysis.get(), now.rate_req_per_s, now.price_per_gpu_hour)
+        });
+        let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
+        let look = theme::look_signal(view);
+        let linked = Linked::new((view, set_view), scenario, analysis);
+        PageMemos { scenario, analysis, rows, measured_fit, curves, plan, page_query, look, linked }
+    }
+
+    /// The page's memos, as App provided them.
+    pub fn get() -> PageMemos {
+        expect_context::<PageMemos>()
+    }
+}
