@@ -9,6 +9,8 @@ async function openApp(page, query = '') {
   await page.goto(`index.html${query}`);
   await expect(page.locator('#batch-table tbody tr').first()).toBeVisible();
   await waitForCharts(page);
+  // Reading an off-screen chart scrolls to it; a reader who just opened the page is at the top.
+  await page.evaluate(() => window.scrollTo(0, 0));
   return errors;
 }
 
