@@ -30,9 +30,9 @@ const SITE_POLICY = {
 // from its own response, not from the page's meta tag.
 const WORKER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 
-/** Every query key the page reads, from src/state/mod.rs (the declared count must match the list). */
+/** Every query key the page reads, from src/state/query.rs (the declared count must match the list). */
 function urlKeys() {
-  const src = fs.readFileSync(path.join(ROOT, 'src/state/mod.rs'), 'utf8');
+  const src = fs.readFileSync(path.join(ROOT, 'src/state/query.rs'), 'utf8');
   const [, count, body] = src.match(/pub const KEYS: \[&str; (\d+)\] = \[([\s\S]*?)\];/);
   const keys = Array.from(body.matchAll(/"([a-z0-9_]+)"/g), (m) => m[1]);
   expect(keys.length).toBe(Number(count));
