@@ -269,3 +269,17 @@ fn every_bound_control_writes_the_value_its_url_key_carries() {
     (MBU_INPUT.set)(&mut ideal, 0.5);
     assert_eq!(ideal, Inputs::default(), "the calibration sliders write nothing while realistic mode is off");
 }
+
+#[test]
+fn garbage_in_an_automatic_key_falls_back_to_auto_not_to_its_minimum() {
+    for query in ["sim=1&cap=lots", "sim=1&cap=2.5", "sim=1&rate_max=fast"] {
+        let (inputs, notices) = from_query(query);
+        assert_eq!(inputs.sim.cap, None, "{query}");
+        assert_eq!(inputs.sim.rate_max_req_per_s, None, "{query}");
+        assert_eq!(notices.len(), 1, "{query}: {notices:?}");
+        assert!(notices[0].message.ends_with("or auto; using auto."), "{}", notices[0].message);
+    }
+    let (inputs, notices) = from_query("sim=1&cap=0");
+    assert_eq!(notices.len(), 1);
+    assert_eq!(inputs.sim.cap, Some(1), "an out-of-range number is still clamped");
+}

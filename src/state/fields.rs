@@ -135,7 +135,7 @@ impl NumberField {
         trim_decimal(self.to_display(base))
     }
 
-    fn expected(&self) -> String {
+    pub(crate) fn expected(&self) -> String {
         if self.whole && self.unit.is_empty() {
             "a whole number".to_string()
         } else if self.whole {

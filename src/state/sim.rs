@@ -133,10 +133,17 @@ fn read_choice<T: PartialEq + Copy>(
     })
 }
 
-/// An optional number: absent or `auto` means automatic.
+/// An optional number: absent or `auto` means automatic, and so does text that is not a number
+/// (with a notice); a number outside the field's range is clamped into it.
 fn read_auto(raw: &RawQuery, field: &NumberField, notices: &mut Vec<Notice>) -> Option<f64> {
     let text = raw.get(field.key)?;
     if text.trim().eq_ignore_ascii_case("auto") {
+        return None;
+    }
+    let number = text.trim().replace([',', '_'], "").parse::<f64>().ok();
+    if !number.is_some_and(|x| x.is_finite() && (!field.whole || x.fract() == 0.0)) {
+        let message = format!("{}={} is not {} or auto; using auto.", field.key, quoted(text), field.expected());
+        notices.push(Notice { key: field.key, message });
         return None;
     }
     Some(field.read(Some(text), field.to_base(field.min), notices))
