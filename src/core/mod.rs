@@ -10,6 +10,7 @@ pub mod fit;
 pub mod model;
 pub mod nearest;
 pub mod precision;
+pub mod placement;
 pub mod prefill;
 pub mod presets;
 pub mod roofline;

@@ -1,0 +1,163 @@
+//! Where prefill runs: colocated with decode on one replica (chunked or unchunked), or
+//! disaggregated onto x prefill instances and y decode instances; each placement's highest rate
+//! inside both targets, per GPU, from the same step cost, so all are compared on the same targets.
+//!
+//! Analytic and steady-state: Poisson arrivals, mean TTFT (M/D/1 queues), every running sequence at
+//! the scenario's context, prompts of that context. Which placement wins is the model's finding for
+//! the scenario, not a tuning target.
+
+pub mod colocated;
+pub mod queue;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::prefill::prefill_time;
+use crate::core::roofline::{evaluate, knee_batch, kv_bytes_per_seq, kv_pool_batch, Scenario};
+use colocated::{best_rate, chunked_at, unchunked_at};
+use queue::md1_rate_max_req_per_s;
+
+/// Instances per side offered by the placement control.
+pub const INSTANCES_MAX: u32 = 8;
+
+/// What stops a placement's rate from rising further.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Binds {
+    /// Nothing at this rate (an operating point inside every target).
+    Nothing,
+    Tpot,
+    Ttft,
+    KvPool,
+    /// The decodes and the prompts' tokens no longer fit the step token budget.
+    StepBudget,
+    /// The load exceeds what the GPUs can do at all (the steady state runs away).
+    Capacity,
+    /// Disaggregated: the prefill instances cap the system's rate.
+    PrefillSide,
+    /// Disaggregated: the decode instances cap the system's rate.
+    DecodeSide,
+}
+
+/// A colocated replica's steady state at one rate.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Operating {
+    pub rate_req_per_s: f64,
+    /// Sequences decoding on average (Little's law), in sequences.
+    pub batch: f64,
+    pub tpot_s: f64,
+    /// Mean time to first token, in s.
+    pub ttft_s: f64,
+    /// The first target or limit this point misses ([`Binds::Nothing`] if none).
+    pub binds: Binds,
+}
+
+impl Operating {
+    fn overloaded(binds: Binds) -> Operating {
+        Operating { rate_req_per_s: 0.0, batch: 0.0, tpot_s: f64::INFINITY, ttft_s: f64::INFINITY, binds }
+    }
+}
+
+/// The disaggregated split: x prefill instances of TP_p GPUs, y decode instances of TP_d GPUs,
+/// and the bandwidth the KV of each prompt crosses from one to the other.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Split {
+    pub prefill_instances: u32,
+    pub prefill_tp: u32,
+    pub decode_instances: u32,
+    pub decode_tp: u32,
+    /// The KV transfer's bandwidth, in B/s; `None`: the GPU's interconnect (per direction).
+    pub link_bytes_per_s: Option<f64>,
+}
+
+impl Default for Split {
+    fn default() -> Split {
+        Split { prefill_instances: 1, prefill_tp: 1, decode_instances: 1, decode_tp: 1, link_bytes_per_s: None }
+    }
+}
+
+/// A disaggregated system's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Disaggregated {
+    /// One prompt's prefill on a prefill instance, in s.
+    pub prefill_s: f64,
+    /// One prompt's KV (the whole sequence, all heads) over the link, in s.
+    pub transfer_s: f64,
+    /// One prefill instance's highest rate with mean TTFT inside the target, in requests/s.
+    pub prefill_rate_req_per_s: f64,
+    /// The batch a decode instance runs: its TPOT knee within its KV pool (no prefill in its steps).
+    pub decode_batch: u32,
+    /// One decode instance's rate at that batch: B / (output x step(B)), in requests/s.
+    pub decode_rate_req_per_s: f64,
+    /// min(x x prefill rate, y x decode rate), in requests/s.
+    pub rate_req_per_s: f64,
+    /// x x TP_p + y x TP_d.
+    pub gpus: u32,
+    pub goodput_per_gpu_req_per_s: f64,
+    /// [`Binds::PrefillSide`] or [`Binds::DecodeSide`].
+    pub binds: Binds,
+    /// The x : y that balances the sides: decode rate / prefill rate prefill instances per decode
+    /// instance (0 when a side serves nothing).
+    pub balanced_prefill_per_decode: f64,
+}
+
+/// The split's numbers. A prefill instance prefills one prompt at a time (FCFS, M/D/1): mean
+/// TTFT = W(rate, prefill) + prefill + transfer, so its highest rate is 2S / (D (D + 2S)) with
+/// S = TTFT target - prefill - transfer, D = prefill. A decode instance runs at its TPOT knee and
+/// never prefills. The transfer is the prompt's whole KV over one link (an upper bound: TP shards
+/// could move in parallel) and delays the first token as the issue counts it.
+pub fn disaggregated(scenario: &Scenario, split: &Split) -> Disaggregated {
+    let prefill_side = Scenario { tp: split.prefill_tp.max(1), ..*scenario };
+    let holds = |s: &Scenario| kv_pool_batch(s) >= 1;
+    let prefill_s = prefill_time(&prefill_side).prefill_s;
+    let link = split.link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
+    let transfer_s = kv_bytes_per_seq(&prefill_side) / link;
+    let slack_s = scenario.ttft_target_s - prefill_s - transfer_s;
+    let prefill_rate = if holds(&prefill_side) { md1_rate_max_req_per_s(prefill_s, slack_s) } else { 0.0 };
+    let decode_side = Scenario { tp: split.decode_tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
+    let decode_batch = knee_batch(&decode_side).min(kv_pool_batch(&decode_side));
+    let decode_rate =
+        if decode_batch == 0 { 0.0 } else { evaluate(&decode_side, decode_batch).throughput_req_per_s };
+    let (x, y) = (f64::from(split.prefill_instances), f64::from(split.decode_instances));
+    let rate = (x * prefill_rate).min(y * decode_rate);
+    let gpus = split.prefill_instances * prefill_side.tp + split.decode_instances * decode_side.tp;
+    Disaggregated {
+        prefill_s,
+        transfer_s,
+        prefill_rate_req_per_s: prefill_rate,
+        decode_batch,
+        decode_rate_req_per_s: decode_rate,
+        rate_req_per_s: rate,
+        gpus,
+        goodput_per_gpu_req_per_s: rate / f64::from(gpus.max(1)),
+        binds: if x * prefill_rate < y * decode_rate { Binds::PrefillSide } else { Binds::DecodeSide },
+        balanced_prefill_per_decode: if prefill_rate > 0.0 { decode_rate / prefill_rate } else { 0.0 },
+    }
+}
+
+/// The three placements side by side on one scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The colocated replica with chunked prefill at its highest rate inside the targets.
+    pub chunked: Operating,
+    /// The same replica with whole-prompt prefill steps (DistServe's baseline).
+    pub unchunked: Operating,
+    pub disaggregated: Disaggregated,
+    /// GPUs of one colocated replica (its TP).
+    pub colocated_gpus: u32,
+}
+
+impl Comparison {
+    /// Goodput per GPU of a colocated operating point, in requests/s per GPU.
+    pub fn per_gpu(&self, point: &Operating) -> f64 {
+        point.rate_req_per_s / f64::from(self.colocated_gpus.max(1))
+    }
+}
+
+/// Colocated (chunked at `chunk_tokens`, and unchunked) against `split`, on `scenario`'s targets.
+pub fn compare(scenario: &Scenario, chunk_tokens: u32, split: &Split) -> Comparison {
+    Comparison {
+        chunked: best_rate(scenario, |r| chunked_at(scenario, chunk_tokens, r)),
+        unchunked: best_rate(scenario, |r| unchunked_at(scenario, r)),
+        disaggregated: disaggregated(scenario, split),
+        colocated_gpus: scenario.tp.max(1),
+    }
+}

@@ -1,0 +1,115 @@
+//! A colocated replica serving prefill and decode on the same GPUs, in steady state, two ways:
+//! chunked (every step carries the decodes plus prompt chunks up to a step token budget) and
+//! unchunked (a whole prompt is one step that every running decode waits for).
+
+use super::queue::{largest_ok, md1_wait_s};
+use super::{Binds, Operating};
+use crate::core::model::prefill_attention_flop;
+use crate::core::prefill::prefill_time;
+use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario};
+use crate::core::sim::{StepCost, StepWork};
+
+/// Fixed-point iterations for a step time; the map is monotone, so it converges or runs away.
+const ITERATIONS: usize = 200;
+/// A steady step longer than this many TPOT targets has run away (the load exceeds capacity).
+const RUNAWAY_TARGETS: f64 = 1e3;
+
+/// The least fixed point of `t = next(t)` from `start`, or `None` if it runs past `limit_s`.
+fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
+    let mut t = start_s;
+    for _ in 0..ITERATIONS {
+        let n = next(t);
+        if !(n.is_finite() && n <= limit_s) {
+            return None;
+        }
+        if (n - t).abs() <= 1e-12 * n.max(1e-12) {
+            return Some(n);
+        }
+        t = n;
+    }
+    Some(t)
+}
+
+/// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget. In steady
+/// state each step of length t carries B = rate x output x t decodes (Little's law: a request
+/// decodes for `output` steps) and c = rate x prompt x t prompt tokens (the prompts arriving
+/// during it), so t = step(B decodes + c prompt tokens), solved by fixed-point iteration; TPOT = t.
+/// A prompt is prefilled with the budget the decodes leave, C - B tokens a step, so it takes
+/// D = prompt x t / (C - B) and queues as M/D/1: TTFT = D + W(rate, D) (mean). Assumes every
+/// running sequence holds the scenario's context (as the batch table does) and leaves out the
+/// chunks' reads of their own prompt's earlier KV.
+pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -> Operating {
+    let cost = StepCost::new(scenario);
+    let (prompt, output) = (f64::from(scenario.context_tokens), f64::from(scenario.output_tokens));
+    let attention_flop_per_prompt = prefill_attention_flop(&scenario.model, scenario.context_tokens);
+    let work = |t: f64| {
+        let decodes = (rate_req_per_s * output * t).round();
+        StepWork {
+            decode_tokens: decodes.min(f64::from(u32::MAX)) as u32,
+            prefill_tokens: (rate_req_per_s * prompt * t).round().min(f64::from(u32::MAX)) as u32,
+            prefill_attention_flop: rate_req_per_s * t * attention_flop_per_prompt,
+            kv_tokens: decodes * prompt,
+        }
+    };
+    let limit_s = RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6);
+    let start_s = cost.step_s(&StepWork { decode_tokens: 1, kv_tokens: prompt, ..StepWork::default() });
+    let Some(t) = fixed_point_s(start_s, limit_s, |t| cost.step_s(&work(t))) else {
+        return Operating::overloaded(Binds::Capacity);
+    };
+    let batch = rate_req_per_s * output * t;
+    let left_tokens = f64::from(chunk_tokens) - batch;
+    let budget_ok = batch + rate_req_per_s * prompt * t <= f64::from(chunk_tokens);
+    let prefill_s = if left_tokens > 0.0 { prompt * t / left_tokens } else { f64::INFINITY };
+    let ttft_s = prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
+    let binds = first_missed(scenario, t, ttft_s, batch, budget_ok);
+    Operating { rate_req_per_s, batch, tpot_s: t, ttft_s, binds }
+}
+
+/// Unchunked prefill at `rate_req_per_s`: each prompt is a step of its own, prefill(prompt),
+/// that runs before the decodes (prefill first, as vLLM without chunking), so decodes get the
+/// share 1 - rate x prefill of the time: TPOT = step(B) / (1 - rate x prefill) with
+/// B = rate x output x TPOT (fixed point). A new prompt waits for the step in flight, then for the
+/// prompts ahead (M/D/1): TTFT = step(B) + prefill + W(rate, prefill) (mean).
+pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64) -> Operating {
+    let prefill_s = prefill_time(scenario).prefill_s;
+    let decode_share = 1.0 - rate_req_per_s * prefill_s;
+    if decode_share <= 0.0 {
+        return Operating::overloaded(Binds::Capacity);
+    }
+    let output = f64::from(scenario.output_tokens);
+    let tpot_of = |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output * tpot_s).step_s / decode_share;
+    let limit_s = RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6);
+    let Some(tpot_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
+        return Operating::overloaded(Binds::Capacity);
+    };
+    let batch = rate_req_per_s * output * tpot_s;
+    let ttft_s = tpot_s * decode_share + prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
+    let binds = first_missed(scenario, tpot_s, ttft_s, batch, true);
+    Operating { rate_req_per_s, batch, tpot_s, ttft_s, binds }
+}
+
+/// The first constraint an operating point misses, or [`Binds::Nothing`].
+fn first_missed(scenario: &Scenario, tpot_s: f64, ttft_s: f64, batch: f64, budget_ok: bool) -> Binds {
+    if !budget_ok {
+        Binds::StepBudget
+    } else if batch > f64::from(kv_pool_batch(scenario)) {
+        Binds::KvPool
+    } else if tpot_s > scenario.tpot_target_s {
+        Binds::Tpot
+    } else if ttft_s > scenario.ttft_target_s {
+        Binds::Ttft
+    } else {
+        Binds::Nothing
+    }
+}
+
+/// The highest rate at which `at(rate)` misses nothing, and what it misses just past it.
+pub fn best_rate(scenario: &Scenario, at: impl Fn(f64) -> Operating) -> Operating {
+    let prefill_s = prefill_time(scenario).prefill_s;
+    // Prompts alone cap the rate at one per prefill; the decodes alone at pool / (output x floor).
+    let hi = if prefill_s > 0.0 { 1.0 / prefill_s } else { 1e9 };
+    let rate = largest_ok(hi, |r| at(r).binds == Binds::Nothing);
+    let past = at((rate * (1.0 + 1e-6)).max(1e-9));
+    let best = at(rate);
+    Operating { binds: if best.binds == Binds::Nothing { past.binds } else { best.binds }, ..best }
+}

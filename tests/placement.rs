@@ -1,0 +1,126 @@
+//! Placement: colocated (chunked, unchunked) against disaggregated prefill/decode, each checked
+//! against arithmetic written out here, on the worked example and a prefill-heavy workload.
+
+use goodput_lab::core::placement::colocated::{chunked_at, unchunked_at};
+use goodput_lab::core::placement::queue::{md1_rate_max_req_per_s, md1_wait_s};
+use goodput_lab::core::placement::{compare, disaggregated, Binds, Split};
+use goodput_lab::core::presets::{GPUS, MODELS};
+use goodput_lab::core::prefill::prefill_time;
+use goodput_lab::core::roofline::{step_time_at, Scenario};
+use goodput_lab::state::from_query;
+
+fn scenario(query: &str) -> Scenario {
+    from_query(query).0.scenario
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs())
+}
+
+/// 2,048 tokens of context prefilled under a 500 ms TTFT, 128-token answers at 20 ms TPOT.
+const PREFILL_HEAVY: &str = "ctx=8192&out=128&ttft=500&tpot=20";
+
+#[test]
+fn md1_mean_wait_at_the_highest_rate_is_exactly_the_slack() {
+    for (service_s, slack_s) in [(0.034, 1.96), (0.15, 0.35), (1e-3, 1e-4)] {
+        let rate = md1_rate_max_req_per_s(service_s, slack_s);
+        let rho = rate * service_s;
+        let wait = rho * service_s / (2.0 * (1.0 - rho));
+        assert!(close(wait, slack_s, 1e-9), "{wait} vs {slack_s}");
+        assert!(close(md1_wait_s(rate, service_s), slack_s, 1e-9));
+    }
+    assert_eq!(md1_rate_max_req_per_s(0.1, -0.01), 0.0, "no slack, no rate");
+}
+
+#[test]
+fn a_decode_instance_runs_the_worked_examples_knee_at_25_2_req_per_s() {
+    let d = disaggregated(&scenario(""), &Split::default());
+    // Weights 8.03e9 x 2 B plus 64 x 2,048 tokens x 131,072 B of KV at 3.35 TB/s.
+    let step_s = (8.03e9 * 2.0 + 64.0 * 2048.0 * 131_072.0) / 3.35e12;
+    assert_eq!(d.decode_batch, 64);
+    assert!(close(d.decode_rate_req_per_s, 64.0 / (256.0 * step_s), 1e-9), "{}", d.decode_rate_req_per_s);
+    assert!(close(d.decode_rate_req_per_s, 25.2, 0.005));
+}
+
+#[test]
+fn a_prefill_instances_rate_puts_its_mean_ttft_on_the_target() {
+    let s = scenario(PREFILL_HEAVY);
+    let d = disaggregated(&s, &Split::default());
+    assert!(close(d.prefill_s, prefill_time(&s).prefill_s, 1e-12));
+    // KV of 8,192 tokens x 131,072 B over 450 GB/s of NVLink per direction.
+    assert!(close(d.transfer_s, 8192.0 * 131_072.0 / 450e9, 1e-9), "{}", d.transfer_s);
+    let rho = d.prefill_rate_req_per_s * d.prefill_s;
+    let ttft_s = rho * d.prefill_s / (2.0 * (1.0 - rho)) + d.prefill_s + d.transfer_s;
+    assert!(close(ttft_s, 0.5, 1e-9), "mean TTFT {ttft_s}");
+}
+
+#[test]
+fn the_system_serves_the_slower_side_and_names_it_with_the_balancing_ratio() {
+    let s = scenario(PREFILL_HEAVY);
+    let one = disaggregated(&s, &Split::default());
+    assert_eq!(one.binds, Binds::PrefillSide, "8k prompts: the prefill side binds");
+    assert!(close(one.rate_req_per_s, one.prefill_rate_req_per_s, 1e-12));
+    let split = Split { prefill_instances: 4, ..Split::default() };
+    let four = disaggregated(&s, &split);
+    let expected = (4.0 * one.prefill_rate_req_per_s).min(one.decode_rate_req_per_s);
+    assert!(close(four.rate_req_per_s, expected, 1e-12));
+    assert_eq!(four.binds, Binds::DecodeSide);
+    assert_eq!(four.gpus, 5);
+    assert!(close(four.goodput_per_gpu_req_per_s, expected / 5.0, 1e-12));
+    let ratio = one.decode_rate_req_per_s / one.prefill_rate_req_per_s;
+    assert!(close(one.balanced_prefill_per_decode, ratio, 1e-12) && ratio > 3.0 && ratio < 4.0, "{ratio}");
+}
+
+#[test]
+fn an_unchunked_replica_stretches_every_decode_step_by_the_time_prompts_take() {
+    let s = scenario(PREFILL_HEAVY);
+    let rate = 2.0;
+    let p = unchunked_at(&s, rate);
+    let prefill_s = prefill_time(&s).prefill_s;
+    assert!(close(p.batch, rate * 128.0 * p.tpot_s, 1e-9), "Little's law");
+    let stretched = step_time_at(&s, p.batch).step_s / (1.0 - rate * prefill_s);
+    assert!(close(p.tpot_s, stretched, 1e-9), "{} vs {stretched}", p.tpot_s);
+    let rho = rate * prefill_s;
+    let ttft = step_time_at(&s, p.batch).step_s + prefill_s + rho * prefill_s / (2.0 * (1.0 - rho));
+    assert!(close(p.ttft_s, ttft, 1e-9));
+}
+
+#[test]
+fn a_chunked_replica_prefills_with_the_budget_its_memory_bound_decodes_leave() {
+    let s = scenario("");
+    let rate = 20.0;
+    let p = chunked_at(&s, 512, rate);
+    assert!(close(p.batch, rate * 256.0 * p.tpot_s, 1e-9), "Little's law");
+    let service_s = 2048.0 * p.tpot_s / (512.0 - p.batch);
+    let rho = rate * service_s;
+    assert!(close(p.ttft_s, service_s + rho * service_s / (2.0 * (1.0 - rho)), 1e-9));
+    // The step carries ~B decodes and rate x t prompt tokens, but it is memory-bound: the chunks'
+    // FLOPs ride along, and the step stays within 2% of B decodes alone.
+    assert!(close(p.tpot_s, step_time_at(&s, p.batch).step_s, 0.02), "{}", p.tpot_s);
+    assert_eq!(p.binds, Binds::Nothing);
+}
+
+#[test]
+fn sharing_steps_with_prefill_never_beats_the_prefill_free_knee_rate() {
+    let s = scenario("");
+    let c = compare(&s, 512, &Split::default());
+    let free = c.disaggregated.decode_rate_req_per_s; // the knee with no prefill in the steps
+    assert!(c.chunked.rate_req_per_s < free && c.unchunked.rate_req_per_s < free);
+    assert!(c.chunked.rate_req_per_s > 0.8 * free, "chunked: {}", c.chunked.rate_req_per_s);
+    assert!(c.unchunked.rate_req_per_s < c.chunked.rate_req_per_s, "whole prompts stall the decodes");
+    assert_eq!(c.unchunked.binds, Binds::Tpot);
+}
+
+#[test]
+fn every_preset_pair_gives_finite_placements() {
+    for m in MODELS.iter() {
+        for g in GPUS.iter() {
+            let s = Scenario { model: *m, gpu: *g, ..scenario("tp=8") };
+            let split = Split { prefill_tp: 8, decode_tp: 8, ..Split::default() };
+            let c = compare(&s, 2048, &split);
+            for r in [c.chunked.rate_req_per_s, c.unchunked.rate_req_per_s, c.disaggregated.rate_req_per_s] {
+                assert!(r.is_finite() && r >= 0.0, "{} on {}: {r}", m.id, g.id);
+            }
+        }
+    }
+}
