@@ -1,6 +1,7 @@
 //! URL state: every control round-trips through the query string, and bad values fall back with a
 //! notice instead of failing.
 
+use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::Attention;
 use goodput_lab::core::roofline::{evaluate, Calibration, Precision};
 use goodput_lab::state::fields::{
@@ -67,7 +68,9 @@ fn every_key_round_trips() {
          &seed=7&chunk=1024&cap=32&prefill=free&attain=85&rate_max=40&points=24"
     );
     let sim_closed = format!("{base}&lengths=fixed&seed=9&pct=p99");
-    for query in [preset, custom, &sim_open, &sim_closed] {
+    let disagg = format!("{base}&place=disagg&xp=3&tpp=2&yd=1&tpd=4&xfer=50");
+    let colo_split = format!("{base}&yd=2&xfer=12.5");
+    for query in [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split] {
         let (inputs, notices) = from_query(query);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(to_query(&inputs), query);
@@ -86,7 +89,8 @@ fn every_key_round_trips() {
     assert_eq!(points.len(), 3);
     assert_eq!(measured::with_measured(page_query(&inputs, &view_state), &points), measured_query);
     let joined =
-        [preset, custom, &sim_open, &sim_closed, &view, "present=1", &measured_query, "lesson=1"].join("&");
+        [preset, custom, &sim_open, &sim_closed, &disagg, &view, "present=1", &measured_query, "lesson=1"]
+            .join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {
         assert!(covered.contains(key), "round trip misses key {key}");
@@ -282,4 +286,36 @@ fn garbage_in_an_automatic_key_falls_back_to_auto_not_to_its_minimum() {
     let (inputs, notices) = from_query("sim=1&cap=0");
     assert_eq!(notices.len(), 1);
     assert_eq!(inputs.sim.cap, Some(1), "an out-of-range number is still clamped");
+}
+
+#[test]
+fn a_disaggregated_link_opens_its_split_and_writes_every_placement_key() {
+    let (inputs, notices) = from_query("place=disagg&xp=2&yd=3&tpd=2");
+    assert!(notices.is_empty(), "{notices:?}");
+    let split = inputs.placement.split;
+    assert_eq!(inputs.placement.mode, PlacementMode::Disaggregated);
+    assert_eq!(
+        (split.prefill_instances, split.prefill_tp, split.decode_instances, split.decode_tp),
+        (2, 1, 3, 2)
+    );
+    assert_eq!(split.link_bytes_per_s, None, "no xfer: the GPU's interconnect");
+    assert!(
+        to_query(&inputs).ends_with("&place=disagg&xp=2&tpp=1&yd=3&tpd=2&xfer=auto"),
+        "{}",
+        to_query(&inputs)
+    );
+    assert_eq!(from_query("xfer=50").0.placement.split.link_bytes_per_s, Some(50e9));
+}
+
+#[test]
+fn bad_placement_values_fall_back_with_one_notice_each() {
+    let (inputs, notices) = from_query("place=split&xp=0&tpp=3&yd=nine&tpd=16&xfer=fast");
+    let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
+    assert_eq!(keys, ["place", "xp", "tpp", "yd", "tpd", "xfer"], "{notices:?}");
+    let split = inputs.placement.split;
+    assert_eq!(inputs.placement.mode, PlacementMode::Colocated);
+    assert_eq!((split.prefill_instances, split.prefill_tp, split.decode_tp), (1, 1, 1));
+    assert_eq!(split.decode_instances, 1, "not a number: the default");
+    assert_eq!(split.link_bytes_per_s, None);
+    assert_eq!(from_query("xp=20").0.placement.split.prefill_instances, 8, "clamped to 8");
 }

@@ -19,6 +19,14 @@ use queue::md1_rate_max_req_per_s;
 /// Instances per side offered by the placement control.
 pub const INSTANCES_MAX: u32 = 8;
 
+/// Where prefill runs (the placement control): with decode on every replica, or on instances of its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlacementMode {
+    #[default]
+    Colocated,
+    Disaggregated,
+}
+
 /// What stops a placement's rate from rising further.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Binds {
@@ -43,16 +51,17 @@ pub struct Operating {
     pub rate_req_per_s: f64,
     /// Sequences decoding on average (Little's law), in sequences.
     pub batch: f64,
-    pub tpot_s: f64,
-    /// Mean time to first token, in s.
-    pub ttft_s: f64,
+    /// `None` where the steady state runs away (the load exceeds what the GPUs can do), in s.
+    pub tpot_s: Option<f64>,
+    /// Mean time to first token; `None` where the prompt queue grows without bound, in s.
+    pub ttft_s: Option<f64>,
     /// The first target or limit this point misses ([`Binds::Nothing`] if none).
     pub binds: Binds,
 }
 
 impl Operating {
     fn overloaded(binds: Binds) -> Operating {
-        Operating { rate_req_per_s: 0.0, batch: 0.0, tpot_s: f64::INFINITY, ttft_s: f64::INFINITY, binds }
+        Operating { rate_req_per_s: 0.0, batch: 0.0, tpot_s: None, ttft_s: None, binds }
     }
 }
 
@@ -70,7 +79,13 @@ pub struct Split {
 
 impl Default for Split {
     fn default() -> Split {
-        Split { prefill_instances: 1, prefill_tp: 1, decode_instances: 1, decode_tp: 1, link_bytes_per_s: None }
+        Split {
+            prefill_instances: 1,
+            prefill_tp: 1,
+            decode_instances: 1,
+            decode_tp: 1,
+            link_bytes_per_s: None,
+        }
     }
 }
 

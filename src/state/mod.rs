@@ -7,6 +7,7 @@ pub mod fields;
 pub mod keys;
 pub mod lessons;
 pub mod measured;
+pub mod placement;
 mod query;
 pub mod sim;
 mod stops;
@@ -39,6 +40,8 @@ pub struct Inputs {
     pub price_per_gpu_hour: f64,
     /// The simulator's controls.
     pub sim: sim::SimInputs,
+    /// Where prefill runs, and the disaggregated split.
+    pub placement: placement::PlacementInputs,
 }
 
 /// A value the page could not use as given, and what it used instead.
@@ -83,6 +86,7 @@ impl Default for Inputs {
             rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
             price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
             sim: sim::SimInputs::default(),
+            placement: placement::PlacementInputs::default(),
         }
     }
 }

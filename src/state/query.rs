@@ -8,7 +8,7 @@ use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 56] = [
+pub const KEYS: [&str; 62] = [
     "model",
     "m_params",
     "m_active",
@@ -58,6 +58,12 @@ pub const KEYS: [&str; 56] = [
     "attain",
     "rate_max",
     "points",
+    "place",
+    "xp",
+    "tpp",
+    "yd",
+    "tpd",
+    "xfer",
     "present",
     "embed",
     "view",
@@ -167,5 +173,6 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         ("price", PRICE.write(inputs.price_per_gpu_hour)),
     ]);
     pairs.extend(inputs.sim.pairs());
+    pairs.extend(inputs.placement.pairs());
     pairs
 }

@@ -142,7 +142,8 @@ fn read_auto(raw: &RawQuery, field: &NumberField, notices: &mut Vec<Notice>) -> 
     }
     let number = text.trim().replace([',', '_'], "").parse::<f64>().ok();
     if !number.is_some_and(|x| x.is_finite() && (!field.whole || x.fract() == 0.0)) {
-        let message = format!("{}={} is not {} or auto; using auto.", field.key, quoted(text), field.expected());
+        let message =
+            format!("{}={} is not {} or auto; using auto.", field.key, quoted(text), field.expected());
         notices.push(Notice { key: field.key, message });
         return None;
     }

@@ -62,7 +62,7 @@ pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -
     let prefill_s = if left_tokens > 0.0 { prompt * t / left_tokens } else { f64::INFINITY };
     let ttft_s = prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
     let binds = first_missed(scenario, t, ttft_s, batch, budget_ok);
-    Operating { rate_req_per_s, batch, tpot_s: t, ttft_s, binds }
+    Operating { rate_req_per_s, batch, tpot_s: Some(t), ttft_s: finite(ttft_s), binds }
 }
 
 /// Unchunked prefill at `rate_req_per_s`: each prompt is a step of its own, prefill(prompt),
@@ -77,7 +77,8 @@ pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64) -> Operating {
         return Operating::overloaded(Binds::Capacity);
     }
     let output = f64::from(scenario.output_tokens);
-    let tpot_of = |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output * tpot_s).step_s / decode_share;
+    let tpot_of =
+        |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output * tpot_s).step_s / decode_share;
     let limit_s = RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6);
     let Some(tpot_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
         return Operating::overloaded(Binds::Capacity);
@@ -85,7 +86,11 @@ pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64) -> Operating {
     let batch = rate_req_per_s * output * tpot_s;
     let ttft_s = tpot_s * decode_share + prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
     let binds = first_missed(scenario, tpot_s, ttft_s, batch, true);
-    Operating { rate_req_per_s, batch, tpot_s, ttft_s, binds }
+    Operating { rate_req_per_s, batch, tpot_s: Some(tpot_s), ttft_s: finite(ttft_s), binds }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 /// The first constraint an operating point misses, or [`Binds::Nothing`].

@@ -1,0 +1,114 @@
+//! The placement's keys: `place` (colocated or disaggregated), the split `xp`/`tpp` (prefill
+//! instances and their TP), `yd`/`tpd` (decode instances and their TP) and `xfer` (the KV transfer's
+//! bandwidth, `auto` for the GPU's interconnect), validated with a notice for each bad value.
+
+use serde::{Deserialize, Serialize};
+
+use super::fields::{quoted, InputField, NumberField};
+use super::{Notice, RawQuery};
+use crate::core::placement::{PlacementMode, Split, INSTANCES_MAX};
+use crate::core::roofline::TP_CHOICES;
+
+/// The placement control's state: the mode, and the split it keeps while colocated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlacementInputs {
+    pub mode: PlacementMode,
+    pub split: Split,
+}
+
+/// `place=` values.
+pub const MODES: [(&str, PlacementMode); 2] =
+    [("colo", PlacementMode::Colocated), ("disagg", PlacementMode::Disaggregated)];
+
+pub const PREFILL_INSTANCES: NumberField =
+    NumberField::new("xp", "Prefill instances", "instances", (1.0, INSTANCES_MAX as f64)).whole();
+pub const DECODE_INSTANCES: NumberField =
+    NumberField::new("yd", "Decode instances", "instances", (1.0, INSTANCES_MAX as f64)).whole();
+/// The KV transfer's bandwidth in GB/s (base unit B/s): a network link, e.g. 50 GB/s for 400 Gb/s.
+pub const TRANSFER: NumberField =
+    NumberField::new("xfer", "KV transfer bandwidth", "GB/s", (0.1, 10_000.0)).scaled(1e9);
+
+/// [`PREFILL_INSTANCES`] in the inputs.
+pub const PREFILL_INSTANCES_INPUT: InputField = PREFILL_INSTANCES.bound(
+    |i| f64::from(i.placement.split.prefill_instances),
+    |i, v| i.placement.split.prefill_instances = v as u32,
+);
+/// [`DECODE_INSTANCES`] in the inputs.
+pub const DECODE_INSTANCES_INPUT: InputField = DECODE_INSTANCES.bound(
+    |i| f64::from(i.placement.split.decode_instances),
+    |i, v| i.placement.split.decode_instances = v as u32,
+);
+
+/// Validates the placement's keys.
+pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> PlacementInputs {
+    let d = Split::default();
+    let mode = match raw.get("place") {
+        None => PlacementMode::Colocated,
+        Some(text) => MODES.iter().find(|(id, _)| *id == text.trim()).map(|(_, m)| *m).unwrap_or_else(|| {
+            let message = format!("place={} is not one of colo, disagg; using colo.", quoted(text));
+            notices.push(Notice { key: "place", message });
+            PlacementMode::Colocated
+        }),
+    };
+    let instances = |f: &NumberField, default: u32, notices: &mut Vec<Notice>| {
+        f.read(raw.get(f.key), f64::from(default), notices) as u32
+    };
+    let split = Split {
+        prefill_instances: instances(&PREFILL_INSTANCES, d.prefill_instances, notices),
+        prefill_tp: read_tp(raw, "tpp", notices),
+        decode_instances: instances(&DECODE_INSTANCES, d.decode_instances, notices),
+        decode_tp: read_tp(raw, "tpd", notices),
+        link_bytes_per_s: read_link(raw, notices),
+    };
+    PlacementInputs { mode, split }
+}
+
+/// A TP degree from the offered choices; anything else is 1, with a notice.
+fn read_tp(raw: &RawQuery, key: &'static str, notices: &mut Vec<Notice>) -> u32 {
+    let Some(text) = raw.get(key) else { return 1 };
+    match text.trim().parse::<u32>() {
+        Ok(tp) if TP_CHOICES.contains(&tp) => tp,
+        _ => {
+            let message = format!("{key}={} is not one of 1, 2, 4, 8; using 1.", quoted(text));
+            notices.push(Notice { key, message });
+            1
+        }
+    }
+}
+
+/// `xfer`: absent or `auto` is the GPU's interconnect; text that is not a number is too (with a
+/// notice); a number is clamped into [`TRANSFER`]'s range.
+fn read_link(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<f64> {
+    let text = raw.get(TRANSFER.key)?;
+    if text.trim().eq_ignore_ascii_case("auto") {
+        return None;
+    }
+    if !text.trim().parse::<f64>().is_ok_and(f64::is_finite) {
+        let message = format!("xfer={} is not {} or auto; using auto.", quoted(text), TRANSFER.expected());
+        notices.push(Notice { key: TRANSFER.key, message });
+        return None;
+    }
+    Some(TRANSFER.read(Some(text), TRANSFER.to_base(TRANSFER.min), notices))
+}
+
+impl PlacementInputs {
+    /// Query pairs in canonical order: all of them while disaggregated (a link reproduces the split),
+    /// only those off their defaults while colocated.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let (s, d) = (self.split, Split::default());
+        let disaggregated = self.mode == PlacementMode::Disaggregated;
+        let all = [
+            ("place", "disagg".to_string(), disaggregated),
+            ("xp", s.prefill_instances.to_string(), s.prefill_instances != d.prefill_instances),
+            ("tpp", s.prefill_tp.to_string(), s.prefill_tp != d.prefill_tp),
+            ("yd", s.decode_instances.to_string(), s.decode_instances != d.decode_instances),
+            ("tpd", s.decode_tp.to_string(), s.decode_tp != d.decode_tp),
+            (
+                "xfer",
+                s.link_bytes_per_s.map_or("auto".into(), |b| TRANSFER.write(b)),
+                s.link_bytes_per_s.is_some(),
+            ),
+        ];
+        all.into_iter().filter(|(_, _, shown)| disaggregated || *shown).map(|(k, v, _)| (k, v)).collect()
+    }
+}
