@@ -124,3 +124,28 @@ fn every_preset_pair_gives_finite_placements() {
         }
     }
 }
+
+#[test]
+fn the_finding_names_the_placement_with_the_most_goodput_per_gpu_and_its_number() {
+    use goodput_lab::format::placement::{finding, rows};
+    for query in ["", PREFILL_HEAVY, "ctx=512&out=1024&tpot=40&ttft=300"] {
+        let s = scenario(query);
+        let split = Split { prefill_instances: 2, ..Split::default() };
+        let c = compare(&s, 512, &split);
+        let table = rows(&c, 512, &split);
+        let per_gpu =
+            [c.per_gpu(&c.chunked), c.per_gpu(&c.unchunked), c.disaggregated.goodput_per_gpu_req_per_s];
+        let best = (0..3).fold(0, |b, i| if per_gpu[i] > per_gpu[b] { i } else { b });
+        let text = finding(&c, &split);
+        let names =
+            ["colocated with chunked prefill", "colocated with whole-prompt prefill", "disaggregated"];
+        assert!(
+            text.starts_with(&format!(
+                "Per GPU, {} serves the most: {} req/s",
+                names[best], table[best].per_gpu
+            )),
+            "{text}"
+        );
+        assert!(text.contains("2 × TP1 prefill : 1 × TP1 decode"), "{text}");
+    }
+}

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::prefill::prefill_time;
 use crate::core::roofline::{evaluate, knee_batch, kv_bytes_per_seq, kv_pool_batch, Scenario};
 use colocated::{best_rate, chunked_at, unchunked_at};
-use queue::md1_rate_max_req_per_s;
+use queue::{md1_rate_max_req_per_s, md1_wait_s};
 
 /// Instances per side offered by the placement control.
 pub const INSTANCES_MAX: u32 = 8;
@@ -102,6 +102,11 @@ pub struct Disaggregated {
     pub decode_batch: u32,
     /// One decode instance's rate at that batch: B / (output x step(B)), in requests/s.
     pub decode_rate_req_per_s: f64,
+    /// step(decode batch): the TPOT a decode instance gives; `None` when no batch fits, in s.
+    pub decode_tpot_s: Option<f64>,
+    /// Mean TTFT at the system's rate, each prefill instance taking rate / x; `None` when its
+    /// queue grows without bound, in s.
+    pub ttft_s: Option<f64>,
     /// min(x x prefill rate, y x decode rate), in requests/s.
     pub rate_req_per_s: f64,
     /// x x TP_p + y x TP_d.
@@ -129,17 +134,20 @@ pub fn disaggregated(scenario: &Scenario, split: &Split) -> Disaggregated {
     let prefill_rate = if holds(&prefill_side) { md1_rate_max_req_per_s(prefill_s, slack_s) } else { 0.0 };
     let decode_side = Scenario { tp: split.decode_tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
     let decode_batch = knee_batch(&decode_side).min(kv_pool_batch(&decode_side));
-    let decode_rate =
-        if decode_batch == 0 { 0.0 } else { evaluate(&decode_side, decode_batch).throughput_req_per_s };
-    let (x, y) = (f64::from(split.prefill_instances), f64::from(split.decode_instances));
+    let decode_point = (decode_batch > 0).then(|| evaluate(&decode_side, decode_batch));
+    let decode_rate = decode_point.map_or(0.0, |p| p.throughput_req_per_s);
+    let (x, y) = (f64::from(split.prefill_instances.max(1)), f64::from(split.decode_instances.max(1)));
     let rate = (x * prefill_rate).min(y * decode_rate);
     let gpus = split.prefill_instances * prefill_side.tp + split.decode_instances * decode_side.tp;
+    let ttft_s = md1_wait_s(rate / x, prefill_s) + prefill_s + transfer_s;
     Disaggregated {
         prefill_s,
         transfer_s,
         prefill_rate_req_per_s: prefill_rate,
         decode_batch,
         decode_rate_req_per_s: decode_rate,
+        decode_tpot_s: decode_point.map(|p| p.step.step_s),
+        ttft_s: ttft_s.is_finite().then_some(ttft_s),
         rate_req_per_s: rate,
         gpus,
         goodput_per_gpu_req_per_s: rate / f64::from(gpus.max(1)),

@@ -16,6 +16,7 @@ use super::lessons::LessonBar;
 use super::measured::MeasuredPanel;
 use super::notices::Notices;
 use super::page::{InputsSignals, PageMemos, PageState};
+use super::placement::PlacementPanel;
 use super::share::ShareMenu;
 use super::sim_panel::SimPanel;
 use super::{channel, keys, url};
@@ -98,6 +99,7 @@ fn Results() -> impl IntoView {
             </div>
             <DerivationPanel/>
             <CapacityPanel/>
+            <PlacementPanel/>
             <MeasuredPanel/>
             <SimPanel/>
         </section>

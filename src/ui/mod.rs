@@ -26,6 +26,7 @@ mod measured;
 mod notices;
 mod page;
 mod panic_banner;
+mod placement;
 mod share;
 mod sim_charts;
 mod sim_controls;

@@ -18,6 +18,7 @@ const MODES = [
   // Presenting, the system theme (theme=auto) gives the projector look.
   { name: 'presentation', query: '?present=1', autoLook: 'projector' },
   { name: 'the simulator panel open', query: '?sim=1&requests=300&points=6', ready: '#sim-goodput' },
+  { name: 'the placement panel open', query: '?place=disagg', ready: '#placement-table' },
   ...['rate', 'step', 'interactivity', 'table', 'derivation'].map((view) => (
     { name: `embed view=${view}`, query: `?embed=1&view=${view}` })),
   { name: 'embed view=sim', query: '?embed=1&view=sim&requests=300&points=6', ready: '#sim-goodput' },

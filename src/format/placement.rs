@@ -1,0 +1,112 @@
+//! The placement comparison as the page prints it: one row per placement (rate, GPUs, goodput per
+//! GPU, TPOT, mean TTFT, what binds), where the KV transfer's bandwidth comes from, and the finding.
+
+use super::{ms_or_dash, significant, thousands, trimmed};
+use crate::core::placement::{Binds, Comparison, Operating, Split};
+use crate::core::roofline::Scenario;
+use crate::core::units::bytes_to_gb;
+
+/// One row of the comparison table, as text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacementRow {
+    /// `chunked`, `unchunked` or `disagg`: the row's id in the page.
+    pub id: &'static str,
+    pub label: String,
+    pub rate: String,
+    pub gpus: String,
+    pub per_gpu: String,
+    pub tpot: String,
+    pub ttft: String,
+    pub binds: String,
+}
+
+/// What binds, in words.
+pub fn binds_text(binds: Binds) -> &'static str {
+    match binds {
+        Binds::Nothing => "nothing",
+        Binds::Tpot => "the TPOT target",
+        Binds::Ttft => "the TTFT target",
+        Binds::KvPool => "the KV pool",
+        Binds::StepBudget => "the step token budget",
+        Binds::Capacity => "the GPUs' capacity",
+        Binds::PrefillSide => "the prefill side",
+        Binds::DecodeSide => "the decode side",
+    }
+}
+
+/// The three rows: chunked colocated, unchunked colocated, the disaggregated split.
+pub fn rows(comparison: &Comparison, chunk_tokens: u32, split: &Split) -> Vec<PlacementRow> {
+    let gpus = comparison.colocated_gpus;
+    let colocated = |id, label: String, p: &Operating| PlacementRow {
+        id,
+        label,
+        rate: significant(p.rate_req_per_s),
+        gpus: thousands(f64::from(gpus)),
+        per_gpu: significant(comparison.per_gpu(p)),
+        tpot: ms_or_dash(p.tpot_s),
+        ttft: ms_or_dash(p.ttft_s),
+        binds: binds_text(p.binds).to_string(),
+    };
+    let d = &comparison.disaggregated;
+    vec![
+        colocated(
+            "chunked",
+            format!("Colocated, chunked ({} tokens a step)", thousands(f64::from(chunk_tokens))),
+            &comparison.chunked,
+        ),
+        colocated("unchunked", "Colocated, whole prompts".to_string(), &comparison.unchunked),
+        PlacementRow {
+            id: "disagg",
+            label: format!("Disaggregated {}", split_text(split)),
+            rate: significant(d.rate_req_per_s),
+            gpus: thousands(f64::from(d.gpus)),
+            per_gpu: significant(d.goodput_per_gpu_req_per_s),
+            tpot: ms_or_dash(d.decode_tpot_s),
+            ttft: ms_or_dash(d.ttft_s),
+            binds: binds_text(d.binds).to_string(),
+        },
+    ]
+}
+
+/// `2 × TP1 prefill : 1 × TP2 decode`.
+pub fn split_text(split: &Split) -> String {
+    format!(
+        "{} × TP{} prefill : {} × TP{} decode",
+        split.prefill_instances, split.prefill_tp, split.decode_instances, split.decode_tp
+    )
+}
+
+/// Where the KV transfer's bandwidth comes from.
+pub fn link_text(scenario: &Scenario, split: &Split) -> String {
+    match split.link_bytes_per_s {
+        Some(b) => format!("the KV crosses a chosen link of {} GB/s", trimmed(bytes_to_gb(b), 1)),
+        None => format!(
+            "the KV crosses the {}'s interconnect, {} GB/s per direction (from the GPU preset: {})",
+            scenario.gpu.name,
+            trimmed(bytes_to_gb(scenario.gpu.interconnect_bytes_per_s), 1),
+            scenario.gpu.source
+        ),
+    }
+}
+
+/// The finding: which placement serves the most per GPU on these targets, which side of the split
+/// binds, and the prefill : decode ratio that would balance it.
+pub fn finding(comparison: &Comparison, split: &Split) -> String {
+    let d = &comparison.disaggregated;
+    let candidates = [
+        ("colocated with chunked prefill", comparison.per_gpu(&comparison.chunked)),
+        ("colocated with whole-prompt prefill", comparison.per_gpu(&comparison.unchunked)),
+        ("disaggregated", d.goodput_per_gpu_req_per_s),
+    ];
+    let best = candidates.iter().fold(candidates[0], |a, b| if b.1 > a.1 { *b } else { a });
+    if best.1 <= 0.0 {
+        return "No placement meets both targets here.".to_string();
+    }
+    let side = format!(
+        "In the split {}, {} binds; {} prefill instances per decode instance would balance the sides.",
+        split_text(split),
+        binds_text(d.binds),
+        trimmed(d.balanced_prefill_per_decode, 2)
+    );
+    format!("Per GPU, {} serves the most: {} req/s per GPU. {side}", best.0, significant(best.1))
+}

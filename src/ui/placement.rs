@@ -1,0 +1,128 @@
+//! The placement panel: colocated or disaggregated prefill and decode, the split's controls, and the
+//! three placements (chunked, whole-prompt, the split) compared per GPU on the page's targets.
+
+use leptos::prelude::*;
+
+use super::page::{InputsSignals, PageState};
+use super::widgets::{NumberBox, NumberInput, PresetSelect};
+use crate::core::placement::{compare, PlacementMode};
+use crate::core::roofline::TP_CHOICES;
+use crate::format::placement::{finding, link_text, rows, PlacementRow};
+use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
+
+/// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
+const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
+
+/// The panel: its heading and what it compares, then its body once opened (at once when the link
+/// says `place=disagg`).
+#[component]
+pub fn PlacementPanel() -> impl IntoView {
+    let inputs = PageState::get().inputs;
+    let (asked, set_asked) = signal(inputs.get_untracked().placement.mode == PlacementMode::Disaggregated);
+    let ask = move || {
+        view! {
+            <button type="button" id="placement-open" on:click=move |_| set_asked.set(true)>"Compare placements"</button>
+        }
+    };
+    view! {
+        <section id="placement" class="panel placement" aria-labelledby="placement-title">
+            <h2 id="placement-title">"Prefill and decode: colocated or disaggregated"</h2>
+            <p class="hint">
+                "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV "
+                "to y decode instances. Each placement's highest rate inside both targets, per GPU (steady state, mean TTFT)."
+            </p>
+            <Show when=move || asked.get() fallback=ask><PlacementBody/></Show>
+        </section>
+    }
+}
+
+/// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding.
+#[component]
+fn PlacementBody() -> impl IntoView {
+    let signals = InputsSignals::get();
+    let inputs = signals.inputs;
+    let comparison = Memo::new(move |_| {
+        let i = inputs.get();
+        compare(&i.scenario, i.sim.chunk_tokens, &i.placement.split)
+    });
+    let table = move || {
+        let i = inputs.get();
+        let chosen = if i.placement.mode == PlacementMode::Disaggregated { "disagg" } else { "chunked" };
+        rows(&comparison.get(), i.sim.chunk_tokens, &i.placement.split)
+            .into_iter()
+            .map(|r| row_view(r, chosen))
+            .collect_view()
+    };
+    view! {
+        <SplitControls/>
+        <table id="placement-table" class="placement-table">
+            <caption class="visually-hidden">"Placements compared on the page's targets"</caption>
+            <thead><tr>
+                <th scope="col">"Placement"</th><th scope="col">"Rate (req/s)"</th><th scope="col">"GPUs"</th>
+                <th scope="col">"Goodput per GPU (req/s)"</th><th scope="col">"TPOT (ms)"</th>
+                <th scope="col">"Mean TTFT (ms)"</th><th scope="col">"Binds"</th>
+            </tr></thead>
+            <tbody>{table}</tbody>
+        </table>
+        <p id="placement-finding" class="finding">{move || finding(&comparison.get(), &inputs.get().placement.split)}</p>
+        <p id="placement-link" class="hint">{move || {
+            let i = inputs.get();
+            format!("Transfer: {}.", link_text(&i.scenario, &i.placement.split))
+        }}</p>
+    }
+}
+
+fn row_view(r: PlacementRow, chosen: &'static str) -> impl IntoView {
+    let class = if r.id == chosen { "chosen" } else { "" };
+    view! {
+        <tr data-placement=r.id class=class>
+            <th scope="row">{r.label}</th><td>{r.rate}</td><td>{r.gpus}</td><td>{r.per_gpu}</td>
+            <td>{r.tpot}</td><td>{r.ttft}</td><td>{r.binds}</td>
+        </tr>
+    }
+}
+
+/// The mode, x and TP_p, y and TP_d, and the link the KV crosses.
+#[component]
+fn SplitControls() -> impl IntoView {
+    let signals = InputsSignals::get();
+    let inputs = signals.inputs;
+    let tps: Vec<(String, String)> = TP_CHOICES.iter().map(|t| (t.to_string(), format!("TP {t}"))).collect();
+    let tp_of = |v: String| v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1);
+    let modes = vec![
+        ("colo".to_string(), "Colocated".to_string()),
+        ("disagg".to_string(), "Disaggregated".to_string()),
+    ];
+    let links = vec![
+        ("auto".to_string(), "GPU interconnect".to_string()),
+        ("net".to_string(), "Network link".to_string()),
+    ];
+    let mode_of =
+        |v: &str| if v == "disagg" { PlacementMode::Disaggregated } else { PlacementMode::Colocated };
+    let network = move || inputs.get().placement.split.link_bytes_per_s.is_some();
+    let link_value = Signal::derive(move || {
+        inputs.get().placement.split.link_bytes_per_s.unwrap_or(NETWORK_DEFAULT_BYTES_PER_S)
+    });
+    view! {
+        <div class="placement-controls">
+            <PresetSelect id="place" label="Placement" options=modes
+                selected=Signal::derive(move || if inputs.get().placement.mode == PlacementMode::Disaggregated { "disagg".into() } else { "colo".into() })
+                on_pick=move |v: String| signals.update(|i| i.placement.mode = mode_of(&v))/>
+            <NumberInput input=PREFILL_INSTANCES_INPUT/>
+            <PresetSelect id="tpp" label="Prefill TP" options=tps.clone()
+                selected=Signal::derive(move || inputs.get().placement.split.prefill_tp.to_string())
+                on_pick=move |v: String| signals.update(|i| i.placement.split.prefill_tp = tp_of(v))/>
+            <NumberInput input=DECODE_INSTANCES_INPUT/>
+            <PresetSelect id="tpd" label="Decode TP" options=tps
+                selected=Signal::derive(move || inputs.get().placement.split.decode_tp.to_string())
+                on_pick=move |v: String| signals.update(|i| i.placement.split.decode_tp = tp_of(v))/>
+            <PresetSelect id="xfer-link" label="KV transfer" options=links
+                selected=Signal::derive(move || if network() { "net".into() } else { "auto".into() })
+                on_pick=move |v: String| signals.update(|i| i.placement.split.link_bytes_per_s = (v == "net").then_some(NETWORK_DEFAULT_BYTES_PER_S))/>
+            <Show when=network>
+                <NumberBox field=TRANSFER value=link_value
+                    on_value=move |b: f64| signals.update(|i| i.placement.split.link_bytes_per_s = Some(b))/>
+            </Show>
+        </div>
+    }
+}
