@@ -133,19 +133,64 @@ fn the_finding_names_the_placement_with_the_most_goodput_per_gpu_and_its_number(
         let split = Split { prefill_instances: 2, ..Split::default() };
         let c = compare(&s, 512, &split);
         let table = rows(&c, 512, &split);
-        let per_gpu =
-            [c.per_gpu(&c.chunked), c.per_gpu(&c.unchunked), c.disaggregated.goodput_per_gpu_req_per_s];
-        let best = (0..3).fold(0, |b, i| if per_gpu[i] > per_gpu[b] { i } else { b });
+        let (best_split, best_d) = c.best_split.expect("a split serves");
+        let per_gpu = [
+            c.per_gpu(&c.chunked),
+            c.per_gpu(&c.unchunked),
+            c.disaggregated.goodput_per_gpu_req_per_s,
+            best_d.goodput_per_gpu_req_per_s,
+        ];
+        let best = (0..4).fold(0, |b, i| if per_gpu[i] > per_gpu[b] { i } else { b });
         let text = finding(&c, &split);
-        let names =
-            ["colocated with chunked prefill", "colocated with whole-prompt prefill", "disaggregated"];
-        assert!(
-            text.starts_with(&format!(
-                "Per GPU, {} serves the most: {} req/s",
-                names[best], table[best].per_gpu
-            )),
-            "{text}"
+        let best_name = format!(
+            "the split {} × TP{} prefill : {} × TP{} decode",
+            best_split.prefill_instances,
+            best_split.prefill_tp,
+            best_split.decode_instances,
+            best_split.decode_tp
         );
+        let names = [
+            "colocated with chunked prefill",
+            "colocated with whole-prompt prefill",
+            "the split 2 × TP1 prefill : 1 × TP1 decode",
+            &best_name,
+        ];
+        assert_eq!(table.len(), 4);
+        let expected = format!("Per GPU, {} serves the most: {} req/s", names[best], table[best].per_gpu);
+        assert!(text.starts_with(&expected), "{text}");
         assert!(text.contains("2 × TP1 prefill : 1 × TP1 decode"), "{text}");
+    }
+}
+
+#[test]
+fn the_best_split_has_the_most_goodput_per_gpu_of_every_split_up_to_8_gpus_a_side() {
+    use goodput_lab::core::placement::best_split;
+    for query in ["", PREFILL_HEAVY] {
+        let s = scenario(query);
+        let (split, best) = best_split(&s, None).expect("a split serves");
+        let mut most = 0.0_f64;
+        for (x, tpp) in
+            [(1, 1), (2, 1), (3, 1), (4, 1), (8, 1), (1, 2), (2, 2), (4, 2), (1, 4), (2, 4), (1, 8)]
+        {
+            for (y, tpd) in [(1, 1), (2, 1), (3, 1), (5, 1), (8, 1), (1, 2), (3, 2), (1, 4), (2, 4), (1, 8)] {
+                let split = Split {
+                    prefill_instances: x,
+                    prefill_tp: tpp,
+                    decode_instances: y,
+                    decode_tp: tpd,
+                    link_bytes_per_s: None,
+                };
+                most = most.max(disaggregated(&s, &split).goodput_per_gpu_req_per_s);
+            }
+        }
+        assert!(best.goodput_per_gpu_req_per_s >= most * (1.0 - 1e-12), "{query}: {best:?} vs {most}");
+        assert!(
+            split.prefill_instances * split.prefill_tp <= 8 && split.decode_instances * split.decode_tp <= 8
+        );
+        assert!(close(
+            best.goodput_per_gpu_req_per_s,
+            disaggregated(&s, &split).goodput_per_gpu_req_per_s,
+            1e-12
+        ));
     }
 }

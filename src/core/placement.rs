@@ -12,12 +12,14 @@ pub mod queue;
 use serde::{Deserialize, Serialize};
 
 use crate::core::prefill::prefill_time;
-use crate::core::roofline::{evaluate, knee_batch, kv_bytes_per_seq, kv_pool_batch, Scenario};
+use crate::core::roofline::{evaluate, knee_batch, kv_bytes_per_seq, kv_pool_batch, Scenario, TP_CHOICES};
 use colocated::{best_rate, chunked_at, unchunked_at};
 use queue::{md1_rate_max_req_per_s, md1_wait_s};
 
 /// Instances per side offered by the placement control.
 pub const INSTANCES_MAX: u32 = 8;
+/// GPUs per side (instances x TP) the best-split search considers, as the configuration search does.
+pub const GPUS_PER_SIDE_MAX: u32 = 8;
 
 /// Where prefill runs (the placement control): with decode on every replica, or on instances of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,6 +166,8 @@ pub struct Comparison {
     /// The same replica with whole-prompt prefill steps (DistServe's baseline).
     pub unchunked: Operating,
     pub disaggregated: Disaggregated,
+    /// The split with the most goodput per GPU up to 8 GPUs a side, on the same link ([`best_split`]).
+    pub best_split: Option<(Split, Disaggregated)>,
     /// GPUs of one colocated replica (its TP).
     pub colocated_gpus: u32,
 }
@@ -181,6 +185,34 @@ pub fn compare(scenario: &Scenario, chunk_tokens: u32, split: &Split) -> Compari
         chunked: best_rate(scenario, |r| chunked_at(scenario, chunk_tokens, r)),
         unchunked: best_rate(scenario, |r| unchunked_at(scenario, r)),
         disaggregated: disaggregated(scenario, split),
+        best_split: best_split(scenario, split.link_bytes_per_s),
         colocated_gpus: scenario.tp.max(1),
     }
+}
+
+/// Every (instances, TP) of one side with instances x TP <= [`GPUS_PER_SIDE_MAX`].
+fn sides() -> impl Iterator<Item = (u32, u32)> {
+    TP_CHOICES.into_iter().flat_map(|tp| (1..=GPUS_PER_SIDE_MAX / tp).map(move |n| (n, tp)))
+}
+
+/// The split with the most goodput per GPU on `link_bytes_per_s` (`None`: the interconnect), over
+/// every x x TP_p and y x TP_d of at most [`GPUS_PER_SIDE_MAX`] GPUs a side; of equals, the one with
+/// fewer GPUs. `None` when no split serves anything.
+pub fn best_split(scenario: &Scenario, link_bytes_per_s: Option<f64>) -> Option<(Split, Disaggregated)> {
+    let mut best: Option<(Split, Disaggregated)> = None;
+    for (prefill_instances, prefill_tp) in sides() {
+        for (decode_instances, decode_tp) in sides() {
+            let split =
+                Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
+            let d = disaggregated(scenario, &split);
+            let better = best.as_ref().map_or(d.rate_req_per_s > 0.0, |(_, b)| {
+                let (now, was) = (d.goodput_per_gpu_req_per_s, b.goodput_per_gpu_req_per_s);
+                now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && d.gpus < b.gpus)
+            });
+            if better {
+                best = Some((split, d));
+            }
+        }
+    }
+    best
 }

@@ -2,7 +2,7 @@
 //! GPU, TPOT, mean TTFT, what binds), where the KV transfer's bandwidth comes from, and the finding.
 
 use super::{ms_or_dash, significant, thousands, trimmed};
-use crate::core::placement::{Binds, Comparison, Operating, Split};
+use crate::core::placement::{Binds, Comparison, Disaggregated, Operating, Split};
 use crate::core::roofline::Scenario;
 use crate::core::units::bytes_to_gb;
 
@@ -47,25 +47,32 @@ pub fn rows(comparison: &Comparison, chunk_tokens: u32, split: &Split) -> Vec<Pl
         ttft: ms_or_dash(p.ttft_s),
         binds: binds_text(p.binds).to_string(),
     };
-    let d = &comparison.disaggregated;
-    vec![
+    let mut rows = vec![
         colocated(
             "chunked",
             format!("Colocated, chunked ({} tokens a step)", thousands(f64::from(chunk_tokens))),
             &comparison.chunked,
         ),
         colocated("unchunked", "Colocated, whole prompts".to_string(), &comparison.unchunked),
-        PlacementRow {
-            id: "disagg",
-            label: format!("Disaggregated {}", split_text(split)),
-            rate: significant(d.rate_req_per_s),
-            gpus: thousands(f64::from(d.gpus)),
-            per_gpu: significant(d.goodput_per_gpu_req_per_s),
-            tpot: ms_or_dash(d.decode_tpot_s),
-            ttft: ms_or_dash(d.ttft_s),
-            binds: binds_text(d.binds).to_string(),
-        },
-    ]
+        split_row("disagg", format!("Disaggregated {}", split_text(split)), &comparison.disaggregated),
+    ];
+    if let Some((best, d)) = &comparison.best_split {
+        rows.push(split_row("best", format!("Best split per GPU: {}", split_text(best)), d));
+    }
+    rows
+}
+
+fn split_row(id: &'static str, label: String, d: &Disaggregated) -> PlacementRow {
+    PlacementRow {
+        id,
+        label,
+        rate: significant(d.rate_req_per_s),
+        gpus: thousands(f64::from(d.gpus)),
+        per_gpu: significant(d.goodput_per_gpu_req_per_s),
+        tpot: ms_or_dash(d.decode_tpot_s),
+        ttft: ms_or_dash(d.ttft_s),
+        binds: binds_text(d.binds).to_string(),
+    }
 }
 
 /// `2 × TP1 prefill : 1 × TP2 decode`.
@@ -93,12 +100,19 @@ pub fn link_text(scenario: &Scenario, split: &Split) -> String {
 /// binds, and the prefill : decode ratio that would balance it.
 pub fn finding(comparison: &Comparison, split: &Split) -> String {
     let d = &comparison.disaggregated;
+    let best_split = comparison
+        .best_split
+        .map(|(s, b)| (format!("the split {}", split_text(&s)), b.goodput_per_gpu_req_per_s));
     let candidates = [
-        ("colocated with chunked prefill", comparison.per_gpu(&comparison.chunked)),
-        ("colocated with whole-prompt prefill", comparison.per_gpu(&comparison.unchunked)),
-        ("disaggregated", d.goodput_per_gpu_req_per_s),
+        ("colocated with chunked prefill".to_string(), comparison.per_gpu(&comparison.chunked)),
+        ("colocated with whole-prompt prefill".to_string(), comparison.per_gpu(&comparison.unchunked)),
+        (format!("the split {}", split_text(split)), d.goodput_per_gpu_req_per_s),
     ];
-    let best = candidates.iter().fold(candidates[0], |a, b| if b.1 > a.1 { *b } else { a });
+    let best =
+        candidates
+            .into_iter()
+            .chain(best_split)
+            .fold((String::new(), 0.0), |a, b| if b.1 > a.1 { b } else { a });
     if best.1 <= 0.0 {
         return "No placement meets both targets here.".to_string();
     }
