@@ -471,3 +471,44 @@ fn the_limit_cases_print_words_instead_of_numbers() {
     assert_eq!(printed(&tight, "knee").numbers, "4.79 ms > 4 ms");
     assert_eq!(printed(&tight, "step-one").result, "4.87 ms");
 }
+
+#[test]
+fn a_compute_bound_gemm_prints_the_per_operator_sum_and_names_the_group_that_takes_longest() {
+    // FP8 weights and KV at 50 ms: the pool (476) is past the GEMMs' ridge, 8.03 GB / 3.35 TB/s =
+    // 2 x 8.03e9 x B / 1,979 TFLOP/s at B = 296, so the GEMMs are compute-bound there.
+    let s = Scenario {
+        weight_precision: Precision::Fp8,
+        kv_precision: Precision::Fp8,
+        tpot_target_s: 0.05,
+        ..worked_example()
+    };
+    let step = printed(&s, "step");
+    assert!(step
+        .formula
+        .starts_with("step(B) = max(weights read(B) / TP / bandwidth, 2 × active params × B / peak) + max("));
+    assert!(
+        step.note.contains("a kernel group is compute-bound while another still reads memory"),
+        "{}",
+        step.note
+    );
+    let pool = printed(&s, "step-pool");
+    assert_eq!(pool.formula, "step(476)");
+    let b = 476.0;
+    let (read_ms, flop_ms) = (8.03e9 / 3.35e12 * 1e3, 2.0 * 8.03e9 * b / 1979e12 * 1e3);
+    let (kv_ms, attention_ms) =
+        (b * 2048.0 * 65_536.0 / 3.35e12 * 1e3, b * 2048.0 * 32.0 * 32.0 * 512.0 / 1979e12 * 1e3);
+    let numbers = format!(
+        "max({read_ms:.2} ms, {flop_ms:.2} ms) + max({kv_ms:.2} ms, {attention_ms:.2} ms) + 0.00 ms + 0 ms"
+    );
+    assert_eq!(pool.numbers, numbers);
+    assert_eq!(pool.result, format!("{:.2} ms", flop_ms + kv_ms));
+    for says in [
+        "the weight GEMMs are compute-bound",
+        "the decode attention is memory-bound",
+        "the decode attention takes the most",
+    ] {
+        assert!(pool.note.contains(says), "{says}: {}", pool.note);
+    }
+    assert!(printed(&s, "compute").note.contains("the GEMMs are compute-bound"));
+    assert_eq!(printed(&worked_example(), "step").note, "", "the worked example keeps its single form");
+}

@@ -140,37 +140,39 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
     )
 }
 
-/// What a group is called in a sentence.
-pub(super) fn group_name(g: Group) -> &'static str {
+/// What a group is called in a sentence, with its verbs: (name, "are"/"is", "take"/"takes").
+pub(super) fn group_name(g: Group) -> (&'static str, &'static str, &'static str) {
     match g {
-        Group::Gemm => "the weight GEMMs",
-        Group::DecodeAttention => "the decode attention",
-        Group::PrefillAttention => "the prefill attention",
+        Group::Gemm => ("the weight GEMMs", "are", "take"),
+        Group::DecodeAttention => ("the decode attention", "is", "takes"),
+        Group::PrefillAttention => ("the prefill attention", "is", "takes"),
     }
 }
 
 /// "Per operator: the weight GEMMs are compute-bound (… ms of FLOPs against … ms of reads), the
-/// decode attention memory-bound (…); the groups run one after another, so their times add, and
-/// the weight GEMMs take the most (… ms)."
+/// decode attention is memory-bound (…); the groups run one after another, so their times add, and
+/// the decode attention takes the most (… ms)."
 pub(super) fn operator_note(ops: &StepTerms) -> String {
     let said: Vec<String> = [Group::Gemm, Group::DecodeAttention]
         .into_iter()
         .map(|g| {
             let c = ops.group(g);
-            let (bound, more, less) = match c.bound() {
+            let (name, is, _) = group_name(g);
+            let (bound, more, less, other) = match c.bound() {
                 Bound::Compute => {
-                    ("compute-bound", format!("{} ms of FLOPs", ms(c.compute_s)), ms(c.memory_s))
+                    ("compute-bound", format!("{} ms of FLOPs", ms(c.compute_s)), ms(c.memory_s), "reads")
                 }
-                Bound::Memory => ("memory-bound", format!("{} ms of reads", ms(c.memory_s)), ms(c.compute_s)),
+                Bound::Memory => {
+                    ("memory-bound", format!("{} ms of reads", ms(c.memory_s)), ms(c.compute_s), "FLOPs")
+                }
             };
-            let other = if c.bound() == Bound::Compute { "reads" } else { "FLOPs" };
-            format!("{} are {bound} ({more} against {less} ms of {other})", group_name(g))
+            format!("{name} {is} {bound} ({more} against {less} ms of {other})")
         })
         .collect();
+    let (name, _, takes) = group_name(ops.binding);
     format!(
-        "Per operator: {}; the groups run one after another, so their times add, and {} take the most ({} ms).",
+        "Per operator: {}; the groups run one after another, so their times add, and {name} {takes} the most ({} ms).",
         said.join(", "),
-        group_name(ops.binding),
         ms(ops.group(ops.binding).time_s())
     )
 }
