@@ -66,7 +66,14 @@ pub fn general_reasons(d: &Derivation) -> Vec<String> {
         ));
     }
     if matches!(d.knee.form, KneeForm::Compute { .. }) {
-        why.push("the compute term, not the memory term, reaches the target first".into());
+        why.push("the GEMMs' compute, not the weight read, reaches the target first".into());
+    }
+    if step::per_operator(d) {
+        why.push(
+            "a kernel group is compute-bound while another still reads memory, so the step adds the groups' \
+             times (the weight GEMMs, the attention), each the larger of its reads and its FLOPs"
+                .into(),
+        );
     }
     why
 }

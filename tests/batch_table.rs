@@ -80,7 +80,7 @@ fn headline_says_the_pool_binds_at_a_50_ms_target() {
     let s = Scenario { tpot_target_s: 0.05, ..worked_example() };
     let text = headline(&s, &analyze(&s));
     assert!(
-        text.starts_with("The KV pool binds: it holds 208 sequences of 2,048 tokens, fewer than the 564"),
+        text.starts_with("The KV pool binds: it holds 208 sequences of 2,048 tokens, fewer than the 518"),
         "{text}"
     );
 }

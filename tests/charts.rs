@@ -92,7 +92,7 @@ fn step_chart_draws_both_terms_and_the_target() {
 fn charts_follow_the_scenario() {
     let loose = Scenario { tpot_target_s: 0.05, ..worked_example() };
     let svg = svg_of(&loose, Chart::Step);
-    assert!(svg.contains("TPOT target 50 ms") && svg.contains("knee 564"));
+    assert!(svg.contains("TPOT target 50 ms") && svg.contains("knee 518"));
     assert_ne!(svg_of(&worked_example(), Chart::Rate), svg_of(&loose, Chart::Rate));
 }
 

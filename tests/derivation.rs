@@ -137,12 +137,24 @@ fn check_step(s: &Scenario, d: &Derivation, step: &StepAt, label: &str) {
     same(step.flop / d.compute.peak_flop_per_s, step.time.compute_s, &format!("{what} compute term"));
     same(b * f.compute_per_seq_s, step.time.compute_s, &format!("{what} compute per sequence"));
     same(b * f.allreduce_per_seq_s, step.time.allreduce_s, &format!("{what} all-reduce"));
-    let total = memory_s.max(step.time.compute_s) + b * f.allreduce_per_seq_s + f.overhead_s;
+    // Per operator, as the step line prints it: the GEMMs, then the attention, each the larger of
+    // its reads and its FLOPs, then the all-reduce and the overhead.
+    let (gemm_read_s, gemm_flop_s) = (weights / f.bandwidth_bytes_per_s, step.time.compute_s);
+    let (kv_read_s, attention_flop_s) =
+        (b * f.kv_bytes_per_seq / f.bandwidth_bytes_per_s, b * f.attention_compute_per_seq_s);
+    let (gemm_s, attention_s) = (gemm_read_s.max(gemm_flop_s), kv_read_s.max(attention_flop_s));
+    let total = gemm_s + attention_s + b * f.allreduce_per_seq_s + f.overhead_s;
     let table = evaluate(s, step.batch);
     same(total, table.step.step_s, &format!("{what} total against the table"));
+    if gemm_flop_s <= gemm_read_s && attention_flop_s <= kv_read_s {
+        let single = memory_s.max(step.time.compute_s) + b * f.allreduce_per_seq_s + f.overhead_s;
+        same(single, table.step.step_s, &format!("{what} all memory-bound: the single max"));
+    }
     assert_eq!(step.meets_tpot, table.meets_tpot, "{what} meets TPOT");
-    let bound = if step.time.compute_s > memory_s { Bound::Compute } else { Bound::Memory };
-    assert_eq!(step.time.bound, bound, "{what} binding term");
+    let compute_binds =
+        if attention_s > gemm_s { attention_flop_s > kv_read_s } else { gemm_flop_s > gemm_read_s };
+    let bound = if compute_binds { Bound::Compute } else { Bound::Memory };
+    assert_eq!(step.time.bound, bound, "{what} the longest group's bound");
     let listed = batch_table(s, &analyze(s)).into_iter().find(|r| r.point.batch == step.batch);
     if let Some(row) = listed {
         assert_eq!(row.point.step.step_s, step.time.step_s, "{what} equals its table row");
@@ -167,11 +179,19 @@ fn check_knee(s: &Scenario, d: &Derivation, label: &str) {
             let exact = (budget_bytes - weight_bytes) / (kv_bytes_per_seq + allreduce_bytes_per_seq);
             near(exact, k.exact, &what);
         }
-        KneeForm::Compute { budget_s, compute_per_seq_s, allreduce_per_seq_s } => {
-            near(budget_s / (compute_per_seq_s + allreduce_per_seq_s), k.exact, &what);
+        KneeForm::Compute { budget_s, compute_per_seq_s, attention_per_seq_s, allreduce_per_seq_s } => {
+            let f = &d.step;
+            let attention = (f.kv_bytes_per_seq / f.bandwidth_bytes_per_s).max(f.attention_compute_per_seq_s);
+            same(attention_per_seq_s, attention, &format!("{what} attention per sequence"));
+            near(budget_s / (compute_per_seq_s + attention_per_seq_s + allreduce_per_seq_s), k.exact, &what);
         }
         KneeForm::Numeric => {
-            assert!(d.weights.moe.is_some(), "{what}: only MoE reads need bisection");
+            let attention = step_time_at(s, k.exact).terms.decode_attention;
+            let attention_compute = attention.compute_s > attention.memory_s;
+            assert!(
+                d.weights.moe.is_some() || attention_compute,
+                "{what}: only MoE reads or a compute-bound attention need bisection"
+            );
             assert_close(step_time_at(s, k.exact).step_s, s.tpot_target_s, 1e-9, &what);
         }
         KneeForm::BelowFloor { empty_step_s } => {
@@ -275,8 +295,14 @@ fn tensor_parallelism_splits_the_bytes_and_adds_a_linear_all_reduce() {
     let d = derive_scenario(&s);
     assert_eq!(d.kv_seq.shards, 4, "8 KV heads split over 4 GPUs");
     assert!(d.step.allreduce_per_seq_s > 0.0);
-    let KneeForm::Memory { allreduce_bytes_per_seq, .. } = d.knee.form else { panic!("{:?}", d.knee.form) };
-    assert!(allreduce_bytes_per_seq > 0.0, "the all-reduce enters the knee's denominator");
+    // At ~317 sequences the GEMMs are compute-bound (past ~295), so the knee is the compute form.
+    let KneeForm::Compute { allreduce_per_seq_s, .. } = d.knee.form else { panic!("{:?}", d.knee.form) };
+    assert!(allreduce_per_seq_s > 0.0, "the all-reduce enters the knee's denominator");
+    let memory_bound = derive_scenario(&Scenario { tpot_target_s: 0.02, ..s });
+    let KneeForm::Memory { allreduce_bytes_per_seq, .. } = memory_bound.knee.form else {
+        panic!("{:?}", memory_bound.knee.form)
+    };
+    assert!(allreduce_bytes_per_seq > 0.0, "and into the memory form's at 20 ms");
     let eight = derive_scenario(&Scenario { tp: 8, ..s });
     assert_eq!(eight.kv_seq.shards, 8);
     let four_heads = derive_scenario(&scenario("qwen2.5-7b", "h100-sxm", 8));
@@ -337,7 +363,7 @@ fn a_loose_target_puts_the_knee_past_the_pool_and_evaluates_both() {
     let d = derive_scenario(&s);
     assert_eq!(d.limit, Limit::KvPool);
     let steps: Vec<(u32, Role, bool)> = d.steps.iter().map(|s| (s.batch, s.role, s.fits_pool)).collect();
-    assert_eq!(steps, [(208, Role::Pool, true), (564, Role::Knee, false)]);
+    assert_eq!(steps, [(208, Role::Pool, true), (518, Role::Knee, false)]);
     let g = d.goodput.unwrap();
     assert_eq!(g.batch, 208);
     assert_eq!(g.goodput_req_per_s, g.throughput_req_per_s, "goodput equals throughput");
@@ -444,4 +470,45 @@ fn the_limit_cases_print_words_instead_of_numbers() {
     assert_eq!(printed(&tight, "knee").result, "none");
     assert_eq!(printed(&tight, "knee").numbers, "4.79 ms > 4 ms");
     assert_eq!(printed(&tight, "step-one").result, "4.87 ms");
+}
+
+#[test]
+fn a_compute_bound_gemm_prints_the_per_operator_sum_and_names_the_group_that_takes_longest() {
+    // FP8 weights and KV at 50 ms: the pool (476) is past the GEMMs' ridge, 8.03 GB / 3.35 TB/s =
+    // 2 x 8.03e9 x B / 1,979 TFLOP/s at B = 296, so the GEMMs are compute-bound there.
+    let s = Scenario {
+        weight_precision: Precision::Fp8,
+        kv_precision: Precision::Fp8,
+        tpot_target_s: 0.05,
+        ..worked_example()
+    };
+    let step = printed(&s, "step");
+    assert!(step
+        .formula
+        .starts_with("step(B) = max(weights read(B) / TP / bandwidth, 2 × active params × B / peak) + max("));
+    assert!(
+        step.note.contains("a kernel group is compute-bound while another still reads memory"),
+        "{}",
+        step.note
+    );
+    let pool = printed(&s, "step-pool");
+    assert_eq!(pool.formula, "step(476)");
+    let b = 476.0;
+    let (read_ms, flop_ms) = (8.03e9 / 3.35e12 * 1e3, 2.0 * 8.03e9 * b / 1979e12 * 1e3);
+    let (kv_ms, attention_ms) =
+        (b * 2048.0 * 65_536.0 / 3.35e12 * 1e3, b * 2048.0 * 32.0 * 32.0 * 512.0 / 1979e12 * 1e3);
+    let numbers = format!(
+        "max({read_ms:.2} ms, {flop_ms:.2} ms) + max({kv_ms:.2} ms, {attention_ms:.2} ms) + 0.00 ms + 0 ms"
+    );
+    assert_eq!(pool.numbers, numbers);
+    assert_eq!(pool.result, format!("{:.2} ms", flop_ms + kv_ms));
+    for says in [
+        "the weight GEMMs are compute-bound",
+        "the decode attention is memory-bound",
+        "the decode attention takes the most",
+    ] {
+        assert!(pool.note.contains(says), "{says}: {}", pool.note);
+    }
+    assert!(printed(&s, "compute").note.contains("the GEMMs are compute-bound"));
+    assert_eq!(printed(&worked_example(), "step").note, "", "the worked example keeps its single form");
 }

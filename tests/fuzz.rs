@@ -30,9 +30,12 @@ use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves_with_measured;
 use goodput_lab::core::derivation::derive;
 use goodput_lab::core::fit::{fit, MeasuredPoint};
+use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::nearest::batch_at_speed;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
-use goodput_lab::core::roofline::{analyze, evaluate, Precision, Scenario, TP_CHOICES};
+use goodput_lab::core::roofline::{
+    analyze, evaluate, step_terms, step_time, Precision, Scenario, StepMix, TP_CHOICES,
+};
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
 use goodput_lab::derivation_text::{general_reasons, lines};
@@ -48,7 +51,7 @@ use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Input
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 8] = [
+const CASES: [(&str, u32); 9] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -57,6 +60,7 @@ const CASES: [(&str, u32); 8] = [
     ("the_charts_draw_any_validated_state", 400),
     ("the_simulator_on_any_validated_state_gives_finite_numbers", 2_500),
     ("the_simulator_at_the_longest_lengths_gives_finite_numbers", 60),
+    ("the_step_is_finite_positive_and_monotone_in_batch_and_context", 4_000),
 ];
 
 /// The longest a notice may be: a value is quoted to 40 characters, so a longer one means a number
@@ -422,5 +426,44 @@ fn the_simulator_at_the_longest_lengths_gives_finite_numbers() {
         let scenario = Scenario { context_tokens, output_tokens: out, ..inputs.scenario };
         let inputs = Inputs { scenario, ..inputs };
         simulation_is_finite(&inputs, 2, 2)
+    });
+}
+
+/// The per-operator step of `b` decodes holding `ctx` tokens each and a `p`-token prompt chunk after
+/// `done` prompt tokens, in s.
+fn mixed_step_s(s: &Scenario, b: u32, ctx: u32, p: u32, done: u32) -> f64 {
+    let m = &s.model;
+    let mix = StepMix {
+        decode_seqs: f64::from(b),
+        decode_kv_tokens: f64::from(b) * f64::from(ctx),
+        prefill_tokens: f64::from(p),
+        prefill_kv_tokens: f64::from(done),
+        prefill_attention_flop: prefill_attention_flop(m, done + p) - prefill_attention_flop(m, done),
+    };
+    step_terms(s, &mix).step_s
+}
+
+/// `later` is not below `earlier` beyond rounding (a sliding layer's capped KV can round an ulp).
+fn not_below(later: f64, earlier: f64, what: &str) -> Result<(), TestCaseError> {
+    prop_assert!(later >= earlier * (1.0 - 1e-12), "{what}: {later} < {earlier}");
+    Ok(())
+}
+
+#[test]
+fn the_step_is_finite_positive_and_monotone_in_batch_and_context() {
+    let input = (valid_query(), 0_u32..=4096, 0_u32..=131_072, 0_u32..=8192, 0_u32..=131_072);
+    check("the_step_is_finite_positive_and_monotone_in_batch_and_context", input, |(q, b, ctx, p, done)| {
+        let s = from_page_query(&q).0.scenario;
+        let t = mixed_step_s(&s, b, ctx, p, done);
+        prop_assert!(t.is_finite() && t > 0.0, "step {t} for {b} decodes at {ctx}, {p} prompt tokens");
+        not_below(mixed_step_s(&s, b + 1, ctx, p, done), t, "one more decode")?;
+        not_below(mixed_step_s(&s, b, ctx + 1, p, done), t, "a longer context")?;
+        not_below(mixed_step_s(&s, b, ctx, p + 1, done), t, "one more prompt token")?;
+        not_below(mixed_step_s(&s, b, ctx, p, done + 1), t, "a later chunk")?;
+        let decode = step_time(&s, b).step_s;
+        prop_assert!(decode.is_finite() && decode > 0.0, "step({b}) = {decode}");
+        not_below(step_time(&s, b + 1).step_s, decode, "step(B + 1)")?;
+        let longer = Scenario { context_tokens: s.context_tokens + 1, ..s };
+        not_below(step_time(&longer, b).step_s, decode, "step(B) at one more token of context")
     });
 }

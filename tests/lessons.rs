@@ -4,7 +4,10 @@
 mod common;
 
 use common::assert_prints_as;
-use goodput_lab::core::roofline::{analyze, evaluate, Analysis, Limit, Precision, Scenario};
+use goodput_lab::core::model::prefill_attention_flop;
+use goodput_lab::core::roofline::{
+    analyze, evaluate, step_terms, Analysis, Bound, Limit, Precision, Scenario, StepMix,
+};
 use goodput_lab::core::sim::{LengthDist, Sweep};
 use goodput_lab::format::{ms, percent, req_per_s, significant, sim_goodput};
 use goodput_lab::sim_protocol::compute;
@@ -115,11 +118,11 @@ fn lesson_3_no_slo_uses_the_loosest_targets_and_the_kv_pool_binds() {
 fn lesson_4_at_50_ms_the_knee_passes_the_kv_pool() {
     let (l, s, a) = loaded(4);
     assert_eq!(ms(s.tpot_target_s), "50.00");
-    assert_eq!((a.knee_batch, a.kv_pool_batch, a.limit), (564, 208, Limit::KvPool));
+    assert_eq!((a.knee_batch, a.kv_pool_batch, a.limit), (518, 208, Limit::KvPool));
     let pool = evaluate(&s, 208);
     assert_eq!(pool.goodput_req_per_s, pool.throughput_req_per_s);
     assert_eq!((req_per_s(pool.goodput_req_per_s), ms(pool.step.step_s)), ("37.9".into(), "21.46".into()));
-    for text in ["50 ms", "knee moves to 564", "208", "37.9 req/s at 21.46 ms per step"] {
+    for text in ["50 ms", "knee moves to 518", "208", "37.9 req/s at 21.46 ms per step"] {
         says(l, text);
     }
 }
@@ -130,11 +133,11 @@ fn lesson_5_every_request_is_stricter_than_p90_in_the_simulator() {
     let every = l.inputs();
     assert!(every.sim.shown, "the simulator opens");
     assert_eq!(every.sim.attainment_target, 1.0, "the lesson loads 'every request'");
-    assert_eq!(sim_goodput(&sweep_of(&every)), "22.3 req/s");
+    assert_eq!(sim_goodput(&sweep_of(&every)), "10.6 req/s");
     let mut p90 = every;
     p90.sim.attainment_target = 0.9;
-    assert_eq!(sim_goodput(&sweep_of(&p90)), "25.2 req/s");
-    for text in ["Requiring every request", "22.3 req/s", "p90 and it reaches 25.2 req/s"] {
+    assert_eq!(sim_goodput(&sweep_of(&p90)), "13.0 req/s");
+    for text in ["Requiring every request", "10.6 req/s", "p90 and it reaches 13.0 req/s"] {
         says(l, text);
     }
 }
@@ -147,15 +150,31 @@ fn lesson_6_realistic_attainment_falls_over_a_range_of_load() {
     assert_eq!((inputs.sim.arrivals, inputs.sim.lengths), (ArrivalKind::Poisson, LengthDist::LogNormal));
     assert_eq!(inputs.sim.attainment_target, 0.9);
     let sweep = sweep_of(&inputs);
-    assert_eq!(attainment_at(&sweep, "22.0"), 1.0, "every request meets both up to 22.0 req/s");
-    assert_eq!(percent(attainment_at(&sweep, "25.2")), "93.3%");
-    assert_eq!(percent(attainment_at(&sweep, "28.3")), "31.6%");
-    assert_eq!(sim_goodput(&sweep), "25.2 req/s");
-    let at_28 = sweep.points.iter().find(|p| significant(p.rate_req_per_s) == "28.3").unwrap().requests;
-    assert!(at_28.tpot > 0.99 && at_28.ttft == at_28.both, "the misses are TTFT: {at_28:?}");
-    for text in
-        ["up to 22.0 req/s", "93.3% at 25.2 req/s", "31.6% at 28.3 req/s", "90% attainment is 25.2 req/s"]
-    {
+    assert_eq!(attainment_at(&sweep, "9.45"), 1.0, "every request meets both up to 9.45 req/s");
+    assert_eq!(percent(attainment_at(&sweep, "12.6")), "93.5%");
+    assert_eq!(percent(attainment_at(&sweep, "15.7")), "34.7%");
+    assert_eq!(sim_goodput(&sweep), "13.0 req/s");
+    let at_15 = sweep.points.iter().find(|p| significant(p.rate_req_per_s) == "15.7").unwrap().requests;
+    assert!(at_15.ttft > 0.99 && at_15.tpot == at_15.both, "the misses are TPOT: {at_15:?}");
+    // 64 decodes at 2,048 tokens and the first 448 tokens of a prompt, in one 512-token step.
+    let s = inputs.scenario;
+    let mixed = StepMix {
+        decode_seqs: 64.0,
+        decode_kv_tokens: 64.0 * 2048.0,
+        prefill_tokens: 448.0,
+        prefill_kv_tokens: 0.0,
+        prefill_attention_flop: prefill_attention_flop(&s.model, 448),
+    };
+    let terms = step_terms(&s, &mixed);
+    assert_eq!(ms(terms.step_s), "13.50");
+    assert_eq!((terms.gemm.bound(), terms.decode_attention.bound()), (Bound::Compute, Bound::Memory));
+    for text in [
+        "up to 9.45 req/s",
+        "93.5% at 12.6 req/s",
+        "34.7% at 15.7 req/s",
+        "90% attainment is 13.0 req/s",
+        "448-token prompt chunk take 13.50 ms",
+    ] {
         says(l, text);
     }
 }

@@ -81,11 +81,16 @@ fn kv_pool_at_90_percent_holds_208_sequences() {
     assert_eq!(kv_pool_batch(&worked_example()), 208);
 }
 
+/// Past ~295 sequences the GEMMs are compute-bound (2 x 8.03e9 x B / 989e12 > 16.06 GB / 3.35 TB/s)
+/// while the attention still reads every sequence's KV, so the groups add: step(B) = B x (16.24 µs
+/// + 80.13 µs) = 50 ms at B = 518.8 (the single max(memory, compute) put it at 564).
 #[test]
-fn at_a_50_ms_target_the_knee_is_564_and_the_kv_pool_binds() {
+fn at_a_50_ms_target_the_knee_is_518_and_the_kv_pool_binds() {
     let s = Scenario { tpot_target_s: 0.050, ..worked_example() };
     let a = analyze(&s);
-    assert_eq!(a.knee_batch, 564);
+    let per_seq_s = 2.0 * 8.03e9 / 989e12 + 2048.0 * 131_072.0 / 3.35e12;
+    assert_close(a.knee_exact, 0.05 / per_seq_s, 1e-9, "GEMM compute + KV read per sequence");
+    assert_eq!(a.knee_batch, 518);
     assert_eq!(a.kv_pool_batch, 208);
     assert_eq!(a.server_batch, 208);
     assert_eq!(a.limit, Limit::KvPool);

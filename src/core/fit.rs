@@ -8,8 +8,10 @@
 //!
 //! which is linear in x(B) = bytes_read(B) / bandwidth (the ideal memory time, s): TPOT - all-reduce
 //! = overhead + x / MBU. An ordinary least-squares line through (x, TPOT - all-reduce) gives
-//! 1 / MBU as its slope and the overhead as its intercept. The compute term is left out: decode
-//! steps at these batches are memory-bound, and a compute-bound point is flagged instead.
+//! 1 / MBU as its slope and the overhead as its intercept. This is the per-operator step
+//! ([`crate::core::roofline::StepRoofline::terms`]) while every kernel group is memory-bound, as
+//! decode steps at these batches are; a batch with a compute-bound group (its time no longer the
+//! bytes over the bandwidth) is flagged instead.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,8 +38,8 @@ pub enum FitWarning {
     /// The fitted MBU is above 100%: the measured steps are faster than peak bandwidth allows
     /// (a different model, GPU, precision or context than the page's, or prefix caching).
     MbuAboveOne,
-    /// At some measured batch the roofline's compute term exceeds its memory term, which this fit
-    /// ignores.
+    /// At some measured batch a kernel group of the roofline (the GEMMs, or the attention) is
+    /// compute-bound, which this fit ignores.
     ComputeBound { batch: u32 },
 }
 
@@ -138,8 +140,8 @@ fn through_origin(xy: &[(f64, f64)]) -> f64 {
     sxy / sxx
 }
 
-/// What the reader should know: a fixed overhead, a negative overhead, MBU above 1, compute-bound
-/// batches.
+/// What the reader should know: a fixed overhead, a negative overhead, MBU above 1, batches with a
+/// compute-bound group.
 fn warnings(
     scenario: &Scenario,
     points: &[MeasuredPoint],
@@ -158,10 +160,10 @@ fn warnings(
         w.push(FitWarning::MbuAboveOne);
     }
     let ideal = scenario.ideal();
-    let compute_bound = points.iter().map(|p| p.batch).filter(|&b| {
-        let step = step_time_at(&ideal, f64::from(b));
-        step.compute_s > step.memory_s
-    });
+    let compute_bound = points
+        .iter()
+        .map(|p| p.batch)
+        .filter(|&b| !step_time_at(&ideal, f64::from(b)).terms.all_memory_bound());
     if let Some(batch) = compute_bound.min() {
         w.push(FitWarning::ComputeBound { batch });
     }

@@ -152,17 +152,25 @@ fn causal_pairs(p: f64, window: f64) -> f64 {
     }
 }
 
-/// Attention FLOPs of prefilling a `prompt_tokens` prompt (scores and weighted sum, causal):
-/// sum over layers of pairs x heads x 2 x (qk_dim + v_dim), in FLOP.
-pub fn prefill_attention_flop(m: &ModelSpec, prompt_tokens: u32) -> f64 {
-    let p = f64::from(prompt_tokens);
+/// FLOPs one query-key pair costs in one layer (scores q·k and the weighted sum of v):
+/// heads x 2 x (qk_dim + v_dim), in FLOP. MLA is counted in its prefill form (qk = nope + RoPE,
+/// v = v_head_dim per head) for decode too; a decode kernel that absorbs the up-projections does
+/// more per pair (about (latent + RoPE + latent) instead of (qk + v) per head), which is not modelled.
+pub fn attention_flop_per_pair(m: &ModelSpec) -> f64 {
     let (qk, v) = match m.attention {
         Attention::Gqa { head_dim, .. } => (f64::from(head_dim), f64::from(head_dim)),
         Attention::Mla { rope_head_dim, nope_head_dim, v_head_dim, .. } => {
             (f64::from(rope_head_dim + nope_head_dim), f64::from(v_head_dim))
         }
     };
-    let per_pair = f64::from(m.heads) * 2.0 * (qk + v);
+    f64::from(m.heads) * 2.0 * (qk + v)
+}
+
+/// Attention FLOPs of prefilling a `prompt_tokens` prompt (scores and weighted sum, causal):
+/// sum over layers of pairs x [`attention_flop_per_pair`], in FLOP.
+pub fn prefill_attention_flop(m: &ModelSpec, prompt_tokens: u32) -> f64 {
+    let p = f64::from(prompt_tokens);
+    let per_pair = attention_flop_per_pair(m);
     let (sliding, window) = match m.sliding_window {
         Some(w) => (w.sliding_layers.min(m.layers), f64::from(w.window_tokens)),
         None => (0, p),
@@ -170,4 +178,15 @@ pub fn prefill_attention_flop(m: &ModelSpec, prompt_tokens: u32) -> f64 {
     let full = f64::from(m.layers - sliding) * causal_pairs(p, p);
     let slid = f64::from(sliding) * causal_pairs(p, window);
     per_pair * (full + slid)
+}
+
+/// Attention FLOPs of decoding one token against `context_tokens` of KV: one pair per cached token
+/// per layer (sliding layers at most their window), so pairs = [`kv_elements_per_seq`] /
+/// elements per token-layer; FLOPs = pairs x [`attention_flop_per_pair`], in FLOP.
+pub fn decode_attention_flop(m: &ModelSpec, context_tokens: u32) -> f64 {
+    let per_layer = kv_elements_per_token_layer(m);
+    if per_layer <= 0.0 {
+        return 0.0;
+    }
+    attention_flop_per_pair(m) * kv_elements_per_seq(m, context_tokens) / per_layer
 }

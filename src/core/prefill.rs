@@ -1,10 +1,11 @@
-//! Prefill: how long a prompt takes to process before its first token, from the same roofline.
+//! Prefill: how long a prompt takes to process before its first token, from the same per-operator
+//! step as decode ([`crate::core::roofline::StepRoofline::terms`]).
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{params_read, prefill_attention_flop};
+use super::model::prefill_attention_flop;
 use super::roofline::{
-    allreduce_s, effective_bandwidth_bytes_per_s, peak_flop_per_s, step_sum_s, Bound, Scenario,
+    effective_bandwidth_bytes_per_s, peak_flop_per_s, step_terms, Bound, Scenario, StepMix, StepTerms,
 };
 
 /// The time to prefill one prompt on the replica, and its terms.
@@ -20,30 +21,36 @@ pub struct Prefill {
     pub memory_s: f64,
     /// The all-reduces for the prompt's tokens, in s.
     pub allreduce_s: f64,
-    /// max(compute_s, memory_s) + allreduce_s + overhead, in s.
+    /// max(weights / bw, GEMM compute) + attention compute + allreduce_s + overhead, in s: the
+    /// single max(compute_s, memory_s) + allreduce_s + overhead when the GEMMs are compute-bound.
     pub prefill_s: f64,
+    /// The bound of the group that takes longest.
     pub bound: Bound,
+    /// The per-operator terms: the GEMMs and the prompt's causal attention (no KV held before it).
+    pub terms: StepTerms,
 }
 
-/// prefill(P) = max((2 x active x P + attention FLOPs) / (TP x peak),
-/// weights_read(P) / TP / (bandwidth x MBU)) + all-reduce(P) + overhead, in s.
+/// prefill(P) = max(weights_read(P) / TP / (bandwidth x MBU), 2 x active x P / (TP x peak))
+/// + causal attention FLOPs(P) / (TP x peak) + all-reduce(P) + overhead, in s: one step of P prompt
+/// tokens and no decodes. A short prompt's GEMMs are memory-bound, and then its attention adds to
+/// the weight read (the single max hid it under the reads).
 pub fn prefill_time(scenario: &Scenario) -> Prefill {
-    let p = f64::from(scenario.context_tokens);
-    let flop = 2.0 * scenario.model.active_params * p
-        + prefill_attention_flop(&scenario.model, scenario.context_tokens);
-    let compute_s = flop / peak_flop_per_s(scenario);
-    let weight_bytes = params_read(&scenario.model, p) * scenario.weight_precision.bytes_per_element();
-    let memory_s = weight_bytes / f64::from(scenario.tp.max(1)) / effective_bandwidth_bytes_per_s(scenario);
-    let allreduce_s = allreduce_s(scenario, p);
-    let bound = if compute_s > memory_s { Bound::Compute } else { Bound::Memory };
-    let prefill_s = step_sum_s(memory_s, compute_s, allreduce_s, scenario.calibration.overhead_s);
+    let mix = StepMix {
+        prefill_tokens: f64::from(scenario.context_tokens),
+        prefill_attention_flop: prefill_attention_flop(&scenario.model, scenario.context_tokens),
+        ..StepMix::default()
+    };
+    let terms = step_terms(scenario, &mix);
+    let flop = terms.gemm.flop + terms.prefill_attention.flop;
+    let bytes = terms.gemm.bytes + terms.prefill_attention.bytes;
     Prefill {
         prompt_tokens: scenario.context_tokens,
         flop,
-        compute_s,
-        memory_s,
-        allreduce_s,
-        prefill_s,
-        bound,
+        compute_s: flop / peak_flop_per_s(scenario),
+        memory_s: bytes / effective_bandwidth_bytes_per_s(scenario),
+        allreduce_s: terms.allreduce_s,
+        prefill_s: terms.step_s,
+        bound: terms.bound(),
+        terms,
     }
 }

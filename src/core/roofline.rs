@@ -2,21 +2,24 @@
 //! KV pool and goodput, for dense and MoE models, tensor parallelism and a realistic calibration.
 //!
 //! A decode step reads the weights once plus every running sequence's KV cache, and every sequence
-//! in the batch waits for that same step, so TPOT is a property of the batch. All functions here are
+//! in the batch waits for that same step, so TPOT is a property of the batch. Every step (decode,
+//! prefill, the simulator's mixed steps) is priced per operator group in [`step`]. All functions here are
 //! total: they return numbers or a [`Limit`] that says why no batch can run, never a panic.
 
 mod analysis;
 mod knee;
 mod pool;
+mod step;
 use serde::{Deserialize, Serialize};
 
-use super::model::{kv_elements_per_seq, kv_elements_per_token, params_read};
+use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::prefill::prefill_time;
 use super::presets::{Attention, GpuSpec, ModelSpec};
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
 pub use pool::{gpus_needed, kv_pool_batch, usable_hbm_bytes, weight_bytes_per_gpu};
+pub use step::{step_terms, Group, GroupCost, StepMix, StepRoofline, StepTerms};
 
 /// The largest batch the model ever considers; bounds every search and cast.
 pub const MAX_BATCH: u32 = 1 << 20;
@@ -74,31 +77,37 @@ impl Scenario {
     }
 }
 
-/// Which roofline term sets a step's time.
+/// Which side of a roofline sets a kernel group's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Bound {
     Memory,
     Compute,
 }
 
-/// The time of one decode step, per GPU of the replica, and its terms.
+/// The time of one decode step, per GPU of the replica: the per-operator terms and the single
+/// roofline's memory and compute terms the step chart draws.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepTime {
     /// Weight bytes the step reads per GPU: params_read(B) x bytes / TP, in B.
     pub weight_read_bytes: f64,
     /// KV bytes the step reads per GPU: B x kv_per_seq / kv_shards, in B.
     pub kv_read_bytes: f64,
-    /// (weight_read + kv_read) / (bandwidth x MBU), in s.
+    /// Every group's reads together: (weight_read + kv_read) / (bandwidth x MBU), in s.
     pub memory_s: f64,
-    /// 2 x active params x B / (TP x peak), in s.
+    /// The GEMMs' compute: 2 x active params x B / (TP x peak), in s.
     pub compute_s: f64,
     /// Two ring all-reduces per layer: 2 x layers x 2(TP-1)/TP x B x hidden x 2 B / link, in s.
     pub allreduce_s: f64,
     /// The calibration's fixed per-step overhead, in s.
     pub overhead_s: f64,
-    /// max(memory_s, compute_s) + allreduce_s + overhead_s, in s.
+    /// max(weights / bw, GEMM compute) + max(KV / bw, attention compute) + allreduce_s +
+    /// overhead_s, in s; max(memory_s, compute_s) + allreduce_s + overhead_s when every group is
+    /// memory-bound.
     pub step_s: f64,
+    /// The bound of the group that takes longest.
     pub bound: Bound,
+    /// The per-operator terms (the prefill-attention group is empty in a decode step).
+    pub terms: StepTerms,
 }
 
 /// Everything the page shows about one batch size.
@@ -174,32 +183,39 @@ pub fn effective_bandwidth_bytes_per_s(scenario: &Scenario) -> f64 {
     scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu
 }
 
-/// A step's time from its terms: max(memory, compute) + all-reduce + overhead, in s. Decode steps,
-/// prefills and the simulator's mixed steps all add their terms here.
+/// The single roofline's step, the worked example's form: max(memory, compute) + all-reduce +
+/// overhead, in s. One kernel group's time plus the rest; the per-operator step
+/// ([`StepRoofline::terms`]) equals it when every group is memory-bound.
 #[inline]
 pub fn step_sum_s(memory_s: f64, compute_s: f64, allreduce_s: f64, overhead_s: f64) -> f64 {
     memory_s.max(compute_s) + allreduce_s + overhead_s
 }
 
-/// step(B) = max((weights_read(B) / TP + B x kv_per_seq / shards) / (bw x MBU),
-/// 2 x active x B / (TP x peak)) + all-reduce(B) + overhead, in s.
+/// step(B): B sequences decoding at the scenario's context, priced per operator by
+/// [`StepRoofline::terms`] = max(weights_read(B) / TP / bw, 2 x active x B / (TP x peak))
+/// + max(B x kv_per_seq / shards / bw, B x attention FLOPs / (TP x peak)) + all-reduce(B) + overhead,
+/// in s, with bw = bandwidth x MBU.
 pub fn step_time(scenario: &Scenario, batch: u32) -> StepTime {
     step_time_at(scenario, f64::from(batch))
 }
 
 /// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target).
 pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
-    let tp = f64::from(scenario.tp.max(1));
-    let weight_read_bytes =
-        params_read(&scenario.model, b) * scenario.weight_precision.bytes_per_element() / tp;
-    let kv_read_bytes = b * kv_bytes_per_seq(scenario) / kv_shards(scenario);
-    let memory_s = (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario);
-    let compute_s = 2.0 * scenario.model.active_params * b / peak_flop_per_s(scenario);
-    let allreduce_s = allreduce_s(scenario, b);
-    let overhead_s = scenario.calibration.overhead_s;
-    let bound = if compute_s > memory_s { Bound::Compute } else { Bound::Memory };
-    let step_s = step_sum_s(memory_s, compute_s, allreduce_s, overhead_s);
-    StepTime { weight_read_bytes, kv_read_bytes, memory_s, compute_s, allreduce_s, overhead_s, step_s, bound }
+    let mix = StepMix::decode(b, f64::from(scenario.context_tokens));
+    let terms = step_terms(scenario, &mix);
+    let weight_read_bytes = terms.gemm.bytes;
+    let kv_read_bytes = terms.decode_attention.bytes;
+    StepTime {
+        weight_read_bytes,
+        kv_read_bytes,
+        memory_s: (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario),
+        compute_s: terms.gemm.compute_s,
+        allreduce_s: terms.allreduce_s,
+        overhead_s: terms.overhead_s,
+        step_s: terms.step_s,
+        bound: terms.bound(),
+        terms,
+    }
 }
 
 /// Steady-state TTFT at batch B: a new request waits for the decode step in flight, then its

@@ -61,10 +61,21 @@ pub(super) fn knee_form(d: &Derivation) -> (String, String, String) {
             };
             (formula.into(), numbers, note)
         }
-        KneeForm::Compute { budget_s, compute_per_seq_s, allreduce_per_seq_s } => (
-            "(target − overhead) / (2 × active params / peak + all-reduce per sequence)".into(),
-            format!("{} ms / ({} + {})", trimmed(budget_s * 1e3, 3), us(compute_per_seq_s), us(allreduce_per_seq_s)),
-            "Compute, not memory, reaches the target first at this batch.".into(),
+        KneeForm::Compute { budget_s, compute_per_seq_s, attention_per_seq_s, allreduce_per_seq_s } => (
+            "(target − overhead) / (2 × active params / peak + attention per sequence + all-reduce per sequence)".into(),
+            format!(
+                "{} ms / ({} + {} + {})",
+                trimmed(budget_s * 1e3, 3),
+                us(compute_per_seq_s),
+                us(attention_per_seq_s),
+                us(allreduce_per_seq_s)
+            ),
+            "The GEMMs are compute-bound at this batch: each sequence adds its GEMM FLOPs, and its attention (the larger of its KV read and its FLOPs) runs after them.".into(),
+        ),
+        KneeForm::Numeric if d.weights.moe.is_none() => (
+            "step(B) = target, solved by bisection".into(),
+            String::new(),
+            "The attention is compute-bound under memory-bound GEMMs at this batch; step(B) = target is solved numerically.".into(),
         ),
         KneeForm::Numeric => (
             "step(B) = target, solved by bisection".into(),

@@ -3,7 +3,7 @@
 
 use super::{general_reasons, line, Line};
 use crate::core::derivation::{Derivation, Role, StepAt};
-use crate::core::roofline::{Bound, Scenario};
+use crate::core::roofline::{Bound, Group, Scenario, StepTerms};
 use crate::format::{e9, fixed, ms, ms_against, size, target_ms, tb_per_s, tflop_per_s};
 use crate::format::{percent_trimmed, thousands, trimmed, us};
 
@@ -34,9 +34,15 @@ pub(super) fn worked_example_form(d: &Derivation) -> bool {
     d.weights.moe.is_none() && d.weights.tp == 1 && !d.bandwidth.realistic
 }
 
+/// True when some batch the derivation shows has a compute-bound kernel group: its step is then the
+/// per-operator sum, not the single max(memory, compute).
+pub(super) fn per_operator(d: &Derivation) -> bool {
+    d.steps.iter().any(|st| !st.time.terms.all_memory_bound())
+}
+
 pub(super) fn step_formula(d: &Derivation) -> Line {
     let f = &d.step;
-    if worked_example_form(d) {
+    if worked_example_form(d) && !per_operator(d) {
         let w = f.fixed_weight_read_bytes.unwrap_or(0.0);
         let numbers = format!(
             "({} + B × {}) / {}",
@@ -54,24 +60,27 @@ pub(super) fn step_formula(d: &Derivation) -> Line {
         );
     }
     let weights = f.fixed_weight_read_bytes.map_or("W(B)".to_string(), size);
-    let numbers = format!(
-        "max(({weights} + B × {}) / {}, B × {}) + B × {} + {} ms",
-        size(f.kv_bytes_per_seq),
-        tb_per_s(f.bandwidth_bytes_per_s),
-        us(f.compute_per_seq_s),
-        us(f.allreduce_per_seq_s),
-        trimmed(f.overhead_s * 1e3, 2)
-    );
+    let tail = format!("B × {} + {} ms", us(f.allreduce_per_seq_s), trimmed(f.overhead_s * 1e3, 2));
+    let bw = tb_per_s(f.bandwidth_bytes_per_s);
+    let kv = size(f.kv_bytes_per_seq);
+    let (formula, numbers) = if per_operator(d) {
+        (
+            "step(B) = max(weights read(B) / TP / bandwidth, 2 × active params × B / peak) + max(B × KV per sequence / shards / bandwidth, B × attention FLOPs per sequence / peak) + all-reduce(B) + overhead",
+            format!(
+                "max({weights} / {bw}, B × {}) + max(B × {kv} / {bw}, B × {}) + {tail}",
+                us(f.compute_per_seq_s),
+                us(f.attention_compute_per_seq_s)
+            ),
+        )
+    } else {
+        (
+            "step(B) = max((weights read(B) / TP + B × KV per sequence / shards) / bandwidth, 2 × active params × B / peak) + all-reduce(B) + overhead",
+            format!("max(({weights} + B × {kv}) / {bw}, B × {}) + {tail}", us(f.compute_per_seq_s)),
+        )
+    };
     let note =
         format!("The worked example's simple form does not apply here: {}.", general_reasons(d).join("; "));
-    line(
-        "step",
-        "Step time",
-        "step(B) = max((weights read(B) / TP + B × KV per sequence / shards) / bandwidth, 2 × active params × B / peak) + all-reduce(B) + overhead",
-        numbers,
-        String::new(),
-        note,
-    )
+    line("step", "Step time", formula, numbers, String::new(), note)
 }
 
 pub(super) fn role_label(st: &StepAt) -> (&'static str, &'static str) {
@@ -88,7 +97,18 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
     let (id, label) = role_label(st);
     let t = &st.time;
     let b = thousands(f64::from(st.batch));
-    let numbers = if worked_example_form(d) {
+    let ops = &t.terms;
+    let tail = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.overhead_s * 1e3, 2));
+    let numbers = if !ops.all_memory_bound() {
+        let (g, a) = (&ops.gemm, &ops.decode_attention);
+        format!(
+            "max({} ms, {} ms) + max({} ms, {} ms) + {tail}",
+            ms(g.memory_s),
+            ms(g.compute_s),
+            ms(a.memory_s),
+            ms(a.compute_s)
+        )
+    } else if worked_example_form(d) {
         format!(
             "({} + {b} × {}) / {bw} = ({} + {}) GB / {bw}",
             size(t.weight_read_bytes),
@@ -99,22 +119,61 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
         )
     } else {
         format!(
-            "max(({} + {}) / {}, {} ms) + {} ms + {} ms",
+            "max(({} + {}) / {}, {} ms) + {tail}",
             size(t.weight_read_bytes),
             size(t.kv_read_bytes),
             tb_per_s(d.step.bandwidth_bytes_per_s),
             ms(t.compute_s),
-            ms(t.allreduce_s),
-            trimmed(t.overhead_s * 1e3, 2)
         )
     };
+    let mut note = step_note(scenario, st);
+    if !ops.all_memory_bound() {
+        note.push_str(&format!(" {}", operator_note(ops)));
+    }
     line(
         id,
         label,
         &format!("step({b})"),
         numbers,
         format!("{} ms", ms_against(t.step_s, scenario.tpot_target_s)),
-        step_note(scenario, st),
+        note,
+    )
+}
+
+/// What a group is called in a sentence, with its verbs: (name, "are"/"is", "take"/"takes").
+pub(super) fn group_name(g: Group) -> (&'static str, &'static str, &'static str) {
+    match g {
+        Group::Gemm => ("the weight GEMMs", "are", "take"),
+        Group::DecodeAttention => ("the decode attention", "is", "takes"),
+        Group::PrefillAttention => ("the prefill attention", "is", "takes"),
+    }
+}
+
+/// "Per operator: the weight GEMMs are compute-bound (… ms of FLOPs against … ms of reads), the
+/// decode attention is memory-bound (…); the groups run one after another, so their times add, and
+/// the decode attention takes the most (… ms)."
+pub(super) fn operator_note(ops: &StepTerms) -> String {
+    let said: Vec<String> = [Group::Gemm, Group::DecodeAttention]
+        .into_iter()
+        .map(|g| {
+            let c = ops.group(g);
+            let (name, is, _) = group_name(g);
+            let (bound, more, less, other) = match c.bound() {
+                Bound::Compute => {
+                    ("compute-bound", format!("{} ms of FLOPs", ms(c.compute_s)), ms(c.memory_s), "reads")
+                }
+                Bound::Memory => {
+                    ("memory-bound", format!("{} ms of reads", ms(c.memory_s)), ms(c.compute_s), "FLOPs")
+                }
+            };
+            format!("{name} {is} {bound} ({more} against {less} ms of {other})")
+        })
+        .collect();
+    let (name, _, takes) = group_name(ops.binding);
+    format!(
+        "Per operator: {}; the groups run one after another, so their times add, and {name} {takes} the most ({} ms).",
+        said.join(", "),
+        ms(ops.group(ops.binding).time_s())
     )
 }
 
@@ -146,9 +205,21 @@ pub(super) fn compute_check(d: &Derivation, st: &StepAt) -> Line {
         tflop_per_s(c.per_gpu_flop_per_s)
     };
     let numbers = format!("2 × {} × {} FLOP / {peak}", e9(c.active_params), thousands(f64::from(st.batch)));
-    let note = match t.bound {
-        Bound::Memory => format!("Below the {} ms memory term: memory-bound.", ms(t.memory_s)),
-        Bound::Compute => format!("Above the {} ms memory term: compute-bound.", ms(t.memory_s)),
+    let gemm = &t.terms.gemm;
+    let note = if t.terms.all_memory_bound() {
+        format!("Below the {} ms memory term: memory-bound.", ms(t.memory_s))
+    } else if gemm.bound() == Bound::Compute {
+        format!(
+            "Above the {} ms weight read: the GEMMs are compute-bound, and the attention's {} ms adds to them.",
+            ms(gemm.memory_s),
+            ms(t.terms.decode_attention.time_s())
+        )
+    } else {
+        format!(
+            "Below the {} ms weight read: the GEMMs are memory-bound; the attention is compute-bound ({} ms of FLOPs).",
+            ms(gemm.memory_s),
+            ms(t.terms.decode_attention.compute_s)
+        )
     };
     let formula = format!("2 × active params × B / peak ({} tensor cores)", c.precision.label());
     line("compute", "Compute check", &formula, numbers, format!("{} ms", ms(t.compute_s)), note)

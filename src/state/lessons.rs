@@ -80,7 +80,7 @@ pub const LESSONS: [Lesson; 6] = [
         number: 4,
         id: "loose",
         title: "Loose 50 ms",
-        text: "At a 50 ms TPOT target, reading speed for chat, the knee moves to 564, far past the 208 \
+        text: "At a 50 ms TPOT target, reading speed for chat, the knee moves to 518, far past the 208 \
                sequences the KV pool holds, so memory caps the batch and goodput equals throughput \
                again: 37.9 req/s at 21.46 ms per step.",
         panel: Panel::Step,
@@ -91,8 +91,8 @@ pub const LESSONS: [Lesson; 6] = [
         id: "every-request",
         title: "Every request or p90",
         text: "Requiring every request to meet both targets, the simulated server (random arrivals, \
-               varied lengths, batch capped at the knee) reaches 22.3 req/s of goodput; set the share \
-               to p90 and it reaches 25.2 req/s. The stricter the percentile, the more the slowest \
+               varied lengths, batch capped at the knee) reaches 10.6 req/s of goodput; set the share \
+               to p90 and it reaches 13.0 req/s. The stricter the percentile, the more the slowest \
                requests decide the number.",
         panel: Panel::Sim,
         apply: |i| {
@@ -105,9 +105,10 @@ pub const LESSONS: [Lesson; 6] = [
         id: "attainment",
         title: "Realistic attainment",
         text: "With Poisson arrivals and log-normal lengths the cliff becomes a slope: every request \
-               meets both targets up to 22.0 req/s, 93.3% at 25.2 req/s and 31.6% at 28.3 req/s, so \
-               goodput at 90% attainment is 25.2 req/s. The misses are TTFT: once arrivals outpace the \
-               capped batch, the queue grows.",
+               meets both targets up to 9.45 req/s, 93.5% at 12.6 req/s and 34.7% at 15.7 req/s, so \
+               goodput at 90% attainment is 13.0 req/s. The misses are TPOT: 64 decodes sharing a step \
+               with a 448-token prompt chunk take 13.50 ms, because the chunk makes the GEMMs \
+               compute-bound while the attention still reads every decode's KV.",
         panel: Panel::Sim,
         apply: |i| i.sim.shown = true,
     },

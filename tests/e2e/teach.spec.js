@@ -64,7 +64,7 @@ const LESSONS = [
   {
     n: 4, title: 'Loose 50 ms', keys: { tpot: '50', ttft: '2000' },
     check: async (page) => {
-      await expect(knee(page)).toHaveText(await captionSays(page, '564'));
+      await expect(knee(page)).toHaveText(await captionSays(page, '518'));
       await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('208');
       const pool = await rowByHeader(page, 208);
       expect(`${pool['Goodput (req/s)']} req/s at ${pool['Step time (ms)']} ms`)
@@ -75,9 +75,9 @@ const LESSONS = [
     n: 5, title: 'Every request or p90', keys: { sim: '1', pct: 'all' },
     check: async (page) => {
       await simSettled(page);
-      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '22.3 req/s'));
+      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '10.6 req/s'));
       // The sentence's second number is for p90, one choice away (the change drops the caption).
-      const p90 = await captionSays(page, 'p90 and it reaches 25.2 req/s');
+      const p90 = await captionSays(page, 'p90 and it reaches 13.0 req/s');
       const n = Number(await page.locator('#sim-status').getAttribute('data-sweeps'));
       await page.selectOption('#pct', 'p90');
       await simSettled(page, n);
@@ -88,10 +88,10 @@ const LESSONS = [
     n: 6, title: 'Realistic attainment', keys: { sim: '1', pct: 'p90', arrivals: 'poisson', lengths: 'lognormal' },
     check: async (page) => {
       await simSettled(page);
-      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '25.2 req/s'));
-      expect((await simRow(page, '22.0'))['Both targets']).toBe('100.0%');
-      expect(`${(await simRow(page, '25.2'))['Both targets']} at 25.2`).toBe(await captionSays(page, '93.3% at 25.2'));
-      expect(`${(await simRow(page, '28.3'))['Both targets']} at 28.3`).toBe(await captionSays(page, '31.6% at 28.3'));
+      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '13.0 req/s'));
+      expect((await simRow(page, '9.45'))['Both targets']).toBe('100.0%');
+      expect(`${(await simRow(page, '12.6'))['Both targets']} at 12.6`).toBe(await captionSays(page, '93.5% at 12.6'));
+      expect(`${(await simRow(page, '15.7'))['Both targets']} at 15.7`).toBe(await captionSays(page, '34.7% at 15.7'));
       expect(await inkedPixels(page, 'chart-attainment')).toBeGreaterThan(1000);
     },
   },
@@ -124,7 +124,7 @@ test('a shared lesson link opens the lesson with its caption', async ({ page }) 
   const errors = await openApp(page, '?lesson=4');
   await expect(page.locator('#lesson-caption')).toContainText('Lesson 4: Loose 50 ms.');
   await expect(page.locator('#lessons button[data-lesson="4"]')).toHaveAttribute('aria-pressed', 'true');
-  await expect(knee(page)).toHaveText('564');
+  await expect(knee(page)).toHaveText('518');
   await urlSettled(page);
   expect(queryValue(page, 'tpot')).toBe('50');
   expect(queryValue(page, 'lesson')).toBe('4');

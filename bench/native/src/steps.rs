@@ -36,7 +36,8 @@ pub fn ours_s(s: &Scenario, shape: &Shape) -> f64 {
         decode_tokens: shape.decodes,
         prefill_tokens: shape.chunk_tokens,
         prefill_attention_flop: cost.chunk_attention_flop(shape.chunk_start, shape.chunk_tokens),
-        kv_tokens: f64::from(shape.decodes) * f64::from(shape.held_tokens) + f64::from(shape.chunk_start),
+        kv_tokens: f64::from(shape.decodes) * f64::from(shape.held_tokens),
+        prefill_kv_tokens: f64::from(shape.chunk_start),
     };
     cost.step_s(&work)
 }

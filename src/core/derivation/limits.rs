@@ -3,8 +3,8 @@
 
 use super::StepFormula;
 use crate::core::roofline::{
-    evaluate, kv_shards, step_time, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Limit, Scenario,
-    MAX_BATCH,
+    evaluate, kv_shards, step_time, step_time_at, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Bound,
+    Limit, Scenario, MAX_BATCH,
 };
 use serde::Serialize;
 
@@ -21,10 +21,12 @@ pub enum KneeForm {
         kv_bytes_per_seq: f64,
         allreduce_bytes_per_seq: f64,
     },
-    /// Dense and compute-bound at the knee: B = (target - overhead) / (compute per seq + all-reduce
-    /// per seq), in s.
-    Compute { budget_s: f64, compute_per_seq_s: f64, allreduce_per_seq_s: f64 },
-    /// MoE: the weight reads grow with B, so step(B) = target is solved by bisection.
+    /// Dense with compute-bound GEMMs at the knee: each sequence adds its GEMM compute, its
+    /// attention (the larger of its KV read and its attention FLOPs) and its all-reduce, so
+    /// B = (target - overhead) / (compute + attention + all-reduce per seq), in s.
+    Compute { budget_s: f64, compute_per_seq_s: f64, attention_per_seq_s: f64, allreduce_per_seq_s: f64 },
+    /// MoE (the weight reads grow with B) or a compute-bound attention under memory-bound GEMMs:
+    /// step(B) = target is solved by bisection.
     Numeric,
     /// Even an empty batch (the weight read plus overhead) takes longer than the target.
     BelowFloor { empty_step_s: f64 },
@@ -78,7 +80,8 @@ pub struct Goodput {
 }
 
 /// The knee's exact batch and the formula that gives it. Dense models solve step(B) = target in
-/// closed form on whichever roofline term reaches the target first; MoE reads need bisection.
+/// closed form on the pieces of the per-operator step that apply at the knee; MoE reads need
+/// bisection.
 pub(super) fn knee(scenario: &Scenario, analysis: &Analysis, f: &StepFormula) -> Knee {
     let target_s = scenario.tpot_target_s;
     let empty_step_s = step_time(scenario, 0).step_s;
@@ -89,7 +92,10 @@ pub(super) fn knee(scenario: &Scenario, analysis: &Analysis, f: &StepFormula) ->
     } else {
         match f.fixed_weight_read_bytes {
             None => KneeForm::Numeric,
-            Some(weight_bytes) => linear_knee(target_s, weight_bytes, f),
+            Some(weight_bytes) => {
+                let at = step_time_at(scenario, analysis.knee_exact).terms;
+                linear_knee(target_s, weight_bytes, f, at.gemm.bound(), at.decode_attention.bound())
+            }
         }
     };
     let exact = analysis.knee_exact;
@@ -99,29 +105,37 @@ pub(super) fn knee(scenario: &Scenario, analysis: &Analysis, f: &StepFormula) ->
     Knee { target_s, form, exact, tpot_batch, batch: analysis.knee_batch, ttft_cap }
 }
 
-/// A dense model's knee: step(B) = max(memory(B), compute(B)) + all-reduce(B) + overhead is
-/// piecewise linear in B, so step(B) = target where the first of the two lines reaches it.
-pub(super) fn linear_knee(target_s: f64, weight_bytes: f64, f: &StepFormula) -> KneeForm {
+/// A dense model's knee: step(B) = max(weights / bw, compute x B) + max(KV x B / bw, attention x B)
+/// + all-reduce x B + overhead is piecewise linear in B; on the pieces that apply at the knee (the
+/// GEMMs' and the attention's bounds there) step(B) = target is one line's root.
+pub(super) fn linear_knee(
+    target_s: f64,
+    weight_bytes: f64,
+    f: &StepFormula,
+    gemm: Bound,
+    attention: Bound,
+) -> KneeForm {
     let budget_s = target_s - f.overhead_s;
     let bw = f.bandwidth_bytes_per_s;
-    let allreduce_bytes_per_seq = f.allreduce_per_seq_s * bw;
-    let memory_b = (budget_s * bw - weight_bytes) / (f.kv_bytes_per_seq + allreduce_bytes_per_seq);
-    let compute_b = budget_s / (f.compute_per_seq_s + f.allreduce_per_seq_s);
-    if compute_b < memory_b {
-        KneeForm::Compute {
-            budget_s,
-            compute_per_seq_s: f.compute_per_seq_s,
-            allreduce_per_seq_s: f.allreduce_per_seq_s,
-        }
-    } else {
-        KneeForm::Memory {
+    match (gemm, attention) {
+        (Bound::Memory, Bound::Memory) => KneeForm::Memory {
             budget_s,
             bandwidth_bytes_per_s: bw,
             budget_bytes: budget_s * bw,
             weight_bytes,
             kv_bytes_per_seq: f.kv_bytes_per_seq,
-            allreduce_bytes_per_seq,
-        }
+            allreduce_bytes_per_seq: f.allreduce_per_seq_s * bw,
+        },
+        (Bound::Compute, attention) => KneeForm::Compute {
+            budget_s,
+            compute_per_seq_s: f.compute_per_seq_s,
+            attention_per_seq_s: match attention {
+                Bound::Memory => f.kv_bytes_per_seq / bw,
+                Bound::Compute => f.attention_compute_per_seq_s,
+            },
+            allreduce_per_seq_s: f.allreduce_per_seq_s,
+        },
+        (Bound::Memory, Bound::Compute) => KneeForm::Numeric,
     }
 }
 

@@ -2,7 +2,7 @@
 //! the panel shows.
 
 use super::{KvSeq, Weights};
-use crate::core::model::expected_experts;
+use crate::core::model::{decode_attention_flop, expected_experts};
 use crate::core::roofline::{
     allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, Calibration, Limit, Precision,
     Scenario, StepTime, MAX_BATCH,
@@ -41,8 +41,11 @@ pub struct StepFormula {
     pub kv_bytes_per_seq: f64,
     /// Effective bandwidth, in B/s.
     pub bandwidth_bytes_per_s: f64,
-    /// 2 x active params / peak: compute seconds per sequence in the batch.
+    /// 2 x active params / peak: GEMM compute seconds per sequence in the batch.
     pub compute_per_seq_s: f64,
+    /// Decode attention FLOPs of one sequence at the context / peak: attention compute seconds per
+    /// sequence.
+    pub attention_compute_per_seq_s: f64,
     /// all-reduce(1): seconds per sequence (0 at TP 1).
     pub allreduce_per_seq_s: f64,
     pub overhead_s: f64,
@@ -70,9 +73,10 @@ pub struct StepAt {
     pub role: Role,
     /// Expected distinct experts one MoE layer reads for B tokens: E x (1 - (1 - k/E)^B).
     pub experts_touched: Option<f64>,
-    /// 2 x active params x B, in FLOP (the whole replica).
+    /// 2 x active params x B, in FLOP (the whole replica): the GEMMs'.
     pub flop: f64,
-    /// The roofline's step: weight and KV reads per GPU, memory, compute, all-reduce, overhead.
+    /// The roofline's step: weight and KV reads per GPU, memory, compute, all-reduce, overhead, and
+    /// its per-operator terms.
     pub time: StepTime,
     pub meets_tpot: bool,
     pub meets_ttft: bool,
@@ -112,6 +116,8 @@ pub(super) fn step_formula(
         kv_bytes_per_seq: kv.per_gpu_bytes,
         bandwidth_bytes_per_s: bw.effective_bytes_per_s,
         compute_per_seq_s: 2.0 * c.active_params / c.peak_flop_per_s,
+        attention_compute_per_seq_s: decode_attention_flop(&scenario.model, scenario.context_tokens)
+            / c.peak_flop_per_s,
         allreduce_per_seq_s: allreduce_s(scenario, 1.0),
         overhead_s: bw.overhead_s,
     }

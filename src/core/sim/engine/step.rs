@@ -38,7 +38,8 @@ impl Engine<'_> {
         let mut budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
         let mut work = StepWork {
             decode_tokens: self.n_dec,
-            kv_tokens: self.held_dec + self.prefill_done,
+            kv_tokens: self.held_dec,
+            prefill_kv_tokens: self.prefill_done,
             ..StepWork::default()
         };
         let mut chunks = 0;

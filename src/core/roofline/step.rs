@@ -1,0 +1,240 @@
+//! One step's cost from its composition, per operator group: the one formula that the analytic
+//! decode step, the prefill (TTFT) and the simulator's mixed steps all call.
+//!
+//! A step runs its kernel groups one after another, each on the same GPUs:
+//!
+//! - **GEMMs** (every weight matrix, MoE experts included): bytes = params_read(T) x bytes per
+//!   weight / TP per GPU (MoE: the experts the step's T tokens touch), FLOPs = 2 x active params x T,
+//!   where T = decode sequences + prefill tokens.
+//! - **Decode attention**: bytes = the KV the decoding sequences hold (held tokens x KV per token /
+//!   shards, per GPU), FLOPs = one query-key pair per held token per layer x
+//!   [`attention_flop_per_pair`](crate::core::model::attention_flop_per_pair).
+//! - **Prefill attention**: bytes = the KV the prompts hold from their earlier chunks, FLOPs = the
+//!   chunks' causal pairs x the same per-pair FLOPs.
+//!
+//! Each group costs max(bytes / (bandwidth x MBU), FLOPs / (TP x peak)); the step is their sum plus
+//! the all-reduces (two per layer, linear in T) and the calibration's fixed overhead, in s:
+//!
+//! step = Σ_g max(bytes_g / bw, FLOP_g / peak) + all-reduce(T) + overhead
+//!      = (bytes of the memory-bound groups) / bw + (FLOPs of the compute-bound groups) / peak + ...
+//!
+//! Assumptions: the groups do not overlap (a kernel waits for the one before it); within a group,
+//! reading and computing overlap perfectly (the roofline); every group multiplies at the weight
+//! precision's tensor peak; the tokens a step adds to the cache are written by its GEMMs and not
+//! counted as a read; activations are not counted as bytes. Where every group is memory-bound (the
+//! worked example: decode at 2,048 tokens of context up to the KV pool) the sum is (weights + KV) /
+//! bw, the single roofline max(memory, compute) to the bit. It is longer than the single max where
+//! a group is compute-bound while another still reads: a large batch with FP8 or FP4 weights (the
+//! GEMMs compute-bound, the KV still read) or a step with many prefill tokens (the GEMMs
+//! compute-bound while the decodes' attention reads all their KV), which is why prefill and decode
+//! interfere. Attention FLOPs also enter decode steps, which the single max left out.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    allreduce_s, effective_bandwidth_bytes_per_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound,
+    Scenario,
+};
+use crate::core::model::{decode_attention_flop, params_read};
+use crate::core::presets::ModelSpec;
+
+/// What one step runs, in tokens (real-valued so that the knee can bisect over the batch).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepMix {
+    /// Sequences decoding one token each.
+    pub decode_seqs: f64,
+    /// KV tokens those sequences hold when the step starts: the sum of their contexts.
+    pub decode_kv_tokens: f64,
+    /// Prompt tokens prefilled in this step, all chunks together.
+    pub prefill_tokens: f64,
+    /// KV tokens the chunks' prompts hold from their earlier chunks, read by their attention.
+    pub prefill_kv_tokens: f64,
+    /// Causal attention FLOPs of the chunks (a chunk of prompt tokens done..done + n:
+    /// prefill_attention_flop(done + n) - prefill_attention_flop(done)), in FLOP.
+    pub prefill_attention_flop: f64,
+}
+
+impl StepMix {
+    /// A decode step: `batch` sequences holding `context_tokens` each.
+    pub fn decode(batch: f64, context_tokens: f64) -> StepMix {
+        StepMix { decode_seqs: batch, decode_kv_tokens: batch * context_tokens, ..StepMix::default() }
+    }
+}
+
+/// One kernel group's roofline.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GroupCost {
+    /// Bytes the group reads per GPU, in B.
+    pub bytes: f64,
+    /// FLOPs the group does over the whole replica, in FLOP.
+    pub flop: f64,
+    /// bytes / (bandwidth x MBU), in s.
+    pub memory_s: f64,
+    /// flop / (TP x peak), in s.
+    pub compute_s: f64,
+}
+
+impl GroupCost {
+    /// max(memory_s, compute_s), in s.
+    pub fn time_s(&self) -> f64 {
+        self.memory_s.max(self.compute_s)
+    }
+
+    /// Compute when its FLOPs take longer than its reads, else memory.
+    pub fn bound(&self) -> Bound {
+        if self.compute_s > self.memory_s {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        }
+    }
+}
+
+/// The kernel groups of a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Group {
+    Gemm,
+    DecodeAttention,
+    PrefillAttention,
+}
+
+impl Group {
+    pub const ALL: [Group; 3] = [Group::Gemm, Group::DecodeAttention, Group::PrefillAttention];
+}
+
+/// A step's cost per group, and its total.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepTerms {
+    pub gemm: GroupCost,
+    pub decode_attention: GroupCost,
+    pub prefill_attention: GroupCost,
+    /// All-reduces for the step's tokens, in s (0 at TP 1).
+    pub allreduce_s: f64,
+    /// The calibration's fixed per-step overhead, in s.
+    pub overhead_s: f64,
+    /// Σ group times + allreduce_s + overhead_s, in s.
+    pub step_s: f64,
+    /// The group that takes longest (the first of equals).
+    pub binding: Group,
+}
+
+impl StepTerms {
+    pub fn group(&self, g: Group) -> &GroupCost {
+        match g {
+            Group::Gemm => &self.gemm,
+            Group::DecodeAttention => &self.decode_attention,
+            Group::PrefillAttention => &self.prefill_attention,
+        }
+    }
+
+    /// The binding group's bound.
+    pub fn bound(&self) -> Bound {
+        self.group(self.binding).bound()
+    }
+
+    /// True when no group is compute-bound: the step is then the single roofline's
+    /// (all bytes) / bandwidth + all-reduce + overhead.
+    pub fn all_memory_bound(&self) -> bool {
+        Group::ALL.iter().all(|&g| self.group(g).bound() == Bound::Memory)
+    }
+}
+
+/// A scenario's per-step coefficients, gathered once (the simulator prices millions of steps).
+#[derive(Clone, Copy, Debug)]
+pub struct StepRoofline {
+    model: ModelSpec,
+    /// Bytes per weight element, in B.
+    weight_bytes_per_param: f64,
+    /// GPUs the weights split over.
+    tp: f64,
+    /// KV bytes a held token costs each GPU: kv_per_seq(context) / context / shards, in B.
+    kv_bytes_per_token: f64,
+    /// Decode attention FLOPs per held token: decode_attention_flop(context) / context, in FLOP.
+    attention_flop_per_kv_token: f64,
+    /// 2 x active params, in FLOP per token.
+    flop_per_token: f64,
+    /// HBM bandwidth x MBU, in B/s.
+    bandwidth_bytes_per_s: f64,
+    /// TP x the weight precision's per-GPU peak, in FLOP/s.
+    peak_flop_per_s: f64,
+    /// All-reduce time per token in the step, in s.
+    allreduce_s_per_token: f64,
+    overhead_s: f64,
+}
+
+impl StepRoofline {
+    /// The coefficients of `scenario`. Per-token KV bytes and attention FLOPs are the scenario's
+    /// context's averages (exact without sliding windows; with them, exact at that context).
+    pub fn new(scenario: &Scenario) -> StepRoofline {
+        let context = f64::from(scenario.context_tokens.max(1));
+        let attention = decode_attention_flop(&scenario.model, scenario.context_tokens.max(1));
+        StepRoofline {
+            model: scenario.model,
+            weight_bytes_per_param: scenario.weight_precision.bytes_per_element(),
+            tp: f64::from(scenario.tp.max(1)),
+            kv_bytes_per_token: kv_bytes_per_seq(scenario) / context / kv_shards(scenario),
+            attention_flop_per_kv_token: attention / context,
+            flop_per_token: 2.0 * scenario.model.active_params,
+            bandwidth_bytes_per_s: effective_bandwidth_bytes_per_s(scenario),
+            peak_flop_per_s: peak_flop_per_s(scenario),
+            allreduce_s_per_token: allreduce_s(scenario, 1.0),
+            overhead_s: scenario.calibration.overhead_s,
+        }
+    }
+
+    fn group(&self, bytes: f64, flop: f64) -> GroupCost {
+        GroupCost {
+            bytes,
+            flop,
+            memory_s: bytes / self.bandwidth_bytes_per_s,
+            compute_s: flop / self.peak_flop_per_s,
+        }
+    }
+
+    /// The step's cost per group and in total (see the module's equations), in s. Allocation-free.
+    #[inline]
+    pub fn terms(&self, mix: &StepMix) -> StepTerms {
+        let tokens = mix.decode_seqs + mix.prefill_tokens;
+        let weights = params_read(&self.model, tokens) * self.weight_bytes_per_param / self.tp;
+        let gemm = self.group(weights, self.flop_per_token * tokens);
+        let decode_attention = self.group(
+            mix.decode_kv_tokens * self.kv_bytes_per_token,
+            mix.decode_kv_tokens * self.attention_flop_per_kv_token,
+        );
+        let prefill_attention =
+            self.group(mix.prefill_kv_tokens * self.kv_bytes_per_token, mix.prefill_attention_flop);
+        // Summed as bytes over the bandwidth plus FLOPs over the peak, so that an all-memory-bound
+        // step is (weights + KV) / bw to the bit, as the single roofline computed it.
+        let (mut bytes, mut flop) = (0.0, 0.0);
+        for g in [&gemm, &decode_attention, &prefill_attention] {
+            match g.bound() {
+                Bound::Compute => flop += g.flop,
+                Bound::Memory => bytes += g.bytes,
+            }
+        }
+        let allreduce_s = self.allreduce_s_per_token * tokens;
+        let step_s =
+            bytes / self.bandwidth_bytes_per_s + flop / self.peak_flop_per_s + allreduce_s + self.overhead_s;
+        let mut binding = Group::Gemm;
+        if decode_attention.time_s() > gemm.time_s() {
+            binding = Group::DecodeAttention;
+        }
+        if prefill_attention.time_s() > gemm.time_s().max(decode_attention.time_s()) {
+            binding = Group::PrefillAttention;
+        }
+        StepTerms {
+            gemm,
+            decode_attention,
+            prefill_attention,
+            allreduce_s,
+            overhead_s: self.overhead_s,
+            step_s,
+            binding,
+        }
+    }
+}
+
+/// [`StepRoofline::terms`] for one step of `scenario`.
+pub fn step_terms(scenario: &Scenario, mix: &StepMix) -> StepTerms {
+    StepRoofline::new(scenario).terms(mix)
+}
