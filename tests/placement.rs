@@ -86,18 +86,21 @@ fn an_unchunked_replica_stretches_every_decode_step_by_the_time_prompts_take() {
 }
 
 #[test]
-fn a_chunked_replica_prefills_with_the_budget_its_memory_bound_decodes_leave() {
+fn a_chunked_replica_prefills_with_the_budget_its_decodes_leave_and_its_steps_pay_for_the_prompts() {
     let s = scenario("");
-    let rate = 20.0;
+    let rate = 10.0;
     let p = chunked_at(&s, 512, rate);
-    assert!(close(p.batch, rate * 256.0 * p.tpot_s.unwrap(), 1e-9), "Little's law");
-    let service_s = 2048.0 * p.tpot_s.unwrap() / (512.0 - p.batch);
+    let tpot = p.tpot_s.unwrap();
+    assert!(close(p.batch, rate * 256.0 * tpot, 1e-9), "Little's law");
+    let service_s = 2048.0 * tpot / (512.0 - p.batch);
     let rho = rate * service_s;
     assert!(close(p.ttft_s.unwrap(), service_s + rho * service_s / (2.0 * (1.0 - rho)), 1e-9));
-    // The step carries ~B decodes and rate x t prompt tokens, but it is memory-bound: the chunks'
-    // FLOPs ride along, and the step stays within 2% of B decodes alone.
-    assert!(close(p.tpot_s.unwrap(), step_time_at(&s, p.batch).step_s, 0.02), "{}", p.tpot_s.unwrap());
+    // The prompt tokens' attention and GEMM work lengthen the step past B decodes alone.
+    assert!(tpot > step_time_at(&s, p.batch).step_s);
     assert_eq!(p.binds, Binds::Nothing);
+    // Past its capacity the steady state runs away: no TPOT, no TTFT.
+    let over = chunked_at(&s, 512, 40.0);
+    assert_eq!((over.tpot_s, over.binds), (None, Binds::Capacity));
 }
 
 #[test]
@@ -106,7 +109,6 @@ fn sharing_steps_with_prefill_never_beats_the_prefill_free_knee_rate() {
     let c = compare(&s, 512, &Split::default());
     let free = c.disaggregated.decode_rate_req_per_s; // the knee with no prefill in the steps
     assert!(c.chunked.rate_req_per_s < free && c.unchunked.rate_req_per_s < free);
-    assert!(c.chunked.rate_req_per_s > 0.8 * free, "chunked: {}", c.chunked.rate_req_per_s);
     assert!(c.unchunked.rate_req_per_s < c.chunked.rate_req_per_s, "whole prompts stall the decodes");
     assert_eq!(c.unchunked.binds, Binds::Tpot);
 }

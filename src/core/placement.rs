@@ -127,34 +127,78 @@ pub struct Disaggregated {
 /// never prefills. The transfer is the prompt's whole KV over one link (an upper bound: TP shards
 /// could move in parallel) and delays the first token as the issue counts it.
 pub fn disaggregated(scenario: &Scenario, split: &Split) -> Disaggregated {
-    let prefill_side = Scenario { tp: split.prefill_tp.max(1), ..*scenario };
-    let holds = |s: &Scenario| kv_pool_batch(s) >= 1;
-    let prefill_s = prefill_time(&prefill_side).prefill_s;
-    let link = split.link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
-    let transfer_s = kv_bytes_per_seq(&prefill_side) / link;
+    let prefill = prefill_side(scenario, split.prefill_tp, split.link_bytes_per_s);
+    combine(split, &prefill, &decode_side(scenario, split.decode_tp))
+}
+
+/// One prefill instance of `tp` GPUs: its prefill, transfer and highest rate.
+#[derive(Clone, Copy, Debug)]
+struct PrefillSide {
+    tp: u32,
+    prefill_s: f64,
+    transfer_s: f64,
+    rate_req_per_s: f64,
+}
+
+fn prefill_side(scenario: &Scenario, tp: u32, link_bytes_per_s: Option<f64>) -> PrefillSide {
+    let side = Scenario { tp: tp.max(1), ..*scenario };
+    let prefill_s = prefill_time(&side).prefill_s;
+    let link = link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
+    let transfer_s = kv_bytes_per_seq(&side) / link;
     let slack_s = scenario.ttft_target_s - prefill_s - transfer_s;
-    let prefill_rate = if holds(&prefill_side) { md1_rate_max_req_per_s(prefill_s, slack_s) } else { 0.0 };
-    let decode_side = Scenario { tp: split.decode_tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
-    let decode_batch = knee_batch(&decode_side).min(kv_pool_batch(&decode_side));
-    let decode_point = (decode_batch > 0).then(|| evaluate(&decode_side, decode_batch));
-    let decode_rate = decode_point.map_or(0.0, |p| p.throughput_req_per_s);
+    let holds = kv_pool_batch(&side) >= 1;
+    let rate_req_per_s = if holds { md1_rate_max_req_per_s(prefill_s, slack_s) } else { 0.0 };
+    PrefillSide { tp: side.tp, prefill_s, transfer_s, rate_req_per_s }
+}
+
+/// One decode instance of `tp` GPUs at its TPOT knee within its KV pool (no TTFT: it never prefills).
+#[derive(Clone, Copy, Debug)]
+struct DecodeSide {
+    tp: u32,
+    batch: u32,
+    rate_req_per_s: f64,
+    tpot_s: Option<f64>,
+}
+
+fn decode_side(scenario: &Scenario, tp: u32) -> DecodeSide {
+    let side = Scenario { tp: tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
+    let batch = knee_batch(&side).min(kv_pool_batch(&side));
+    let point = (batch > 0).then(|| evaluate(&side, batch));
+    DecodeSide {
+        tp: side.tp,
+        batch,
+        rate_req_per_s: point.map_or(0.0, |p| p.throughput_req_per_s),
+        tpot_s: point.map(|p| p.step.step_s),
+    }
+}
+
+/// x prefill instances and y decode instances together.
+fn combine(split: &Split, p: &PrefillSide, d: &DecodeSide) -> Disaggregated {
     let (x, y) = (f64::from(split.prefill_instances.max(1)), f64::from(split.decode_instances.max(1)));
-    let rate = (x * prefill_rate).min(y * decode_rate);
-    let gpus = split.prefill_instances * prefill_side.tp + split.decode_instances * decode_side.tp;
-    let ttft_s = md1_wait_s(rate / x, prefill_s) + prefill_s + transfer_s;
+    let rate = (x * p.rate_req_per_s).min(y * d.rate_req_per_s);
+    let gpus = split.prefill_instances.max(1) * p.tp + split.decode_instances.max(1) * d.tp;
+    let ttft_s = md1_wait_s(rate / x, p.prefill_s) + p.prefill_s + p.transfer_s;
     Disaggregated {
-        prefill_s,
-        transfer_s,
-        prefill_rate_req_per_s: prefill_rate,
-        decode_batch,
-        decode_rate_req_per_s: decode_rate,
-        decode_tpot_s: decode_point.map(|p| p.step.step_s),
+        prefill_s: p.prefill_s,
+        transfer_s: p.transfer_s,
+        prefill_rate_req_per_s: p.rate_req_per_s,
+        decode_batch: d.batch,
+        decode_rate_req_per_s: d.rate_req_per_s,
+        decode_tpot_s: d.tpot_s,
         ttft_s: ttft_s.is_finite().then_some(ttft_s),
         rate_req_per_s: rate,
         gpus,
-        goodput_per_gpu_req_per_s: rate / f64::from(gpus.max(1)),
-        binds: if x * prefill_rate < y * decode_rate { Binds::PrefillSide } else { Binds::DecodeSide },
-        balanced_prefill_per_decode: if prefill_rate > 0.0 { decode_rate / prefill_rate } else { 0.0 },
+        goodput_per_gpu_req_per_s: rate / f64::from(gpus),
+        binds: if x * p.rate_req_per_s < y * d.rate_req_per_s {
+            Binds::PrefillSide
+        } else {
+            Binds::DecodeSide
+        },
+        balanced_prefill_per_decode: if p.rate_req_per_s > 0.0 {
+            d.rate_req_per_s / p.rate_req_per_s
+        } else {
+            0.0
+        },
     }
 }
 
@@ -199,12 +243,15 @@ fn sides() -> impl Iterator<Item = (u32, u32)> {
 /// every x x TP_p and y x TP_d of at most [`GPUS_PER_SIDE_MAX`] GPUs a side; of equals, the one with
 /// fewer GPUs. `None` when no split serves anything.
 pub fn best_split(scenario: &Scenario, link_bytes_per_s: Option<f64>) -> Option<(Split, Disaggregated)> {
+    let prefills = TP_CHOICES.map(|tp| prefill_side(scenario, tp, link_bytes_per_s));
+    let decodes = TP_CHOICES.map(|tp| decode_side(scenario, tp));
+    let side = |tp: u32| TP_CHOICES.iter().position(|&t| t == tp).unwrap_or(0);
     let mut best: Option<(Split, Disaggregated)> = None;
     for (prefill_instances, prefill_tp) in sides() {
         for (decode_instances, decode_tp) in sides() {
             let split =
                 Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
-            let d = disaggregated(scenario, &split);
+            let d = combine(&split, &prefills[side(prefill_tp)], &decodes[side(decode_tp)]);
             let better = best.as_ref().map_or(d.rate_req_per_s > 0.0, |(_, b)| {
                 let (now, was) = (d.goodput_per_gpu_req_per_s, b.goodput_per_gpu_req_per_s);
                 now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && d.gpus < b.gpus)

@@ -6,8 +6,7 @@ use super::queue::{largest_ok, md1_wait_s};
 use super::{Binds, Operating};
 use crate::core::model::prefill_attention_flop;
 use crate::core::prefill::prefill_time;
-use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario};
-use crate::core::sim::{StepCost, StepWork};
+use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline};
 
 /// Fixed-point iterations for a step time; the map is monotone, so it converges or runs away.
 const ITERATIONS: usize = 200;
@@ -22,7 +21,7 @@ fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Optio
         if !(n.is_finite() && n <= limit_s) {
             return None;
         }
-        if (n - t).abs() <= 1e-12 * n.max(1e-12) {
+        if (n - t).abs() <= 1e-10 * n.max(1e-12) {
             return Some(n);
         }
         t = n;
@@ -36,24 +35,30 @@ fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Optio
 /// during it), so t = step(B decodes + c prompt tokens), solved by fixed-point iteration; TPOT = t.
 /// A prompt is prefilled with the budget the decodes leave, C - B tokens a step, so it takes
 /// D = prompt x t / (C - B) and queues as M/D/1: TTFT = D + W(rate, D) (mean). Assumes every
-/// running sequence holds the scenario's context (as the batch table does) and leaves out the
-/// chunks' reads of their own prompt's earlier KV.
+/// running sequence holds the scenario's context (as the batch table does); each chunk also reads
+/// its prompt's earlier KV.
 pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -> Operating {
-    let cost = StepCost::new(scenario);
+    let roofline = StepRoofline::new(scenario);
     let (prompt, output) = (f64::from(scenario.context_tokens), f64::from(scenario.output_tokens));
     let attention_flop_per_prompt = prefill_attention_flop(&scenario.model, scenario.context_tokens);
-    let work = |t: f64| {
-        let decodes = (rate_req_per_s * output * t).round();
-        StepWork {
-            decode_tokens: decodes.min(f64::from(u32::MAX)) as u32,
-            prefill_tokens: (rate_req_per_s * prompt * t).round().min(f64::from(u32::MAX)) as u32,
+    let budget = f64::from(chunk_tokens);
+    let mix = |t: f64| {
+        let decodes = rate_req_per_s * output * t;
+        // A prompt split into chunks of s tokens (the budget the decodes leave) reads
+        // 0 + s + 2s + ... of its own earlier KV: prompt x (prompt - s) / (2 s) tokens in all.
+        let chunk = (budget - decodes).clamp(1.0, prompt.max(1.0));
+        StepMix {
+            decode_seqs: decodes,
+            decode_kv_tokens: decodes * prompt,
+            prefill_tokens: rate_req_per_s * prompt * t,
+            prefill_kv_tokens: rate_req_per_s * t * prompt * (prompt - chunk) / (2.0 * chunk),
             prefill_attention_flop: rate_req_per_s * t * attention_flop_per_prompt,
-            kv_tokens: decodes * prompt,
         }
     };
     let limit_s = RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6);
-    let start_s = cost.step_s(&StepWork { decode_tokens: 1, kv_tokens: prompt, ..StepWork::default() });
-    let Some(t) = fixed_point_s(start_s, limit_s, |t| cost.step_s(&work(t))) else {
+    let Some(t) =
+        fixed_point_s(roofline.terms(&mix(0.0)).step_s, limit_s, |t| roofline.terms(&mix(t)).step_s)
+    else {
         return Operating::overloaded(Binds::Capacity);
     };
     let batch = rate_req_per_s * output * t;
