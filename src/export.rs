@@ -2,9 +2,9 @@
 //! as CSV with the page's printed values under unit-bearing headers, and file names that say the
 //! scenario. Pure, so native tests check it; the browser half is `ui::export`.
 
-use crate::core::roofline::Precision;
+use crate::core::roofline::{analyze, Precision};
 use crate::core::sim::{Counting, LoadMode, RatePoint};
-use crate::core::table::BatchRow;
+use crate::core::table::{batch_table, BatchRow};
 use crate::format::{gb, ms, ms_or_dash, percent, req_per_s, significant, thousands, yes_no};
 use crate::state::fields::{MBU, OVERHEAD, TPOT};
 use crate::state::Inputs;
@@ -68,6 +68,14 @@ pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
 pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool) -> String {
     let body = rows.iter().map(|r| batch_row_cells(r, per_gpu));
     write_csv(&batch_table_headers(per_gpu), body)
+}
+
+/// The batch table the page shows for `inputs`, as CSV ([`batch_table_csv`]): what the table's
+/// CSV button downloads. The extras module computes it from the page's state, so the page's
+/// module carries no CSV writer.
+pub fn table_csv(inputs: &Inputs) -> String {
+    let scenario = inputs.scenario;
+    batch_table_csv(&batch_table(&scenario, &analyze(&scenario)), scenario.tp > 1)
 }
 
 /// The simulator data table's headers, as the page prints them (with units).

@@ -14,7 +14,9 @@ pub use crate::codec::{from_bytes, to_bytes};
 
 use crate::chart::Look;
 use crate::core::fit::MeasuredPoint;
+use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::Calibration;
+use crate::state::custom::reconcile_model;
 use crate::state::sim::SimInputs;
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
@@ -34,14 +36,29 @@ pub enum PanelKind {
     Sim,
     /// The measured points' body: paste/file/drop, the fit read-out and the points table.
     Measured,
+    /// The derivation's lines (the page keeps its heading and intro).
+    Derivation,
+    /// The capacity plan's load and price boxes and its result.
+    Capacity,
+    /// The custom model's number boxes, while "Custom model…" is picked.
+    CustomModel,
+    /// The custom GPU's number boxes, while "Custom GPU…" is picked.
+    CustomGpu,
+    /// The Share menu's body: copy link, the embed's panel and size, copy embed code.
+    Share,
 }
 
 impl PanelKind {
-    /// The id of the element the page gives the panel (`sim-island`, `measured-island`).
+    /// The id of the element the page gives the panel (`sim-island`, `derivation-island`, ...).
     pub fn element_id(self) -> &'static str {
         match self {
             PanelKind::Sim => "sim-island",
             PanelKind::Measured => "measured-island",
+            PanelKind::Derivation => "derivation-island",
+            PanelKind::Capacity => "capacity-island",
+            PanelKind::CustomModel => "custom-model-island",
+            PanelKind::CustomGpu => "custom-gpu-island",
+            PanelKind::Share => "share-island",
         }
     }
 }
@@ -71,6 +88,12 @@ pub enum ToPage {
     Measured(Vec<MeasuredPoint>),
     /// "Use this fit": realistic mode with this calibration.
     Realistic(Calibration),
+    /// The capacity plan's target load (requests/s) and price ($ per GPU-hour).
+    Capacity { rate_req_per_s: f64, price_per_gpu_hour: f64 },
+    /// The custom model's numbers, with one of them changed (the page reconciles them).
+    CustomModel(CustomModel),
+    /// The custom GPU's numbers, with one of them changed.
+    CustomGpu(CustomGpu),
 }
 
 /// Page -> extras: one of the page's batch charts as SVG, drawn from `state` (the page's module has
@@ -91,5 +114,29 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPo
         ToPage::Sim(sim) => inputs.sim = sim,
         ToPage::Measured(points) => *measured = points,
         ToPage::Realistic(calibration) => inputs.set_realistic(Some(calibration)),
+        ToPage::Capacity { rate_req_per_s, price_per_gpu_hour } => {
+            inputs.rate_req_per_s = rate_req_per_s;
+            inputs.price_per_gpu_hour = price_per_gpu_hour;
+        }
+        ToPage::CustomModel(mut custom) => {
+            reconcile_model(&mut custom, &mut Vec::new());
+            *inputs = inputs.with_model(custom.to_spec());
+        }
+        ToPage::CustomGpu(custom) => inputs.scenario.gpu = custom.to_spec(),
     }
+}
+
+/// The messages that carry a panel's bound control from `before` to `after`: the simulator's
+/// controls and the capacity plan's boxes are the bound controls a panel body holds; a change
+/// elsewhere in the inputs sends nothing.
+pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
+    let mut out = Vec::new();
+    if after.sim != before.sim {
+        out.push(ToPage::Sim(after.sim));
+    }
+    if (after.rate_req_per_s, after.price_per_gpu_hour) != (before.rate_req_per_s, before.price_per_gpu_hour) {
+        let (rate_req_per_s, price_per_gpu_hour) = (after.rate_req_per_s, after.price_per_gpu_hour);
+        out.push(ToPage::Capacity { rate_req_per_s, price_per_gpu_hour });
+    }
+    out
 }

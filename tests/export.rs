@@ -8,7 +8,7 @@ use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;
-use goodput_lab::export::{batch_table_csv, file_name, sim_table_csv};
+use goodput_lab::export::{batch_table_csv, file_name, sim_table_csv, table_csv};
 use goodput_lab::state::{from_query, Inputs};
 
 /// The CSV parsed back: header, then rows of cells.
@@ -133,4 +133,15 @@ fn file_names_follow_every_part_of_the_scenario() {
     let odd = file_name(&Inputs::default(), "Sim table/1", "C S V");
     assert!(odd.ends_with("_sim-table-1.c-s-v"), "{odd}");
     assert!(odd.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)), "{odd}");
+}
+
+#[test]
+fn the_table_button_exports_the_rows_the_page_shows_with_per_gpu_columns_under_tp() {
+    for query in ["", "tp=2&model=llama-3.1-70b", "kv=fp8&tpot=20"] {
+        let (inputs, _) = from_query(query);
+        let s = inputs.scenario;
+        assert_eq!(table_csv(&inputs), batch_table_csv(&batch_table(&s, &analyze(&s)), s.tp > 1), "{query}");
+    }
+    let (tp2, _) = from_query("tp=2&model=llama-3.1-70b");
+    assert!(parse(&table_csv(&tp2)).0.iter().any(|h| h.contains("per GPU")), "per-GPU columns under TP");
 }

@@ -2,10 +2,10 @@
 //! garbage is refused, and a panel's change takes effect in exactly the part of the state it names.
 
 use goodput_lab::core::fit::MeasuredPoint;
-use goodput_lab::core::presets::{GpuSpec, ModelSpec, ModelWire, GPUS, MODELS};
-use goodput_lab::core::roofline::Calibration;
+use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS};
+use goodput_lab::core::roofline::{Calibration, Scenario};
 use goodput_lab::panel_protocol::{
-    apply, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
+    apply, changes, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
 };
 use goodput_lab::state::{from_page_query, from_query, to_query, Inputs};
 
@@ -94,4 +94,100 @@ fn measured_points_are_replaced_and_cleared() {
     apply(ToPage::Measured(Vec::new()), &mut inputs, &mut measured);
     assert!(measured.is_empty());
     assert_eq!(inputs, before);
+}
+
+/// `message` after a postcard round trip (what the page receives from the extras module).
+fn sent(message: ToPage) -> ToPage {
+    let back: ToPage = from_bytes(&to_bytes(&message)).expect("decodes");
+    assert_eq!(back, message, "crosses unchanged");
+    back
+}
+
+#[test]
+fn a_capacity_change_sets_only_the_load_and_the_price() {
+    let PanelState { mut inputs, mut measured, .. } = state_of("ctx=4096&sim=1&tpot=20");
+    let before = (inputs, measured.clone());
+    apply(sent(ToPage::Capacity { rate_req_per_s: 42.5, price_per_gpu_hour: 3.1 }), &mut inputs, &mut measured);
+    assert_eq!((inputs.rate_req_per_s, inputs.price_per_gpu_hour), (42.5, 3.1));
+    let unchanged = Inputs { rate_req_per_s: before.0.rate_req_per_s, price_per_gpu_hour: before.0.price_per_gpu_hour, ..inputs };
+    assert_eq!(unchanged, before.0, "nothing else moved");
+    assert_eq!(measured, before.1);
+    let query = to_query(&inputs);
+    assert!(query.contains("rate=42.5") && query.contains("price=3.1"), "{query}");
+}
+
+#[test]
+fn a_custom_model_change_sets_only_the_model_and_is_reconciled() {
+    let PanelState { mut inputs, mut measured, .. } = state_of("model=custom&ctx=4096&tp=2");
+    let before = (inputs, measured.clone());
+    let mut custom = CustomModel::from_spec(&inputs.scenario.model);
+    custom.params = 16.06e9;
+    custom.active_params = 20e9; // more than the total: the page uses the total
+    apply(sent(ToPage::CustomModel(custom)), &mut inputs, &mut measured);
+    let now = CustomModel::from_spec(&inputs.scenario.model);
+    assert_eq!(inputs.scenario.model.id, CUSTOM_ID);
+    assert_eq!((now.params, now.active_params), (16.06e9, 16.06e9));
+    let model_only = Scenario { model: before.0.scenario.model, ..inputs.scenario };
+    assert_eq!(Inputs { scenario: model_only, ..inputs }, before.0, "nothing else moved");
+    assert_eq!(measured, before.1);
+    assert!(to_query(&inputs).contains("m_params=16.06"), "{}", to_query(&inputs));
+}
+
+#[test]
+fn a_custom_model_with_a_shorter_maximum_clamps_the_context() {
+    let (mut inputs, _) = from_query("model=custom&ctx=32768");
+    let mut custom = CustomModel::from_spec(&inputs.scenario.model);
+    custom.context_tokens_max = 8192;
+    apply(sent(ToPage::CustomModel(custom)), &mut inputs, &mut Vec::new());
+    assert_eq!(inputs.scenario.context_tokens, 8192);
+}
+
+#[test]
+fn a_custom_gpu_change_sets_only_the_gpu() {
+    let PanelState { mut inputs, mut measured, .. } = state_of("gpu=custom&model=llama-3.1-70b&tp=4");
+    let before = (inputs, measured.clone());
+    let mut custom = CustomGpu::from_spec(&inputs.scenario.gpu);
+    custom.hbm_bandwidth_bytes_per_s = 6.7e12;
+    apply(sent(ToPage::CustomGpu(custom)), &mut inputs, &mut measured);
+    assert_eq!(inputs.scenario.gpu.id, CUSTOM_ID);
+    assert_eq!(inputs.scenario.gpu.hbm_bandwidth_bytes_per_s, 6.7e12);
+    let gpu_only = Scenario { gpu: before.0.scenario.gpu, ..inputs.scenario };
+    assert_eq!(Inputs { scenario: gpu_only, ..inputs }, before.0, "nothing else moved");
+    assert_eq!(measured, before.1);
+    assert!(to_query(&inputs).contains("g_bw=6.7"), "{}", to_query(&inputs));
+}
+
+#[test]
+fn a_bound_control_in_a_panel_sends_exactly_the_part_it_changed() {
+    let (before, _) = from_query("sim=1");
+    assert_eq!(changes(&before, &before), Vec::new(), "no change, no message");
+    let mut rate = before;
+    rate.rate_req_per_s = 250.0;
+    assert_eq!(changes(&before, &rate), vec![ToPage::Capacity { rate_req_per_s: 250.0, price_per_gpu_hour: before.price_per_gpu_hour }]);
+    let mut sim = before;
+    sim.sim.requests = 777;
+    assert_eq!(changes(&before, &sim), vec![ToPage::Sim(sim.sim)]);
+    let mut elsewhere = before;
+    elsewhere.scenario.context_tokens = 8192;
+    assert_eq!(changes(&before, &elsewhere), Vec::new(), "a panel holds no control of the scenario");
+    for message in changes(&before, &rate) {
+        let (mut inputs, mut measured) = (before, Vec::new());
+        apply(message, &mut inputs, &mut measured);
+        assert_eq!(inputs, rate, "applying the messages reproduces the change");
+    }
+}
+
+#[test]
+fn every_panel_has_its_own_element_and_mounts_across_the_channel() {
+    let panels = [
+        PanelKind::Sim, PanelKind::Measured, PanelKind::Derivation, PanelKind::Capacity,
+        PanelKind::CustomModel, PanelKind::CustomGpu, PanelKind::Share,
+    ];
+    let ids: std::collections::BTreeSet<_> = panels.iter().map(|p| p.element_id()).collect();
+    assert_eq!(ids.len(), panels.len(), "{ids:?}");
+    for panel in panels {
+        let mount = Mount { panel, state: state_of("model=custom&gpu=custom") };
+        assert_eq!(from_bytes::<Mount>(&to_bytes(&mount)), Some(mount.clone()), "{panel:?}");
+        assert_eq!(from_bytes::<ToPanel>(&to_bytes(&ToPanel::Unmount(panel))), Some(ToPanel::Unmount(panel)));
+    }
 }

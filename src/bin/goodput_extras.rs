@@ -21,6 +21,14 @@ pub fn chart_svg(request: Vec<u8>) -> Option<String> {
     goodput_lab::ui::extras::chart_svg(&request)
 }
 
+/// The page's batch table as CSV, from its state (`PanelState`, postcard bytes); `None` if the
+/// bytes are not one (the page's wasm has no CSV writer).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn table_csv(state: Vec<u8>) -> Option<String> {
+    goodput_lab::ui::extras::table_csv(&state)
+}
+
 /// Runs once when the module is instantiated: panics report to the console and show the page's
 /// error banner, as the page's own do.
 #[cfg(target_arch = "wasm32")]

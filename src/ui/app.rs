@@ -80,7 +80,7 @@ fn Masthead() -> impl IntoView {
 /// The results: headline, the three batch charts, the table, and the panels below them.
 #[component]
 fn Results() -> impl IntoView {
-    let PageMemos { analysis, rows, curves, look, linked, .. } = PageMemos::get();
+    let PageMemos { analysis, curves, look, linked, .. } = PageMemos::get();
     let table_shown = Signal::derive(move || {
         !matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     });
@@ -95,7 +95,7 @@ fn Results() -> impl IntoView {
             </div>
             <div class="panel-slot" data-panel="table">
                 <BatchTable/>
-                <TableExport rows=rows shown=table_shown/>
+                <TableExport shown=table_shown/>
             </div>
             <DerivationPanel/>
             <CapacityPanel/>

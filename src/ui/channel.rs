@@ -139,3 +139,22 @@ pub fn panel_body<F: FnOnce() -> AnyView>(panel: PanelKind, state: Memo<PanelSta
 pub fn panel_body<F: FnOnce() -> AnyView>(_: PanelKind, _: Memo<PanelState>, linked: F) -> AnyView {
     linked()
 }
+
+/// A lazily loaded body of an always-visible section: with the `lazy_panels` feature it loads when
+/// `wanted` turns true (an embed, a presentation or a lesson shows it) or when it first comes near
+/// the viewport; until then the page shows the section's heading and a "Loading…" status.
+#[cfg(feature = "lazy_panels")]
+pub fn panel_body_near<F: FnOnce() -> AnyView>(
+    panel: PanelKind,
+    state: Memo<PanelState>,
+    wanted: Signal<bool>,
+    _linked: F,
+) -> AnyView {
+    view! { <super::lazy::Island panel=panel state=state wanted=wanted/> }.into_any()
+}
+
+/// An always-visible section's body, linked into the page (see the `lazy_panels` version).
+#[cfg(not(feature = "lazy_panels"))]
+pub fn panel_body_near<F: FnOnce() -> AnyView>(_: PanelKind, _: Memo<PanelState>, _: Signal<bool>, linked: F) -> AnyView {
+    linked()
+}

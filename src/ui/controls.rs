@@ -3,11 +3,12 @@
 
 use leptos::prelude::*;
 
-use super::custom_fields::{CustomGpuFields, CustomModelFields};
+use super::custom_fields::{custom_gpu_body, custom_model_body};
 use super::page::PageState;
 use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, TP_CHOICES};
+use crate::panel_protocol::PanelState;
 use crate::state::fields::{CTX, MBU_INPUT, OUT, OVERHEAD_INPUT, TPOT_INPUT, TTFT, UTIL_INPUT};
 use crate::state::log_stops;
 
@@ -66,15 +67,16 @@ fn Hardware() -> impl IntoView {
         .iter()
         .map(|t| (t.to_string(), if *t == 1 { "1 GPU".to_string() } else { format!("{t} GPUs") }))
         .collect();
+    let state = expect_context::<Memo<PanelState>>();
     let is_custom_model = move || inputs.get().scenario.model.id == CUSTOM_ID;
     let is_custom_gpu = move || inputs.get().scenario.gpu.id == CUSTOM_ID;
     view! {
         <fieldset class="group">
             <legend>"Model and hardware"</legend>
             <PresetSelect id="model" label="Model" options=models selected=Signal::derive(move || inputs.get().scenario.model.id.to_string()) on_pick=pick_model/>
-            <Show when=is_custom_model><CustomModelFields/></Show>
+            <Show when=is_custom_model>{custom_model_body(state)}</Show>
             <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().scenario.gpu.id.to_string()) on_pick=pick_gpu/>
-            <Show when=is_custom_gpu><CustomGpuFields/></Show>
+            <Show when=is_custom_gpu>{custom_gpu_body(state)}</Show>
             <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().scenario.tp.to_string())
                 on_pick=move |v: String| set_inputs.update(|i| i.scenario.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
             <PrecisionSlider id="w" label="Weight precision" choices=&Precision::WEIGHTS

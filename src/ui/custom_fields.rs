@@ -1,51 +1,62 @@
-//! The Custom model's and GPU's number boxes, shown when "Custom" is picked in a menu.
+//! The Custom model's and GPU's number boxes, shown when "Custom" is picked in a menu. With the
+//! `lazy_panels` feature they are lazily loaded bodies ([`PanelKind::CustomModel`],
+//! [`PanelKind::CustomGpu`]) that load when picked; each box sends the whole custom spec with its
+//! number changed as one [`ToPage`] message through the [`Changes`] in context.
 
 use leptos::prelude::*;
 
-use super::page::PageState;
+use super::channel::{panel_body, Changes};
+use super::page::InputsSignals;
 use super::widgets::NumberBox;
 use crate::core::presets::{CustomGpu, CustomModel};
-use crate::state::custom::{reconcile_model, CustomField, GPU_FIELDS, MODEL_FIELDS};
+use crate::panel_protocol::{PanelKind, PanelState, ToPage};
+use crate::state::custom::{CustomField, GPU_FIELDS, MODEL_FIELDS};
 use crate::state::Inputs;
 
-/// One number box per custom-model field; editing one rebuilds the model spec.
+/// The custom model's boxes, loaded where the page draws them.
+pub fn custom_model_body(state: Memo<PanelState>) -> AnyView {
+    panel_body(PanelKind::CustomModel, state, || view! { <CustomModelFields/> }.into_any())
+}
+
+/// The custom GPU's boxes, loaded where the page draws them.
+pub fn custom_gpu_body(state: Memo<PanelState>) -> AnyView {
+    panel_body(PanelKind::CustomGpu, state, || view! { <CustomGpuFields/> }.into_any())
+}
+
+/// One number box per custom-model field; editing one sends the model's numbers.
 #[component]
 pub fn CustomModelFields() -> impl IntoView {
     let read = |i: &Inputs| CustomModel::from_spec(&i.scenario.model);
-    let write = |i: &mut Inputs, mut custom: CustomModel| {
-        reconcile_model(&mut custom, &mut Vec::new());
-        *i = i.with_model(custom.to_spec());
-    };
-    field_boxes("Custom model", &MODEL_FIELDS, read, write)
+    field_boxes("Custom model", &MODEL_FIELDS, read, ToPage::CustomModel)
 }
 
-/// One number box per custom-GPU field; editing one rebuilds the GPU spec.
+/// One number box per custom-GPU field; editing one sends the GPU's numbers.
 #[component]
 pub fn CustomGpuFields() -> impl IntoView {
     let read = |i: &Inputs| CustomGpu::from_spec(&i.scenario.gpu);
-    let write = |i: &mut Inputs, custom: CustomGpu| i.scenario.gpu = custom.to_spec();
-    field_boxes("Custom GPU", &GPU_FIELDS, read, write)
+    field_boxes("Custom GPU", &GPU_FIELDS, read, ToPage::CustomGpu)
 }
 
-/// A group of number boxes over `fields` of the custom spec `read` takes out of the inputs and
-/// `write` puts back.
+/// A group of number boxes over `fields` of the custom spec `read` takes out of the inputs; a
+/// changed box sends the spec with its number changed, wrapped by `message`.
 fn field_boxes<T: Copy + 'static>(
     label: &'static str,
     fields: &'static [CustomField<T>],
     read: fn(&Inputs) -> T,
-    write: fn(&mut Inputs, T),
+    message: fn(T) -> ToPage,
 ) -> impl IntoView {
-    let PageState { inputs, set_inputs, .. } = PageState::get();
+    let inputs = InputsSignals::get().inputs;
+    let changes = Changes::from_context();
     view! {
         <div class="custom-fields" role="group" aria-label=label>
             {fields.iter().map(|f| {
                 let (get, set) = (f.get, f.set);
                 let value = Signal::derive(move || get(&read(&inputs.get())));
-                let on_value = move |v: f64| set_inputs.update(|i| {
-                    let mut custom = read(i);
+                let on_value = move |v: f64| {
+                    let mut custom = read(&inputs.get_untracked());
                     set(&mut custom, v);
-                    write(i, custom);
-                });
+                    changes.send(message(custom));
+                };
                 view! { <NumberBox field=f.field value=value on_value=on_value/> }
             }).collect_view()}
         </div>

@@ -1,19 +1,27 @@
 //! The derivation panel: the worked example's arithmetic with the current numbers, one `formula = numbers =
-//! result` line each, following every control through the app's scenario and analysis memos.
+//! result` line each, following every control through the scenario and analysis memos. The page
+//! keeps the heading and intro; the lines are a lazily loaded body ([`PanelKind::Derivation`]) that
+//! loads when the section comes near the viewport or when an embed or presentation shows it.
 
 use leptos::prelude::*;
 
-use super::page::PageMemos;
+use super::channel::panel_body_near;
+use super::page::{PageMemos, PageState};
 use crate::core::derivation::derive;
+use crate::core::roofline::{Analysis, Scenario};
 use crate::derivation_text::{lines, Line};
+use crate::panel_protocol::{PanelKind, PanelState};
+use crate::state::view::{Mode, Panel};
 
 /// The panel (`view=derivation`).
 #[component]
 pub fn DerivationPanel() -> impl IntoView {
+    let view = PageState::get().view;
     let PageMemos { scenario, analysis, .. } = PageMemos::get();
-    let printed = Memo::new(move |_| {
-        let scenario = scenario.get();
-        lines(&scenario, &derive(&scenario, &analysis.get()))
+    let state = expect_context::<Memo<PanelState>>();
+    let wanted = Signal::derive(move || {
+        let v = view.get();
+        v.mode != Mode::Page && v.panel == Panel::Derivation
     });
     view! {
         <section id="derivation" class="panel derivation" data-panel="derivation" aria-labelledby="derivation-title">
@@ -21,10 +29,24 @@ pub fn DerivationPanel() -> impl IntoView {
             <p class="derivation-intro">
                 "Every number of the worked example, recomputed for the current settings: formula = numbers = result."
             </p>
-            <ol class="derivation-lines">
-                {move || printed.get().into_iter().map(line_view).collect_view()}
-            </ol>
+            {panel_body_near(PanelKind::Derivation, state, wanted, move || view! {
+                <DerivationBody scenario=scenario analysis=analysis/>
+            }.into_any())}
         </section>
+    }
+}
+
+/// The lines, recomputed whenever the scenario or its analysis changes.
+#[component]
+pub fn DerivationBody(scenario: Memo<Scenario>, analysis: Memo<Analysis>) -> impl IntoView {
+    let printed = Memo::new(move |_| {
+        let scenario = scenario.get();
+        lines(&scenario, &derive(&scenario, &analysis.get()))
+    });
+    view! {
+        <ol class="derivation-lines">
+            {move || printed.get().into_iter().map(line_view).collect_view()}
+        </ol>
     }
 }
 

@@ -19,8 +19,7 @@ use crate::chart::{
 };
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
-use crate::core::table::BatchRow;
-use crate::export::{batch_table_csv, file_name, sim_table_csv};
+use crate::export::{file_name, sim_table_csv};
 use crate::sim_protocol::SimResult;
 use crate::state::Inputs;
 
@@ -73,6 +72,28 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(
 #[cfg(not(feature = "lazy_panels"))]
 fn svg_of_page<F: FnOnce() -> Option<String>>(_: ChartKind, _: (u32, u32), _: Look, name: String, here: F) {
     deliver_svg(here(), &name);
+}
+
+/// Downloads the batch table of `inputs` as CSV named `name`. With the `lazy_panels` feature the
+/// extras module writes it (its `table_csv` export, given the page's state): the page's module has
+/// no CSV writer.
+#[cfg(feature = "lazy_panels")]
+fn table_csv_of_page(_: Inputs, name: String) {
+    use crate::panel_protocol::{to_bytes, PanelState};
+    let state = expect_context::<Memo<PanelState>>().get_untracked();
+    let args = js_sys::Array::of1(&js_sys::Uint8Array::from(to_bytes(&state).as_slice()));
+    leptos::task::spawn_local(async move {
+        match super::lazy::call_extras("table_csv", &args).await.ok().and_then(|t| t.as_string()) {
+            Some(csv) => download_text(&csv, "text/csv;charset=utf-8", &name),
+            None => leptos::logging::warn!("{name}: nothing to export"),
+        }
+    });
+}
+
+/// Downloads the batch table of `inputs` as CSV named `name` (the one-file build).
+#[cfg(not(feature = "lazy_panels"))]
+fn table_csv_of_page(inputs: Inputs, name: String) {
+    download_text(&crate::export::table_csv(&inputs), "text/csv;charset=utf-8", &name);
 }
 
 /// The batch chart `kind` of `curves` with `mark` as an SVG string of `size` CSS pixels in `look`.
@@ -132,13 +153,13 @@ pub(super) fn export_buttons(
     }
 }
 
-/// The batch table's CSV button; hidden while no batch can run (there is no table then).
+/// The batch table's CSV button; hidden while no batch can run (there is no table then). The CSV is
+/// [`crate::export::table_csv`] of the page's inputs (the rows the table shows).
 #[component]
-pub fn TableExport(rows: Memo<Vec<BatchRow>>, shown: Signal<bool>) -> impl IntoView {
+pub fn TableExport(shown: Signal<bool>) -> impl IntoView {
     let download = move |_| {
         let i = inputs();
-        let csv = batch_table_csv(&rows.get_untracked(), i.scenario.tp > 1);
-        download_text(&csv, "text/csv;charset=utf-8", &file_name(&i, "table", "csv"));
+        table_csv_of_page(i, file_name(&i, "table", "csv"));
     };
     view! {
         <Show when=move || shown.get()>

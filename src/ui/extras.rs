@@ -9,11 +9,15 @@ use std::cell::RefCell;
 
 use leptos::prelude::*;
 
+use super::capacity::CapacityBody;
 use super::channel::{listen_to_page, Changes};
 use super::chart_canvas::ChartKind;
+use super::custom_fields::{CustomGpuFields, CustomModelFields};
+use super::derivation::DerivationBody;
 use super::export::batch_chart_svg;
 use super::measured::MeasuredBody;
 use super::page::InputsSignals;
+use super::share::ShareMenuBody;
 use super::sim_panel::SimBody;
 use super::theme;
 use crate::chart::Look;
@@ -21,6 +25,7 @@ use crate::core::curves::curves_with_measured;
 use crate::core::fit::{fit, MeasuredPoint};
 use crate::core::roofline::{analyze, evaluate, Analysis, Scenario};
 use crate::panel_protocol::{from_bytes, Mount, PanelKind, PanelState, SvgRequest, ToPanel};
+use crate::state::view::View;
 use crate::state::Inputs;
 
 thread_local! {
@@ -49,18 +54,32 @@ pub fn start() {
 pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
     let Some(Mount { panel, state }) = from_bytes::<Mount>(bytes) else { return };
     unmount(panel);
-    let handle: Box<dyn Any> = match panel {
-        PanelKind::Sim => Box::new(leptos::mount::mount_to(el, move || {
-            let m = Mirror::new(state);
-            view! { <SimBody inputs=m.inputs scenario=m.scenario analysis=m.analysis look=m.look/> }
-        })),
-        PanelKind::Measured => Box::new(leptos::mount::mount_to(el, move || {
-            let m = Mirror::new(state);
+    let handle = match panel {
+        PanelKind::Sim => mount(el, state, |m| {
+            view! { <SimBody inputs=m.inputs scenario=m.scenario analysis=m.analysis look=m.look/> }.into_any()
+        }),
+        PanelKind::Measured => mount(el, state, |m| {
             let fit = Memo::new(move |_| fit(&m.scenario.get(), &m.measured.get()));
-            view! { <MeasuredBody inputs=m.inputs scenario=m.scenario points=m.measured fit=fit/> }
-        })),
+            view! { <MeasuredBody inputs=m.inputs scenario=m.scenario points=m.measured fit=fit/> }.into_any()
+        }),
+        PanelKind::Derivation => mount(el, state, |m| {
+            view! { <DerivationBody scenario=m.scenario analysis=m.analysis/> }.into_any()
+        }),
+        PanelKind::Capacity => mount(el, state, |m| {
+            view! { <CapacityBody inputs=m.inputs scenario=m.scenario analysis=m.analysis/> }.into_any()
+        }),
+        PanelKind::CustomModel => mount(el, state, |_| view! { <CustomModelFields/> }.into_any()),
+        PanelKind::CustomGpu => mount(el, state, |_| view! { <CustomGpuFields/> }.into_any()),
+        PanelKind::Share => mount(el, state, |m| {
+            view! { <ShareMenuBody inputs=m.inputs view=m.view measured=m.measured/> }.into_any()
+        }),
     };
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));
+}
+
+/// Mounts `body`, drawn from a [`Mirror`] of `state`, into `el`; dropping the handle unmounts it.
+fn mount(el: web_sys::HtmlElement, state: PanelState, body: fn(Mirror) -> AnyView) -> Box<dyn Any> {
+    Box::new(leptos::mount::mount_to(el, move || body(Mirror::new(state))))
 }
 
 fn unmount(panel: PanelKind) {
@@ -84,10 +103,18 @@ pub fn chart_svg(bytes: &[u8]) -> Option<String> {
     batch_chart_svg(kind, &curves, mark.as_ref(), size_px, look)
 }
 
+/// The batch table of the page's state (postcard `bytes` of a [`PanelState`]) as CSV, or `None`
+/// if the bytes are not one.
+pub fn table_csv(bytes: &[u8]) -> Option<String> {
+    from_bytes::<PanelState>(bytes).map(|state| crate::export::table_csv(&state.inputs))
+}
+
 /// The last state the page sent, as signals, with the memos a panel body reads. Only the page's
 /// [`ToPanel::State`] messages write it.
+#[derive(Clone, Copy)]
 struct Mirror {
     inputs: ReadSignal<Inputs>,
+    view: ReadSignal<View>,
     measured: ReadSignal<Vec<MeasuredPoint>>,
     scenario: Memo<Scenario>,
     analysis: Memo<Analysis>,
@@ -111,7 +138,7 @@ impl Mirror {
         let scenario = Memo::new(move |_| inputs.get().scenario);
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let look = theme::look_only(view);
-        Mirror { inputs, measured, scenario, analysis, look }
+        Mirror { inputs, view, measured, scenario, analysis, look }
     }
 }
 

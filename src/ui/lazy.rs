@@ -66,17 +66,35 @@ fn describe(e: JsValue) -> String {
 
 /// A panel body the extras module draws: an empty `<div id="…-island">` it mounts into, with a
 /// status line while it loads (or why it could not). `state` is the page's state, read when the
-/// body mounts; later states reach it as [`ToPanel::State`] messages.
+/// body mounts; later states reach it as [`ToPanel::State`] messages. Without `wanted` the body
+/// loads at once; with it, when `wanted` turns true or the status line first comes within
+/// [`NEAR_MARGIN`] of the viewport, whichever is first.
 #[component]
-pub fn Island(panel: PanelKind, state: Memo<PanelState>) -> impl IntoView {
+pub fn Island(
+    panel: PanelKind,
+    state: Memo<PanelState>,
+    #[prop(optional)] wanted: Option<Signal<bool>>,
+) -> impl IntoView {
     let node = NodeRef::<Div>::new();
+    let status_node = NodeRef::<leptos::html::P>::new();
     let (status, set_status) = signal(Some(String::from("Loading…")));
+    let go = match wanted {
+        None => Signal::derive(|| true),
+        Some(wanted) => {
+            let near = near_viewport(status_node);
+            Signal::derive(move || wanted.get() || near.get())
+        }
+    };
+    let started = Arc::new(AtomicBool::new(false));
     // Set once the body is mounted (only a mounted body is told to unmount), and once the page
     // closes the panel (a mount that finishes after that is undone at once).
     let (mounted, closed) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
     let (mounted_here, closed_here) = (mounted.clone(), closed.clone());
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
+        if !go.get() || started.swap(true, Ordering::Relaxed) {
+            return;
+        }
         let mount = Mount { panel, state: state.get_untracked() };
         let bytes = js_sys::Uint8Array::from(to_bytes(&mount).as_slice());
         let args = js_sys::Array::of2(&el, &bytes);
@@ -102,7 +120,40 @@ pub fn Island(panel: PanelKind, state: Memo<PanelState>) -> impl IntoView {
         }
     });
     view! {
-        <p class="hint island-status" role="status" hidden=move || status.get().is_none()>{move || status.get()}</p>
+        <p class="hint island-status" role="status" node_ref=status_node
+            hidden=move || status.get().is_none()>{move || status.get()}</p>
         <div id=panel.element_id() class="island" node_ref=node></div>
     }
+}
+
+/// How far outside the viewport a body that loads on approach starts loading.
+const NEAR_MARGIN: &str = "300px";
+
+/// True from the first time `target` comes within [`NEAR_MARGIN`] of the viewport (a hidden
+/// element never does); the observer stops watching then.
+fn near_viewport(target: NodeRef<leptos::html::P>) -> ReadSignal<bool> {
+    let (near, set_near) = signal(false);
+    let observer = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            let seen = entries.iter().filter_map(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok());
+            if seen.into_iter().any(|e| e.is_intersecting()) {
+                set_near.set(true);
+                observer.disconnect();
+            }
+        },
+    );
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(NEAR_MARGIN);
+    let observer = web_sys::IntersectionObserver::new_with_options(observer.into_js_value().unchecked_ref(), &options);
+    let Ok(observer) = observer else {
+        set_near.set(true);
+        return near;
+    };
+    // It disconnects itself on the first sighting; the sections that use it live as long as the page.
+    Effect::new(move |_| {
+        if let Some(el) = target.get() {
+            observer.observe(&el);
+        }
+    });
+    near
 }

@@ -7,12 +7,11 @@ use super::channel::Changes;
 use super::linked::Linked;
 use super::theme;
 use crate::chart::Look;
-use crate::core::capacity::{capacity_plan, CapacityPlan};
 use crate::core::curves::{curves_with_measured, Curves};
 use crate::core::fit::{fit, Fit, FitError, MeasuredPoint};
 use crate::core::roofline::{analyze, Analysis, Scenario};
 use crate::core::table::{batch_table, BatchRow};
-use crate::panel_protocol::ToPage;
+use crate::panel_protocol::changes;
 use crate::share::{link_query, LinkState};
 use crate::state::view::View;
 use crate::state::Inputs;
@@ -70,15 +69,16 @@ impl InputsSignals {
         }
     }
 
-    /// Changes the inputs with `f`. Over the channel only the simulator's part can change: the
-    /// bound controls a panel body holds are the simulator's.
+    /// Changes the inputs with `f`. Over the channel only the parts a panel body's bound controls
+    /// hold can change (the simulator's, the capacity plan's): [`changes`] names them.
     pub fn update(self, f: impl FnOnce(&mut Inputs)) {
         match self.changes {
             Changes::Page { inputs: (_, set_inputs), .. } => set_inputs.update(f),
             Changes::Channel => {
-                let mut next = self.inputs.get_untracked();
+                let now = self.inputs.get_untracked();
+                let mut next = now;
                 f(&mut next);
-                self.changes.send(ToPage::Sim(next.sim));
+                changes(&now, &next).into_iter().for_each(|message| self.changes.send(message));
             }
         }
     }
@@ -97,7 +97,6 @@ pub struct PageMemos {
     pub rows: Memo<Vec<BatchRow>>,
     pub measured_fit: Memo<Result<Fit, FitError>>,
     pub curves: Memo<Curves>,
-    pub plan: Memo<Option<CapacityPlan>>,
     /// The page's whole state as its query string (what the URL shows).
     pub page_query: Memo<String>,
     pub look: Signal<Look>,
@@ -116,14 +115,10 @@ impl PageMemos {
             let fitted = measured_fit.get();
             curves_with_measured(&scenario.get(), &analysis.get(), &points.get(), fitted.as_ref().ok())
         });
-        let plan = Memo::new(move |_| {
-            let now = inputs.get();
-            capacity_plan(&scenario.get(), &analysis.get(), now.rate_req_per_s, now.price_per_gpu_hour)
-        });
         let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
         let look = theme::look_signal(view);
         let linked = Linked::new((view, set_view), scenario, analysis);
-        PageMemos { scenario, analysis, rows, measured_fit, curves, plan, page_query, look, linked }
+        PageMemos { scenario, analysis, rows, measured_fit, curves, page_query, look, linked }
     }
 
     /// The page's memos, as App provided them.

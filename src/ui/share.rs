@@ -1,7 +1,9 @@
 //! The masthead's Share menu: a button that opens a popover holding "Copy link" (the page's URL,
 //! which holds every state), "Copy embed code" (an iframe of one panel in embed mode, at a chosen
 //! size), the theme picker and, when the clipboard is missing or refuses, a read-only text field
-//! holding the text, selected. The popover's body is built only while it is open.
+//! holding the text, selected. The popover's body is built only while it is open; with the
+//! `lazy_panels` feature everything but the theme picker is a lazily loaded body
+//! ([`PanelKind::Share`]) that loads when the menu first opens.
 
 use leptos::ev;
 use leptos::html::{Button, Div, Textarea};
@@ -9,9 +11,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventTarget, KeyboardEvent, Node};
 
+use super::channel::panel_body;
 use super::theme_picker::ThemePicker;
 use super::widgets::PresetSelect;
 use crate::core::fit::MeasuredPoint;
+use crate::panel_protocol::{PanelKind, PanelState};
 use crate::share::{embed_query, iframe_snippet, link_query, scenario_summary, EmbedSize};
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
@@ -26,6 +30,7 @@ pub fn ShareMenu(
     measured: ReadSignal<Vec<MeasuredPoint>>,
 ) -> impl IntoView {
     let (open, set_open) = signal(false);
+    let state = expect_context::<Memo<PanelState>>();
     let shell = NodeRef::<Div>::new();
     let button = NodeRef::<Button>::new();
     close_from_outside(shell, open, set_open);
@@ -48,7 +53,10 @@ pub fn ShareMenu(
             </button>
             <div id="share-popover" class="share-popover" hidden=move || !open.get()>
                 <Show when=move || open.get()>
-                    <ShareMenuBody inputs=inputs view=view set_view=set_view measured=measured/>
+                    {panel_body(PanelKind::Share, state, move || view! {
+                        <ShareMenuBody inputs=inputs view=view measured=measured/>
+                    }.into_any())}
+                    <div class="share-theme"><ThemePicker view=view set_view=set_view/></div>
                 </Show>
             </div>
         </div>
@@ -80,13 +88,12 @@ enum Outcome {
     Manual(&'static str, String),
 }
 
-/// The open menu: copy link, the embed's panel and size, copy embed code, the copy status and the
-/// theme picker. Its own component, built on opening, so it can move into a lazily loaded module.
+/// The open menu's body: copy link, the embed's panel and size, copy embed code and the copy
+/// status. It changes nothing of the page's state: it reads it and copies text.
 #[component]
 pub fn ShareMenuBody(
     inputs: ReadSignal<Inputs>,
     view: ReadSignal<View>,
-    set_view: WriteSignal<View>,
     measured: ReadSignal<Vec<MeasuredPoint>>,
 ) -> impl IntoView {
     let (panel, set_panel) = signal(view.get_untracked().panel);
@@ -127,7 +134,6 @@ pub fn ShareMenuBody(
             <p id="share-status" class="share-status" role="status">{move || status_text(&outcome.get())}</p>
             <ManualCopy outcome=outcome/>
         </div>
-        <div class="share-theme"><ThemePicker view=view set_view=set_view/></div>
     }
 }
 

@@ -2,6 +2,7 @@
 // and 2.2 A/AA rule it has, plus its best practices) in each mode of the page, each theme and at
 // desktop and phone widths.
 const { test, expect } = require('@playwright/test');
+const { showPanel } = require('./helpers');
 
 // axe's source, evaluated in the page: the page's CSP refuses an added inline <script> (addScriptTag).
 const AXE = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -22,6 +23,8 @@ const MODES = [
   ...['rate', 'step', 'interactivity', 'table', 'derivation'].map((view) => (
     { name: `embed view=${view}`, query: `?embed=1&view=${view}` })),
   { name: 'embed view=sim', query: '?embed=1&view=sim&requests=300&points=6', ready: '#sim-goodput' },
+  // The lazily loaded bodies, loaded: the custom boxes, the derivation's lines and the capacity plan.
+  { name: 'the lazily loaded bodies loaded', query: '?model=custom&gpu=custom', ready: '#m_params', show: ['derivation', 'capacity'] },
 ];
 
 /** The violations axe finds on the page as it is now, one line each with the first few nodes. */
@@ -57,6 +60,7 @@ for (const mode of MODES) {
     await page.goto(`index.html${mode.query}`);
     await expect(page.locator('#batch-table tbody tr').first()).toBeAttached();
     if (mode.ready) await expect(page.locator(mode.ready)).toBeAttached({ timeout: 20_000 });
+    for (const id of mode.show || []) await showPanel(page, id);
     await page.evaluate(AXE);
     const found = [];
     for (const t of THEMES) {

@@ -3,7 +3,7 @@
 // clamped to, or a headline saying what does not fit; charts still draw, the table or its explanation
 // shows, and no text anywhere reads NaN, undefined or Infinity.
 const { test, expect } = require('@playwright/test');
-const { inkedPixels } = require('./helpers');
+const { inkedPixels, showPanel } = require('./helpers');
 
 /** Opens `query` and returns the console and page errors (live array); waits for the headline. */
 async function openExtreme(page, query) {
@@ -104,6 +104,7 @@ for (const c of CASES) {
       await expect(page.locator('#batch-table tbody tr').first()).toBeVisible();
     } else {
       await expect(page.locator('#no-table')).toContainText('No batch can run in this configuration');
+      await showPanel(page, 'capacity');
       await expect(page.locator('#capacity-none')).toBeVisible();
     }
     await expectChartsDrawn(page);

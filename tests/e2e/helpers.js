@@ -137,8 +137,16 @@ async function commitNumber(page, id, text) {
   await page.locator(`#${id}`).press('Enter');
 }
 
+/** Scrolls the section `#id` into view and waits until its lazily loaded body is drawn (the
+ *  derivation's lines and the capacity plan load when they first come near the viewport; in the
+ *  one-file build they are there at once). */
+async function showPanel(page, id) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await expect(page.locator(`#${id} .island-status`)).toBeHidden({ timeout: 15_000 });
+}
+
 module.exports = {
   openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor,
   CHART_IDS, waitForAllCharts, chartImages, tableHeaders, rowByHeader, rowsByHeader, num, queryPairs,
-  queryValue, urlSettled, expectNoBadNumbers, pressOn, commitNumber,
+  queryValue, urlSettled, expectNoBadNumbers, pressOn, commitNumber, showPanel,
 };

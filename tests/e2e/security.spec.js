@@ -209,6 +209,7 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
 async function everyControl(page) {
   // The share controls live in the Share menu: open it unless it is open.
   if (await page.locator('#share-button').getAttribute('aria-expanded') !== 'true') await page.click('#share-button');
+  await page.locator('#copy-link').waitFor();
   const selects = await page.locator('select:visible').evaluateAll((els) =>
     els.map((e) => ({ id: e.id, value: e.value, values: Array.from(e.options, (o) => o.value) })));
   expect(selects.map((s) => s.id)).toEqual(expect.arrayContaining(['model', 'gpu', 'theme-picker', 'arrivals']));

@@ -2,7 +2,7 @@
 // the derivation panel prints the seed's arithmetic and follows the sliders; presentation mode fills
 // the screen, steps lessons with the arrows and leaves a focused slider its own arrows.
 const { test, expect } = require('@playwright/test');
-const { openApp, inkedPixels, rowByHeader, queryValue, pressOn, urlSettled } = require('./helpers');
+const { openApp, inkedPixels, rowByHeader, queryValue, pressOn, urlSettled, showPanel } = require('./helpers');
 
 /** Waits until the simulator has delivered a sweep and nothing is in flight. */
 async function simSettled(page, after = 0) {
@@ -47,6 +47,7 @@ const LESSONS = [
       await expect(knee(page)).toHaveText(await captionSays(page, '129'));
       expect((await rowByHeader(page, 129))['Goodput (req/s)']).toBe('50.6');
       await captionSays(page, '50.6 req/s');
+      await showPanel(page, 'derivation');
       await expect(page.locator('[data-line="kv-seq"] .result')).toHaveText(await captionSays(page, '134 MB'));
     },
   },
@@ -156,6 +157,7 @@ test('a bad lesson= value shows a notice and loads no lesson', async ({ page }) 
 
 test('the derivation panel prints the seed\'s arithmetic', async ({ page }) => {
   const errors = await openApp(page);
+  await showPanel(page, 'derivation');
   const results = {
     weights: '16.06 GB', 'kv-token': '128 KiB', 'kv-seq': '268 MB', bandwidth: '3.35 TB/s', 'step-knee': '9.92 ms',
     'step-compare': '15.05 ms', compute: '2.08 ms', knee: '64.97 → 64', pool: '208 sequences', goodput: '25.2 req/s',
@@ -174,6 +176,7 @@ test('the derivation panel prints the seed\'s arithmetic', async ({ page }) => {
 
 test('the derivation follows the sliders live: FP8 KV gives 134 MB and a knee of 129', async ({ page }) => {
   const errors = await openApp(page);
+  await showPanel(page, 'derivation');
   await pressOn(page, 'kv', 'ArrowRight');
   await expect(page.locator('#kv-value')).toHaveText('FP8');
   await expect(page.locator('#derivation [data-line="kv-seq"] .result')).toHaveText('134 MB');
@@ -190,6 +193,7 @@ test('the derivation follows the sliders live: FP8 KV gives 134 MB and a knee of
 
 test('a general scenario says in words why the seed\'s form does not apply', async ({ page }) => {
   const errors = await openApp(page, '?model=mixtral-8x7b&tp=2&tpot=30&mbu=80');
+  await showPanel(page, 'derivation');
   const step = page.locator('#derivation [data-line="step"] .note');
   await expect(step).toContainText('MoE step reads only the experts');
   await expect(step).toContainText('tensor parallelism splits the bytes over 2 GPUs');
@@ -316,6 +320,7 @@ test('a lesson on the simulator brings its panel to the screen while presenting'
 
 test('keys typed into a number box stay there; Enter and Space still press buttons', async ({ page }) => {
   const errors = await openApp(page);
+  await showPanel(page, 'capacity');
   await page.locator('#rate').fill('');
   await page.locator('#rate').type('3');
   await page.locator('#rate').press('p');

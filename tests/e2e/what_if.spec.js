@@ -4,7 +4,8 @@
 const { test, expect } = require('@playwright/test');
 const {
   openApp, canvasImage, tableRows, rowFor, CHART_IDS, waitForAllCharts, chartImages, tableHeaders,
-  rowByHeader, rowsByHeader, num, queryPairs, queryValue, expectNoBadNumbers, pressOn, commitNumber, urlSettled
+  rowByHeader, rowsByHeader, num, queryPairs, queryValue, expectNoBadNumbers, pressOn, commitNumber, urlSettled,
+  showPanel,
 } = require('./helpers');
 
 // Llama 3.1 8B: 8.03e9 params; KV per token 2 x 32 layers x 8 KV heads x 128 x bytes.
@@ -187,6 +188,7 @@ test('Llama 3.1 70B on one H100: no table, the headline asks for TP 2, and the b
   await expect(headline).toContainText('72.00 GB usable');
   await expect(headline).toContainText('needs at least 2 GPUs');
   await expect(headline).toContainText('tensor parallelism to 2');
+  await showPanel(page, 'capacity');
   await expect(page.locator('#capacity-none')).toBeVisible();
   await expectNoBadNumbers(page);
 
@@ -228,6 +230,7 @@ test('Llama 3.1 405B in BF16 on eight H100s: more than TP 8 offers, no table and
   await expect(page.locator('#batch-table')).toHaveCount(0);
   await expect(page.locator('tr[data-batch]')).toHaveCount(0);
   await expect(page.locator('#use-tp')).toHaveCount(0);
+  await showPanel(page, 'capacity');
   await expect(page.locator('#capacity-none')).toBeVisible();
   await expect(page.locator('#notices')).toHaveCount(0);
   await expectNoBadNumbers(page);
@@ -260,6 +263,7 @@ test('a 10 ms TTFT target: nothing meets it, and TTFT is the step plus one const
     expect(Math.abs(num(r[TTFT]) - num(r[STEP]) - prefillMs), `batch ${r.Batch}`).toBeLessThanOrEqual(0.02);
     expect(num(r[TTFT])).toBeGreaterThan(10);
   }
+  await showPanel(page, 'capacity');
   await expect(page.locator('#capacity-none')).toBeVisible();
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
@@ -361,6 +365,7 @@ async function planReplicas(page) {
 
 test('the capacity plan follows the load, the price and the targets', async ({ page }) => {
   const errors = await openApp(page);
+  await showPanel(page, 'capacity');
   // Seed: one replica serves 64 / (256 x 9.92 ms) = 25.2 req/s at the knee.
   const goodput = reqPerS(64, SEED_OUT, seedStepMs(64));
   const costHour = (gpus, price) => gpus * price;
@@ -398,6 +403,7 @@ test('the capacity plan follows the load, the price and the targets', async ({ p
 
 test('with TP 2 the plan counts two GPUs per replica', async ({ page }) => {
   const errors = await openApp(page, '?model=llama-3.1-70b&tpot=50&tp=2');
+  await showPanel(page, 'capacity');
   await expect(page.locator('#plan-replica')).toContainText('(2 GPUs per replica)');
   // The replica serves at min(knee, KV pool): here the pool binds.
   const pool = await page.locator('#batch-table tr.kv-pool th').textContent();
@@ -414,6 +420,7 @@ test('with TP 2 the plan counts two GPUs per replica', async ({ page }) => {
 
 test('a bad load typed into the plan shows a message under the box and a clamped value', async ({ page }) => {
   const errors = await openApp(page);
+  await showPanel(page, 'capacity');
   await commitNumber(page, 'rate', '-5');
   const message = page.locator('.control:has(#rate) .field-message');
   await expect(message).toBeVisible();
@@ -523,6 +530,7 @@ test('a URL with every key opens exactly that state and writes back exactly thos
   await expect(page.locator('#realistic')).toBeChecked();
   await expect(page.locator('#mbu-value')).toHaveText('70%');
   await expect(page.locator('#overhead-value')).toHaveText('1.5 ms');
+  await showPanel(page, 'capacity');
   await expect(page.locator('#rate')).toHaveValue('42.5');
   await expect(page.locator('#price')).toHaveValue('3.1');
   await expect(page.locator('#notices')).toHaveCount(0);
@@ -572,6 +580,7 @@ test('chart descriptions and the capacity arithmetic follow the batch that can a
     .toHaveAttribute('aria-label', new RegExp(`The KV pool, batch ${pool}, is the largest that runs`));
   await expect(page.locator('#batch-table tr.knee td.note')).toHaveText('knee, but it exceeds the KV pool: cannot run');
   // The printed divisor has enough digits that the quotient comes out as shown.
+  await showPanel(page, 'capacity');
   const text = await page.locator('#plan-replicas').textContent();
   const [, rate, perReplica, replicas] = text.match(/⌈([\d.,]+) ÷ ([\d.,]+)⌉ = (\d+)/);
   expect(Math.ceil(Number(rate.replace(/,/g, '')) / Number(perReplica.replace(/,/g, '')))).toBe(Number(replicas));
