@@ -17,6 +17,7 @@ use crate::core::fit::MeasuredPoint;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::Calibration;
 use crate::state::custom::reconcile_model;
+use crate::state::placement::PlacementInputs;
 use crate::state::sim::SimInputs;
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
@@ -46,6 +47,8 @@ pub enum PanelKind {
     CustomGpu,
     /// The Share menu's body: copy link, the embed's panel and size, copy embed code.
     Share,
+    /// The placement comparison: the split's controls, the table and the finding.
+    Placement,
 }
 
 impl PanelKind {
@@ -59,6 +62,7 @@ impl PanelKind {
             PanelKind::CustomModel => "custom-model-island",
             PanelKind::CustomGpu => "custom-gpu-island",
             PanelKind::Share => "share-island",
+            PanelKind::Placement => "placement-island",
         }
     }
 }
@@ -94,6 +98,8 @@ pub enum ToPage {
     CustomModel(CustomModel),
     /// The custom GPU's numbers, with one of them changed.
     CustomGpu(CustomGpu),
+    /// The placement control: colocated or disaggregated, and the split.
+    Placement(PlacementInputs),
 }
 
 /// Page -> extras: one of the page's batch charts as SVG, drawn from `state` (the page's module has
@@ -123,20 +129,26 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPo
             *inputs = inputs.with_model(custom.to_spec());
         }
         ToPage::CustomGpu(custom) => inputs.scenario.gpu = custom.to_spec(),
+        ToPage::Placement(placement) => inputs.placement = placement,
     }
 }
 
 /// The messages that carry a panel's bound control from `before` to `after`: the simulator's
-/// controls and the capacity plan's boxes are the bound controls a panel body holds; a change
+/// controls, the capacity plan's boxes and the placement's controls are the bound controls a panel
+/// body holds; a change
 /// elsewhere in the inputs sends nothing.
 pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
     let mut out = Vec::new();
     if after.sim != before.sim {
         out.push(ToPage::Sim(after.sim));
     }
-    if (after.rate_req_per_s, after.price_per_gpu_hour) != (before.rate_req_per_s, before.price_per_gpu_hour) {
+    if (after.rate_req_per_s, after.price_per_gpu_hour) != (before.rate_req_per_s, before.price_per_gpu_hour)
+    {
         let (rate_req_per_s, price_per_gpu_hour) = (after.rate_req_per_s, after.price_per_gpu_hour);
         out.push(ToPage::Capacity { rate_req_per_s, price_per_gpu_hour });
+    }
+    if after.placement != before.placement {
+        out.push(ToPage::Placement(after.placement));
     }
     out
 }

@@ -2,7 +2,10 @@
 //! garbage is refused, and a panel's change takes effect in exactly the part of the state it names.
 
 use goodput_lab::core::fit::MeasuredPoint;
-use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS};
+use goodput_lab::core::placement::PlacementMode;
+use goodput_lab::core::presets::{
+    CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS,
+};
 use goodput_lab::core::roofline::{Calibration, Scenario};
 use goodput_lab::panel_protocol::{
     apply, changes, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
@@ -107,9 +110,17 @@ fn sent(message: ToPage) -> ToPage {
 fn a_capacity_change_sets_only_the_load_and_the_price() {
     let PanelState { mut inputs, mut measured, .. } = state_of("ctx=4096&sim=1&tpot=20");
     let before = (inputs, measured.clone());
-    apply(sent(ToPage::Capacity { rate_req_per_s: 42.5, price_per_gpu_hour: 3.1 }), &mut inputs, &mut measured);
+    apply(
+        sent(ToPage::Capacity { rate_req_per_s: 42.5, price_per_gpu_hour: 3.1 }),
+        &mut inputs,
+        &mut measured,
+    );
     assert_eq!((inputs.rate_req_per_s, inputs.price_per_gpu_hour), (42.5, 3.1));
-    let unchanged = Inputs { rate_req_per_s: before.0.rate_req_per_s, price_per_gpu_hour: before.0.price_per_gpu_hour, ..inputs };
+    let unchanged = Inputs {
+        rate_req_per_s: before.0.rate_req_per_s,
+        price_per_gpu_hour: before.0.price_per_gpu_hour,
+        ..inputs
+    };
     assert_eq!(unchanged, before.0, "nothing else moved");
     assert_eq!(measured, before.1);
     let query = to_query(&inputs);
@@ -163,7 +174,10 @@ fn a_bound_control_in_a_panel_sends_exactly_the_part_it_changed() {
     assert_eq!(changes(&before, &before), Vec::new(), "no change, no message");
     let mut rate = before;
     rate.rate_req_per_s = 250.0;
-    assert_eq!(changes(&before, &rate), vec![ToPage::Capacity { rate_req_per_s: 250.0, price_per_gpu_hour: before.price_per_gpu_hour }]);
+    assert_eq!(
+        changes(&before, &rate),
+        vec![ToPage::Capacity { rate_req_per_s: 250.0, price_per_gpu_hour: before.price_per_gpu_hour }]
+    );
     let mut sim = before;
     sim.sim.requests = 777;
     assert_eq!(changes(&before, &sim), vec![ToPage::Sim(sim.sim)]);
@@ -180,8 +194,14 @@ fn a_bound_control_in_a_panel_sends_exactly_the_part_it_changed() {
 #[test]
 fn every_panel_has_its_own_element_and_mounts_across_the_channel() {
     let panels = [
-        PanelKind::Sim, PanelKind::Measured, PanelKind::Derivation, PanelKind::Capacity,
-        PanelKind::CustomModel, PanelKind::CustomGpu, PanelKind::Share,
+        PanelKind::Sim,
+        PanelKind::Measured,
+        PanelKind::Derivation,
+        PanelKind::Capacity,
+        PanelKind::CustomModel,
+        PanelKind::CustomGpu,
+        PanelKind::Share,
+        PanelKind::Placement,
     ];
     let ids: std::collections::BTreeSet<_> = panels.iter().map(|p| p.element_id()).collect();
     assert_eq!(ids.len(), panels.len(), "{ids:?}");
@@ -190,4 +210,25 @@ fn every_panel_has_its_own_element_and_mounts_across_the_channel() {
         assert_eq!(from_bytes::<Mount>(&to_bytes(&mount)), Some(mount.clone()), "{panel:?}");
         assert_eq!(from_bytes::<ToPanel>(&to_bytes(&ToPanel::Unmount(panel))), Some(ToPanel::Unmount(panel)));
     }
+}
+
+#[test]
+fn a_placement_change_sets_only_the_placement_and_reaches_the_url() {
+    let PanelState { mut inputs, mut measured, .. } = state_of("ctx=8192&sim=1&xp=2");
+    let before = (inputs, measured.clone());
+    let mut placement = inputs.placement;
+    placement.mode = PlacementMode::Disaggregated;
+    placement.split.decode_tp = 4;
+    let mut changed = inputs;
+    changed.placement = placement;
+    assert_eq!(changes(&inputs, &changed), vec![ToPage::Placement(placement)], "the control names its part");
+    apply(sent(ToPage::Placement(placement)), &mut inputs, &mut measured);
+    assert_eq!(inputs.placement, placement);
+    assert_eq!(Inputs { placement: before.0.placement, ..inputs }, before.0, "nothing else moved");
+    assert_eq!(measured, before.1);
+    assert!(
+        to_query(&inputs).ends_with("place=disagg&xp=2&tpp=1&yd=1&tpd=4&xfer=auto"),
+        "{}",
+        to_query(&inputs)
+    );
 }

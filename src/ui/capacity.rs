@@ -33,7 +33,11 @@ pub fn CapacityPanel() -> impl IntoView {
 /// Inputs for the plan and its result, or why there is none. The boxes send their changes through
 /// the [`super::page::InputsSignals`] in context.
 #[component]
-pub fn CapacityBody(inputs: ReadSignal<Inputs>, scenario: Memo<Scenario>, analysis: Memo<Analysis>) -> impl IntoView {
+pub fn CapacityBody(
+    inputs: ReadSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    analysis: Memo<Analysis>,
+) -> impl IntoView {
     let plan = Memo::new(move |_| {
         let now = inputs.get();
         capacity_plan(&scenario.get(), &analysis.get(), now.rate_req_per_s, now.price_per_gpu_hour)

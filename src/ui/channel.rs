@@ -155,6 +155,11 @@ pub fn panel_body_near<F: FnOnce() -> AnyView>(
 
 /// An always-visible section's body, linked into the page (see the `lazy_panels` version).
 #[cfg(not(feature = "lazy_panels"))]
-pub fn panel_body_near<F: FnOnce() -> AnyView>(_: PanelKind, _: Memo<PanelState>, _: Signal<bool>, linked: F) -> AnyView {
+pub fn panel_body_near<F: FnOnce() -> AnyView>(
+    _: PanelKind,
+    _: Memo<PanelState>,
+    _: Signal<bool>,
+    linked: F,
+) -> AnyView {
     linked()
 }

@@ -17,6 +17,7 @@ use super::derivation::DerivationBody;
 use super::export::batch_chart_svg;
 use super::measured::MeasuredBody;
 use super::page::InputsSignals;
+use super::placement::PlacementBody;
 use super::share::ShareMenuBody;
 use super::sim_panel::SimBody;
 use super::theme;
@@ -56,7 +57,8 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
     unmount(panel);
     let handle = match panel {
         PanelKind::Sim => mount(el, state, |m| {
-            view! { <SimBody inputs=m.inputs scenario=m.scenario analysis=m.analysis look=m.look/> }.into_any()
+            view! { <SimBody inputs=m.inputs scenario=m.scenario analysis=m.analysis look=m.look/> }
+                .into_any()
         }),
         PanelKind::Measured => mount(el, state, |m| {
             let fit = Memo::new(move |_| fit(&m.scenario.get(), &m.measured.get()));
@@ -73,6 +75,7 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
         PanelKind::Share => mount(el, state, |m| {
             view! { <ShareMenuBody inputs=m.inputs view=m.view measured=m.measured/> }.into_any()
         }),
+        PanelKind::Placement => mount(el, state, |_| view! { <PlacementBody/> }.into_any()),
     };
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));
 }

@@ -144,7 +144,8 @@ fn near_viewport(target: NodeRef<leptos::html::P>) -> ReadSignal<bool> {
     );
     let options = web_sys::IntersectionObserverInit::new();
     options.set_root_margin(NEAR_MARGIN);
-    let observer = web_sys::IntersectionObserver::new_with_options(observer.into_js_value().unchecked_ref(), &options);
+    let observer =
+        web_sys::IntersectionObserver::new_with_options(observer.into_js_value().unchecked_ref(), &options);
     let Ok(observer) = observer else {
         set_near.set(true);
         return near;

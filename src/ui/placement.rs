@@ -1,13 +1,16 @@
 //! The placement panel: colocated or disaggregated prefill and decode, the split's controls, and the
-//! three placements (chunked, whole-prompt, the split) compared per GPU on the page's targets.
+//! placements (chunked, whole-prompt, the split, the best split) compared per GPU on the page's
+//! targets. The page keeps the heading and the open button; the body loads from the extras module.
 
 use leptos::prelude::*;
 
+use super::channel::panel_body;
 use super::page::{InputsSignals, PageState};
 use super::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::core::placement::{compare, PlacementMode};
 use crate::core::roofline::TP_CHOICES;
 use crate::format::placement::{finding, link_text, rows, PlacementRow};
+use crate::panel_protocol::{PanelKind, PanelState};
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
 
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
@@ -18,6 +21,7 @@ const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
 #[component]
 pub fn PlacementPanel() -> impl IntoView {
     let inputs = PageState::get().inputs;
+    let state = expect_context::<Memo<PanelState>>();
     let (asked, set_asked) = signal(inputs.get_untracked().placement.mode == PlacementMode::Disaggregated);
     let ask = move || {
         view! {
@@ -31,14 +35,18 @@ pub fn PlacementPanel() -> impl IntoView {
                 "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV "
                 "to y decode instances. Each placement's highest rate inside both targets, per GPU (steady state, mean TTFT)."
             </p>
-            <Show when=move || asked.get() fallback=ask><PlacementBody/></Show>
+            <Show when=move || asked.get() fallback=ask>
+                {panel_body(PanelKind::Placement, state, || view! { <PlacementBody/> }.into_any())}
+            </Show>
         </section>
     }
 }
 
-/// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding.
+/// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding;
+/// a lazily loaded body ([`PanelKind::Placement`]) whose changes go through the
+/// [`InputsSignals`] in context.
 #[component]
-fn PlacementBody() -> impl IntoView {
+pub fn PlacementBody() -> impl IntoView {
     let signals = InputsSignals::get();
     let inputs = signals.inputs;
     let comparison = Memo::new(move |_| {
