@@ -87,9 +87,11 @@ impl Changes {
         }
     }
 
-    /// The panel bodies' [`Changes`] (provided by the page, or by the extras module's mount).
+    /// The panel bodies' [`Changes`], provided by the page (`serve_panels`) or by the extras
+    /// module's mount. A body outside both is a wiring bug, reported (a panic shows the page's error
+    /// banner) rather than guessed: a wrong guess would send a change nowhere.
     pub fn from_context() -> Changes {
-        use_context::<Changes>().unwrap_or(Changes::Channel)
+        expect_context::<Changes>()
     }
 }
 
