@@ -7,6 +7,7 @@ pub mod frame;
 pub mod interactivity;
 mod legend;
 mod marks;
+pub mod path_batch;
 pub mod rate;
 pub mod sim_throughput;
 pub mod step;

@@ -3,11 +3,12 @@
 
 use leptos::prelude::*;
 
+use super::batch_rows::{row_view, RowText};
 use super::linked::Linked;
 use super::page::{PageMemos, PageState};
 use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
-use crate::format::{gb, ms, req_per_s, target_ms, thousands, yes_no};
+use crate::format::{target_ms, thousands};
 use crate::state::Inputs;
 
 /// The table, or a message in its place when no batch can run at all.
@@ -19,7 +20,7 @@ pub fn BatchTable() -> impl IntoView {
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
-    let per_gpu = move || inputs.get().scenario.tp > 1;
+    let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
     view! {
         <Show when=move || !nothing_runs() fallback=move || view! { <NoTable/> }>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
@@ -35,7 +36,7 @@ pub fn BatchTable() -> impl IntoView {
                             <th scope="col">"TTFT (ms)"</th>
                             <th scope="col">"Meets TTFT"</th>
                             <th scope="col">"Weights read (GB/GPU)"</th>
-                            <Show when=per_gpu>
+                            <Show when=move || per_gpu.get()>
                                 <th scope="col">"Tokens/s per GPU"</th>
                                 <th scope="col">"Goodput per GPU (req/s)"</th>
                             </Show>
@@ -43,7 +44,9 @@ pub fn BatchTable() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody on:pointerleave=move |_| linked.hover(None)>
-                        {move || shown.get().into_iter().map(|(r, listed)| row_view(r, listed, per_gpu(), linked)).collect_view()}
+                        // Keyed by position: a row and its cells stay, and only text that changed is set.
+                        <For each=move || 0..shown.with(Vec::len) key=|i| *i
+                            children=move |i| row_view(i, shown, per_gpu, linked)/>
                     </tbody>
                 </table>
                 <p id="row-mark-help" class="chart-keys" hidden>
@@ -103,50 +106,15 @@ fn NoTable() -> impl IntoView {
 }
 
 /// The table's rows plus the hovered and the marked batch when they are not listed, each with
-/// whether it is one of the listed rows (the others are computed by the same core function).
-fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked) -> Memo<Vec<(BatchRow, bool)>> {
+/// whether it is one of the listed rows (the others are computed by the same core function), as
+/// printed. Equal text is no change: the rows below are not touched.
+fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked) -> Memo<Vec<RowText>> {
     Memo::new(move |_| {
         let listed = rows.get();
         let extra: Vec<u32> =
             [linked.hovered.get(), linked.view.get().mark_batch].into_iter().flatten().collect();
         let all = with_batches(&listed, &linked.scenario.get(), &linked.analysis.get(), &extra);
-        all.into_iter().map(|r| (r, listed.iter().any(|l| l.point.batch == r.point.batch))).collect()
+        let is_listed = |r: &BatchRow| listed.iter().any(|l| l.point.batch == r.point.batch);
+        all.iter().map(|r| RowText::of(r, is_listed(r))).collect()
     })
-}
-
-/// One row: the printed numbers plus classes for the knee, the pool, batches that cannot run, the
-/// hovered and the marked batch. Pointing at it (or focusing its batch button) shows it on the charts;
-/// clicking it (Enter or Space on the button) marks it. Per-GPU columns appear when a replica spans
-/// several GPUs (at TP 1 they repeat the replica's).
-fn row_view(row: BatchRow, listed: bool, per_gpu: bool, linked: Linked) -> impl IntoView {
-    let p = row.point;
-    let b = p.batch;
-    let marked = move || linked.view.get().mark_batch == Some(b);
-    let note = crate::export::row_note(&row);
-    view! {
-        <tr data-batch=p.batch class:knee=row.is_knee class:kv-pool=row.is_kv_pool class:over-pool=!row.fits_kv_pool
-            class:miss=!p.meets_tpot class:miss-ttft=!p.meets_ttft class:extra=!listed
-            class:hovered=move || linked.hovered.get() == Some(b) class:marked=marked
-            on:pointerenter=move |_| linked.hover(Some(b)) on:click=move |_| linked.toggle_mark(b)>
-            <th scope="row">
-                <button type="button" class="row-mark" aria-pressed=move || marked().to_string()
-                    aria-describedby="row-mark-help"
-                    on:focus=move |_| linked.hover(Some(b)) on:blur=move |_| linked.hover(None)>
-                    {thousands(f64::from(b))}
-                </button>
-            </th>
-            <td>{ms(p.step.step_s)}</td>
-            <td>{thousands(p.tokens_per_s)}</td>
-            <td>{yes_no(p.meets_tpot)}</td>
-            <td>{req_per_s(p.goodput_req_per_s)}</td>
-            <td>{ms(p.ttft_s)}</td>
-            <td>{yes_no(p.meets_ttft)}</td>
-            <td>{gb(p.step.weight_read_bytes)}</td>
-            {per_gpu.then(|| view! {
-                <td>{thousands(p.tokens_per_s_per_gpu)}</td>
-                <td>{req_per_s(p.goodput_per_gpu_req_per_s)}</td>
-            })}
-            <td class="note">{note}</td>
-        </tr>
-    }
 }

@@ -2,33 +2,19 @@
 //! call, but sets the context's styles only when they change: plotters-canvas formats a fresh
 //! `rgba(...)` string, sends it across the wasm boundary and has the canvas parse it for every
 //! primitive (each grid line, tick and label), and sets the font, alignment and baseline per label.
+//! Runs of lines of one colour and width are stroked as one path (`crate::chart::path_batch`).
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
     FontTransform,
 };
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// A failed canvas call, as the browser described it.
-#[derive(Debug)]
-pub struct CanvasError(String);
+use super::canvas_calls::{css_color, failed, half_pixel, CanvasError, Context2d, Path2D, Rgba};
 
-impl std::fmt::Display for CanvasError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "canvas error: {}", self.0)
-    }
-}
-
-impl std::error::Error for CanvasError {}
-
-fn failed(e: JsValue) -> DrawingErrorKind<CanvasError> {
-    DrawingErrorKind::DrawingError(CanvasError(format!("{e:?}")))
-}
-
-/// A colour as plotters hands it over: (red, green, blue) and alpha.
-type Rgba = ((u8, u8, u8), f64);
+use crate::chart::path_batch::{PathBatch, StrokeKey};
 
 /// The context state last set by this backend (`None`: not set yet, so unknown).
 #[derive(Clone, Default)]
@@ -46,13 +32,40 @@ pub struct CachedCanvas {
     canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
     set: Set,
+    /// Lines waiting to be stroked together; stroked before anything else is drawn.
+    batch: PathBatch,
 }
 
 impl CachedCanvas {
     /// A backend drawing on `canvas`, or `None` when it has no 2D context.
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
         let context = canvas.get_context("2d").ok()??.dyn_into().ok()?;
-        Some(CachedCanvas { canvas, context, set: Set::default() })
+        Some(CachedCanvas { canvas, context, set: Set::default(), batch: PathBatch::default() })
+    }
+
+    /// Strokes the waiting lines, if any.
+    fn flush(&mut self) -> Drawn {
+        let Some((((r, g, b), alpha, width), data)) = self.batch.take() else { return Ok(()) };
+        self.stroke_with(((r, g, b), alpha), width);
+        let path = Path2D::new(&data).map_err(failed)?;
+        self.context.unchecked_ref::<Context2d>().stroke_path(&path);
+        Ok(())
+    }
+
+    /// Adds a polyline through `points` to the waiting lines, stroking those first when they
+    /// differ from `style`.
+    fn add_stroke(
+        &mut self,
+        style: &impl BackendStyle,
+        points: impl IntoIterator<Item = (f64, f64)>,
+    ) -> Drawn {
+        let color = style.color();
+        let key: StrokeKey = (color.rgb, color.alpha, style.stroke_width());
+        if !self.batch.accepts(key) {
+            self.flush()?;
+        }
+        self.batch.add(key, points);
+        Ok(())
     }
 
     fn fill(&mut self, color: BackendColor) {
@@ -64,13 +77,18 @@ impl CachedCanvas {
 
     fn stroke(&mut self, style: &impl BackendStyle) {
         let color = style.color();
-        if self.set.stroke != Some((color.rgb, color.alpha)) {
-            self.context.set_stroke_style_str(&css_color(color));
-            self.set.stroke = Some((color.rgb, color.alpha));
+        self.stroke_with((color.rgb, color.alpha), style.stroke_width());
+    }
+
+    fn stroke_with(&mut self, color: Rgba, width: u32) {
+        if self.set.stroke != Some(color) {
+            let (rgb, alpha) = color;
+            self.context.set_stroke_style_str(&css_color(BackendColor { rgb, alpha }));
+            self.set.stroke = Some(color);
         }
-        if self.set.line_width != Some(style.stroke_width()) {
-            self.context.set_line_width(f64::from(style.stroke_width()));
-            self.set.line_width = Some(style.stroke_width());
+        if self.set.line_width != Some(width) {
+            self.context.set_line_width(f64::from(width));
+            self.set.line_width = Some(width);
         }
     }
 
@@ -108,26 +126,6 @@ impl CachedCanvas {
     }
 }
 
-/// The colour as plotters-canvas writes it.
-fn css_color(color: BackendColor) -> String {
-    let (r, g, b) = color.rgb;
-    format!("rgba({r},{g},{b},{})", color.alpha)
-}
-
-/// A horizontal or vertical line moved half a pixel, as plotters-canvas does (crisp 1 px lines).
-fn half_pixel(from: BackendCoord, to: BackendCoord) -> ((f64, f64), (f64, f64)) {
-    let (mut from, mut to) = ((f64::from(from.0), f64::from(from.1)), (f64::from(to.0), f64::from(to.1)));
-    if from.0 == to.0 {
-        from.0 -= 0.5;
-        to.0 -= 0.5;
-    }
-    if from.1 == to.1 {
-        from.1 -= 0.5;
-        to.1 -= 0.5;
-    }
-    (from, to)
-}
-
 type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
 
 impl DrawingBackend for CachedCanvas {
@@ -140,9 +138,10 @@ impl DrawingBackend for CachedCanvas {
         Ok(())
     }
     fn present(&mut self) -> Drawn {
-        Ok(())
+        self.flush()
     }
     fn draw_pixel(&mut self, at: BackendCoord, color: BackendColor) -> Drawn {
+        self.flush()?;
         if color.alpha > 0.0 {
             self.fill(color);
             self.context.fill_rect(f64::from(at.0), f64::from(at.1), 1.0, 1.0);
@@ -152,11 +151,7 @@ impl DrawingBackend for CachedCanvas {
     fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Drawn {
         if style.color().alpha > 0.0 {
             let (from, to) = half_pixel(from, to);
-            self.stroke(style);
-            self.context.begin_path();
-            self.context.move_to(from.0, from.1);
-            self.context.line_to(to.0, to.1);
-            self.context.stroke();
+            self.add_stroke(style, [from, to])?;
         }
         Ok(())
     }
@@ -170,6 +165,7 @@ impl DrawingBackend for CachedCanvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.flush()?;
         let (x, y, w, h) = (f64::from(ul.0), f64::from(ul.1), f64::from(br.0 - ul.0), f64::from(br.1 - ul.1));
         if fill {
             self.fill(style.color());
@@ -188,17 +184,7 @@ impl DrawingBackend for CachedCanvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
-        let mut path = path.into_iter();
-        self.context.begin_path();
-        if let Some(start) = path.next() {
-            self.stroke(style);
-            self.context.move_to(f64::from(start.0), f64::from(start.1));
-            for next in path {
-                self.context.line_to(f64::from(next.0), f64::from(next.1));
-            }
-        }
-        self.context.stroke();
-        Ok(())
+        self.add_stroke(style, path.into_iter().map(|(x, y)| (f64::from(x), f64::from(y))))
     }
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
@@ -208,6 +194,7 @@ impl DrawingBackend for CachedCanvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.flush()?;
         let mut vert = vert.into_iter();
         self.context.begin_path();
         if let Some(start) = vert.next() {
@@ -231,6 +218,7 @@ impl DrawingBackend for CachedCanvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.flush()?;
         if fill {
             self.fill(style.color());
         } else {
@@ -250,6 +238,7 @@ impl DrawingBackend for CachedCanvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
+        self.flush()?;
         let degrees = match style.transform() {
             FontTransform::None => 0.0,
             FontTransform::Rotate90 => 90.0,
@@ -271,5 +260,12 @@ impl DrawingBackend for CachedCanvas {
         self.context.restore();
         self.set = before;
         drawn
+    }
+}
+
+impl Drop for CachedCanvas {
+    /// A drawing that ends without `present` still shows its last lines.
+    fn drop(&mut self) {
+        let _ = self.flush();
     }
 }

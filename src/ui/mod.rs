@@ -2,8 +2,10 @@
 
 mod animate;
 mod app;
+mod batch_rows;
 mod batch_table;
 mod canvas_backend;
+mod canvas_calls;
 mod capacity;
 mod channel;
 mod chart_canvas;

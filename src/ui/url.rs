@@ -1,6 +1,8 @@
 //! The page's address: read the query string once at start; write it back in place (replaceState,
 //! no history entry) at most every [`WRITE_INTERVAL_MS`], soon after a control's `change` (the end
-//! of a drag), and when the page is hidden, always ending on the latest state.
+//! of a drag), and when the page is hidden, always ending on the latest state. A held arrow key
+//! fires `change` on every repeat: a `change` within [`WRITE_INTERVAL_MS`] of the previous one is
+//! such a repeat, and waits out the interval like an `input`.
 //!
 //! Browsers cap replaceState calls (Chromium ignores them past 200 in 10 s, Safari throws), and
 //! every write also makes the browser fetch the page's icon again; a slider drag asks for a new
@@ -12,8 +14,8 @@ use wasm_bindgen::prelude::*;
 
 /// The longest the address lags the page's state while inputs keep coming.
 pub const WRITE_INTERVAL_MS: f64 = 250.0;
-/// After a `change`, the write waits only this long since the previous one (a held arrow key
-/// fires `change` on every repeat).
+/// After a `change` (the first in [`WRITE_INTERVAL_MS`]), the write waits only this long since the
+/// previous one.
 const CHANGE_GAP_MS: f64 = 100.0;
 
 /// The query waiting to be written and when the last write happened.
@@ -25,6 +27,8 @@ struct Writer {
     timer: Option<(i32, f64)>,
     /// A `change` came: write as soon as [`CHANGE_GAP_MS`] allows.
     urgent: bool,
+    /// When the last `change` came (performance.now() time; `None` before the first).
+    last_change_ms: Option<f64>,
     /// The timer's callback and the page's listeners, made on first use.
     on_timer: Option<Closure<dyn FnMut()>>,
 }
@@ -96,8 +100,14 @@ fn install(w: &mut Writer) {
     let on_change = Closure::<dyn FnMut()>::new(|| {
         WRITER.with(|w| {
             let mut w = w.borrow_mut();
-            w.urgent = true;
-            arm(&mut w);
+            let now = now_ms();
+            // A repeat (a held key) is not the end of a drag: it keeps the interval.
+            let repeat = w.last_change_ms.is_some_and(|last| now - last < WRITE_INTERVAL_MS);
+            w.last_change_ms = Some(now);
+            if !repeat {
+                w.urgent = true;
+                arm(&mut w);
+            }
         })
     });
     let on_hide = Closure::<dyn FnMut()>::new(|| {
