@@ -75,6 +75,8 @@ pub type Measured = (ReadSignal<Vec<MeasuredPoint>>, WriteSignal<Vec<MeasuredPoi
 #[derive(Clone, Copy)]
 pub enum Changes {
     Page { inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>), measured: Measured },
+    // Only the extras module (the `lazy_panels` build) constructs it.
+    #[cfg_attr(not(feature = "lazy_panels"), allow(dead_code))]
     Channel,
 }
 

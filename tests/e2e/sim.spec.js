@@ -170,7 +170,9 @@ test('closed-loop load never shows TTFT misses; open-loop load past capacity doe
 
 test('counting tokens instead of requests overstates goodput', async ({ page }) => {
   // With the cap at the knee, overload shows up as queueing: only each request's first token is late.
-  await openSim(page, '?sim=1');
+  // A 256-token step budget keeps every step's GEMMs memory-bound (below H100's ~295-token ridge);
+  // at the default 512 a prompt chunk makes them compute-bound, steps miss TPOT, and tokens miss too.
+  await openSim(page, '?sim=1&chunk=256');
   const byRequests = num((await page.locator('#sim-goodput').textContent()).replace(/[^\d.]/g, ''));
   const n = await sweeps(page);
   await page.selectOption('#count', 'tokens');
