@@ -43,10 +43,12 @@ pub fn batch_table_headers(per_gpu: bool) -> Vec<&'static str> {
     h
 }
 
-/// One row's cells exactly as the page prints them.
-pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
+/// A row's ten numbers as the page prints them: batch, step time, tokens/s, meets TPOT, goodput,
+/// TTFT, meets TTFT, weights read, then the per-GPU tokens/s and goodput. The page's table
+/// (`ui::batch_rows`) and the CSV both print from here.
+pub fn batch_row_numbers(row: &BatchRow) -> [String; 10] {
     let p = row.point;
-    let mut cells = vec![
+    [
         thousands(f64::from(p.batch)),
         ms(p.step.step_s),
         thousands(p.tokens_per_s),
@@ -55,10 +57,16 @@ pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
         ms(p.ttft_s),
         yes_no(p.meets_ttft).to_string(),
         gb(p.step.weight_read_bytes),
-    ];
-    if per_gpu {
-        cells.extend([thousands(p.tokens_per_s_per_gpu), req_per_s(p.goodput_per_gpu_req_per_s)]);
-    }
+        thousands(p.tokens_per_s_per_gpu),
+        req_per_s(p.goodput_per_gpu_req_per_s),
+    ]
+}
+
+/// One row's cells exactly as the page prints them: the numbers (the per-GPU two only when
+/// `per_gpu`), then the note.
+pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
+    let shown = if per_gpu { 10 } else { 8 };
+    let mut cells: Vec<String> = batch_row_numbers(row).into_iter().take(shown).collect();
     cells.push(row_note(row).to_string());
     cells
 }

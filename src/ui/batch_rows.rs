@@ -5,7 +5,6 @@ use leptos::prelude::*;
 
 use super::linked::Linked;
 use crate::core::table::BatchRow;
-use crate::format::{gb, ms, req_per_s, thousands, yes_no};
 
 /// One row as the page prints it, with the classes it takes (compared between inputs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,18 +28,7 @@ impl RowText {
         let p = &row.point;
         RowText {
             batch: p.batch,
-            cells: [
-                thousands(f64::from(p.batch)),
-                ms(p.step.step_s),
-                thousands(p.tokens_per_s),
-                yes_no(p.meets_tpot).to_string(),
-                req_per_s(p.goodput_req_per_s),
-                ms(p.ttft_s),
-                yes_no(p.meets_ttft).to_string(),
-                gb(p.step.weight_read_bytes),
-                thousands(p.tokens_per_s_per_gpu),
-                req_per_s(p.goodput_per_gpu_req_per_s),
-            ],
+            cells: crate::export::batch_row_numbers(row),
             note: crate::export::row_note(row),
             knee: row.is_knee,
             kv_pool: row.is_kv_pool,
