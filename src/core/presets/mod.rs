@@ -7,10 +7,12 @@
 mod custom;
 mod gpus;
 mod models;
+mod prices;
 mod wire;
 
 pub use custom::{CustomGpu, CustomModel, CUSTOM_ID};
 pub use gpus::GPUS;
+pub use prices::{default_price, GpuPrice, GPU_PRICES};
 pub use models::MODELS;
 pub use wire::{GpuWire, ModelWire};
 
