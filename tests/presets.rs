@@ -5,7 +5,7 @@ use goodput_lab::core::model::{
     config_active_param_count, config_param_count, expected_experts, expert_params, kv_elements_per_seq,
     kv_elements_per_token, moe_layers,
 };
-use goodput_lab::core::presets::{gpu_by_id, model_by_id, GpuSpec, ModelSpec, GPUS, MODELS};
+use goodput_lab::core::presets::{gpu_by_id, model_by_id, GpuSpec, ModelSpec, GPUS, GPU_PRICES, MODELS};
 
 /// Asserts `actual` is within relative tolerance `rel` of `expected`, naming `what` when not.
 fn assert_close(actual: f64, expected: f64, rel: f64, what: &str) {
@@ -325,6 +325,24 @@ fn interconnect_is_half_the_bidirectional_datasheet_figure() {
             gb_per_s * 1e9 / 2.0,
             1e-12,
             &format!("{id} interconnect"),
+        );
+    }
+}
+
+#[test]
+fn every_gpu_preset_has_a_sourced_price() {
+    let price_ids: Vec<&str> = GPU_PRICES.iter().map(|p| p.gpu_id).collect();
+    let gpu_ids: Vec<&str> = GPUS.iter().map(|g| g.id).collect();
+    assert_eq!(price_ids, gpu_ids, "GPU_PRICES ids differ from GPUS ids (or their order)");
+    for p in &GPU_PRICES {
+        let usd = p.usd_per_gpu_hour;
+        assert!(usd.is_finite() && usd > 0.0, "{}: price {usd} $/GPU-h is not positive and finite", p.gpu_id);
+        assert!(!p.source.trim().is_empty(), "{}: empty price source", p.gpu_id);
+        assert!(
+            !p.source.to_lowercase().contains("provisional"),
+            "{}: price source is provisional: {}",
+            p.gpu_id,
+            p.source
         );
     }
 }
