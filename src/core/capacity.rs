@@ -42,7 +42,13 @@ pub fn capacity_plan(
     let replicas = replicas as u32;
     let gpus = replicas * scenario.tp.max(1);
     let cost_per_hour = f64::from(gpus) * price_per_gpu_hour;
-    let tokens_per_hour = rate_req_per_s * f64::from(scenario.output_tokens) * S_PER_HOUR;
-    let cost_per_million_tokens = cost_per_hour / tokens_per_hour * 1e6;
+    let cost_per_million_tokens =
+        usd_per_million_tokens(cost_per_hour, rate_req_per_s, scenario.output_tokens);
     Some(CapacityPlan { replica_goodput_req_per_s, replicas, gpus, cost_per_hour, cost_per_million_tokens })
+}
+
+/// $ per million output tokens of GPUs costing `usd_per_hour` together while they serve
+/// `rate_req_per_s` requests of `output_tokens` each: usd_per_hour / (rate x output x 3600) x 1e6.
+pub fn usd_per_million_tokens(usd_per_hour: f64, rate_req_per_s: f64, output_tokens: u32) -> f64 {
+    usd_per_hour / (rate_req_per_s * f64::from(output_tokens) * S_PER_HOUR) * 1e6
 }

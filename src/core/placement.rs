@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::prefill::prefill_time;
 use crate::core::roofline::{evaluate, knee_batch, kv_bytes_per_seq, kv_pool_batch, Scenario, TP_CHOICES};
-use colocated::{best_rate, chunked_at, unchunked_at};
+use colocated::{best_rate, chunked_probe, unchunked_probe};
 use queue::{md1_rate_max_req_per_s, md1_wait_s};
 
 /// Instances per side offered by the placement control.
@@ -133,14 +133,19 @@ pub fn disaggregated(scenario: &Scenario, split: &Split) -> Disaggregated {
 
 /// One prefill instance of `tp` GPUs: its prefill, transfer and highest rate.
 #[derive(Clone, Copy, Debug)]
-struct PrefillSide {
-    tp: u32,
-    prefill_s: f64,
-    transfer_s: f64,
-    rate_req_per_s: f64,
+pub struct PrefillSide {
+    pub tp: u32,
+    /// One prompt's prefill, in s.
+    pub prefill_s: f64,
+    /// One prompt's KV over the link, in s.
+    pub transfer_s: f64,
+    /// The instance's highest rate with mean TTFT inside the target, in requests/s.
+    pub rate_req_per_s: f64,
 }
 
-fn prefill_side(scenario: &Scenario, tp: u32, link_bytes_per_s: Option<f64>) -> PrefillSide {
+/// One prefill instance of `tp` GPUs on `scenario`'s GPU, its KV sent over `link_bytes_per_s`
+/// (`None`: the GPU's interconnect); serves nothing when the weights leave no KV room.
+pub fn prefill_side(scenario: &Scenario, tp: u32, link_bytes_per_s: Option<f64>) -> PrefillSide {
     let side = Scenario { tp: tp.max(1), ..*scenario };
     let prefill_s = prefill_time(&side).prefill_s;
     let link = link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
@@ -153,14 +158,18 @@ fn prefill_side(scenario: &Scenario, tp: u32, link_bytes_per_s: Option<f64>) -> 
 
 /// One decode instance of `tp` GPUs at its TPOT knee within its KV pool (no TTFT: it never prefills).
 #[derive(Clone, Copy, Debug)]
-struct DecodeSide {
-    tp: u32,
-    batch: u32,
-    rate_req_per_s: f64,
-    tpot_s: Option<f64>,
+pub struct DecodeSide {
+    pub tp: u32,
+    /// min(TPOT knee, KV pool), in sequences.
+    pub batch: u32,
+    /// B / (output x step(B)), in requests/s.
+    pub rate_req_per_s: f64,
+    /// step(B), in s; `None` when no batch fits.
+    pub tpot_s: Option<f64>,
 }
 
-fn decode_side(scenario: &Scenario, tp: u32) -> DecodeSide {
+/// One decode instance of `tp` GPUs on `scenario`'s GPU.
+pub fn decode_side(scenario: &Scenario, tp: u32) -> DecodeSide {
     let side = Scenario { tp: tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
     let batch = knee_batch(&side).min(kv_pool_batch(&side));
     let point = (batch > 0).then(|| evaluate(&side, batch));
@@ -172,8 +181,8 @@ fn decode_side(scenario: &Scenario, tp: u32) -> DecodeSide {
     }
 }
 
-/// x prefill instances and y decode instances together.
-fn combine(split: &Split, p: &PrefillSide, d: &DecodeSide) -> Disaggregated {
+/// x prefill instances and y decode instances together: the system's rate, GPUs and binding side.
+pub fn combine(split: &Split, p: &PrefillSide, d: &DecodeSide) -> Disaggregated {
     let (x, y) = (f64::from(split.prefill_instances.max(1)), f64::from(split.decode_instances.max(1)));
     let rate = (x * p.rate_req_per_s).min(y * d.rate_req_per_s);
     let gpus = split.prefill_instances.max(1) * p.tp + split.decode_instances.max(1) * d.tp;
@@ -226,16 +235,22 @@ impl Comparison {
 /// Colocated (chunked at `chunk_tokens`, and unchunked) against `split`, on `scenario`'s targets.
 pub fn compare(scenario: &Scenario, chunk_tokens: u32, split: &Split) -> Comparison {
     Comparison {
-        chunked: best_rate(scenario, |r| chunked_at(scenario, chunk_tokens, r)),
-        unchunked: best_rate(scenario, |r| unchunked_at(scenario, r)),
+        chunked: chunked_best(scenario, chunk_tokens),
+        unchunked: best_rate(scenario, |r, probe| unchunked_probe(scenario, r, probe)),
         disaggregated: disaggregated(scenario, split),
         best_split: best_split(scenario, split.link_bytes_per_s),
         colocated_gpus: scenario.tp.max(1),
     }
 }
 
+/// The colocated replica with chunked prefill at `chunk_tokens` a step, at its highest rate
+/// inside both targets ([`best_rate`] over [`colocated::chunked_at`]).
+pub fn chunked_best(scenario: &Scenario, chunk_tokens: u32) -> Operating {
+    best_rate(scenario, |r, probe| chunked_probe(scenario, chunk_tokens, r, probe))
+}
+
 /// Every (instances, TP) of one side with instances x TP <= [`GPUS_PER_SIDE_MAX`].
-fn sides() -> impl Iterator<Item = (u32, u32)> {
+pub fn sides() -> impl Iterator<Item = (u32, u32)> {
     TP_CHOICES.into_iter().flat_map(|tp| (1..=GPUS_PER_SIDE_MAX / tp).map(move |n| (n, tp)))
 }
 
@@ -252,14 +267,19 @@ pub fn best_split(scenario: &Scenario, link_bytes_per_s: Option<f64>) -> Option<
             let split =
                 Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
             let d = combine(&split, &prefills[side(prefill_tp)], &decodes[side(decode_tp)]);
-            let better = best.as_ref().map_or(d.rate_req_per_s > 0.0, |(_, b)| {
-                let (now, was) = (d.goodput_per_gpu_req_per_s, b.goodput_per_gpu_req_per_s);
-                now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && d.gpus < b.gpus)
-            });
-            if better {
+            if beats(&d, best.as_ref().map(|(_, b)| b)) {
                 best = Some((split, d));
             }
         }
     }
     best
+}
+
+/// True when `d` serves something and has more goodput per GPU than `best` (of equals, fewer
+/// GPUs): the order every best-split search uses.
+pub fn beats(d: &Disaggregated, best: Option<&Disaggregated>) -> bool {
+    best.map_or(d.rate_req_per_s > 0.0, |b| {
+        let (now, was) = (d.goodput_per_gpu_req_per_s, b.goodput_per_gpu_req_per_s);
+        now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && d.gpus < b.gpus)
+    })
 }

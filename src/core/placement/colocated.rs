@@ -13,9 +13,37 @@ const ITERATIONS: usize = 200;
 /// A steady step longer than this many TPOT targets has run away (the load exceeds capacity).
 const RUNAWAY_TARGETS: f64 = 1e3;
 
-/// The least fixed point of `t = next(t)` from `start`, or `None` if it runs past `limit_s`.
+/// How far an evaluation goes: in full, or only far enough to tell whether the rate passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// Every number, out to the runaway limit.
+    Full,
+    /// Stops once the step passes the TPOT target: the iterates rise to the least fixed point
+    /// (the map is monotone), so one past the target means the point misses it. Only its
+    /// `binds == Nothing` is meaningful.
+    PassOrFail,
+}
+
+impl Probe {
+    fn limit_s(self, scenario: &Scenario) -> f64 {
+        match self {
+            Probe::Full => RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6),
+            Probe::PassOrFail => scenario.tpot_target_s,
+        }
+    }
+}
+
+/// The least fixed point of `t = next(t)` from `start` (= next(0)), or `None` if it runs past
+/// `limit_s`. `next` is monotone, so plain iteration rises to it; each step also tries the root of
+/// the chord through the last two iterates (a secant step), which for a convex `next` (a sum of
+/// roofline maxima) stays at or below the fixed point and reaches it in a few steps where plain
+/// iteration crawls (slope near 1, close to capacity). A jump past it is safe: from there
+/// iteration falls back to it and never passes `limit_s` again. A chord of slope >= 1 while
+/// next(t) > t means no fixed point lies ahead (convexity): the load runs away, as it does when
+/// the iterations run out unconverged.
 fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
     let mut t = start_s;
+    let mut last: Option<(f64, f64)> = None;
     for _ in 0..ITERATIONS {
         let n = next(t);
         if !(n.is_finite() && n <= limit_s) {
@@ -24,9 +52,15 @@ fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Optio
         if (n - t).abs() <= 1e-10 * n.max(1e-12) {
             return Some(n);
         }
-        t = n;
+        let slope = last.map(|(t0, n0)| (n - n0) / (t - t0));
+        if n > t && slope.is_some_and(|k| k >= 1.0) {
+            return None;
+        }
+        let secant = slope.map(|k| t + (n - t) / (1.0 - k)).filter(|root| root.is_finite() && *root > n);
+        last = Some((t, n));
+        t = secant.map_or(n, |root| root.min(limit_s));
     }
-    Some(t)
+    None
 }
 
 /// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget. In steady
@@ -38,6 +72,11 @@ fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Optio
 /// running sequence holds the scenario's context (as the batch table does); each chunk also reads
 /// its prompt's earlier KV.
 pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -> Operating {
+    chunked_probe(scenario, chunk_tokens, rate_req_per_s, Probe::Full)
+}
+
+/// [`chunked_at`], evaluated as far as `probe` says.
+pub fn chunked_probe(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64, probe: Probe) -> Operating {
     let roofline = StepRoofline::new(scenario);
     let (prompt, output) = (f64::from(scenario.context_tokens), f64::from(scenario.output_tokens));
     let attention_flop_per_prompt = prefill_attention_flop(&scenario.model, scenario.context_tokens);
@@ -55,7 +94,7 @@ pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -
             prefill_attention_flop: rate_req_per_s * t * attention_flop_per_prompt,
         }
     };
-    let limit_s = RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6);
+    let limit_s = probe.limit_s(scenario);
     let Some(t) =
         fixed_point_s(roofline.terms(&mix(0.0)).step_s, limit_s, |t| roofline.terms(&mix(t)).step_s)
     else {
@@ -76,6 +115,11 @@ pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -
 /// B = rate x output x TPOT (fixed point). A new prompt waits for the step in flight, then for the
 /// prompts ahead (M/D/1): TTFT = step(B) + prefill + W(rate, prefill) (mean).
 pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64) -> Operating {
+    unchunked_probe(scenario, rate_req_per_s, Probe::Full)
+}
+
+/// [`unchunked_at`], evaluated as far as `probe` says.
+pub fn unchunked_probe(scenario: &Scenario, rate_req_per_s: f64, probe: Probe) -> Operating {
     let prefill_s = prefill_time(scenario).prefill_s;
     let decode_share = 1.0 - rate_req_per_s * prefill_s;
     if decode_share <= 0.0 {
@@ -84,7 +128,7 @@ pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64) -> Operating {
     let output = f64::from(scenario.output_tokens);
     let tpot_of =
         |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output * tpot_s).step_s / decode_share;
-    let limit_s = RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6);
+    let limit_s = probe.limit_s(scenario);
     let Some(tpot_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
         return Operating::overloaded(Binds::Capacity);
     };
@@ -113,13 +157,14 @@ fn first_missed(scenario: &Scenario, tpot_s: f64, ttft_s: f64, batch: f64, budge
     }
 }
 
-/// The highest rate at which `at(rate)` misses nothing, and what it misses just past it.
-pub fn best_rate(scenario: &Scenario, at: impl Fn(f64) -> Operating) -> Operating {
+/// The highest rate at which `at(rate, Full)` misses nothing, and what it misses just past it;
+/// the bisection's probes run as [`Probe::PassOrFail`].
+pub fn best_rate(scenario: &Scenario, at: impl Fn(f64, Probe) -> Operating) -> Operating {
     let prefill_s = prefill_time(scenario).prefill_s;
     // Prompts alone cap the rate at one per prefill; the decodes alone at pool / (output x floor).
     let hi = if prefill_s > 0.0 { 1.0 / prefill_s } else { 1e9 };
-    let rate = largest_ok(hi, |r| at(r).binds == Binds::Nothing);
-    let past = at((rate * (1.0 + 1e-6)).max(1e-9));
-    let best = at(rate);
+    let rate = largest_ok(hi, |r| at(r, Probe::PassOrFail).binds == Binds::Nothing);
+    let past = at((rate * (1.0 + 1e-6)).max(1e-9), Probe::Full);
+    let best = at(rate, Probe::Full);
     Operating { binds: if best.binds == Binds::Nothing { past.binds } else { best.binds }, ..best }
 }
