@@ -14,6 +14,7 @@ pub mod precision;
 pub mod prefill;
 pub mod presets;
 pub mod roofline;
+pub mod search;
 pub mod sim;
 pub mod table;
 pub mod units;

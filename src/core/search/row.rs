@@ -1,0 +1,107 @@
+//! One configuration's row: its operating point (highest rate inside both targets) and what that
+//! means per GPU, per user, for a target load and in $ per million output tokens.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Config, SearchSpec};
+use crate::core::capacity::usd_per_million_tokens;
+use crate::core::placement::{chunked_best, disaggregated, Binds, Disaggregated};
+
+/// A configuration at its operating point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub config: Config,
+    /// GPUs of one replica (TP) or one disaggregated system (x x TP_p + y x TP_d).
+    pub gpus: u32,
+    /// The replica's or system's highest rate inside both targets, in requests/s.
+    pub rate_req_per_s: f64,
+    /// rate / gpus, in requests/s per GPU.
+    pub goodput_per_gpu_req_per_s: f64,
+    /// rate x output tokens / gpus, in tokens/s per GPU.
+    pub tokens_per_s_per_gpu: f64,
+    /// 1 / TPOT at the operating point, in tokens/s per user.
+    pub tokens_per_s_per_user: f64,
+    /// TPOT at the operating point (disaggregated: the decode instances' step at their knee batch,
+    /// an upper bound when the prefill side binds), in s.
+    pub tpot_s: f64,
+    /// Mean TTFT at the operating point, in s.
+    pub ttft_s: f64,
+    /// What stops the rate from rising further.
+    pub binds: Binds,
+    /// Replicas or systems for the load (rounded up), times their GPUs; 0 for no load.
+    pub gpus_for_load: u32,
+    /// Those GPUs at the preset's $/GPU-hour over the load's output tokens (no load: one system at
+    /// its own rate), in $ per million output tokens.
+    pub usd_per_million_tokens: f64,
+}
+
+/// Where a configuration runs: what [`Row`] derives everything else from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub rate_req_per_s: f64,
+    pub gpus: u32,
+    pub tpot_s: f64,
+    pub ttft_s: f64,
+    pub binds: Binds,
+}
+
+impl Point {
+    /// A disaggregated system's point; `None` when it has no TPOT or TTFT.
+    pub fn of(d: &Disaggregated) -> Option<Point> {
+        let (tpot_s, ttft_s) = (d.decode_tpot_s?, d.ttft_s?);
+        Some(Point { rate_req_per_s: d.rate_req_per_s, gpus: d.gpus, tpot_s, ttft_s, binds: d.binds })
+    }
+}
+
+/// The row of `config` on `spec`, or `None` when it serves nothing inside both targets.
+pub fn row_for(spec: &SearchSpec, config: &Config) -> Option<Row> {
+    let scenario = config.scenario(&spec.scenario);
+    let point = match config.split(spec.link_bytes_per_s) {
+        None => {
+            let op = chunked_best(&scenario, spec.chunk_tokens);
+            let (tpot_s, ttft_s) = (op.tpot_s?, op.ttft_s?);
+            let gpus = scenario.tp.max(1);
+            Point { rate_req_per_s: op.rate_req_per_s, gpus, tpot_s, ttft_s, binds: op.binds }
+        }
+        Some(split) => Point::of(&disaggregated(&scenario, &split))?,
+    };
+    row_at(spec, config, &point)
+}
+
+/// The row of `config` running at `point`, or `None` when it serves nothing.
+pub fn row_at(spec: &SearchSpec, config: &Config, point: &Point) -> Option<Row> {
+    let &Point { rate_req_per_s: rate, gpus, tpot_s, ttft_s, binds } = point;
+    if !(rate > 0.0 && rate.is_finite() && tpot_s > 0.0 && gpus > 0) {
+        return None;
+    }
+    let output_tokens = spec.scenario.output_tokens;
+    let gpus_for_load = gpus_for(spec.load_req_per_s, rate, gpus);
+    let price_index = usize::from(config.gpu_index).min(spec.usd_per_gpu_hour.len() - 1);
+    let usd_per_gpu_hour = spec.usd_per_gpu_hour[price_index];
+    let (billed_gpus, billed_rate) =
+        if gpus_for_load > 0 { (gpus_for_load, spec.load_req_per_s) } else { (gpus, rate) };
+    let billed_usd_per_hour = f64::from(billed_gpus) * usd_per_gpu_hour;
+    Some(Row {
+        config: *config,
+        gpus,
+        rate_req_per_s: rate,
+        goodput_per_gpu_req_per_s: rate / f64::from(gpus),
+        tokens_per_s_per_gpu: rate * f64::from(output_tokens) / f64::from(gpus),
+        tokens_per_s_per_user: 1.0 / tpot_s,
+        tpot_s,
+        ttft_s,
+        binds,
+        gpus_for_load,
+        usd_per_million_tokens: usd_per_million_tokens(billed_usd_per_hour, billed_rate, output_tokens),
+    })
+}
+
+/// ceil(load / rate) x gpus, within u32 (0 for no load).
+fn gpus_for(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> u32 {
+    let systems = (load_req_per_s / rate_req_per_s).ceil();
+    if systems.is_finite() && systems >= 1.0 {
+        (systems * f64::from(gpus)).min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    }
+}

@@ -1,0 +1,173 @@
+//! The configuration search: its rows are the placement's own numbers, its frontier is the
+//! dominance order, its shards cover the space once, and it counts what it evaluates.
+
+use goodput_lab::core::capacity::S_PER_HOUR;
+use goodput_lab::core::placement::{best_split, compare, disaggregated, Split, GPUS_PER_SIDE_MAX};
+use goodput_lab::core::precision::Precision;
+use goodput_lab::core::presets::GPU_PRICES;
+use goodput_lab::core::roofline::TP_CHOICES;
+use goodput_lab::core::search::pareto::frontier;
+use goodput_lab::core::search::{groups, row_for, search, Config, Layout, Row, SearchSpec, GPU_COUNT};
+use goodput_lab::search_protocol::{decode_reply, decode_request, respond, shard_groups, Reply, Request};
+use goodput_lab::state::WORKED_EXAMPLE;
+
+fn spec() -> SearchSpec {
+    SearchSpec {
+        scenario: WORKED_EXAMPLE,
+        chunk_tokens: 512,
+        load_req_per_s: 100.0,
+        usd_per_gpu_hour: GPU_PRICES.map(|p| p.usd_per_gpu_hour),
+        link_bytes_per_s: None,
+    }
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
+}
+
+fn worked_example_config(layout: Layout) -> Config {
+    Config { gpu_index: 0, weight_precision: Precision::Bf16, kv_precision: Precision::Bf16, layout }
+}
+
+#[test]
+fn search_evaluates_46716_configurations_every_tp_and_every_split_of_every_group() {
+    let found = search(&spec());
+    // Per side: n instances of TP t with n x t <= 8: 8 + 4 + 2 + 1.
+    let per_side: u32 = TP_CHOICES.iter().map(|t| GPUS_PER_SIDE_MAX / t).sum();
+    assert_eq!(per_side, 15);
+    let groups_n = (GPU_COUNT * Precision::WEIGHTS.len() * Precision::KV.len()) as u32;
+    assert_eq!(groups().len() as u32, groups_n);
+    assert_eq!(found.evaluated, groups_n * (TP_CHOICES.len() as u32 + per_side * per_side));
+    assert_eq!(found.evaluated, 46_716);
+    // At most 4 colocated rows and 16 (TP_p, TP_d) rows per group, and many fit.
+    assert!(found.rows.len() as u32 <= groups_n * 20);
+    assert!(found.rows.len() > 1000, "{} rows", found.rows.len());
+}
+
+#[test]
+fn colocated_row_is_the_placement_panels_chunked_point_with_its_arithmetic() {
+    let s = spec();
+    let row = row_for(&s, &worked_example_config(Layout::Colocated { tp: 1 })).expect("the worked example serves");
+    let chunked = compare(&WORKED_EXAMPLE, 512, &Split::default()).chunked;
+    assert_eq!(row.rate_req_per_s, chunked.rate_req_per_s);
+    eprintln!("worked example, colocated chunked: {:?}", row);
+    assert!(close(row.goodput_per_gpu_req_per_s, 16.96, 0.005), "{}", row.goodput_per_gpu_req_per_s);
+    assert_eq!(row.tpot_s, chunked.tpot_s.unwrap());
+    // Written out: tokens/s per GPU = rate x 256 / 1; per user = 1 / TPOT; GPUs for 100 req/s =
+    // ceil(100 / rate) x 1; $/Mtok = GPUs x price / (100 x 256 x 3600) x 1e6.
+    assert!(close(row.tokens_per_s_per_gpu, row.rate_req_per_s * 256.0, 1e-12));
+    assert!(close(row.tokens_per_s_per_user, 1.0 / row.tpot_s, 1e-12));
+    let gpus = (100.0 / row.rate_req_per_s).ceil();
+    assert_eq!(f64::from(row.gpus_for_load), gpus);
+    let usd = gpus * GPU_PRICES[0].usd_per_gpu_hour / (100.0 * 256.0 * S_PER_HOUR) * 1e6;
+    assert!(close(row.usd_per_million_tokens, usd, 1e-12), "{} vs {usd}", row.usd_per_million_tokens);
+    // The GPU's capacity binds, not the 10 ms target: past the GEMM ridge every extra request a
+    // second adds at least a second of step time a second, so the steady state vanishes at a TPOT
+    // of about 7.6 ms (the step at the ridge).
+    assert_eq!(row.binds, goodput_lab::core::placement::Binds::Capacity);
+    assert!(row.tpot_s < 0.0080 && row.tpot_s > 0.0074, "{}", row.tpot_s);
+}
+
+#[test]
+fn disaggregated_row_is_the_best_split_of_its_tp_pair_by_brute_force() {
+    let s = spec();
+    let found = search(&s);
+    let rows: Vec<&Row> = found.rows.iter().filter(|r| r.config.gpu_index == 0).collect();
+    for row in rows.iter().filter(|r| r.config.weight_precision == Precision::Bf16 && r.config.kv_precision == Precision::Bf16) {
+        let Layout::Disaggregated { prefill_tp, decode_tp, .. } = row.config.layout else { continue };
+        let split = row.config.split(None).unwrap();
+        let d = disaggregated(&row.config.scenario(&WORKED_EXAMPLE), &split);
+        assert_eq!(row.rate_req_per_s, d.rate_req_per_s);
+        assert_eq!(row.gpus, split.prefill_instances * prefill_tp + split.decode_instances * decode_tp);
+        let mut best = 0.0_f64;
+        for x in 1..=8 / prefill_tp {
+            for y in 1..=8 / decode_tp {
+                let other = Split { prefill_instances: x, prefill_tp, decode_instances: y, decode_tp, link_bytes_per_s: None };
+                best = best.max(disaggregated(&WORKED_EXAMPLE, &other).goodput_per_gpu_req_per_s);
+            }
+        }
+        assert!(close(row.goodput_per_gpu_req_per_s, best, 1e-12), "{:?}: {} vs {best}", row.config, row.goodput_per_gpu_req_per_s);
+    }
+    // The best disaggregated row of the worked example's group is the placement panel's best split.
+    let (_, panel) = best_split(&WORKED_EXAMPLE, None).unwrap();
+    let top = found
+        .rows
+        .iter()
+        .filter(|r| r.config.gpu_index == 0 && r.config.weight_precision == Precision::Bf16)
+        .filter(|r| r.config.kv_precision == Precision::Bf16 && matches!(r.config.layout, Layout::Disaggregated { .. }))
+        .map(|r| r.goodput_per_gpu_req_per_s)
+        .fold(0.0, f64::max);
+    assert!(close(top, panel.goodput_per_gpu_req_per_s, 1e-12), "{top} vs {}", panel.goodput_per_gpu_req_per_s);
+}
+
+fn dominates(a: &Row, b: &Row) -> bool {
+    let (ua, ga, ub, gb) = (a.tokens_per_s_per_user, a.tokens_per_s_per_gpu, b.tokens_per_s_per_user, b.tokens_per_s_per_gpu);
+    ua >= ub && ga >= gb && (ua > ub || ga > gb)
+}
+
+#[test]
+fn frontier_rows_are_undominated_and_every_other_row_is_dominated() {
+    let rows = search(&spec()).rows;
+    let on = frontier(&rows);
+    assert!(!on.is_empty());
+    for w in on.windows(2) {
+        let (a, b) = (&rows[w[0]], &rows[w[1]]);
+        assert!(a.tokens_per_s_per_user < b.tokens_per_s_per_user && a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu);
+    }
+    for &i in &on {
+        assert!(!rows.iter().any(|r| dominates(r, &rows[i])), "frontier row {i} is dominated");
+    }
+    for (i, row) in rows.iter().enumerate().filter(|(i, _)| !on.contains(i)) {
+        let by_frontier = on.iter().any(|&j| dominates(&rows[j], row) || rows[j] == *row);
+        let tied = on.iter().any(|&j| {
+            rows[j].tokens_per_s_per_user == row.tokens_per_s_per_user && rows[j].tokens_per_s_per_gpu == row.tokens_per_s_per_gpu
+        });
+        assert!(by_frontier || tied, "row {i} is off the frontier but nothing on it beats it");
+    }
+}
+
+#[test]
+fn three_shards_cover_every_group_once_and_give_the_single_threads_rows() {
+    let all = groups();
+    let mut seen: Vec<_> = (0..3).flat_map(|k| shard_groups(k, 3)).collect();
+    assert_eq!(seen.len(), all.len());
+    seen.sort_by_key(|g| all.iter().position(|a| a == g).unwrap());
+    assert_eq!(seen, all);
+    let s = spec();
+    let mut rows = Vec::new();
+    let mut evaluated = 0;
+    let mut progress = 0;
+    for shard in 0..3 {
+        let request = Request { seq: 7, shard, shards: 3, spec: s };
+        let bytes = goodput_lab::search_protocol::encode_request(&request);
+        let decoded = decode_request(&bytes).expect("a request round-trips");
+        respond(&decoded, |reply| match decode_reply(&reply).expect("a reply round-trips") {
+            Reply::Progress { seq, done, total, .. } => {
+                assert_eq!(seq, 7);
+                assert!(done < total);
+                progress += 1;
+            }
+            Reply::Done { seq, found, .. } => {
+                assert_eq!(seq, 7);
+                evaluated += found.evaluated;
+                rows.extend(found.rows);
+            }
+        });
+    }
+    let single = search(&s);
+    assert_eq!(evaluated, single.evaluated);
+    assert_eq!(rows.len(), single.rows.len());
+    assert!(single.rows.iter().all(|r| rows.contains(r)));
+    assert!(progress >= 3, "{progress} progress replies");
+    assert!(decode_request(b"not a request").is_none());
+}
+
+#[test]
+fn a_model_that_fits_no_gpu_at_tp_1_gets_no_tp_1_colocated_rows_for_small_gpus() {
+    // Llama 3.1 405B in BF16 is 810 GB: no single GPU holds it, so no TP-1 colocated row exists.
+    let model = *goodput_lab::core::presets::model_by_id("llama-3.1-405b").expect("a 405B preset");
+    let s = SearchSpec { scenario: goodput_lab::core::roofline::Scenario { model, ..WORKED_EXAMPLE }, ..spec() };
+    let found = search(&s);
+    assert!(!found.rows.iter().any(|r| r.config.layout == Layout::Colocated { tp: 1 } && r.config.weight_precision == Precision::Bf16));
+    assert_eq!(found.evaluated, 46_716);
+}
