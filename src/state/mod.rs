@@ -9,6 +9,7 @@ pub mod lessons;
 pub mod measured;
 pub mod placement;
 mod query;
+pub mod search;
 pub mod sim;
 mod stops;
 mod validation;
@@ -42,6 +43,8 @@ pub struct Inputs {
     pub sim: sim::SimInputs,
     /// Where prefill runs, and the disaggregated split.
     pub placement: placement::PlacementInputs,
+    /// The configuration search panel: open, order, filters and prices.
+    pub search: search::SearchInputs,
 }
 
 /// A value the page could not use as given, and what it used instead.
@@ -87,6 +90,7 @@ impl Default for Inputs {
             price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
             sim: sim::SimInputs::default(),
             placement: placement::PlacementInputs::default(),
+            search: search::SearchInputs::default(),
         }
     }
 }

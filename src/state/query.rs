@@ -8,7 +8,7 @@ use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 62] = [
+pub const KEYS: [&str; 69] = [
     "model",
     "m_params",
     "m_active",
@@ -64,6 +64,13 @@ pub const KEYS: [&str; 62] = [
     "yd",
     "tpd",
     "xfer",
+    "search",
+    "ssort",
+    "sgpu",
+    "sw",
+    "skv",
+    "splace",
+    "prices",
     "present",
     "embed",
     "view",
@@ -174,5 +181,6 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     ]);
     pairs.extend(inputs.sim.pairs());
     pairs.extend(inputs.placement.pairs());
+    pairs.extend(inputs.search.pairs());
     pairs
 }

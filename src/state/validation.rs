@@ -3,7 +3,7 @@
 
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{context_tokens_max_for, placement, sim, Inputs, Notice, RawQuery};
+use super::{context_tokens_max_for, placement, search, sim, Inputs, Notice, RawQuery};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
@@ -22,6 +22,7 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
         price_per_gpu_hour: PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices),
         sim: sim::read(raw, &mut notices),
         placement: placement::read(raw, &mut notices),
+        search: search::read(raw, &mut notices),
     };
     (inputs.with_realistic(realistic), notices)
 }
