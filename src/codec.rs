@@ -1,5 +1,5 @@
 //! The bytes every channel between the page's wasm modules carries: postcard, one place for both
-//! protocols ([`crate::sim_protocol`], [`crate::panel_protocol`]).
+//! protocols ([`crate::sim_protocol`], [`crate::search_protocol`], [`crate::panel_protocol`]).
 
 use serde::{Deserialize, Serialize};
 

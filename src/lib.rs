@@ -8,6 +8,7 @@ pub mod export; // CSV of the tables and file names that say the scenario (pure)
 pub mod format; // numbers and sentences as the page prints them
 pub mod panel_protocol; // page <-> lazily loaded panels messages (pure, postcard-encoded)
 pub mod share; // the scenario summary, share links and the embed snippet (pure)
+pub mod search_protocol; // page <-> configuration search workers messages (pure, postcard-encoded)
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]

@@ -36,6 +36,7 @@ mod sim_panel;
 mod sim_runner;
 mod sim_table;
 mod sim_worker;
+pub(crate) mod worker;
 mod text_measure;
 mod theme;
 mod theme_picker;

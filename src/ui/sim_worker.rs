@@ -1,178 +1,26 @@
-//! The main thread's handle on the simulation Web Worker: created on demand, requests queued until
-//! the worker says it is ready, every failure delivered as an `Err` string.
+//! The main thread's handle on the simulation Web Worker: a [`ModuleWorker`] on the simulator's
+//! loader that sends [`Request`]s.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use super::worker::{ModuleWorker, Reply};
+use crate::sim_protocol::{encode_request, Request};
 
-use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
-
-use crate::sim_protocol::{encode_request, Request, READY};
-
-/// The worker's entry script, relative to the page (so it works under any sub-path). Trunk names a
-/// worker's files after its bin and never hashes them, so the name is fixed. It is Trunk's loader
-/// shim for wasm-bindgen's `web` target, an ES module (`import init from './sim_worker.js'; await
-/// init();`), so the worker is a module worker: a failed import or wasm fetch rejects the top-level
-/// await, which the browser reports to the page as the worker's `error` event.
+/// The worker's entry script, relative to the page. Trunk names a worker's files after its bin
+/// and never hashes them, so the name is fixed: the loader shim (`import init from
+/// './sim_worker.js'; await init();`) makes it a module worker.
 const LOADER_URL: &str = "./sim_worker_loader.js";
 
-/// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
-pub type Reply = Result<Vec<u8>, String>;
-
-/// Where the worker is in its life.
-enum Phase {
-    /// Loading; the requests posted so far wait here (a message sent before the worker's handler
-    /// is installed would be lost).
-    Starting(Vec<Request>),
-    /// Listening: requests go straight through.
-    Ready,
-    /// Failed to load, or crashed; it has been terminated.
-    Failed(String),
-}
-
 /// A running simulation worker. Dropping the handle terminates the worker.
-pub struct SimWorker {
-    worker: Worker,
-    phase: Rc<RefCell<Phase>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
-}
+pub struct SimWorker(ModuleWorker);
 
 impl SimWorker {
-    /// Creates the worker (the browser fetches its files now, not at page load) and calls
-    /// `on_reply` with each reply, or with an `Err` once if the worker fails to load or crashes.
+    /// Creates the worker and calls `on_reply` with each reply, or with an `Err` once if the
+    /// worker fails to load or crashes.
     pub fn spawn(on_reply: impl Fn(Reply) + 'static) -> Result<SimWorker, String> {
-        let worker = create_worker()?;
-        let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
-        let on_reply = Rc::new(on_reply);
-        let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
-        let on_error = error_handler(worker.clone(), phase.clone(), on_reply);
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(SimWorker { worker, phase, _on_message: on_message, _on_error: on_error })
+        ModuleWorker::spawn(LOADER_URL, on_reply).map(SimWorker)
     }
 
-    /// Sends one request; its reply arrives through `on_reply`. Before the worker is ready the
-    /// request is queued; after a failure this returns that failure.
+    /// Sends one request; queued until the worker is ready, the failure once it has failed.
     pub fn post(&self, request: &Request) -> Result<(), String> {
-        match &mut *self.phase.borrow_mut() {
-            Phase::Starting(queue) => {
-                queue.push(*request);
-                Ok(())
-            }
-            Phase::Ready => send(&self.worker, request),
-            Phase::Failed(why) => Err(why.clone()),
-        }
+        self.0.post(encode_request(request))
     }
-}
-
-impl Drop for SimWorker {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
-    }
-}
-
-/// Starts the module worker from [`LOADER_URL`]; only a bad URL or a blocked origin fails here,
-/// a load failure arrives later as an `error` event.
-fn create_worker() -> Result<Worker, String> {
-    if has_no_worker() {
-        return Err("this one-file copy of the page carries no worker".to_owned());
-    }
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    Worker::new_with_options(LOADER_URL, &options).map_err(|e| describe("cannot create the worker", &e))
-}
-
-/// True in the one-file build (`make single`), which marks itself with
-/// `<meta name="goodput-lab-worker" content="none">`: a page opened from disk cannot start a worker,
-/// so it is not even tried (no failed request, no console error).
-fn has_no_worker() -> bool {
-    let document = web_sys::window().and_then(|w| w.document());
-    document
-        .and_then(|d| d.query_selector(r#"meta[name="goodput-lab-worker"][content="none"]"#).ok().flatten())
-        .is_some()
-}
-
-/// Handles the worker's messages: [`READY`] flushes the queue, anything else is a reply.
-fn message_handler(
-    worker: Worker,
-    phase: Rc<RefCell<Phase>>,
-    on_reply: Rc<dyn Fn(Reply)>,
-) -> Closure<dyn FnMut(MessageEvent)> {
-    Closure::new(move |event: MessageEvent| {
-        let data = event.data();
-        if data.as_string().is_some_and(|text| text == READY) {
-            if let Err(why) = flush(&worker, &phase) {
-                fail(&worker, &phase, &*on_reply, why);
-            }
-        } else if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
-            on_reply(Ok(bytes.to_vec()));
-        } else {
-            on_reply(Err("the worker sent a message that is neither its ready signal nor bytes".to_owned()));
-        }
-    })
-}
-
-/// Handles the worker's `error` event: its scripts or wasm failed to load, or it threw (a panic).
-fn error_handler(
-    worker: Worker,
-    phase: Rc<RefCell<Phase>>,
-    on_reply: Rc<dyn Fn(Reply)>,
-) -> Closure<dyn FnMut(Event)> {
-    Closure::new(move |event: Event| {
-        // Handled here: the caller hears about it, so the browser need not report it as uncaught.
-        event.prevent_default();
-        fail(&worker, &phase, &*on_reply, error_message(&event));
-    })
-}
-
-/// Marks the worker ready and posts the requests that waited for it, in order.
-fn flush(worker: &Worker, phase: &RefCell<Phase>) -> Result<(), String> {
-    let waiting = {
-        let mut phase = phase.borrow_mut();
-        let Phase::Starting(queue) = &mut *phase else { return Ok(()) };
-        let waiting = std::mem::take(queue);
-        *phase = Phase::Ready;
-        waiting
-    };
-    waiting.iter().try_for_each(|request| send(worker, request))
-}
-
-/// Terminates the worker, remembers why, and tells the caller (once: later errors are ignored).
-fn fail(worker: &Worker, phase: &RefCell<Phase>, on_reply: &dyn Fn(Reply), why: String) {
-    if matches!(*phase.borrow(), Phase::Failed(_)) {
-        return;
-    }
-    worker.terminate();
-    *phase.borrow_mut() = Phase::Failed(why.clone());
-    on_reply(Err(why));
-}
-
-/// Posts one request to the worker, as postcard bytes in a `Uint8Array`.
-fn send(worker: &Worker, request: &Request) -> Result<(), String> {
-    let bytes = js_sys::Uint8Array::from(encode_request(request).as_slice());
-    worker.post_message(&bytes).map_err(|e| describe("cannot post to the worker", &e))
-}
-
-/// The text of an `error` event: an `ErrorEvent`'s message (with its source line when known), or,
-/// for the plain `Event` a failed module fetch fires, a note naming the loader.
-fn error_message(event: &Event) -> String {
-    let Some(error) = event.dyn_ref::<ErrorEvent>() else {
-        return format!("the simulation worker failed to load ({LOADER_URL} or the script it imports)");
-    };
-    match (error.message(), error.filename()) {
-        (message, file) if file.is_empty() => format!("simulation worker: {message}"),
-        (message, file) => format!("simulation worker: {message} ({file}:{})", error.lineno()),
-    }
-}
-
-/// `context: <the JS error's message>`.
-fn describe(context: &str, error: &JsValue) -> String {
-    let text = match error.dyn_ref::<js_sys::Error>() {
-        Some(error) => String::from(error.message()),
-        None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
-    };
-    format!("{context}: {text}")
 }
