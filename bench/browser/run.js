@@ -1,4 +1,4 @@
-//! `node bench/browser/run.js [load] [sim] [latency] [drag] [cpu]`: the browser benchmarks of dist/
+//! `node bench/browser/run.js [load] [sim] [search] [latency] [drag] [cpu]`: the browser benchmarks of dist/
 //! (build it first with `make dist`) in headless Debian Chromium on loopback; every part unless
 //! some are named. Prints one line per metric (name, value, unit, budget, PASS/FAIL; lines starting with #
 //! are detail) and writes bench/browser/results.json. BENCH_INPUTS sets inputs per slider (200).
@@ -10,6 +10,7 @@ const { ROOT, DIST, serve, launch, results } = require('./lib');
 const { latency } = require('./latency');
 const { load } = require('./load');
 const { sim } = require('./sim');
+const { search } = require('./search');
 const { cpu } = require('./cpu');
 const { dragBench } = require('./drag');
 
@@ -43,6 +44,10 @@ async function main() {
     if (want('sim')) {
       console.log('# simulator in wasm');
       out.sim = await sim(browser, base);
+    }
+    if (want('search')) {
+      console.log('# configuration search: one thread of its wasm, and in the page over its workers');
+      out.search = await search(browser, base);
     }
     if (want('latency')) {
       console.log('# interaction latency: slider input to the end of the frame showing it');

@@ -30,6 +30,7 @@ mod measure;
 mod ours;
 mod peer;
 mod report;
+mod search;
 mod sides;
 mod steps;
 mod workload;
@@ -59,6 +60,7 @@ fn main() {
     let ok = sides::speed(&w, &SPEED_RUN, (OURS_REPEATS, PEER_REPEATS));
     sides::sweep_times(OURS_REPEATS);
     sides::goodput(&w, &SPEED_RUN);
+    search::search_time(OURS_REPEATS);
     if !ok {
         note("a budget failed");
         std::process::exit(1);
