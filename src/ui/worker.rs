@@ -28,8 +28,6 @@ enum Phase {
 /// A running worker. Dropping the handle terminates the worker.
 pub struct ModuleWorker {
     worker: Worker,
-    /// Its loader script, named in failure messages.
-    loader_url: &'static str,
     phase: Rc<RefCell<Phase>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
@@ -49,7 +47,7 @@ impl ModuleWorker {
         let on_error = error_handler(worker.clone(), phase.clone(), on_reply, loader_url);
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(ModuleWorker { worker, loader_url, phase, _on_message: on_message, _on_error: on_error })
+        Ok(ModuleWorker { worker, phase, _on_message: on_message, _on_error: on_error })
     }
 
     /// Sends one message (postcard bytes); its replies arrive through `on_reply`. Before the
@@ -63,11 +61,6 @@ impl ModuleWorker {
             Phase::Ready => send(&self.worker, &message),
             Phase::Failed(why) => Err(why.clone()),
         }
-    }
-
-    /// The loader script this worker runs.
-    pub fn loader_url(&self) -> &'static str {
-        self.loader_url
     }
 }
 
