@@ -46,6 +46,7 @@ use goodput_lab::sim_protocol::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED};
+use goodput_lab::state::lessons::LESSONS;
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
@@ -196,7 +197,7 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
         in_field(&RATE_MAX, r)?;
     }
     prop_assert!(v.mark_batch.is_none_or(|b| (1..=MARK_MAX).contains(&b)));
-    prop_assert!(v.lesson.is_none_or(|l| (1..=6).contains(&l)));
+    prop_assert!(v.lesson.is_none_or(|l| (1..=LESSONS.len() as u8).contains(&l)));
     Ok(())
 }
 

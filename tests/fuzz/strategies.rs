@@ -129,7 +129,7 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "pct" => PERCENTILES.iter().map(|c| c.0.to_string()).collect(),
         "view" => Panel::ALL.iter().map(|p| p.id().to_string()).collect(),
         "theme" => Theme::ALL.iter().map(|t| t.id().to_string()).collect(),
-        "lesson" => ids(&["1", "2", "3", "4", "5", "6"]),
+        "lesson" => ids(&["1", "2", "3", "4", "5", "6", "7"]),
         _ => return None,
     })
 }
