@@ -15,6 +15,7 @@ use goodput_lab::state::sim::{
     ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV, LOADS, PERCENTILES, POINTS, PREFILLS,
     RATE_MAX, REQUESTS, SEED,
 };
+use goodput_lab::state::placement::{DECODE_INSTANCES, MODES, PREFILL_INSTANCES, TRANSFER};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
 use goodput_lab::state::KEYS;
 
@@ -101,7 +102,7 @@ pub const MARKUP: &[&str] = &[
 pub fn field_of(key: &str) -> Option<NumberField> {
     let top = [
         CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
-        ATTAIN, RATE_MAX, POINTS,
+        ATTAIN, RATE_MAX, POINTS, PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER,
     ];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
     top.into_iter().chain(custom).find(|f| f.key == key)
@@ -119,7 +120,8 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "gpu" => with_custom(GPUS.iter().map(|g| g.id.to_string()).collect()),
         "w" => Precision::WEIGHTS.iter().map(|p| p.id().to_string()).collect(),
         "kv" => Precision::KV.iter().map(|p| p.id().to_string()).collect(),
-        "tp" => TP_CHOICES.iter().map(u32::to_string).collect(),
+        "tp" | "tpp" | "tpd" => TP_CHOICES.iter().map(u32::to_string).collect(),
+        "place" => MODES.iter().map(|m| m.0.to_string()).collect(),
         "realistic" | "sim" | "present" | "embed" => ids(&["1", "0", "true", "on", "off", "yes", "no", ""]),
         "load" => LOADS.iter().map(|c| c.0.to_string()).collect(),
         "count" => COUNTINGS.iter().map(|c| c.0.to_string()).collect(),
@@ -195,7 +197,7 @@ pub fn measured_value() -> BoxedStrategy<String> {
 /// A value `key` accepts (or, for numbers, one just outside the range it clamps).
 pub fn valid_value(key: &'static str) -> BoxedStrategy<String> {
     if let Some(f) = field_of(key) {
-        if matches!(key, "cap" | "rate_max") {
+        if matches!(key, "cap" | "rate_max" | "xfer") {
             return prop_oneof![5 => number_for(f), 1 => Just("auto".to_string())].boxed();
         }
         return number_for(f);
