@@ -11,11 +11,11 @@ use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPU
 use goodput_lab::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use goodput_lab::state::placement::{DECODE_INSTANCES, MODES, PREFILL_INSTANCES, TRANSFER};
 use goodput_lab::state::sim::{
     ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV, LOADS, PERCENTILES, POINTS, PREFILLS,
     RATE_MAX, REQUESTS, SEED,
 };
-use goodput_lab::state::placement::{DECODE_INSTANCES, MODES, PREFILL_INSTANCES, TRANSFER};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
 use goodput_lab::state::KEYS;
 
@@ -102,10 +102,11 @@ pub const MARKUP: &[&str] = &[
 pub fn field_of(key: &str) -> Option<NumberField> {
     let top = [
         CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
-        ATTAIN, RATE_MAX, POINTS, PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER,
+        ATTAIN, RATE_MAX, POINTS,
     ];
+    let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
-    top.into_iter().chain(custom).find(|f| f.key == key)
+    top.into_iter().chain(placement).chain(custom).find(|f| f.key == key)
 }
 
 /// The ids a choice key accepts (flags included), if `key` is one.
