@@ -9,6 +9,8 @@
 mod extremes;
 #[path = "fuzz/finite.rs"]
 mod finite;
+#[path = "fuzz/placement.rs"]
+mod placement;
 #[path = "fuzz/regressions.rs"]
 mod regressions;
 #[path = "fuzz/strategies.rs"]
@@ -45,13 +47,14 @@ use goodput_lab::share::{link_query, scenario_summary};
 use goodput_lab::sim_protocol::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use goodput_lab::state::lessons::LESSONS;
 use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED};
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 9] = [
+const CASES: [(&str, u32); 12] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -61,6 +64,9 @@ const CASES: [(&str, u32); 9] = [
     ("the_simulator_on_any_validated_state_gives_finite_numbers", 2_500),
     ("the_simulator_at_the_longest_lengths_gives_finite_numbers", 60),
     ("the_step_is_finite_positive_and_monotone_in_batch_and_context", 4_000),
+    ("any_value_under_a_placement_key_gives_a_split_in_range_and_a_notice_exactly_when_not_taken", 20_000),
+    ("placements_on_any_validated_state_are_finite_and_non_negative", 1_500),
+    ("placements_at_the_edges_of_every_range_are_finite_and_non_negative", 1_500),
 ];
 
 /// The longest a notice may be: a value is quoted to 40 characters, so a longer one means a number
@@ -196,8 +202,8 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
         in_field(&RATE_MAX, r)?;
     }
     prop_assert!(v.mark_batch.is_none_or(|b| (1..=MARK_MAX).contains(&b)));
-    prop_assert!(v.lesson.is_none_or(|l| (1..=6).contains(&l)));
-    Ok(())
+    prop_assert!(v.lesson.is_none_or(|l| (1..=LESSONS.len() as u8).contains(&l)));
+    placement::placement_in_range(&i.placement)
 }
 
 /// Each notice names a URL key and says what was used, briefly.
@@ -228,7 +234,7 @@ fn round_trips(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     prop_assert!(close(again.scenario.tpot_target_s, i.scenario.tpot_target_s, &TPOT), "{query}");
     prop_assert!(close(again.scenario.ttft_target_s, i.scenario.ttft_target_s, &TTFT), "{query}");
     prop_assert!(close(again.scenario.memory_utilization, i.scenario.memory_utilization, &UTIL), "{query}");
-    Ok(())
+    placement::placement_round_trips(&i.placement, &again.placement)
 }
 
 /// Everything the state layer promises about a query's result.

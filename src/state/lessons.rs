@@ -1,4 +1,4 @@
-//! The six lessons: the worked example's teaching moments as data (number, title, sentence, the panel a
+//! The seven lessons: the worked example's six teaching moments and disaggregation, as data (number, title, sentence, the panel a
 //! presentation shows, and the inputs each loads: the worked example's defaults plus the lesson's settings),
 //! the `lesson=` key, and which lesson the current state still shows.
 //!
@@ -8,6 +8,7 @@
 use super::fields::quoted;
 use super::view::{Panel, View};
 use super::{parse_raw, to_query, Inputs, Notice, RawQuery};
+use crate::core::placement::{PlacementMode, Split};
 use crate::core::roofline::Precision;
 
 /// One teaching moment.
@@ -41,8 +42,8 @@ pub const LOOSEST_TPOT_S: f64 = 0.5;
 /// The TTFT slider's loosest target, in s: the stand-in for "no TTFT objective".
 pub const LOOSEST_TTFT_S: f64 = 60.0;
 
-/// Every lesson, in the worked example's order.
-pub const LESSONS: [Lesson; 6] = [
+/// Every lesson: the worked example's six in its order, then disaggregation.
+pub const LESSONS: [Lesson; 7] = [
     Lesson {
         number: 1,
         id: "cliff",
@@ -112,6 +113,34 @@ pub const LESSONS: [Lesson; 6] = [
         panel: Panel::Sim,
         apply: |i| i.sim.shown = true,
     },
+    Lesson {
+        number: 7,
+        id: "disaggregation",
+        title: "Disaggregation",
+        text: "With 8,192-token prompts, 128-token answers, a 500 ms TTFT and a 20 ms TPOT, whole-prompt \
+               colocation serves 3.96 req/s per GPU and the best split, 8 × TP1 prefill : 1 × TP2 decode, \
+               4.26 (42.6 req/s on 10 GPUs), but chunked colocation serves the most: 5.17 req/s per GPU, \
+               bound by TTFT. Prefill is most of the work, and chunked steps carry the few decodes \
+               alongside the prompt chunks at 9.71 ms, well inside 20 ms, whereas the split pays for 2 \
+               decode GPUs beside its 8 prefill GPUs.",
+        panel: Panel::Table,
+        apply: |i| {
+            let s = &mut i.scenario;
+            (s.context_tokens, s.output_tokens) = (8192, 128);
+            (s.ttft_target_s, s.tpot_target_s) = (0.5, 0.02);
+            i.placement.mode = PlacementMode::Disaggregated;
+            // The split `core::placement::best_split` finds for this state on the GPU's interconnect
+            // (tests/lesson_disaggregation.rs holds it so); stated, not searched, to keep the search
+            // out of the page's first module.
+            i.placement.split = Split {
+                prefill_instances: 8,
+                prefill_tp: 1,
+                decode_instances: 1,
+                decode_tp: 2,
+                link_bytes_per_s: None,
+            };
+        },
+    },
 ];
 
 /// The lesson numbered `number`, if any.
@@ -132,7 +161,7 @@ pub fn active(inputs: &Inputs, view: &View) -> Option<&'static Lesson> {
     })
 }
 
-/// The lesson after (`delta` = 1) or before (-1) `current`, clamped to 1..=6; from no lesson,
+/// The lesson after (`delta` = 1) or before (-1) `current`, clamped to the lessons; from no lesson,
 /// lesson 1.
 pub fn step(current: Option<u8>, delta: i32) -> u8 {
     let last = LESSONS.len() as i32;
@@ -142,7 +171,7 @@ pub fn step(current: Option<u8>, delta: i32) -> u8 {
     }
 }
 
-/// Reads `lesson=N` (1 to 6); anything else is no lesson, with a notice.
+/// Reads `lesson=N` (1 to 7); anything else is no lesson, with a notice.
 pub fn read_number(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<u8> {
     let text = raw.get("lesson")?;
     let number = text.trim().parse::<u8>().ok().filter(|notices| lesson(*notices).is_some());

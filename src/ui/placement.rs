@@ -16,13 +16,20 @@ use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, T
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
 const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
 
-/// The panel: its heading and what it compares, then its body once opened (at once when the link
-/// says `place=disagg`).
+/// The panel: its heading and what it compares, then its body once opened (at once when the state
+/// says `place=disagg`, on loading or later, as lesson 7 does).
 #[component]
 pub fn PlacementPanel() -> impl IntoView {
     let inputs = PageState::get().inputs;
     let state = expect_context::<Memo<PanelState>>();
-    let (asked, set_asked) = signal(inputs.get_untracked().placement.mode == PlacementMode::Disaggregated);
+    let disaggregated = Memo::new(move |_| inputs.get().placement.mode == PlacementMode::Disaggregated);
+    let (asked, set_asked) = signal(disaggregated.get_untracked());
+    // A lesson or a link that turns disaggregation on later opens the panel too; it stays open.
+    Effect::new(move |_| {
+        if disaggregated.get() {
+            set_asked.set(true);
+        }
+    });
     let ask = move || {
         view! {
             <button type="button" id="placement-open" on:click=move |_| set_asked.set(true)>"Compare placements"</button>

@@ -96,6 +96,31 @@ const LESSONS = [
       expect(await inkedPixels(page, 'chart-attainment')).toBeGreaterThan(1000);
     },
   },
+  {
+    n: 7, title: 'Disaggregation',
+    keys: { ctx: '8192', out: '128', ttft: '500', tpot: '20', place: 'disagg', xp: '8', tpp: '1', yd: '1', tpd: '2' },
+    check: async (page) => {
+      // The placement panel opens on the split the lesson loads, and every number the sentence
+      // states is a cell of its table.
+      await expect(page.locator('#placement-table')).toBeVisible({ timeout: 15_000 });
+      await expect(page.locator('#placement-table tr.chosen')).toHaveAttribute('data-placement', 'disagg');
+      const cells = (id) => page.locator(`#placement-table tr[data-placement="${id}"]`).evaluate((tr) => {
+        const [label, rate, gpus, perGpu, tpot, ttft, binds] = Array.from(tr.children).map((c) => c.textContent.trim());
+        return { label, rate, gpus, perGpu, tpot, ttft, binds };
+      });
+      const [chunked, unchunked, disagg, best] = await Promise.all(['chunked', 'unchunked', 'disagg', 'best'].map(cells));
+      expect(best.label).toContain(await captionSays(page, '8 × TP1 prefill : 1 × TP2 decode'));
+      expect(disagg.label).toContain('8 × TP1 prefill : 1 × TP2 decode');
+      expect(`${unchunked.perGpu} req/s per GPU`).toBe(await captionSays(page, '3.96 req/s per GPU'));
+      expect(`${best.perGpu} (${best.rate} req/s on ${best.gpus} GPUs)`)
+        .toBe(await captionSays(page, '4.26 (42.6 req/s on 10 GPUs)'));
+      expect(`the most: ${chunked.perGpu} req/s per GPU`).toBe(await captionSays(page, 'the most: 5.17 req/s per GPU'));
+      expect(chunked.binds).toBe('the TTFT target');
+      await captionSays(page, 'bound by TTFT');
+      expect(`at ${chunked.tpot} ms`).toBe(await captionSays(page, 'at 9.71 ms'));
+      await expect(page.locator('#placement-finding')).toContainText('colocated with chunked prefill serves the most: 5.17');
+    },
+  },
 ];
 
 for (const lesson of LESSONS) {
@@ -147,7 +172,7 @@ test('moving a slider after a lesson drops its caption and lesson= from the URL'
 
 test('a bad lesson= value shows a notice and loads no lesson', async ({ page }) => {
   const errors = await openApp(page, '?lesson=9');
-  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 6');
+  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 7');
   await expect(page.locator('#lessons button[aria-pressed="true"]')).toHaveCount(0);
   await expect(knee(page)).toHaveText('64');
   await urlSettled(page);

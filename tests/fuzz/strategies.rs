@@ -11,6 +11,7 @@ use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPU
 use goodput_lab::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use goodput_lab::state::placement::{DECODE_INSTANCES, MODES, PREFILL_INSTANCES, TRANSFER};
 use goodput_lab::state::sim::{
     ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV, LOADS, PERCENTILES, POINTS, PREFILLS,
     RATE_MAX, REQUESTS, SEED,
@@ -103,8 +104,9 @@ pub fn field_of(key: &str) -> Option<NumberField> {
         CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
         ATTAIN, RATE_MAX, POINTS,
     ];
+    let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
-    top.into_iter().chain(custom).find(|f| f.key == key)
+    top.into_iter().chain(placement).chain(custom).find(|f| f.key == key)
 }
 
 /// The ids a choice key accepts (flags included), if `key` is one.
@@ -119,7 +121,8 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "gpu" => with_custom(GPUS.iter().map(|g| g.id.to_string()).collect()),
         "w" => Precision::WEIGHTS.iter().map(|p| p.id().to_string()).collect(),
         "kv" => Precision::KV.iter().map(|p| p.id().to_string()).collect(),
-        "tp" => TP_CHOICES.iter().map(u32::to_string).collect(),
+        "tp" | "tpp" | "tpd" => TP_CHOICES.iter().map(u32::to_string).collect(),
+        "place" => MODES.iter().map(|m| m.0.to_string()).collect(),
         "realistic" | "sim" | "present" | "embed" => ids(&["1", "0", "true", "on", "off", "yes", "no", ""]),
         "load" => LOADS.iter().map(|c| c.0.to_string()).collect(),
         "count" => COUNTINGS.iter().map(|c| c.0.to_string()).collect(),
@@ -129,7 +132,7 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "pct" => PERCENTILES.iter().map(|c| c.0.to_string()).collect(),
         "view" => Panel::ALL.iter().map(|p| p.id().to_string()).collect(),
         "theme" => Theme::ALL.iter().map(|t| t.id().to_string()).collect(),
-        "lesson" => ids(&["1", "2", "3", "4", "5", "6"]),
+        "lesson" => ids(&["1", "2", "3", "4", "5", "6", "7"]),
         _ => return None,
     })
 }
@@ -195,7 +198,7 @@ pub fn measured_value() -> BoxedStrategy<String> {
 /// A value `key` accepts (or, for numbers, one just outside the range it clamps).
 pub fn valid_value(key: &'static str) -> BoxedStrategy<String> {
     if let Some(f) = field_of(key) {
-        if matches!(key, "cap" | "rate_max") {
+        if matches!(key, "cap" | "rate_max" | "xfer") {
             return prop_oneof![5 => number_for(f), 1 => Just("auto".to_string())].boxed();
         }
         return number_for(f);
