@@ -74,23 +74,23 @@ fn lesson_7_states_the_placement_tables_cells_and_chunked_colocation_wins_per_gp
     );
     assert_eq!(
         (chunked.per_gpu.as_str(), unchunked.per_gpu.as_str(), best.per_gpu.as_str()),
-        ("5.17", "3.96", "4.26")
+        ("5.16", "3.96", "4.26")
     );
-    assert_eq!((best.rate.as_str(), best.gpus.as_str(), chunked.tpot.as_str()), ("42.6", "10", "9.71"));
-    assert_eq!(chunked.binds, "the TTFT target");
+    assert_eq!((best.rate.as_str(), best.gpus.as_str(), chunked.tpot.as_str()), ("42.6", "10", "6.88"));
+    assert_eq!(chunked.binds, "the GPUs' capacity");
     let (_, d) = c.best_split.expect("a split serves");
     let per_gpu = [c.per_gpu(&c.chunked), d.goodput_per_gpu_req_per_s, c.per_gpu(&c.unchunked)];
     assert!(
         per_gpu[0] > per_gpu[1] && per_gpu[1] > per_gpu[2],
         "chunked > best split > whole prompts: {per_gpu:?}"
     );
-    assert_eq!(c.chunked.binds, Binds::Ttft);
+    assert_eq!(c.chunked.binds, Binds::Capacity);
     for text in [
         "colocation serves 3.96 req/s per GPU",
         "4.26 (42.6 req/s on 10 GPUs)",
-        "chunked colocation serves the most: 5.17 req/s per GPU",
-        "bound by TTFT",
-        "at 9.71 ms, well inside 20 ms",
+        "chunked colocation serves the most: 5.16 req/s per GPU",
+        "the GPU's compute runs out before either target binds",
+        "at 6.88 ms, well inside 20 ms",
         "2 decode GPUs beside its 8 prefill GPUs",
     ] {
         says(l, text);
@@ -133,14 +133,38 @@ fn lesson_7s_colocated_rates_sit_on_their_binding_targets_by_arithmetic_written_
     let tpot_s = step_time_at(&s, r * 128.0 * 0.02).step_s / (1.0 - r * prefill_s);
     assert_close(tpot_s, 0.02, 1e-6, "whole prompts: TPOT binds at 3.96 req/s");
     assert_eq!(significant(r), "3.96");
-    // Chunked: a prompt gets the 512-token budget less the B decodes a step, D = 8,192 t / (512 - B),
-    // and TTFT = D + W(rate, D) sits on the 500 ms target.
+    // Chunked: each step of t carries B = rate x 128 x t decodes and rate x 8,192 x t prompt tokens,
+    // so t = step(t) is a fixed point; just past the rate none exists for any t up to 2 s (the
+    // step grows by at least as much as it lasts): the GPU's capacity, with TTFT and TPOT inside.
     let r = c.chunked.rate_req_per_s;
     let t = c.chunked.tpot_s.expect("a steady step");
     let decodes = r * 128.0 * t;
+    assert_close(chunked_step_s(&s, r, t), t, 1e-6, "chunked: t is the step of its own mix");
+    let past = r * 1.002;
+    let gap_min_s = (1..20_000).map(|k| f64::from(k) * 1e-4).map(|t| chunked_step_s(&s, past, t) - t).fold(f64::INFINITY, f64::min);
+    assert!(gap_min_s > 0.0, "0.2% past the rate the step always outgrows t: min gap {gap_min_s} s");
     let service_s = 8192.0 * t / (512.0 - decodes);
     let rho = r * service_s;
-    assert_close(service_s + rho * service_s / (2.0 * (1.0 - rho)), 0.5, 1e-6, "chunked: TTFT binds");
-    assert_eq!((significant(r), ms(t)), ("5.17".into(), "9.71".into()));
+    assert!(service_s + rho * service_s / (2.0 * (1.0 - rho)) < 0.5, "TTFT inside 500 ms");
+    assert!(t < 0.02, "TPOT inside 20 ms");
+    assert_eq!((significant(r), ms(t)), ("5.16".into(), "6.88".into()));
     assert!(decodes < 10.0, "the few decodes: {decodes} running");
+}
+
+/// One chunked step of length `t_s` at `rate` (Poisson) on lesson 7's 8,192 / 128 workload with a
+/// 512-token budget, priced by the per-operator roofline: B = rate x 128 x t decodes reading the
+/// context's KV, rate x 8,192 x t prompt tokens in chunks of 512 - B reading their own earlier KV.
+fn chunked_step_s(s: &Scenario, rate: f64, t_s: f64) -> f64 {
+    use goodput_lab::core::model::prefill_attention_flop;
+    use goodput_lab::core::roofline::{StepMix, StepRoofline};
+    let decodes = rate * 128.0 * t_s;
+    let chunk = (512.0 - decodes).clamp(1.0, 8192.0);
+    let mix = StepMix {
+        decode_seqs: decodes,
+        decode_kv_tokens: decodes * 8192.0,
+        prefill_tokens: rate * 8192.0 * t_s,
+        prefill_kv_tokens: rate * t_s * 8192.0 * (8192.0 - chunk) / (2.0 * chunk),
+        prefill_attention_flop: rate * t_s * prefill_attention_flop(&s.model, 8192),
+    };
+    StepRoofline::new(s).terms(&mix).step_s
 }

@@ -119,10 +119,10 @@ pub const LESSONS: [Lesson; 7] = [
         title: "Disaggregation",
         text: "With 8,192-token prompts, 128-token answers, a 500 ms TTFT and a 20 ms TPOT, whole-prompt \
                colocation serves 3.96 req/s per GPU and the best split, 8 × TP1 prefill : 1 × TP2 decode, \
-               4.26 (42.6 req/s on 10 GPUs), but chunked colocation serves the most: 5.17 req/s per GPU, \
-               bound by TTFT. Prefill is most of the work, and chunked steps carry the few decodes \
-               alongside the prompt chunks at 9.71 ms, well inside 20 ms, whereas the split pays for 2 \
-               decode GPUs beside its 8 prefill GPUs.",
+               4.26 (42.6 req/s on 10 GPUs), but chunked colocation serves the most: 5.16 req/s per GPU, \
+               where the GPU's compute runs out before either target binds. Prefill is most of the work, \
+               and chunked steps carry the few decodes alongside the prompt chunks at 6.88 ms, well inside \
+               20 ms, whereas the split pays for 2 decode GPUs beside its 8 prefill GPUs.",
         panel: Panel::Table,
         apply: |i| {
             let s = &mut i.scenario;
