@@ -116,7 +116,7 @@ const LESSONS = [
         .toBe(await captionSays(page, '4.26 (42.6 req/s on 10 GPUs)'));
       expect(`the most: ${chunked.perGpu} req/s per GPU`).toBe(await captionSays(page, 'the most: 5.16 req/s per GPU'));
       expect(chunked.binds).toBe("the GPUs' capacity");
-      await captionSays(page, 'bound by TTFT');
+      await captionSays(page, "the GPU's compute runs out before either target binds");
       expect(`at ${chunked.tpot} ms`).toBe(await captionSays(page, 'at 6.88 ms'));
       await expect(page.locator('#placement-finding')).toContainText('colocated with chunked prefill serves the most: 5.16');
     },
