@@ -7,6 +7,7 @@ use super::channel::panel_body;
 use super::page::{PageMemos, PageState};
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
+use super::sim_placement::PlacementSimChart;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
@@ -60,7 +61,7 @@ pub fn SimBody(
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
         let i = inputs.get();
-        i.sim.shown.then(|| (scenario.get(), i.sim))
+        i.sim.shown.then(|| (scenario.get(), i.sim, i.placement))
     });
     Effect::new(move |_| {
         if wanted.get().is_some() {
@@ -73,6 +74,7 @@ pub fn SimBody(
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout scenario=scenario analysis=analysis run=run/>
+                <PlacementSimChart result=run.result.into() look=look/>
                 <div class="charts">
                     <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
                     <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>

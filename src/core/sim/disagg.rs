@@ -97,13 +97,17 @@ fn prefill_side(reqs: &[Request], sides: &Sides) -> Vec<Option<f64>> {
             if f64::from(r.prompt_tokens) > sides.prefill_pool_tokens {
                 return None;
             }
-            let (k, free) = free_s.iter().enumerate().fold((0, f64::INFINITY), |best, (k, &f)| {
-                if f < best.1 {
-                    (k, f)
-                } else {
-                    best
-                }
-            });
+            let (k, free) =
+                free_s.iter().enumerate().fold(
+                    (0, f64::INFINITY),
+                    |best, (k, &f)| {
+                        if f < best.1 {
+                            (k, f)
+                        } else {
+                            best
+                        }
+                    },
+                );
             let done_s = r.arrival_s.max(free) + sides.prefill_cost.prefill_s(r.prompt_tokens);
             free_s[k] = done_s;
             let prompt = Scenario { context_tokens: r.prompt_tokens, ..sides.prefill };
@@ -124,7 +128,8 @@ fn run_split(reqs: &[Request], sides: &Sides) -> Trace {
         latency_s: vec![0.0; n],
         ..Trace::default()
     };
-    let mut order: Vec<(f64, usize)> = ready.iter().enumerate().filter_map(|(i, t)| t.map(|t| (t, i))).collect();
+    let mut order: Vec<(f64, usize)> =
+        ready.iter().enumerate().filter_map(|(i, t)| t.map(|t| (t, i))).collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     trace.rejected = (n - order.len()) as u32;
     trace.steps = order.len() as u64;
