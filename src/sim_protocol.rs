@@ -33,7 +33,7 @@ pub struct SimResult {
     /// The concurrency cap in force.
     pub cap: u32,
     pub rate_max_req_per_s: f64,
-    /// Requests simulated for the sweep and the trade-off together (the placement's not included).
+    /// Requests simulated for the sweep, the trade-off and the placement's sweep together.
     pub requests_simulated: u64,
     /// The disaggregated sweep beside it: only with `place=disagg` and open load.
     pub placement: Option<PlacementSim>,
@@ -108,7 +108,9 @@ pub fn compute(inputs: &Inputs, mut progress: impl FnMut(u32, u32)) -> SimResult
         (LoadMode::Open, None) => c.rate_max_req_per_s / 4.0,
     };
     let chunks = chunk_tradeoff(&c, chunk_level, &CHUNK_BUDGETS);
-    let requests_simulated = sweep.requests_simulated + chunks.len() as u64 * u64::from(c.requests.max(1));
+    let requests_simulated = sweep.requests_simulated
+        + chunks.len() as u64 * u64::from(c.requests.max(1))
+        + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated);
     SimResult {
         chunks,
         requests_simulated,

@@ -70,23 +70,25 @@ pub fn draw_placement_attainment_chart<DB: DrawingBackend>(
     chart.draw_series(split.into_iter().map(|xy| {
         EmptyElement::at(xy) + Rectangle::new([(-half, -half), (half, half)], colors[1].filled())
     }))?;
+    let x = |c: &PlacementCurve<'_>| c.per_gpu(c.sweep.goodput_req_per_s);
     for (k, c) in curves.iter().enumerate() {
-        mark_per_gpu(&mut chart, c, (0.5 * target_pct - 14.0 * k as f64, colors[k]), style)?;
+        // The lower goodput's label goes on its line's left, the higher's on its right, apart.
+        let left = x(c) < x(&curves[1 - k]) || x(c) > 0.75 * x_max;
+        mark_per_gpu(&mut chart, c, (0.5 * target_pct - 14.0 * k as f64, left, colors[k]), style)?;
     }
     root.present()?;
     Ok(())
 }
 
 /// One placement's goodput per GPU as a vertical marker labelled at `label_y`, on the line's left
-/// when it sits in the right quarter; nothing when no rate met the target.
+/// when `left`; nothing when no rate met the target.
 fn mark_per_gpu<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     curve: &PlacementCurve<'_>,
-    (label_y, color): (f64, RGBColor),
+    (label_y, left, color): (f64, bool, RGBColor),
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let Some(label) = curve.goodput_label() else { return Ok(()) };
     let x = curve.per_gpu(curve.sweep.goodput_req_per_s);
-    let left = x > 0.75 * chart.x_range().end;
     vertical_marker_on(chart, x, (label_y.max(2.0), left), &label, color, style)
 }

@@ -11,6 +11,7 @@ use super::sim_placement::PlacementSimChart;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
+use crate::core::placement::PlacementMode;
 use crate::core::roofline::{Analysis, Scenario};
 use crate::format::{ms_or_dash, percent, significant, sim_analytic, sim_goodput, target_ms};
 use crate::panel_protocol::{PanelKind, PanelState};
@@ -74,7 +75,9 @@ pub fn SimBody(
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout scenario=scenario analysis=analysis run=run/>
-                <PlacementSimChart result=run.result.into() look=look/>
+                <PlacementSimChart result=run.result.into() look=look disagg=Signal::derive(move || {
+                    inputs.get().placement.mode == PlacementMode::Disaggregated
+                })/>
                 <div class="charts">
                     <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
                     <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>

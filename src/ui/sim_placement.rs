@@ -10,6 +10,7 @@ use super::chart_canvas::{chart_figure, paint};
 use super::export::{deliver_svg, export_buttons, render_svg};
 use super::frame_draw::FrameDraw;
 use crate::chart::{draw_placement_attainment_chart, AttainmentView, Look, PlacementCurve};
+use crate::core::sim::LoadMode;
 use crate::format::{percent, significant, sim_goodput_per_gpu};
 use crate::sim_protocol::{PlacementSim, SimResult};
 
@@ -45,14 +46,25 @@ fn draw<DB: plotters::prelude::DrawingBackend>(
     draw_placement_attainment_chart(root, curves, &view, style)
 }
 
-/// The chart and its readout, shown once a sweep with a placement has landed.
+/// The chart and its readout, shown once a sweep with a placement has landed; under closed load
+/// with `disagg` set, a note that the split is simulated under open load only.
 #[component]
-pub fn PlacementSimChart(result: Signal<Option<SimResult>>, look: Signal<Look>) -> impl IntoView {
+pub fn PlacementSimChart(
+    result: Signal<Option<SimResult>>,
+    look: Signal<Look>,
+    disagg: Signal<bool>,
+) -> impl IntoView {
     let shown = Memo::new(move |_| result.get().is_some_and(|r| r.placement.is_some()));
+    let closed = move || disagg.get() && result.get().is_some_and(|r| r.load == LoadMode::Closed);
     view! {
         <Show when=move || shown.get()>
             <PlacementSimReadout result=result/>
             <PlacementCanvas result=result look=look/>
+        </Show>
+        <Show when=closed>
+            <p id="sim-placement-closed" class="hint">
+                "The disaggregated split is simulated under open load only: choose open load to compare it per GPU."
+            </p>
         </Show>
     }
 }
