@@ -1,13 +1,13 @@
 //! The disaggregated simulation: a whole prompt costs the analytic prefill, a lone request's TTFT is
 //! prefill + transfer and its TPOT the batch-1 decode step (both written out here by hand), a decode
 //! instance serves the analytic decode rate, every request finishes, runs are deterministic, the
-//! colocated sweep is untouched, and the combined chart draws both curves per GPU.
+//! colocated sweep is untouched, and the combined chart draws both curves per GPU and reads them.
 
 mod common;
 
 use common::{assert_close, worked_example};
 use goodput_lab::chart::{
-    draw_placement_attainment_chart, AttainmentView, ChartStyle, Palette, PlacementCurve,
+    draw_placement_attainment_chart, nearest_point, AttainmentView, ChartStyle, Palette, PlacementCurve,
 };
 use goodput_lab::core::placement::{disaggregated, Split};
 use goodput_lab::core::prefill::prefill_time;
@@ -184,4 +184,23 @@ fn the_placement_chart_draws_both_curves_per_gpu_the_target_and_each_goodput() {
     assert!(halved.contains(&per_gpu(&split_sweep, 4)) && !halved.contains(&per_gpu(&split_sweep, 2)));
     let lines = |s: &str| s.matches("<polyline").count();
     assert!(lines(&svg) >= 2, "two curves: {}", lines(&svg));
+}
+
+#[test]
+fn the_pointer_reads_each_placements_swept_point_nearest_its_rate_per_gpu() {
+    let c = SimInputs { requests: 300, ..SimInputs::default() }.config(&worked_example());
+    let colo = sweep(&c);
+    let split_sweep = sweep_disaggregated(&c, &DisaggConfig::new(&c, &split(1, 1), None), |_, _| {}).unwrap();
+    let view = AttainmentView { attainment_target: 0.9, counting: Counting::Requests, load: LoadMode::Open };
+    let curve = PlacementCurve { label: "split", sweep: &split_sweep, gpus: 2 };
+    let third = &split_sweep.points[2];
+    let near_third = third.rate_req_per_s / 2.0 + 0.1;
+    assert_eq!(
+        nearest_point(&curve, &view, near_third),
+        Some((third.rate_req_per_s / 2.0, 100.0 * third.requests.both))
+    );
+    let last = split_sweep.points.last().unwrap();
+    assert_eq!(nearest_point(&curve, &view, 1e9).map(|p| p.0), Some(last.rate_req_per_s / 2.0));
+    let colo_curve = PlacementCurve { label: "colo", sweep: &colo, gpus: 1 };
+    assert_eq!(nearest_point(&colo_curve, &view, 0.0).map(|p| p.0), Some(colo.points[0].rate_req_per_s));
 }

@@ -6,6 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::attainment::{draw_target, ATTAINMENT_AXIS_TOP_PCT};
+use super::frame::{ChartFrame, FrameResult};
 use super::{
     axis_top, draw_dashed, legend_and_plot, sweep_series, vertical_marker_on, xy_axes_labelled,
     AttainmentView, ChartStyle, DrawResult, LegendItem, XyChart,
@@ -41,13 +42,14 @@ impl PlacementCurve<'_> {
 
 /// Draws % of requests (or tokens) meeting both targets against offered requests/s per GPU:
 /// the colocated curve solid with dots, the split's dashed with squares, the target as a dashed
-/// line, and each placement's goodput per GPU as a vertical marker in its colour.
+/// line, and each placement's goodput per GPU as a vertical marker in its colour. Returns the plot's
+/// frame, so the page can turn a pointer's pixel into a rate per GPU.
 pub fn draw_placement_attainment_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     curves: [PlacementCurve<'_>; 2],
     view: &AttainmentView,
     style: &ChartStyle,
-) -> DrawResult<DB> {
+) -> FrameResult<DB> {
     let p = style.palette;
     let colors = [p.goodput, p.throughput];
     let legend =
@@ -76,8 +78,22 @@ pub fn draw_placement_attainment_chart<DB: DrawingBackend>(
         let left = x(c) < x(&curves[1 - k]) || x(c) > 0.75 * x_max;
         mark_per_gpu(&mut chart, c, (0.5 * target_pct - 14.0 * k as f64, left, colors[k]), style)?;
     }
+    let frame = ChartFrame::of(&chart);
     root.present()?;
-    Ok(())
+    Ok(frame)
+}
+
+/// The swept point of `curve` nearest `rate_per_gpu` (requests/s per GPU): its rate per GPU and the
+/// share meeting both targets; `None` for an empty sweep.
+pub fn nearest_point(
+    curve: &PlacementCurve<'_>,
+    view: &AttainmentView,
+    rate_per_gpu: f64,
+) -> Option<(f64, f64)> {
+    curve
+        .series(view)
+        .into_iter()
+        .min_by(|a, b| (a.0 - rate_per_gpu).abs().total_cmp(&(b.0 - rate_per_gpu).abs()))
 }
 
 /// One placement's goodput per GPU as a vertical marker labelled at `label_y`, on the line's left

@@ -6,10 +6,15 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use leptos::ev::PointerEvent;
+
 use super::chart_canvas::{chart_figure, paint};
+use super::chart_overlay::CanvasFrame;
 use super::export::{deliver_svg, export_buttons, render_svg};
 use super::frame_draw::FrameDraw;
-use crate::chart::{draw_placement_attainment_chart, AttainmentView, Look, PlacementCurve};
+use crate::chart::{
+    draw_placement_attainment_chart, nearest_point, AttainmentView, ChartFrame, Look, PlacementCurve,
+};
 use crate::core::sim::LoadMode;
 use crate::format::{percent, significant, sim_goodput_per_gpu};
 use crate::sim_protocol::{PlacementSim, SimResult};
@@ -30,20 +35,48 @@ pub fn curve_labels(r: &SimResult, p: &PlacementSim) -> [String; 2] {
     .map(|l| if r.counting == crate::core::sim::Counting::Tokens { format!("{l}, by tokens") } else { l })
 }
 
-/// Draws the placement chart of `r` (nothing without a placement sweep).
-fn draw<DB: plotters::prelude::DrawingBackend>(
-    root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
-    r: &SimResult,
-    style: &crate::chart::ChartStyle,
-) -> crate::chart::DrawResult<DB> {
-    let Some(p) = &r.placement else { return Ok(()) };
+/// The two curves of `r` (colocated, then the split) with their labels, for drawing and reading.
+fn with_curves<T>(r: &SimResult, f: impl FnOnce([PlacementCurve<'_>; 2], &AttainmentView) -> T) -> Option<T> {
+    let p = r.placement.as_ref()?;
     let labels = curve_labels(r, p);
     let view = AttainmentView { attainment_target: r.attainment_target, counting: r.counting, load: r.load };
     let curves = [
         PlacementCurve { label: &labels[0], sweep: &r.sweep, gpus: p.colocated_gpus },
         PlacementCurve { label: &labels[1], sweep: &p.sweep, gpus: p.gpus },
     ];
-    draw_placement_attainment_chart(root, curves, &view, style)
+    Some(f(curves, &view))
+}
+
+/// Draws the placement chart of `r` and returns its frame (`None` without a placement sweep).
+fn draw<DB: plotters::prelude::DrawingBackend>(
+    root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    r: &SimResult,
+    style: &crate::chart::ChartStyle,
+) -> crate::chart::FrameResult<DB> {
+    let empty = ChartFrame { x_px: (0, 1), y_px: (1, 0), x_range: (0.0, 1.0), y_range: (0.0, 1.0) };
+    with_curves(r, |curves, view| draw_placement_attainment_chart(root, curves, view, style))
+        .unwrap_or(Ok(empty))
+}
+
+/// What the pointer reads at `rate_per_gpu`: each placement's nearest swept rate per GPU and the
+/// share meeting both targets there.
+pub fn hover_text(r: &SimResult, rate_per_gpu: f64) -> Option<String> {
+    with_curves(r, |curves, view| {
+        let read = |c: &PlacementCurve<'_>| {
+            nearest_point(c, view, rate_per_gpu).map_or_else(
+                || format!("{}: no rate swept", c.label),
+                |(x, y)| {
+                    format!(
+                        "{} at {} req/s/GPU: {} meet both targets",
+                        c.label,
+                        significant(x),
+                        percent(y / 100.0)
+                    )
+                },
+            )
+        };
+        format!("{}; {}.", read(&curves[0]), read(&curves[1]))
+    })
 }
 
 /// The chart and its readout, shown once a sweep with a placement has landed; under closed load
@@ -72,26 +105,42 @@ pub fn PlacementSimChart(
 #[component]
 fn PlacementCanvas(result: Signal<Option<SimResult>>, look: Signal<Look>) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
+    let (frame, set_frame) = signal(None::<CanvasFrame>);
     let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
         let (Some(look), Some(Some(r))) = (look.try_get_untracked(), result.try_get_untracked()) else {
             return false;
         };
-        paint(canvas, css, look, |root, style| draw(root, &r, style)).is_some()
+        let drawn = paint(canvas, css, look, |root, style| draw(root, &r, style));
+        set_frame.set(drawn.map(|f| CanvasFrame::of(f, canvas, css.0)));
+        drawn.is_some()
     });
     Effect::new(move |_| {
         result.track();
         look.track();
         redraw.invalidate();
     });
+    let (hover, set_hover) = signal(None::<String>);
+    let at = move |ev: PointerEvent| {
+        let (Some(cf), Some(canvas), Some(Some(r))) =
+            (frame.get_untracked(), canvas_ref.get_untracked(), result.try_get_untracked())
+        else {
+            return;
+        };
+        let px = (f64::from(ev.client_x()) - canvas.get_bounding_client_rect().left()) * cf.px_per_css;
+        set_hover.set(hover_text(&r, cf.frame.x_at(px).max(0.0)));
+    };
     let description = move || result.get().map_or_else(|| format!("{TITLE}: simulating…"), |r| describe(&r));
     let render = move |size, look| {
         let r = result.get_untracked()?;
-        render_svg(size, look, TITLE, |root, style| draw(root, &r, style))
+        render_svg(size, look, TITLE, |root, style| draw(root, &r, style).map(drop))
     };
     let svg = move |size, look, name: String| deliver_svg(render(size, look), &name);
     view! {
-        <div class="sim-chart sim-placement-chart">
+        <div class="sim-chart sim-placement-chart" on:pointermove=at on:pointerdown=at>
             {chart_figure(ID, TITLE, canvas_ref, description)}
+            <p id="sim-placement-hover" class="hint" aria-live="polite">
+                {move || hover.get().unwrap_or_else(|| "Point at the chart to read both placements at a rate per GPU.".into())}
+            </p>
             {export_buttons(ID, "sim-placement", TITLE, look, svg)}
         </div>
     }

@@ -1,7 +1,7 @@
 // The simulator's placement chart: with place=disagg the panel draws attainment against rate per GPU
 // for the colocated replica and the split on one chart, its readout equals the native simulator's
 // (the `sweep` bin) for the same URL, its analytic number is the placement panel's, the chart
-// exports as SVG with both curves, and with place=colo it is absent.
+// exports as SVG with both curves, pointing at it reads both, and with place=colo it is absent.
 const { test, expect } = require('@playwright/test');
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -43,6 +43,11 @@ test('place=disagg draws both placements per GPU and the readout equals the nati
   // The analytic split beside it is the placement panel's row for the same split.
   const perGpu = await page.locator('#placement-table tr[data-placement="disagg"] td').nth(2).innerText();
   expect(num(await page.locator('#sim-placement-analytic').innerText())).toBeCloseTo(num(perGpu), 1);
+  // Pointing at the chart reads both placements at the nearest swept rate per GPU.
+  const box = await page.locator('#chart-sim-placement').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.locator('#sim-placement-hover'))
+    .toContainText(/^Colocated \(TP 1\) at [\d.]+ req\/s\/GPU: [\d.]+% meet both targets; Disaggregated 1:2/);
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
 });
