@@ -172,6 +172,20 @@ pub fn sim_goodput(sweep: &crate::core::sim::Sweep) -> String {
     }
 }
 
+/// A sweep's goodput per GPU as printed: "12.4 req/s/GPU", "≥ 12.4 req/s/GPU" (every rate met the
+/// target) or "below 3.15 req/s/GPU" (none did), the sweep's rates divided by `gpus`.
+pub fn sim_goodput_per_gpu(sweep: &crate::core::sim::Sweep, gpus: u32) -> String {
+    use crate::core::sim::GoodputBound;
+    let per_gpu = |rate: f64| significant(rate / f64::from(gpus.max(1)));
+    match sweep.bound {
+        GoodputBound::Exact => format!("{} req/s/GPU", per_gpu(sweep.goodput_req_per_s)),
+        GoodputBound::AtLeast => format!("≥ {} req/s/GPU", per_gpu(sweep.goodput_req_per_s)),
+        GoodputBound::BelowLowest => {
+            format!("below {} req/s/GPU", per_gpu(sweep.points.first().map_or(0.0, |p| p.rate_req_per_s)))
+        }
+    }
+}
+
 /// The simulator readout's analytic line: the batch a server runs inside the targets and its rate,
 /// beside the simulated concurrency cap; or, when no batch can run, why, instead of a rate for a
 /// batch that does not exist.

@@ -1,5 +1,6 @@
 //! `sweep "<query>"`: runs the simulator natively for a page URL's query and prints its goodput
-//! readout, so a browser test can check the page against the native core.
+//! readout (and, with `place=disagg`, both goodputs per GPU), so a browser test can check the page
+//! against the native core.
 
 fn main() {
     let query = std::env::args().nth(1).unwrap_or_default();
@@ -10,6 +11,13 @@ fn main() {
     let result = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
     println!("goodput {}", goodput_lab::format::sim_goodput(&result.sweep));
     println!("points {}", result.sweep.points.len());
+    if let Some(p) = &result.placement {
+        let per_gpu = goodput_lab::format::sim_goodput_per_gpu;
+        println!("placement colo {}", per_gpu(&result.sweep, p.colocated_gpus));
+        println!("placement disagg {}", per_gpu(&p.sweep, p.gpus));
+        println!("placement analytic {}", goodput_lab::format::significant(p.analytic.goodput_per_gpu_req_per_s));
+        println!("placement points {}", p.sweep.points.len());
+    }
     for c in &result.chunks {
         let p = &c.point;
         println!(

@@ -13,7 +13,7 @@ use crate::core::sim::{Attainment, Counting, LoadMode, RatePoint, SimConfig, Swe
 use crate::format::percent_trimmed;
 
 /// The top of the attainment axis, in %: a little above 100 so a curve at 100% clears the frame.
-const ATTAINMENT_AXIS_TOP_PCT: f64 = 105.0;
+pub(super) const ATTAINMENT_AXIS_TOP_PCT: f64 = 105.0;
 
 /// What the sweep charts need from the simulator's config to read a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,7 +102,7 @@ fn y_desc(counting: Counting) -> &'static str {
 /// The attainment target as a dashed horizontal line labelled "Target 90%" below its left end (the
 /// low rates there meet the target, so their curves run above it). Returns the line's height in %,
 /// the target clamped to [0, 100]% (0 when it is not a number).
-fn draw_target<DB: DrawingBackend>(
+pub(super) fn draw_target<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     attainment_target: f64,
     style: &ChartStyle,

@@ -8,6 +8,7 @@ pub mod interactivity;
 mod legend;
 mod marks;
 pub mod path_batch;
+pub mod placement_attainment;
 pub mod rate;
 pub mod sim_throughput;
 pub mod step;
@@ -27,6 +28,7 @@ pub use marks::{
     batch_series, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee, sweep_series,
     vertical_marker, vertical_marker_on, NO_GOODPUT_NOTE,
 };
+pub use placement_attainment::{draw_placement_attainment_chart, nearest_point, PlacementCurve};
 pub use rate::{draw_rate_chart, draw_rate_chart_marked};
 pub use sim_throughput::draw_sim_throughput_chart;
 pub use step::{draw_step_chart, draw_step_chart_marked};

@@ -148,12 +148,19 @@ pub struct PrefillSide {
 pub fn prefill_side(scenario: &Scenario, tp: u32, link_bytes_per_s: Option<f64>) -> PrefillSide {
     let side = Scenario { tp: tp.max(1), ..*scenario };
     let prefill_s = prefill_time(&side).prefill_s;
-    let link = link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
-    let transfer_s = kv_bytes_per_seq(&side) / link;
+    let transfer_s = kv_transfer_s(&side, link_bytes_per_s);
     let slack_s = scenario.ttft_target_s - prefill_s - transfer_s;
     let holds = kv_pool_batch(&side) >= 1;
     let rate_req_per_s = if holds { md1_rate_max_req_per_s(prefill_s, slack_s) } else { 0.0 };
     PrefillSide { tp: side.tp, prefill_s, transfer_s, rate_req_per_s }
+}
+
+/// transfer = KV bytes per sequence / link, in s: one prompt of `scenario.context_tokens` tokens
+/// (its whole KV, all heads) over `link_bytes_per_s`, or the GPU's interconnect (per direction)
+/// when `None`. The simulator's disaggregated run calls it per prompt.
+pub fn kv_transfer_s(scenario: &Scenario, link_bytes_per_s: Option<f64>) -> f64 {
+    let link = link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
+    kv_bytes_per_seq(scenario) / link
 }
 
 /// One decode instance of `tp` GPUs at its TPOT knee within its KV pool (no TTFT: it never prefills).

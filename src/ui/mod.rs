@@ -33,6 +33,7 @@ mod share;
 mod sim_charts;
 mod sim_controls;
 mod sim_panel;
+mod sim_placement;
 mod sim_runner;
 mod sim_table;
 mod sim_worker;

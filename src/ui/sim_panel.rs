@@ -7,9 +7,11 @@ use super::channel::panel_body;
 use super::page::{PageMemos, PageState};
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
+use super::sim_placement::PlacementSimChart;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
+use crate::core::placement::PlacementMode;
 use crate::core::roofline::{Analysis, Scenario};
 use crate::format::{ms_or_dash, percent, significant, sim_analytic, sim_goodput, target_ms};
 use crate::panel_protocol::{PanelKind, PanelState};
@@ -60,7 +62,7 @@ pub fn SimBody(
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
         let i = inputs.get();
-        i.sim.shown.then(|| (scenario.get(), i.sim))
+        i.sim.shown.then(|| (scenario.get(), i.sim, i.placement))
     });
     Effect::new(move |_| {
         if wanted.get().is_some() {
@@ -73,6 +75,9 @@ pub fn SimBody(
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout scenario=scenario analysis=analysis run=run/>
+                <PlacementSimChart result=run.result.into() look=look disagg=Signal::derive(move || {
+                    inputs.get().placement.mode == PlacementMode::Disaggregated
+                })/>
                 <div class="charts">
                     <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
                     <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>

@@ -185,8 +185,12 @@ impl SimRunner {
         let simulated = r.requests_simulated as f64;
         let per_s = if elapsed_ms > 0.0 { simulated / (elapsed_ms / 1e3) } else { 0.0 };
         let place = if q.local { "on the page" } else { "in a Web Worker" };
+        let split = r
+            .placement
+            .as_ref()
+            .map_or(String::new(), |p| format!(", {} of the disaggregated split", p.sweep.points.len()));
         self.run.speed.set(Some(format!(
-            "Simulated {} requests ({} load levels and the step-budget comparison) in {} ms {place}: {} requests/s.",
+            "Simulated {} requests ({} load levels{split} and the step-budget comparison) in {} ms {place}: {} requests/s.",
             thousands(simulated),
             r.sweep.points.len(),
             thousands(elapsed_ms),

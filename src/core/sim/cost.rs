@@ -52,6 +52,17 @@ impl StepCost {
         self.terms(work).step_s
     }
 
+    /// One whole prompt of `prompt_tokens` as a step of its own (no decodes, no earlier KV), in s:
+    /// [`crate::core::prefill::prefill_time`] of a scenario at that context, to the bit.
+    pub fn prefill_s(&self, prompt_tokens: u32) -> f64 {
+        let work = StepWork {
+            prefill_tokens: prompt_tokens,
+            prefill_attention_flop: self.chunk_attention_flop(0, prompt_tokens),
+            ..StepWork::default()
+        };
+        self.step_s(&work)
+    }
+
     /// Causal attention FLOPs for prefilling prompt tokens `done..done + chunk`, in FLOP.
     pub fn chunk_attention_flop(&self, done: u32, chunk: u32) -> f64 {
         let m = &self.model;

@@ -1,9 +1,11 @@
-//! The open-loop serving simulator: one replica with continuous batching, stepped on the same
-//! roofline as the analytic view, swept over request rates to read SLO attainment and goodput.
+//! The open-loop serving simulator: one replica with continuous batching (or a disaggregated split
+//! of prefill and decode instances), stepped on the same roofline as the analytic view, swept over
+//! request rates to read SLO attainment and goodput.
 //!
 //! Pure and deterministic: the same config (seed included) gives the same sweep, bit for bit.
 
 mod cost;
+mod disagg;
 mod engine;
 mod rng;
 mod stats;
@@ -11,6 +13,7 @@ mod sweep;
 mod workload;
 
 pub use cost::{StepCost, StepWork};
+pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, Load, Server, Trace};
 pub use rng::Rng;
 pub use stats::{percentiles, summarize, Attainment, Percentiles, RatePoint};

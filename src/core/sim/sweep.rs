@@ -66,7 +66,7 @@ pub fn auto_rate_max(scenario: &Scenario, analysis: &Analysis) -> f64 {
 }
 
 /// The sweep's unit-rate workload: arrivals at 1 request/s, lengths around the scenario's means.
-fn unit_workload(c: &SimConfig) -> Vec<Request> {
+pub(super) fn unit_workload(c: &SimConfig) -> Vec<Request> {
     let scenario = &c.scenario;
     let means = (
         prompt_tokens_mean(scenario.context_tokens, scenario.output_tokens),
@@ -120,7 +120,7 @@ fn attained(c: &SimConfig, p: &RatePoint) -> bool {
 }
 
 /// The grid: open load at rate_max x j / K; closed load at cap x j / K clients (distinct).
-fn grid(c: &SimConfig) -> Vec<f64> {
+pub(super) fn grid(c: &SimConfig) -> Vec<f64> {
     let k = c.rate_points.max(2);
     let top = match c.load {
         LoadMode::Open => c.rate_max_req_per_s,
@@ -146,24 +146,40 @@ pub fn sweep_levels(c: &SimConfig) -> u32 {
 }
 
 /// [`sweep`], calling `progress(done, total)` after each level it runs.
-pub fn sweep_with_progress(c: &SimConfig, mut progress: impl FnMut(u32, u32)) -> Sweep {
+pub fn sweep_with_progress(c: &SimConfig, progress: impl FnMut(u32, u32)) -> Sweep {
     let unit = unit_workload(c);
     let cost = StepCost::new(&c.scenario);
-    let total = sweep_levels(c);
+    let mut sweep = sweep_grid(c, grid(c), unit.len(), |x| level(c, &unit, cost, x), progress);
+    sweep.kv_pool_tokens = kv_pool_tokens(&c.scenario);
+    sweep
+}
+
+/// Runs `run_level` at each of `levels` and reads goodput: the highest level before attainment first
+/// drops below the target, refined by bisection between it and the next (open load only). Progress
+/// counts `levels` plus the refinement; `per_level` requests are simulated at each level. The
+/// sweep's `kv_pool_tokens` is left 0 for the caller.
+pub(super) fn sweep_grid(
+    c: &SimConfig,
+    levels: Vec<f64>,
+    per_level: usize,
+    mut run_level: impl FnMut(f64) -> RatePoint,
+    mut progress: impl FnMut(u32, u32),
+) -> Sweep {
+    let total = levels.len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 };
     let mut done = 0;
     let mut tick = move || {
         done += 1;
         progress(done, total);
     };
-    let points: Vec<RatePoint> = grid(c)
+    let points: Vec<RatePoint> = levels
         .into_iter()
         .map(|x| {
-            let p = level(c, &unit, cost, x);
+            let p = run_level(x);
             tick();
             p
         })
         .collect();
-    let mut simulated = points.len() as u64 * unit.len() as u64;
+    let mut simulated = points.len() as u64 * per_level as u64;
     let first_miss = points.iter().position(|p| !attained(c, p));
     let (mut at_goodput, bound) = match first_miss {
         Some(0) => (None, GoodputBound::BelowLowest),
@@ -173,9 +189,9 @@ pub fn sweep_with_progress(c: &SimConfig, mut progress: impl FnMut(u32, u32)) ->
     if let (Some(j), LoadMode::Open, Some(pass)) = (first_miss, c.load, at_goodput) {
         let (mut lo, mut hi) = (pass, points[j].rate_req_per_s);
         for _ in 0..REFINE_STEPS {
-            let mid = level(c, &unit, cost, 0.5 * (lo.rate_req_per_s + hi));
+            let mid = run_level(0.5 * (lo.rate_req_per_s + hi));
             tick();
-            simulated += unit.len() as u64;
+            simulated += per_level as u64;
             if attained(c, &mid) {
                 lo = mid;
             } else {
@@ -190,7 +206,7 @@ pub fn sweep_with_progress(c: &SimConfig, mut progress: impl FnMut(u32, u32)) ->
         at_goodput,
         bound,
         requests_simulated: simulated,
-        kv_pool_tokens: kv_pool_tokens(&c.scenario),
+        kv_pool_tokens: 0.0,
     }
 }
 
