@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// What every worker posts, as a string, once its message handler is installed; replies are bytes.
+pub const READY: &str = "ready";
+
 /// `message` as bytes (empty if it could not be encoded, which decodes to `None`).
 pub fn to_bytes<T: Serialize>(message: &T) -> Vec<u8> {
     postcard::to_allocvec(message).unwrap_or_default()

@@ -11,5 +11,7 @@ pub mod share; // the scenario summary, share links and the embed snippet (pure)
 pub mod search_protocol; // page <-> configuration search workers messages (pure, postcard-encoded)
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
+#[cfg(target_arch = "wasm32")]
+pub mod worker_scope; // the worker side of the module Web Workers (browser only)
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui; // Leptos components (browser only)

@@ -11,8 +11,6 @@ use serde::{Deserialize, Serialize};
 use crate::codec::{from_bytes, to_bytes};
 use crate::core::search::{groups, search_group, Found, Group, SearchSpec};
 
-/// What a search worker posts, as a string, once its message handler is installed.
-pub const READY: &str = "ready";
 /// The most workers one search is split over.
 pub const SHARDS_MAX: u8 = 8;
 /// Groups a worker searches between two progress replies.

@@ -12,9 +12,6 @@ use crate::core::sim::{
 };
 use crate::state::Inputs;
 
-/// What the worker posts, as a string, once its message handler is installed; replies are bytes.
-pub const READY: &str = "ready";
-
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
 pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
 

@@ -8,8 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// What every worker posts, as a string, once its message handler is installed.
-const READY: &str = "ready";
+use crate::codec::READY;
 
 /// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
 pub type Reply = Result<Vec<u8>, String>;

@@ -1,0 +1,44 @@
+//! The worker side of every module Web Worker (the simulator's, the search's): install one message
+//! handler on the dedicated worker's global scope, post `"ready"`, and answer each message's
+//! postcard bytes with replies posted as `Uint8Array`s. Compiled for wasm32 only; the bins call
+//! [`serve`] from `main`.
+
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use crate::codec::READY;
+
+/// True in a dedicated worker's global scope.
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+/// In a worker scope, answers every message with `answer(bytes, post)`; `name` labels console
+/// errors. Outside one (a page importing the module for its benchmark export) it does nothing.
+pub fn serve(name: &'static str, answer: impl Fn(&[u8], &mut dyn FnMut(Vec<u8>)) + 'static) {
+    console_error_panic_hook::set_once();
+    if !in_worker() {
+        return;
+    }
+    if let Err(err) = listen(name, answer) {
+        web_sys::console::error_2(&format!("{name}: cannot listen:").into(), &err);
+    }
+}
+
+fn listen(name: &'static str, answer: impl Fn(&[u8], &mut dyn FnMut(Vec<u8>)) + 'static) -> Result<(), JsValue> {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().dyn_into()?;
+    let reply_to = scope.clone();
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+        let bytes = event.data().dyn_into::<js_sys::Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+        answer(&bytes, &mut |reply: Vec<u8>| {
+            let message = js_sys::Uint8Array::from(reply.as_slice());
+            if let Err(err) = reply_to.post_message(&message) {
+                web_sys::console::error_2(&format!("{name}: cannot post the reply:").into(), &err);
+            }
+        });
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker does.
+    on_message.forget();
+    scope.post_message(&JsValue::from_str(READY))
+}
