@@ -9,6 +9,7 @@ mod legend;
 mod marks;
 pub mod path_batch;
 pub mod rate;
+pub mod search;
 pub mod sim_throughput;
 pub mod step;
 mod style;
