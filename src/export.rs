@@ -131,6 +131,13 @@ pub fn sim_table_csv(points: &[RatePoint], load: LoadMode, counting: Counting) -
 }
 
 /// Headers then rows, through the csv crate's quoting, lines ending in CRLF as RFC 4180 asks.
+/// The search table's rows `shown` (indices into `rows`, filtered and sorted: every one, not only
+/// the page's top N) as CSV, with the page's printed values.
+pub fn search_csv(rows: &[crate::core::search::Row], shown: &[usize]) -> String {
+    let body = shown.iter().filter_map(|&i| rows.get(i)).map(|r| crate::format::search::cells(r).to_vec());
+    write_csv(&crate::format::search::HEADERS, body)
+}
+
 fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
     let written = std::iter::once(writer.write_record(headers))

@@ -16,8 +16,10 @@ use crate::chart::Look;
 use crate::core::fit::MeasuredPoint;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::Calibration;
+use crate::core::search::Config;
 use crate::state::custom::reconcile_model;
 use crate::state::placement::PlacementInputs;
+use crate::state::search::SearchInputs;
 use crate::state::sim::SimInputs;
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
@@ -49,6 +51,8 @@ pub enum PanelKind {
     Share,
     /// The placement comparison: the split's controls, the table and the finding.
     Placement,
+    /// The configuration search: status, chart, table, filters and prices.
+    Search,
 }
 
 impl PanelKind {
@@ -63,6 +67,7 @@ impl PanelKind {
             PanelKind::CustomGpu => "custom-gpu-island",
             PanelKind::Share => "share-island",
             PanelKind::Placement => "placement-island",
+            PanelKind::Search => "search-island",
         }
     }
 }
@@ -100,6 +105,10 @@ pub enum ToPage {
     CustomGpu(CustomGpu),
     /// The placement control: colocated or disaggregated, and the split.
     Placement(PlacementInputs),
+    /// The search panel's order, filters and prices.
+    Search(SearchInputs),
+    /// Load a search row's configuration into the page: its GPU, precisions, TP and placement.
+    LoadConfig(Config),
 }
 
 /// Page -> extras: one of the page's batch charts as SVG, drawn from `state` (the page's module has
@@ -130,12 +139,14 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPo
         }
         ToPage::CustomGpu(custom) => inputs.scenario.gpu = custom.to_spec(),
         ToPage::Placement(placement) => inputs.placement = placement,
+        ToPage::Search(search) => inputs.search = search,
+        ToPage::LoadConfig(config) => inputs.load_config(&config),
     }
 }
 
 /// The messages that carry a panel's bound control from `before` to `after`: the simulator's
-/// controls, the capacity plan's boxes and the placement's controls are the bound controls a panel
-/// body holds; a change
+/// controls, the capacity plan's boxes, the placement's controls and the search's order, filters
+/// and prices are the bound controls a panel body holds; a change
 /// elsewhere in the inputs sends nothing.
 pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
     let mut out = Vec::new();
@@ -149,6 +160,9 @@ pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
     }
     if after.placement != before.placement {
         out.push(ToPage::Placement(after.placement));
+    }
+    if after.search != before.search {
+        out.push(ToPage::Search(after.search));
     }
     out
 }

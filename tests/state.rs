@@ -70,7 +70,8 @@ fn every_key_round_trips() {
     let sim_closed = format!("{base}&lengths=fixed&seed=9&pct=p99");
     let disagg = format!("{base}&place=disagg&xp=3&tpp=2&yd=1&tpd=4&xfer=50");
     let colo_split = format!("{base}&yd=2&xfer=12.5");
-    for query in [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split] {
+    let search = format!("{base}&search=1&ssort=cost&sgpu=b200&sw=fp8&skv=fp4&splace=disagg&prices=h100-sxm%3A2.1%2Cb200%3A4");
+    for query in [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split, &search] {
         let (inputs, notices) = from_query(query);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(to_query(&inputs), query);
@@ -89,7 +90,7 @@ fn every_key_round_trips() {
     assert_eq!(points.len(), 3);
     assert_eq!(measured::with_measured(page_query(&inputs, &view_state), &points), measured_query);
     let joined =
-        [preset, custom, &sim_open, &sim_closed, &disagg, &view, "present=1", &measured_query, "lesson=1"]
+        [preset, custom, &sim_open, &sim_closed, &disagg, &search, &view, "present=1", &measured_query, "lesson=1"]
             .join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {

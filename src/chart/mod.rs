@@ -10,6 +10,7 @@ mod marks;
 pub mod path_batch;
 pub mod placement_attainment;
 pub mod rate;
+pub mod search;
 pub mod sim_throughput;
 pub mod step;
 mod style;

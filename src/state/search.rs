@@ -10,7 +10,7 @@ use super::{Notice, RawQuery};
 use crate::core::placement::PlacementMode;
 use crate::core::precision::Precision;
 use crate::core::presets::{GPUS, GPU_PRICES};
-use crate::core::search::{SearchSpec, GPU_COUNT};
+use crate::core::search::{Config, SearchSpec, GPU_COUNT};
 
 /// The table's order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +95,12 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SearchInputs {
 
 /// The value of `key` among `choices` (or `all`, absent: `None`); anything else is `None` with a
 /// notice.
-fn pick<T: Copy>(raw: &RawQuery, key: &'static str, choices: &[(&str, T)], notices: &mut Vec<Notice>) -> Option<T> {
+fn pick<T: Copy>(
+    raw: &RawQuery,
+    key: &'static str,
+    choices: &[(&str, T)],
+    notices: &mut Vec<Notice>,
+) -> Option<T> {
     let text = raw.get(key)?.trim();
     if text == "all" {
         return None;
@@ -104,7 +109,8 @@ fn pick<T: Copy>(raw: &RawQuery, key: &'static str, choices: &[(&str, T)], notic
     if found.is_none() {
         // Long lists (the GPU presets) are named by kind, so the notice stays short.
         let ids: Vec<&str> = choices.iter().map(|(id, _)| *id).collect();
-        let expected = if ids.len() > 6 { "a GPU preset id".to_string() } else { format!("one of {}", ids.join(", ")) };
+        let expected =
+            if ids.len() > 6 { "a GPU preset id".to_string() } else { format!("one of {}", ids.join(", ")) };
         let message = format!("{key}={} is not all or {expected}; using all.", quoted(text));
         notices.push(Notice { key, message });
     }
@@ -178,6 +184,22 @@ impl super::Inputs {
             load_req_per_s: self.rate_req_per_s,
             usd_per_gpu_hour: self.search.usd_per_gpu_hour,
             link_bytes_per_s: self.placement.split.link_bytes_per_s,
+        }
+    }
+}
+
+impl super::Inputs {
+    /// Loads a search row's configuration: its GPU preset, precisions and TP (a disaggregated
+    /// configuration's decode TP, as [`Config::scenario`]), and its placement (colocated keeps the
+    /// split the page had; disaggregated sets x, TP_p, y, TP_d on the page's link).
+    pub fn load_config(&mut self, config: &Config) {
+        self.scenario = config.scenario(&self.scenario);
+        match config.split(self.placement.split.link_bytes_per_s) {
+            None => self.placement.mode = PlacementMode::Colocated,
+            Some(split) => {
+                self.placement.mode = PlacementMode::Disaggregated;
+                self.placement.split = split;
+            }
         }
     }
 }

@@ -29,12 +29,21 @@ pub enum Panel {
     Interactivity,
     Table,
     Derivation,
+    /// The configuration search (chart and table).
+    Search,
     Sim,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 6] =
-        [Panel::Rate, Panel::Step, Panel::Interactivity, Panel::Table, Panel::Derivation, Panel::Sim];
+    pub const ALL: [Panel; 7] = [
+        Panel::Rate,
+        Panel::Step,
+        Panel::Interactivity,
+        Panel::Table,
+        Panel::Derivation,
+        Panel::Search,
+        Panel::Sim,
+    ];
 
     /// The URL id.
     pub fn id(self) -> &'static str {
@@ -44,6 +53,7 @@ impl Panel {
             Panel::Interactivity => "interactivity",
             Panel::Table => "table",
             Panel::Derivation => "derivation",
+            Panel::Search => "search",
             Panel::Sim => "sim",
         }
     }
@@ -56,6 +66,7 @@ impl Panel {
             Panel::Interactivity => "Per GPU against per user",
             Panel::Table => "Batch table",
             Panel::Derivation => "The arithmetic",
+            Panel::Search => "Configuration search",
             Panel::Sim => "Simulated attainment",
         }
     }

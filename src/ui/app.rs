@@ -17,6 +17,7 @@ use super::measured::MeasuredPanel;
 use super::notices::Notices;
 use super::page::{InputsSignals, PageMemos, PageState};
 use super::placement::PlacementPanel;
+use super::search_panel::SearchPanel;
 use super::share::ShareMenu;
 use super::sim_panel::SimPanel;
 use super::{channel, keys, url};
@@ -100,6 +101,7 @@ fn Results() -> impl IntoView {
             <DerivationPanel/>
             <CapacityPanel/>
             <PlacementPanel/>
+            <SearchPanel/>
             <MeasuredPanel/>
             <SimPanel/>
         </section>

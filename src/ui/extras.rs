@@ -18,6 +18,7 @@ use super::export::batch_chart_svg;
 use super::measured::MeasuredBody;
 use super::page::InputsSignals;
 use super::placement::PlacementBody;
+use super::search_panel::SearchBody;
 use super::share::ShareMenuBody;
 use super::sim_panel::SimBody;
 use super::theme;
@@ -76,6 +77,7 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
             view! { <ShareMenuBody inputs=m.inputs view=m.view measured=m.measured/> }.into_any()
         }),
         PanelKind::Placement => mount(el, state, |_| view! { <PlacementBody/> }.into_any()),
+        PanelKind::Search => mount(el, state, |m| view! { <SearchBody look=m.look/> }.into_any()),
     };
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));
 }

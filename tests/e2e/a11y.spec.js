@@ -20,8 +20,10 @@ const MODES = [
   { name: 'presentation', query: '?present=1', autoLook: 'projector' },
   { name: 'the simulator panel open', query: '?sim=1&requests=300&points=6', ready: '#sim-goodput' },
   { name: 'the placement panel open', query: '?place=disagg', ready: '#placement-table' },
+  { name: 'the configuration search open', query: '?search=1', ready: '#search-status[data-searches="1"]' },
   ...['rate', 'step', 'interactivity', 'table', 'derivation'].map((view) => (
     { name: `embed view=${view}`, query: `?embed=1&view=${view}` })),
+  { name: 'embed view=search', query: '?embed=1&view=search', ready: '#search-status[data-searches="1"]' },
   { name: 'embed view=sim', query: '?embed=1&view=sim&requests=300&points=6', ready: '#sim-goodput' },
   // The lazily loaded bodies, loaded: the custom boxes, the derivation's lines and the capacity plan.
   { name: 'the lazily loaded bodies loaded', query: '?model=custom&gpu=custom', ready: '#m_params', show: ['derivation', 'capacity'] },

@@ -43,3 +43,14 @@ test('the one-file build sweeps the simulator on the page without trying a worke
   expect(requests.filter((u) => !u.startsWith(SINGLE))).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('the one-file build runs the configuration search on the page, without a worker', async ({ page }) => {
+  const { errors, requests } = await openSingle(page, '?search=1');
+  const status = page.locator('#search-status');
+  await expect(status).toHaveAttribute('data-searches', '1', { timeout: 20_000 });
+  await expect(status).toHaveAttribute('data-evaluated', '46716');
+  await expect(page.locator('#search-summary')).toContainText('on the page');
+  await expect(page.locator('#search-table tbody tr')).toHaveCount(50);
+  expect(requests.filter((u) => !u.startsWith(SINGLE))).toEqual([]);
+  expect(errors).toEqual([]);
+});

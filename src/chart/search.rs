@@ -1,0 +1,93 @@
+//! The configuration search's chart: tokens/s per GPU against tokens/s per user, one point per
+//! shown configuration coloured by placement, the Pareto frontier of those points as a line, the
+//! TPOT target as a vertical line at 1 / TPOT, and the hovered point ringed.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::frame::{ChartFrame, FrameResult};
+use super::{axis_top, legend_and_plot, vertical_marker, xy_axes, ChartStyle, LegendItem};
+use crate::format::{target_ms, thousands};
+
+/// One configuration on the chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchPoint {
+    /// 1 / TPOT, in tokens/s per user.
+    pub tokens_per_s_per_user: f64,
+    pub tokens_per_s_per_gpu: f64,
+    /// Disaggregated prefill and decode (else colocated).
+    pub disaggregated: bool,
+}
+
+/// What the chart draws.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchChartData {
+    pub points: Vec<SearchPoint>,
+    /// Indices into `points` on the Pareto frontier, by tokens/s per user ascending.
+    pub frontier: Vec<usize>,
+    /// The TPOT target, in s.
+    pub tpot_target_s: f64,
+    /// The point to ring (the hovered row or point).
+    pub hovered: Option<usize>,
+}
+
+/// Draws the search chart onto `root`; returns where the plot landed (to map the pointer back).
+pub fn draw_search_chart<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &SearchChartData,
+    style: &ChartStyle,
+) -> FrameResult<DB> {
+    let p = style.palette;
+    let legend = [
+        LegendItem::marker("Colocated (chunked)", p.throughput),
+        LegendItem::marker("Disaggregated", p.compute),
+        LegendItem::solid("Pareto frontier", p.goodput),
+        LegendItem::solid("TPOT target", p.target),
+    ];
+    let plot = legend_and_plot(root, &legend, style)?;
+    let target_x = 1.0 / data.tpot_target_s;
+    let target_x = (target_x.is_finite() && target_x > 0.0).then_some(target_x);
+    let x_max = axis_top(data.points.iter().map(|pt| pt.tokens_per_s_per_user).chain(target_x));
+    let y_max = axis_top(data.points.iter().map(|pt| pt.tokens_per_s_per_gpu));
+    let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
+    let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;
+    let xy = |pt: &SearchPoint| (pt.tokens_per_s_per_user, pt.tokens_per_s_per_gpu);
+    let radius = style.px(3.0);
+    chart.draw_series(data.points.iter().map(|pt| {
+        let color = if pt.disaggregated { p.compute } else { p.throughput };
+        Circle::new(xy(pt), radius, color.mix(0.7).filled())
+    }))?;
+    let line: Vec<(f64, f64)> = data.frontier.iter().filter_map(|&i| data.points.get(i)).map(xy).collect();
+    chart.draw_series(LineSeries::new(line, style.stroke(p.goodput, 2.0)))?;
+    if let Some(x) = target_x {
+        let label =
+            format!("TPOT target {} ms = {} tokens/s/user", target_ms(data.tpot_target_s), thousands(x));
+        vertical_marker(&mut chart, x, y_max, &label, p.target, style)?;
+    }
+    if let Some(pt) = data.hovered.and_then(|i| data.points.get(i)) {
+        chart.draw_series(std::iter::once(Circle::new(xy(pt), style.px(7.0), style.stroke(p.text, 2.5))))?;
+    }
+    root.present()?;
+    Ok(ChartFrame::of(&chart))
+}
+
+/// The index of the point nearest pixel `(x, y)` of `frame`'s backend within `radius_px`, if any.
+pub fn point_at(
+    data: &SearchChartData,
+    frame: &ChartFrame,
+    (x, y): (f64, f64),
+    radius_px: f64,
+) -> Option<usize> {
+    let distance = |pt: &SearchPoint| {
+        let dx = f64::from(frame.x_to_px(pt.tokens_per_s_per_user)) - x;
+        let dy = f64::from(frame.y_to_px(pt.tokens_per_s_per_gpu)) - y;
+        dx.hypot(dy)
+    };
+    data.points
+        .iter()
+        .enumerate()
+        .map(|(i, pt)| (i, distance(pt)))
+        .filter(|(_, d)| *d <= radius_px)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+}

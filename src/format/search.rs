@@ -1,0 +1,120 @@
+//! The configuration search's table as the page prints it: which rows the filters keep, in the order
+//! chosen, each row's cells (the same rounding as the placement table) and its `data-config` id.
+
+use super::placement::binds_text;
+use super::{ms, significant, thousands};
+use crate::core::presets::GPUS;
+use crate::core::search::{Config, Layout, Row};
+use crate::state::search::{Filters, SortKey};
+
+/// The table's columns, with units; the CSV's headers.
+pub const HEADERS: [&str; 13] = [
+    "GPU",
+    "Weights",
+    "KV",
+    "Placement",
+    "GPUs",
+    "Goodput per GPU (req/s)",
+    "Tokens/s per GPU",
+    "Tokens/s per user",
+    "TPOT (ms)",
+    "TTFT (ms)",
+    "Binds",
+    "GPUs for the load",
+    "$ per million tokens",
+];
+
+/// `TP 2` (colocated) or `3×TP1 : 1×TP2` (x prefill instances of TP_p : y decode instances of TP_d).
+pub fn layout_text(layout: &Layout) -> String {
+    match *layout {
+        Layout::Colocated { tp } => format!("TP {tp}"),
+        Layout::Disaggregated { prefill_instances, prefill_tp, decode_instances, decode_tp } => {
+            format!("{prefill_instances}×TP{prefill_tp} : {decode_instances}×TP{decode_tp}")
+        }
+    }
+}
+
+/// A configuration's id in the page: `h100-sxm/bf16/fp8/tp2` or `h100-sxm/bf16/fp8/2x1-1x2`.
+pub fn config_id(config: &Config) -> String {
+    let gpu = GPUS[usize::from(config.gpu_index).min(GPUS.len() - 1)].id;
+    let layout = match config.layout {
+        Layout::Colocated { tp } => format!("tp{tp}"),
+        Layout::Disaggregated { prefill_instances, prefill_tp, decode_instances, decode_tp } => {
+            format!("{prefill_instances}x{prefill_tp}-{decode_instances}x{decode_tp}")
+        }
+    };
+    format!("{gpu}/{}/{}/{layout}", config.weight_precision.id(), config.kv_precision.id())
+}
+
+/// A row's cells in [`HEADERS`] order: goodput per GPU with [`significant`], TPOT and TTFT with
+/// [`ms`], as the placement table prints them.
+pub fn cells(row: &Row) -> [String; 13] {
+    let c = &row.config;
+    [
+        GPUS[usize::from(c.gpu_index).min(GPUS.len() - 1)].name.to_string(),
+        c.weight_precision.label().to_string(),
+        c.kv_precision.label().to_string(),
+        layout_text(&c.layout),
+        thousands(f64::from(row.gpus)),
+        significant(row.goodput_per_gpu_req_per_s),
+        thousands(row.tokens_per_s_per_gpu),
+        significant(row.tokens_per_s_per_user),
+        ms(row.tpot_s),
+        ms(row.ttft_s),
+        binds_text(row.binds).to_string(),
+        thousands(f64::from(row.gpus_for_load)),
+        usd(row.usd_per_million_tokens),
+    ]
+}
+
+/// Dollars with cents below $100, whole dollars (with separators) above.
+pub fn usd(amount: f64) -> String {
+    if amount < 100.0 {
+        format!("${}", super::fixed(amount, 2))
+    } else {
+        format!("${}", thousands(amount))
+    }
+}
+
+/// Whether `row` passes every filter that is set.
+pub fn passes(row: &Row, filters: &Filters) -> bool {
+    let c = &row.config;
+    let placement = match c.layout {
+        Layout::Colocated { .. } => crate::core::placement::PlacementMode::Colocated,
+        Layout::Disaggregated { .. } => crate::core::placement::PlacementMode::Disaggregated,
+    };
+    filters.gpu_index.is_none_or(|g| g == c.gpu_index)
+        && filters.weight_precision.is_none_or(|p| p == c.weight_precision)
+        && filters.kv_precision.is_none_or(|p| p == c.kv_precision)
+        && filters.placement.is_none_or(|p| p == placement)
+}
+
+/// Indices of the rows the filters keep, best first by `sort` (ties: more goodput per GPU, then
+/// fewer GPUs, then the rows' order, so the order is total and stable).
+pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
+    let mut kept: Vec<usize> = (0..rows.len()).filter(|&i| passes(&rows[i], filters)).collect();
+    kept.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a], &rows[b]);
+        let first = match sort {
+            SortKey::GoodputPerGpu => std::cmp::Ordering::Equal,
+            SortKey::UsdPerMillionTokens => ra.usd_per_million_tokens.total_cmp(&rb.usd_per_million_tokens),
+            SortKey::GpusForLoad => ra.gpus_for_load.cmp(&rb.gpus_for_load),
+            SortKey::TokensPerUser => rb.tokens_per_s_per_user.total_cmp(&ra.tokens_per_s_per_user),
+        };
+        first
+            .then(rb.goodput_per_gpu_req_per_s.total_cmp(&ra.goodput_per_gpu_req_per_s))
+            .then(ra.gpus.cmp(&rb.gpus))
+            .then(a.cmp(&b))
+    });
+    kept
+}
+
+/// `showing 50 of 3,917 (46,716 evaluated)`.
+pub fn count_text(showing: usize, kept: usize, evaluated: u32) -> String {
+    format!(
+        "showing {} of {} ({} evaluated)",
+        thousands(showing as f64),
+        thousands(kept as f64),
+        thousands(f64::from(evaluated))
+    )
+}
