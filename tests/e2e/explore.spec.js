@@ -332,10 +332,12 @@ test('sweeping the TPOT target starts at 1 ms and raises it; the knee follows', 
   await expect(page.locator('#animate-what')).toBeEnabled();
   await urlSettled(page);
   const tpotMs = Number(queryValue(page, 'tpot'));
-  // The seed's knee at that target: (target x 3.35 TB/s - 16.06 GB) / 268 MB, rounded down.
+  // The seed's knee at that target: (target x 3.35 TB/s - 16.06 GB) / 268 MB, rounded down. A loaded
+  // runner may stop the sweep after it wrapped back below batch 1's 4.87 ms step: then no knee row.
   const kvPerSeq = 2048 * 2 * 32 * 8 * 128 * 2;
   const knee = Math.floor(((tpotMs / 1e3) * 3.35e12 - 8.03e9 * 2) / kvPerSeq);
-  await expect(page.locator('#batch-table tr.knee th')).toHaveText(String(knee));
+  if (knee >= 1) await expect(page.locator('#batch-table tr.knee th')).toHaveText(String(knee));
+  else await expect(page.locator('#batch-table tr.knee')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
