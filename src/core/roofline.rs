@@ -16,6 +16,8 @@ use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::prefill::prefill_time;
 use super::presets::{Attention, GpuSpec, ModelSpec};
+use super::prefix::PrefixCache;
+use super::spec::Speculation;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
 pub use pool::{gpus_needed, kv_pool_batch, usable_hbm_bytes, weight_bytes_per_gpu};
@@ -68,6 +70,10 @@ pub struct Scenario {
     /// Share of HBM the server may use for weights plus KV (0.9 by default, as vLLM).
     pub memory_utilization: f64,
     pub calibration: Calibration,
+    /// Speculative decoding ([`Speculation::OFF`] by default).
+    pub speculation: Speculation,
+    /// A shared prompt prefix and its cache hit rate ([`PrefixCache::NONE`] by default).
+    pub prefix: PrefixCache,
 }
 
 impl Scenario {

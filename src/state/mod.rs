@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::presets::ModelSpec;
 use crate::core::presets::{GPUS, MODELS};
+use crate::core::prefix::PrefixCache;
 use crate::core::roofline::{Calibration, Precision, Scenario};
+use crate::core::spec::Speculation;
 use fields::CTX;
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 pub use stops::{log_stops, nearest_stop_index};
@@ -78,6 +80,8 @@ pub const WORKED_EXAMPLE: Scenario = Scenario {
     ttft_target_s: DEFAULT_TTFT_S,
     memory_utilization: DEFAULT_MEMORY_UTILIZATION,
     calibration: Calibration::IDEAL,
+    speculation: Speculation::OFF,
+    prefix: PrefixCache::NONE,
 };
 
 impl Default for Inputs {

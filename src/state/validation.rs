@@ -53,6 +53,8 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
         memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
         calibration: Calibration::IDEAL,
+        speculation: defaults.speculation,
+        prefix: defaults.prefix,
     }
 }
 

@@ -377,6 +377,8 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
             ttft_target_s: ttft,
             memory_utilization: util,
             calibration: cal.map_or(Calibration::IDEAL, |(mbu, overhead_s)| Calibration { mbu, overhead_s }),
+            speculation: goodput_lab::core::spec::Speculation::OFF,
+            prefix: goodput_lab::core::prefix::PrefixCache::NONE,
         })
         .boxed()
 }
