@@ -7,8 +7,10 @@ const { median, report, DIST } = require('./lib');
 // 512-token step budget, at most 64 sequences; 20,000 requests per run (the most the URL allows).
 const WORKLOAD = 'model=llama-3.1-8b&gpu=h100-sxm&ctx=2176&out=256&arrivals=poisson&lengths=fixed'
   + '&chunk=512&cap=64&requests=20000';
-// Offered load in requests/s: about 80% of the analytic rate at batch 64 (24.4 req/s), where a
-// server is meant to run. BENCH_RATE overrides it.
+// Offered load in requests/s: about 80% of the analytic rate at batch 64 (24.4 req/s). Since the
+// per-operator step (issue 14) it overloads the simulated server (a 512-token mixed step takes
+// 13.98 ms; goodput is about 12 req/s), so the queue grows through the run: that is the workload
+// the budget is set on (issue 15), not changed to pass. BENCH_RATE overrides it.
 const RATE = Number(process.env.BENCH_RATE || 20);
 const RUNS = 5;
 // Calls of the export per timed sample (10 x 20,000 requests), so a sample lasts long enough that
@@ -35,7 +37,7 @@ async function timeRuns({ query, rate, runs, calls }) {
 
 async function wasmThroughput(browser, base) {
   const page = await browser.newPage();
-  await page.goto(`${base}/bench/browser/wasm.html`);
+  await page.goto(`${base}/bench/browser/wasm.html?dist=${encodeURIComponent(DIST)}`);
   await page.waitForFunction(() => typeof window.benchSimulate === 'function', null, { timeout: 30_000 });
   const runs = await page.evaluate(timeRuns, { query: WORKLOAD, rate: RATE, runs: RUNS, calls: CALLS });
   await page.close();
@@ -43,7 +45,7 @@ async function wasmThroughput(browser, base) {
   const r0 = runs[0];
   console.log(`#   ${RUNS} samples of ${r0.requests} requests at ${RATE} req/s: ${runs.map((r) => r.ms.toFixed(1)).join(', ')} ms; `
     + `served ${r0.servedPerS.toFixed(2)} req/s, ${(100 * r0.attained).toFixed(1)}% met both targets`);
-  report('sim.wasm.requests_per_s.median', median(perS), 'req/s', { op: '>=', value: 300000 });
+  report('sim.wasm.requests_per_s.median', median(perS), 'req/s', { op: '>=', value: 5000000 });
   return { workload: WORKLOAD, rateReqPerS: RATE, runs, requestsPerSMedian: median(perS) };
 }
 

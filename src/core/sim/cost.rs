@@ -63,9 +63,16 @@ impl StepCost {
         self.step_s(&work)
     }
 
-    /// Causal attention FLOPs for prefilling prompt tokens `done..done + chunk`, in FLOP.
+    /// Causal attention FLOPs for prefilling prompt tokens `done..done + chunk`, in FLOP:
+    /// prompt_attention_flop(done + chunk) - prompt_attention_flop(done).
     pub fn chunk_attention_flop(&self, done: u32, chunk: u32) -> f64 {
-        let m = &self.model;
-        prefill_attention_flop(m, done.saturating_add(chunk)) - prefill_attention_flop(m, done)
+        self.prompt_attention_flop(done.saturating_add(chunk)) - self.prompt_attention_flop(done)
+    }
+
+    /// Causal attention FLOPs of a prompt's first `tokens` tokens
+    /// ([`prefill_attention_flop`] of the model), in FLOP.
+    #[inline]
+    pub fn prompt_attention_flop(&self, tokens: u32) -> f64 {
+        prefill_attention_flop(&self.model, tokens)
     }
 }

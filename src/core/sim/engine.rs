@@ -71,6 +71,11 @@ struct Prefilling {
     id: u32,
     done: u32,
     total: u32,
+    /// Causal attention FLOPs of its first `done` tokens ([`StepCost::prompt_attention_flop`]), so a
+    /// chunk's FLOPs cost one evaluation per step instead of two.
+    flop_done: f64,
+    /// The same at the end of the chunk the current step gives it (set while gathering the step).
+    flop_next: f64,
 }
 
 /// A decoding sequence's bookkeeping, by request id.
@@ -222,7 +227,8 @@ impl Engine<'_> {
                 self.start_decode(id, generated, total);
             } else {
                 self.prefill_reserved += f64::from(total);
-                self.prefilling.push_back(Prefilling { id, done: 0, total });
+                let flop_done = self.cost.prompt_attention_flop(0);
+                self.prefilling.push_back(Prefilling { id, done: 0, total, flop_done, flop_next: flop_done });
             }
             self.note_kv_peak();
         }

@@ -63,14 +63,18 @@ pub fn requests(
 ) -> Vec<Request> {
     let mut gaps = Rng::new(seed);
     let mut sizes = Rng::new(seed ^ 0x5DEE_CE66_D1CE_4E5B);
+    // Fixed lengths draw nothing: round them once rather than per request.
+    let fixed = (lengths.dist == LengthDist::Fixed)
+        .then(|| (draw_length(lengths, means.0, &mut sizes), draw_length(lengths, means.1, &mut sizes)));
     let mut t_s = 0.0;
     (0..count)
         .map(|i| {
             if i > 0 {
                 t_s += unit_gap(arrivals, &mut gaps) / rate_req_per_s;
             }
-            let prompt_tokens = draw_length(lengths, means.0, &mut sizes);
-            let output_tokens = draw_length(lengths, means.1, &mut sizes);
+            let (prompt_tokens, output_tokens) = fixed.unwrap_or_else(|| {
+                (draw_length(lengths, means.0, &mut sizes), draw_length(lengths, means.1, &mut sizes))
+            });
             Request { arrival_s: t_s, prompt_tokens, output_tokens }
         })
         .collect()

@@ -34,7 +34,9 @@ impl Engine<'_> {
     }
 
     /// The step's work and how many prompt chunks (from the front of the prefill queue) it takes.
-    fn gather_work(&self) -> (StepWork, usize) {
+    /// A chunk's attention FLOPs are [`StepCost::chunk_attention_flop`]'s difference, its start
+    /// remembered from the step before (`flop_done`) and its end kept for the next (`flop_next`).
+    fn gather_work(&mut self) -> (StepWork, usize) {
         let mut budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
         let mut work = StepWork {
             decode_tokens: self.n_dec,
@@ -43,14 +45,15 @@ impl Engine<'_> {
             ..StepWork::default()
         };
         let mut chunks = 0;
-        for p in &self.prefilling {
+        for p in self.prefilling.iter_mut() {
             if budget == 0 {
                 break;
             }
             let chunk = (p.total - p.done).min(budget);
             budget -= chunk;
             work.prefill_tokens += chunk;
-            work.prefill_attention_flop += self.cost.chunk_attention_flop(p.done, chunk);
+            p.flop_next = self.cost.prompt_attention_flop(p.done + chunk);
+            work.prefill_attention_flop += p.flop_next - p.flop_done;
             chunks += 1;
         }
         (work, chunks)
@@ -61,15 +64,16 @@ impl Engine<'_> {
     fn advance_prefills(&mut self, chunks: usize) {
         let mut budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
         for _ in 0..chunks {
-            let Some(mut p) = self.prefilling.pop_front() else { return };
+            let Some(p) = self.prefilling.front_mut() else { return };
             let chunk = (p.total - p.done).min(budget);
             budget -= chunk;
             p.done += chunk;
+            p.flop_done = p.flop_next;
             self.prefill_done += f64::from(chunk);
             if p.done < p.total {
-                self.prefilling.push_front(p);
                 return;
             }
+            let Some(p) = self.prefilling.pop_front() else { return };
             self.prefill_done -= f64::from(p.total);
             self.prefill_reserved -= f64::from(p.total);
             self.held_dec += f64::from(p.total);
