@@ -54,7 +54,7 @@ pub fn batch_row_numbers(row: &BatchRow) -> [String; 10] {
         thousands(p.tokens_per_s),
         yes_no(p.meets_tpot).to_string(),
         req_per_s(p.goodput_req_per_s),
-        ms(p.ttft_s),
+        ms(p.ttft_mean_s),
         yes_no(p.meets_ttft).to_string(),
         gb(p.step.weight_read_bytes),
         thousands(p.tokens_per_s_per_gpu),

@@ -3,6 +3,7 @@
 
 mod headline;
 pub mod placement;
+pub mod prefix;
 pub mod search;
 use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
 use crate::core::units::{

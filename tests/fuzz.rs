@@ -50,6 +50,7 @@ use goodput_lab::sim_protocol::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 use goodput_lab::state::lessons::LESSONS;
+use goodput_lab::state::prefix::{HIT, PREFIX};
 use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED};
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
@@ -185,6 +186,9 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     in_field(&TPOT, i.scenario.tpot_target_s)?;
     in_field(&TTFT, i.scenario.ttft_target_s)?;
     in_field(&UTIL, i.scenario.memory_utilization)?;
+    let prefix = i.scenario.prefix;
+    within(&PREFIX, f64::from(prefix.prefix_tokens), (0.0, f64::from(i.scenario.context_tokens)))?;
+    in_field(&HIT, prefix.hit_rate)?;
     if let Some(c) = i.realistic() {
         in_field(&MBU, c.mbu)?;
         in_field(&OVERHEAD, c.overhead_s)?;
@@ -238,6 +242,8 @@ fn round_trips(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     prop_assert!(close(again.scenario.tpot_target_s, i.scenario.tpot_target_s, &TPOT), "{query}");
     prop_assert!(close(again.scenario.ttft_target_s, i.scenario.ttft_target_s, &TTFT), "{query}");
     prop_assert!(close(again.scenario.memory_utilization, i.scenario.memory_utilization, &UTIL), "{query}");
+    prop_assert_eq!(again.scenario.prefix.prefix_tokens, i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens));
+    prop_assert!(close(again.scenario.prefix.hit_rate, i.scenario.prefix.hit_rate, &HIT), "{query}");
     placement::placement_round_trips(&i.placement, &again.placement)
 }
 

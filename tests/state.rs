@@ -55,7 +55,7 @@ fn a_url_with_every_key_opens_that_state() {
 #[test]
 fn every_key_round_trips() {
     let preset = "model=llama-3.1-70b&gpu=mi300x&w=int4&kv=fp8&tp=2&ctx=3000&out=99&tpot=7.5&ttft=450\
-                  &util=80&mbu=65&overhead=0.5&rate=12.5&price=1.75";
+                  &util=80&prefix=1000&hit=75&mbu=65&overhead=0.5&rate=12.5&price=1.75";
     let custom = "model=custom&m_params=20&m_active=4&m_layers=24&m_hidden=2880&m_heads=64&m_kv_heads=8\
                   &m_head_dim=64&m_experts=32&m_top_k=4&m_window=128&m_swa_layers=12&m_max_ctx=65536\
                   &gpu=custom&g_hbm=96&g_bw=4.2&g_bf16=900&g_fp8=1800&g_fp4=0&g_link=400\

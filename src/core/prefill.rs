@@ -1,5 +1,6 @@
 //! Prefill: how long a prompt takes to process before its first token, from the same per-operator
-//! step as decode ([`crate::core::roofline::StepRoofline::terms`]).
+//! step as decode ([`crate::core::roofline::StepRoofline::terms`]), whole (a prefix-cache miss) or
+//! past a cached shared prefix (a hit), and the TTFT of each and their mean.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,8 +12,10 @@ use super::roofline::{
 /// The time to prefill one prompt on the replica, and its terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Prefill {
-    /// Tokens prefilled (the scenario's context).
+    /// The prompt's tokens (the scenario's context).
     pub prompt_tokens: u32,
+    /// Tokens of it found cached (a shared prefix's hit) and not computed; 0 for a whole prompt.
+    pub cached_tokens: u32,
     /// 2 x active params x prompt + causal attention FLOPs, in FLOP.
     pub flop: f64,
     /// flop / (TP x peak), in s.
@@ -33,18 +36,41 @@ pub struct Prefill {
 /// prefill(P) = max(weights_read(P) / TP / (bandwidth x MBU), 2 x active x P / (TP x peak))
 /// + causal attention FLOPs(P) / (TP x peak) + all-reduce(P) + overhead, in s: one step of P prompt
 /// tokens and no decodes. A short prompt's GEMMs are memory-bound, and then its attention adds to
-/// the weight read (the single max hid it under the reads).
+/// the weight read (the single max hid it under the reads). This is a prefix-cache miss.
 pub fn prefill_time(scenario: &Scenario) -> Prefill {
-    let mix = StepMix {
-        prefill_tokens: f64::from(scenario.context_tokens),
-        prefill_attention_flop: prefill_attention_flop(&scenario.model, scenario.context_tokens),
-        ..StepMix::default()
+    prefill_time_cached(scenario, 0)
+}
+
+/// A prompt of P = context tokens whose first C tokens are cached (a hit on the shared prefix): one
+/// step of the P - C uncached tokens, whose GEMMs see P - C tokens and whose attention reads the
+/// C cached tokens' KV and computes the suffix's causal pairs over the whole prompt,
+/// attention FLOPs(P) - attention FLOPs(C). prefill_hit = max(weights_read(P - C) / TP / bw,
+/// 2 x active x (P - C) / (TP x peak)) + max(C x KV per token / shards / bw, (attn(P) - attn(C)) /
+/// (TP x peak)) + all-reduce(P - C) + overhead, in s. C = 0 is [`prefill_time`].
+pub fn prefill_time_cached(scenario: &Scenario, cached_tokens: u32) -> Prefill {
+    let m = &scenario.model;
+    let cached = cached_tokens.min(scenario.context_tokens);
+    let mix = if cached == 0 {
+        StepMix {
+            prefill_tokens: f64::from(scenario.context_tokens),
+            prefill_attention_flop: prefill_attention_flop(m, scenario.context_tokens),
+            ..StepMix::default()
+        }
+    } else {
+        StepMix {
+            prefill_tokens: f64::from(scenario.context_tokens - cached),
+            prefill_kv_tokens: f64::from(cached),
+            prefill_attention_flop: prefill_attention_flop(m, scenario.context_tokens)
+                - prefill_attention_flop(m, cached),
+            ..StepMix::default()
+        }
     };
     let terms = step_terms(scenario, &mix);
     let flop = terms.gemm.flop + terms.prefill_attention.flop;
     let bytes = terms.gemm.bytes + terms.prefill_attention.bytes;
     Prefill {
         prompt_tokens: scenario.context_tokens,
+        cached_tokens: cached,
         flop,
         compute_s: flop / peak_flop_per_s(scenario),
         memory_s: bytes / effective_bandwidth_bytes_per_s(scenario),
@@ -53,4 +79,44 @@ pub fn prefill_time(scenario: &Scenario) -> Prefill {
         bound: terms.bound(),
         terms,
     }
+}
+
+/// The prefill the TTFT target is checked against: a miss's whole prompt while any request misses
+/// (h < 1), the hit's suffix when every request hits (h = 1).
+pub fn target_prefill(scenario: &Scenario) -> Prefill {
+    let prefix = &scenario.prefix;
+    if prefix.active() && prefix.hit_rate >= 1.0 {
+        prefill_time_cached(scenario, prefix.cached_tokens(scenario.context_tokens))
+    } else {
+        prefill_time(scenario)
+    }
+}
+
+/// Steady-state TTFT at one batch for a prefix-cache hit, a miss and their mean.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TtftSplit {
+    /// step(B) + prefill of the uncached suffix, in s.
+    pub hit_s: f64,
+    /// step(B) + prefill of the whole prompt, in s.
+    pub miss_s: f64,
+    /// h x hit + (1 - h) x miss: the mean over requests, not a percentile, in s.
+    pub mean_s: f64,
+    /// What the TTFT target is checked against: the miss while h < 1 (every request must meet it,
+    /// and some miss), the hit at h = 1, in s.
+    pub target_s: f64,
+}
+
+/// hit = step + prefill_hit, miss = step + prefill(prompt), mean = h x hit + (1 - h) x miss, in s,
+/// for a decode step of `step_s` in flight. Without a prefix cache all four are step + prefill.
+pub fn ttft_split(scenario: &Scenario, step_s: f64) -> TtftSplit {
+    let miss_s = step_s + prefill_time(scenario).prefill_s;
+    let prefix = &scenario.prefix;
+    if !prefix.active() {
+        return TtftSplit { hit_s: miss_s, miss_s, mean_s: miss_s, target_s: miss_s };
+    }
+    let cached = prefix.cached_tokens(scenario.context_tokens);
+    let hit_s = step_s + prefill_time_cached(scenario, cached).prefill_s;
+    let h = prefix.hit_rate;
+    let mean_s = h * hit_s + (1.0 - h) * miss_s;
+    TtftSplit { hit_s, miss_s, mean_s, target_s: if h >= 1.0 { hit_s } else { miss_s } }
 }

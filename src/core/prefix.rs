@@ -1,5 +1,15 @@
-//! Prefix caching's validated settings: one prompt prefix shared by every request (a system prompt)
-//! and the share of requests that find it cached. (The formulas live where prefill and the pool do.)
+//! Prefix caching: one prompt prefix shared by every request (a system prompt), the share of
+//! requests that find it cached, and the one place its token arithmetic lives (the cached tokens
+//! of a prompt, the copy the pool stores once, the tokens a sequence holds privately). Prefill and
+//! the pool call these ([`crate::core::prefill`], [`crate::core::roofline::kv_pool_batch`], the
+//! simulator's pool and admissions).
+//!
+//! The model: one shared prefix of P tokens opens every prompt. A request finds it cached with
+//! probability h (a hit): it prefills only its own context - P tokens, whose attention still reads
+//! the cached prefix's KV, and holds only those tokens' KV, the prefix's KV being the replica's one
+//! shared copy. A miss prefills and holds its whole prompt privately (as if the cached copy had been
+//! evicted or the request did not reuse it). Every decode step still reads each sequence's whole
+//! context, the shared part included.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,4 +25,32 @@ pub struct PrefixCache {
 impl PrefixCache {
     /// No shared prefix (the default).
     pub const NONE: PrefixCache = PrefixCache { prefix_tokens: 0, hit_rate: 0.0 };
+
+    /// A prefix some request reuses: P > 0 and h > 0. Otherwise nothing changes.
+    pub fn active(&self) -> bool {
+        self.prefix_tokens > 0 && self.hit_rate > 0.0
+    }
+
+    /// Tokens of a `prompt_tokens` prompt a hit finds cached: min(P, prompt - 1), in tokens (0 when
+    /// no request reuses the prefix). The prompt's last token is always computed, as vLLM does: its
+    /// logits give the first output token.
+    pub fn cached_tokens(&self, prompt_tokens: u32) -> u32 {
+        if self.active() {
+            self.prefix_tokens.min(prompt_tokens.saturating_sub(1))
+        } else {
+            0
+        }
+    }
+
+    /// The shared copy the pool stores once per replica for a `context_tokens` context:
+    /// min(P, context - 1) tokens while h > 0, else 0 (a copy nobody reuses is not kept), in tokens.
+    pub fn stored_tokens(&self, context_tokens: u32) -> f64 {
+        f64::from(self.cached_tokens(context_tokens))
+    }
+
+    /// KV tokens one sequence holds privately on average at a `context_tokens` context:
+    /// h x (context - C) + (1 - h) x context = context - h x C, C = min(P, context - 1), in tokens.
+    pub fn private_tokens_mean(&self, context_tokens: u32) -> f64 {
+        f64::from(context_tokens) - self.hit_rate * self.stored_tokens(context_tokens)
+    }
 }

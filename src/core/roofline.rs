@@ -14,13 +14,16 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
-use super::prefill::prefill_time;
+use super::prefill::ttft_split;
 use super::presets::{Attention, GpuSpec, ModelSpec};
 use super::prefix::PrefixCache;
 use super::spec::Speculation;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
-pub use pool::{gpus_needed, kv_pool_batch, usable_hbm_bytes, weight_bytes_per_gpu};
+pub use pool::{
+    gpus_needed, kv_bytes_per_seq_held, kv_pool_batch, prefix_shared_kv_bytes, usable_hbm_bytes,
+    weight_bytes_per_gpu,
+};
 pub use step::{step_terms, Group, GroupCost, StepMix, StepRoofline, StepTerms};
 
 /// The largest batch the model ever considers; bounds every search and cast.
@@ -121,8 +124,12 @@ pub struct StepTime {
 pub struct BatchPoint {
     pub batch: u32,
     pub step: StepTime,
-    /// Steady-state TTFT: the decode step in flight, then the prompt's prefill, in s.
+    /// Steady-state TTFT the target is checked against: the decode step in flight, then the
+    /// prompt's prefill (a prefix-cache miss while any request misses), in s.
     pub ttft_s: f64,
+    /// The mean TTFT over prefix-cache hits and misses, h x hit + (1 - h) x miss (ttft_s without a
+    /// prefix cache), in s.
+    pub ttft_mean_s: f64,
     /// B / step_s, in tokens/s (the whole replica).
     pub tokens_per_s: f64,
     /// tokens_per_s / TP, in tokens/s per GPU.
@@ -224,10 +231,12 @@ pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
     }
 }
 
-/// Steady-state TTFT at batch B: a new request waits for the decode step in flight, then its
-/// prompt is prefilled alone. ttft(B) = step(B) + prefill(prompt), in s.
+/// Steady-state TTFT at batch B that the target is checked against: a new request waits for the
+/// decode step in flight, then its prompt is prefilled alone. ttft(B) = step(B) + prefill(prompt),
+/// in s; with a prefix cache the miss's while h < 1, the hit's at h = 1
+/// ([`crate::core::prefill::ttft_split`], which also gives the hit, the miss and the mean).
 pub fn ttft_s(scenario: &Scenario, step: &StepTime) -> f64 {
-    step.step_s + prefill_time(scenario).prefill_s
+    ttft_split(scenario, step.step_s).target_s
 }
 
 /// One batch size evaluated: tokens/s = B / step, requests/s = B / (output x step), goodput.
@@ -237,7 +246,8 @@ pub fn evaluate(scenario: &Scenario, batch: u32) -> BatchPoint {
     let tp = f64::from(scenario.tp.max(1));
     let tokens_per_s = ratio_or_zero(b, step.step_s);
     let throughput_req_per_s = ratio_or_zero(b, f64::from(scenario.output_tokens) * step.step_s);
-    let ttft_s = ttft_s(scenario, &step);
+    let ttft = ttft_split(scenario, step.step_s);
+    let ttft_s = ttft.target_s;
     let meets_tpot = step.step_s <= scenario.tpot_target_s;
     let meets_ttft = ttft_s <= scenario.ttft_target_s;
     let goodput_req_per_s = if meets_tpot && meets_ttft { throughput_req_per_s } else { 0.0 };
@@ -245,6 +255,7 @@ pub fn evaluate(scenario: &Scenario, batch: u32) -> BatchPoint {
         batch,
         step,
         ttft_s,
+        ttft_mean_s: ttft.mean_s,
         tokens_per_s,
         tokens_per_s_per_gpu: tokens_per_s / tp,
         tokens_per_s_per_user: ratio_or_zero(1.0, step.step_s),

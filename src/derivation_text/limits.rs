@@ -93,13 +93,25 @@ pub(super) fn knee_form(d: &Derivation) -> (String, String, String) {
 
 pub(super) fn pool(d: &Derivation) -> Line {
     let p = &d.pool;
-    let numbers = format!(
-        "({} × {} − {}) / {}",
-        gb_short(p.hbm_bytes),
-        percent_trimmed(p.memory_utilization),
-        size(p.weight_bytes),
-        size(p.kv_bytes_per_seq)
-    );
+    let shared = p.prefix_shared_bytes > 0.0;
+    let numbers = if shared {
+        format!(
+            "({} × {} − {} − {}) / {}",
+            gb_short(p.hbm_bytes),
+            percent_trimmed(p.memory_utilization),
+            size(p.weight_bytes),
+            size(p.prefix_shared_bytes),
+            size(p.kv_bytes_held_per_seq)
+        )
+    } else {
+        format!(
+            "({} × {} − {}) / {}",
+            gb_short(p.hbm_bytes),
+            percent_trimmed(p.memory_utilization),
+            size(p.weight_bytes),
+            size(p.kv_bytes_per_seq)
+        )
+    };
     let (result, note) = match d.limit {
         Limit::WeightsDoNotFit { gpus_needed, .. } => {
             ("none".to_string(), format!("The weights do not fit: they need at least {gpus_needed} GPUs."))
@@ -109,14 +121,13 @@ pub(super) fn pool(d: &Derivation) -> Line {
         }
         _ => (format!("{} sequences", thousands(f64::from(p.batch))), binds(d)),
     };
-    line(
-        "pool",
-        "KV pool",
-        "(HBM × utilization − weights per GPU) / KV per sequence per GPU",
-        numbers,
-        result,
-        note,
-    )
+    let formula = if shared {
+        "(HBM × utilization − weights per GPU − shared prefix KV, held once) / KV a sequence holds per GPU \
+         (a hit holds only its own suffix; its decode still reads the whole context)"
+    } else {
+        "(HBM × utilization − weights per GPU) / KV per sequence per GPU"
+    };
+    line("pool", "KV pool", formula, numbers, result, note)
 }
 
 /// "The server runs min(knee 64, pool 208) = 64: the TPOT target binds."

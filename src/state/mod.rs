@@ -8,6 +8,7 @@ pub mod keys;
 pub mod lessons;
 pub mod measured;
 pub mod placement;
+pub mod prefix;
 mod query;
 pub mod search;
 pub mod sim;
@@ -128,7 +129,9 @@ impl Inputs {
     /// These inputs with the model (and the context clamped to its maximum).
     pub fn with_model(self, model: ModelSpec) -> Inputs {
         let context_tokens = self.scenario.context_tokens.min(context_tokens_max_for(&model));
-        Inputs { scenario: Scenario { model, context_tokens, ..self.scenario }, ..self }
+        let mut prefix = self.scenario.prefix;
+        prefix.prefix_tokens = prefix.prefix_tokens.min(context_tokens);
+        Inputs { scenario: Scenario { model, context_tokens, prefix, ..self.scenario }, ..self }
     }
 }
 

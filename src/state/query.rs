@@ -3,12 +3,12 @@
 
 use super::custom::{write_fields, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{lessons, validate, view, Inputs, Notice};
+use super::{lessons, prefix, validate, view, Inputs, Notice};
 use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 69] = [
+pub const KEYS: [&str; 71] = [
     "model",
     "m_params",
     "m_active",
@@ -37,6 +37,8 @@ pub const KEYS: [&str; 69] = [
     "tpot",
     "ttft",
     "util",
+    "prefix",
+    "hit",
     "mbu",
     "overhead",
     "rate",
@@ -169,6 +171,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         ("ttft", TTFT.write(scenario.ttft_target_s)),
         ("util", UTIL.write(scenario.memory_utilization)),
     ]);
+    pairs.extend(prefix::pairs(inputs));
     if let Some(calibration) = inputs.realistic() {
         pairs.extend([
             ("mbu", MBU.write(calibration.mbu)),

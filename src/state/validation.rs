@@ -3,7 +3,7 @@
 
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{context_tokens_max_for, placement, search, sim, Inputs, Notice, RawQuery};
+use super::{context_tokens_max_for, placement, prefix, search, sim, Inputs, Notice, RawQuery};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
@@ -54,7 +54,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
         calibration: Calibration::IDEAL,
         speculation: defaults.speculation,
-        prefix: defaults.prefix,
+        prefix: prefix::read(raw, context_tokens, notices),
     }
 }
 

@@ -8,6 +8,7 @@ use super::linked::Linked;
 use super::page::{PageMemos, PageState};
 use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
+use crate::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::format::{target_ms, thousands};
 use crate::state::Inputs;
 
@@ -21,6 +22,11 @@ pub fn BatchTable() -> impl IntoView {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
     let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
+    let prefix_on = move || inputs.with(|i| i.scenario.prefix.active());
+    let prefix_notes = move || {
+        let (s, a) = (inputs.get().scenario, analysis.get());
+        [prefix_ttft_note(&s, &a), prefix_pool_note(&s, &a)].into_iter().flatten().collect::<Vec<_>>().join(" ")
+    };
     view! {
         <Show when=move || !nothing_runs() fallback=move || view! { <NoTable/> }>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
@@ -33,7 +39,7 @@ pub fn BatchTable() -> impl IntoView {
                             <th scope="col">"Tokens/s"</th>
                             <th scope="col">"Meets TPOT"</th>
                             <th scope="col">"Goodput (req/s)"</th>
-                            <th scope="col">"TTFT (ms)"</th>
+                            <th scope="col">{move || if prefix_on() { "TTFT, mean (ms)" } else { "TTFT (ms)" }}</th>
                             <th scope="col">"Meets TTFT"</th>
                             <th scope="col">"Weights read (GB/GPU)"</th>
                             <Show when=move || per_gpu.get()>
@@ -57,6 +63,9 @@ pub fn BatchTable() -> impl IntoView {
                 "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
                 "Goodput counts a batch only when it meets both targets."
             </p>
+            <Show when=prefix_on>
+                <p class="table-note" id="prefix-note">{prefix_notes}</p>
+            </Show>
         </Show>
     }
 }

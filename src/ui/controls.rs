@@ -1,10 +1,11 @@
-//! The control panel: hardware, workload, targets and calibration, each control writing one field
-//! of the inputs.
+//! The control panel: hardware, workload, prefix caching, targets and calibration, each control
+//! writing one field of the inputs.
 
 use leptos::prelude::*;
 
 use super::custom_fields::{custom_gpu_body, custom_model_body};
 use super::page::PageState;
+use super::prefix_controls::PrefixControls;
 use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, TP_CHOICES};
@@ -25,6 +26,7 @@ pub fn Controls() -> impl IntoView {
         <section class="controls" aria-label="Scenario controls">
             <Hardware/>
             <Workload/>
+            <PrefixControls/>
             <Targets/>
             <Calibrate/>
         </section>
@@ -101,7 +103,10 @@ fn Workload() -> impl IntoView {
             <legend>"Workload"</legend>
             <StopSlider id="ctx" label="Context length" unit="tokens" stops=context_stops
                 value=Signal::derive(move || inputs.get().scenario.context_tokens)
-                on_value=move |v| set_inputs.update(|i| i.scenario.context_tokens = v.min(i.context_tokens_max()))/>
+                on_value=move |v| set_inputs.update(|i| {
+                    i.scenario.context_tokens = v.min(i.context_tokens_max());
+                    i.scenario.prefix.prefix_tokens = i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens);
+                })/>
             <StopSlider id="out" label="Output length" unit="tokens" stops=output_stops
                 value=Signal::derive(move || inputs.get().scenario.output_tokens)
                 on_value=move |v| set_inputs.update(|i| i.scenario.output_tokens = v)/>

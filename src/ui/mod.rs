@@ -29,6 +29,7 @@ mod notices;
 mod page;
 mod panic_banner;
 mod placement;
+mod prefix_controls;
 mod search_chart;
 mod search_panel;
 mod search_prices;

@@ -16,6 +16,7 @@ use goodput_lab::state::sim::{
     ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV, LOADS, PERCENTILES, POINTS, PREFILLS,
     RATE_MAX, REQUESTS, SEED,
 };
+use goodput_lab::state::prefix::{HIT, PREFIX};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
 use goodput_lab::state::KEYS;
 
@@ -102,7 +103,7 @@ pub const MARKUP: &[&str] = &[
 pub fn field_of(key: &str) -> Option<NumberField> {
     let top = [
         CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
-        ATTAIN, RATE_MAX, POINTS,
+        ATTAIN, RATE_MAX, POINTS, PREFIX, HIT,
     ];
     let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
@@ -364,8 +365,10 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
     let lengths = (select(TP_CHOICES.to_vec()), base(CTX), base(OUT));
     let targets = (base(TPOT), base(TTFT), base(UTIL));
     let calibration = prop::option::of((base(MBU), base(OVERHEAD)));
-    (model, gpu, precisions, lengths, targets, calibration)
-        .prop_map(|(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), cal)| Scenario {
+    // The prefix as a share of the context (0 and 1 included) and any hit rate.
+    let prefix = prop_oneof![1 => Just((0.0, 0.0)), 3 => (prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0], base(HIT))];
+    (model, gpu, precisions, lengths, targets, (calibration, prefix))
+        .prop_map(|(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), (cal, (share, hit)))| Scenario {
             model,
             gpu,
             weight_precision: w,
@@ -378,7 +381,10 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
             memory_utilization: util,
             calibration: cal.map_or(Calibration::IDEAL, |(mbu, overhead_s)| Calibration { mbu, overhead_s }),
             speculation: goodput_lab::core::spec::Speculation::OFF,
-            prefix: goodput_lab::core::prefix::PrefixCache::NONE,
+            prefix: goodput_lab::core::prefix::PrefixCache {
+                prefix_tokens: (share * ctx).floor() as u32,
+                hit_rate: hit,
+            },
         })
         .boxed()
 }

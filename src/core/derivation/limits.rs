@@ -3,8 +3,8 @@
 
 use super::StepFormula;
 use crate::core::roofline::{
-    evaluate, kv_shards, step_time, step_time_at, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Bound,
-    Limit, Scenario, MAX_BATCH,
+    evaluate, kv_bytes_per_seq_held, kv_shards, prefix_shared_kv_bytes, step_time, step_time_at,
+    usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Bound, Limit, Scenario, MAX_BATCH,
 };
 use serde::Serialize;
 
@@ -49,7 +49,7 @@ pub struct Knee {
     pub ttft_cap: Option<(f64, f64)>,
 }
 
-/// KV pool = (HBM x utilization - weights per GPU) / KV per seq per GPU.
+/// KV pool = (HBM x utilization - weights per GPU - shared prefix KV) / KV a sequence holds per GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Pool {
     pub hbm_bytes: f64,
@@ -60,6 +60,11 @@ pub struct Pool {
     /// usable - weights per GPU, in B (negative when the weights do not fit).
     pub free_bytes: f64,
     pub kv_bytes_per_seq: f64,
+    /// A shared prefix's KV, stored once per GPU (0 without a prefix cache), in B.
+    pub prefix_shared_bytes: f64,
+    /// KV a sequence holds on average per GPU: kv_bytes_per_seq less a hit's cached prefix,
+    /// (context - h x cached) / context x kv_bytes_per_seq, in B (kv_bytes_per_seq without a cache).
+    pub kv_bytes_held_per_seq: f64,
     /// The roofline's pool, in sequences.
     pub batch: u32,
     /// min(knee, pool): the batch a server can run.
@@ -149,6 +154,8 @@ pub(super) fn pool(scenario: &Scenario, analysis: &Analysis) -> Pool {
         weight_bytes,
         free_bytes: usable_bytes - weight_bytes,
         kv_bytes_per_seq: analysis.kv_bytes_per_seq / kv_shards(scenario),
+        prefix_shared_bytes: prefix_shared_kv_bytes(scenario),
+        kv_bytes_held_per_seq: kv_bytes_per_seq_held(scenario),
         batch: analysis.kv_pool_batch,
         server_batch: analysis.server_batch,
     }

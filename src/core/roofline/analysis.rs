@@ -5,7 +5,7 @@ use super::{
     kv_shards, peak_flop_per_s, usable_hbm_bytes, weight_bytes, weight_bytes_per_gpu, Precision, Scenario,
     TP_CHOICES,
 };
-use crate::core::prefill::{prefill_time, Prefill};
+use crate::core::prefill::{target_prefill, Prefill};
 use serde::{Deserialize, Serialize};
 
 /// What caps the batch a server can run.
@@ -64,7 +64,7 @@ pub fn analyze(scenario: &Scenario) -> Analysis {
         kv_bytes_per_seq: kv_bytes_per_seq(scenario),
         peak_flop_per_s: peak_flop_per_s(scenario),
         compute_precision,
-        prefill: prefill_time(scenario),
+        prefill: target_prefill(scenario),
         knee_exact: knee_exact(scenario),
         knee_batch: knee,
         kv_pool_batch: pool,

@@ -65,7 +65,8 @@ pub struct Trace {
     pub batch_peak: u32,
 }
 
-/// A sequence that is prefilling: `done` of `total` tokens (prompt plus tokens to recompute).
+/// A sequence that is prefilling: `done` of `total` tokens (prompt plus tokens to recompute); a
+/// prefix-cache hit starts with its cached tokens done.
 #[derive(Clone, Copy, Debug)]
 struct Prefilling {
     id: u32,
@@ -109,7 +110,10 @@ struct Engine<'a> {
     finishing: BinaryHeap<Reverse<(u64, u32, u32)>>,
     order: VecDeque<(u32, u32)>,
     n_dec: u32,
+    /// KV tokens the decodes read: their whole contexts, a shared prefix's cached tokens included.
     held_dec: f64,
+    /// The decodes' cached prefix tokens (in held_dec, but held once by the replica, not the pool).
+    cached_dec: f64,
     trace: Trace,
 }
 
@@ -142,6 +146,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         order: VecDeque::new(),
         n_dec: 0,
         held_dec: 0.0,
+        cached_dec: 0.0,
         trace,
     };
     engine.drive();
@@ -201,9 +206,9 @@ impl Engine<'_> {
         true
     }
 
-    /// KV tokens held by decodes plus reserved for prefills.
+    /// KV tokens held by decodes (less their cached prefixes) plus reserved for prefills.
     fn kv_in_use(&self) -> f64 {
-        self.held_dec + self.prefill_reserved
+        self.held_dec - self.cached_dec + self.prefill_reserved
     }
 
     /// Admits waiting requests (preempted first, then arrivals in order) while the cap and the
@@ -213,12 +218,13 @@ impl Engine<'_> {
             let Some((id, generated)) = self.next_waiting() else { return };
             let r = self.reqs[id as usize];
             let total = r.prompt_tokens.saturating_add(generated);
-            if f64::from(r.prompt_tokens) + f64::from(r.output_tokens) > self.server.kv_pool_tokens {
+            let (cached, own) = (r.cached_tokens, f64::from(total - r.cached_tokens));
+            if f64::from(r.prompt_tokens - cached) + f64::from(r.output_tokens) > self.server.kv_pool_tokens {
                 self.take_waiting();
                 self.depart_unserved(id);
                 continue;
             }
-            if self.kv_in_use() + f64::from(total) > self.server.kv_pool_tokens {
+            if self.kv_in_use() + own > self.server.kv_pool_tokens {
                 return;
             }
             self.take_waiting();
@@ -226,9 +232,10 @@ impl Engine<'_> {
                 self.held_dec += f64::from(total);
                 self.start_decode(id, generated, total);
             } else {
-                self.prefill_reserved += f64::from(total);
-                let flop_done = self.cost.prompt_attention_flop(0);
-                self.prefilling.push_back(Prefilling { id, done: 0, total, flop_done, flop_next: flop_done });
+                self.prefill_reserved += own;
+                self.prefill_done += f64::from(cached);
+                let flop_done = self.cost.prompt_attention_flop(cached);
+                self.prefilling.push_back(Prefilling { id, done: cached, total, flop_done, flop_next: flop_done });
             }
             self.note_kv_peak();
         }
@@ -267,6 +274,7 @@ impl Engine<'_> {
         let seq = self.seqs[id as usize];
         let decoded = (self.step - seq.start_step) as u32;
         self.held_dec -= f64::from(seq.held0 + decoded);
+        self.cached_dec -= f64::from(self.reqs[id as usize].cached_tokens);
         self.n_dec -= 1;
         self.seqs[id as usize].epoch = seq.epoch.wrapping_add(1);
         seq.generated + decoded

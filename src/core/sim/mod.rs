@@ -21,7 +21,7 @@ pub use sweep::{
     auto_rate_max, chunk_tradeoff, kv_pool_tokens, simulate, sweep, sweep_levels, sweep_with_progress,
     ChunkPoint, GoodputBound, Sweep,
 };
-pub use workload::{prompt_tokens_mean, requests, Arrivals, LengthDist, Lengths, Request};
+pub use workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Lengths, Request};
 
 use serde::{Deserialize, Serialize};
 

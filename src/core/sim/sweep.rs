@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::cost::StepCost;
 use super::engine::{run, Load, Server};
 use super::stats::{summarize, RatePoint};
-use super::workload::{prompt_tokens_mean, requests, Request};
+use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{
     evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
@@ -41,11 +41,13 @@ pub struct Sweep {
     pub kv_pool_tokens: f64,
 }
 
-/// The KV pool in held tokens: (usable per GPU - weights / TP) / KV per token per GPU (0 if none).
+/// The KV pool in held tokens: (usable per GPU - weights / TP) / KV per token per GPU, less the
+/// shared prefix's one copy (its cached tokens, min(P, context - 1), while h > 0), in tokens (0 if none).
 pub fn kv_pool_tokens(scenario: &Scenario) -> f64 {
     let per_token =
         kv_bytes_per_seq(scenario) / f64::from(scenario.context_tokens.max(1)) / kv_shards(scenario);
-    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario)) / per_token;
+    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario)) / per_token
+        - scenario.prefix.stored_tokens(scenario.context_tokens);
     if tokens.is_finite() {
         tokens.max(0.0)
     } else {
@@ -72,7 +74,9 @@ pub(super) fn unit_workload(c: &SimConfig) -> Vec<Request> {
         prompt_tokens_mean(scenario.context_tokens, scenario.output_tokens),
         f64::from(scenario.output_tokens),
     );
-    requests(c.arrivals, c.lengths, means, c.requests.max(1), 1.0, c.seed)
+    let mut reqs = requests(c.arrivals, c.lengths, means, c.requests.max(1), 1.0, c.seed);
+    draw_prefix_hits(&mut reqs, scenario.prefix, c.seed);
+    reqs
 }
 
 fn server(c: &SimConfig) -> Server {

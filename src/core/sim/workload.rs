@@ -1,9 +1,11 @@
-//! The requests a run replays: arrival times (Poisson, constant or bursty) and prompt and output
-//! lengths (fixed, uniform or log-normal), drawn from a seed so the same seed gives the same run.
+//! The requests a run replays: arrival times (Poisson, constant or bursty), prompt and output
+//! lengths (fixed, uniform or log-normal) and prefix-cache hits, drawn from a seed so the same seed
+//! gives the same run.
 
 use serde::{Deserialize, Serialize};
 
 use super::rng::Rng;
+use crate::core::prefix::PrefixCache;
 
 /// How requests arrive, open loop.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -41,6 +43,9 @@ pub struct Request {
     pub arrival_s: f64,
     pub prompt_tokens: u32,
     pub output_tokens: u32,
+    /// Tokens at the start of its prompt found in the shared prefix cache (0 for a miss): not
+    /// prefilled, and held once by the replica rather than by this request.
+    pub cached_tokens: u32,
 }
 
 /// Mean prompt for a context of `context_tokens` held on average while `output_tokens` are decoded:
@@ -75,9 +80,23 @@ pub fn requests(
             let (prompt_tokens, output_tokens) = fixed.unwrap_or_else(|| {
                 (draw_length(lengths, means.0, &mut sizes), draw_length(lengths, means.1, &mut sizes))
             });
-            Request { arrival_s: t_s, prompt_tokens, output_tokens }
+            Request { arrival_s: t_s, prompt_tokens, output_tokens, cached_tokens: 0 }
         })
         .collect()
+}
+
+/// Draws each request's prefix-cache hit with probability h from its own seeded stream (so lengths
+/// and arrivals stay those of the same seed without a prefix): a hit caches min(P, prompt) tokens,
+/// a miss none. Without a prefix cache every request misses and nothing is drawn.
+pub fn draw_prefix_hits(reqs: &mut [Request], prefix: PrefixCache, seed: u64) {
+    if !prefix.active() {
+        return;
+    }
+    let mut hits = Rng::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    for r in reqs.iter_mut() {
+        let hit = hits.unit() < prefix.hit_rate;
+        r.cached_tokens = if hit { prefix.cached_tokens(r.prompt_tokens) } else { 0 };
+    }
 }
 
 /// One inter-arrival gap at rate 1 (mean 1).

@@ -75,7 +75,7 @@ impl Engine<'_> {
             }
             let Some(p) = self.prefilling.pop_front() else { return };
             self.prefill_done -= f64::from(p.total);
-            self.prefill_reserved -= f64::from(p.total);
+            self.prefill_reserved -= f64::from(p.total - self.reqs[p.id as usize].cached_tokens);
             self.held_dec += f64::from(p.total);
             let generated = p.total - self.reqs[p.id as usize].prompt_tokens;
             self.start_decode(p.id, generated, p.total);
@@ -100,6 +100,7 @@ impl Engine<'_> {
         }
         self.seqs[i] = Seq { generated, held0: held_tokens, start_step: self.step, epoch };
         self.n_dec += 1;
+        self.cached_dec += f64::from(r.cached_tokens);
         self.finishing.push(Reverse((self.step + u64::from(remaining), id, epoch)));
         self.order.push_back((id, epoch));
         if self.order.len() > 4 * self.n_dec as usize + 64 {
