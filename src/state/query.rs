@@ -8,7 +8,7 @@ use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 69] = [
+pub const KEYS: [&str; 70] = [
     "model",
     "m_params",
     "m_active",
@@ -51,6 +51,7 @@ pub const KEYS: [&str; 69] = [
     "spread",
     "requests",
     "seed",
+    "seeds",
     "chunk",
     "cap",
     "prefill",
