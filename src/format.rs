@@ -174,6 +174,40 @@ pub fn sim_goodput(sweep: &crate::core::sim::Sweep) -> String {
     }
 }
 
+/// The spread of a sweep's goodput over its seeds: "median of 7 seeds, 12.3 to 13.0 req/s across
+/// them" (one seed: "one seed").
+pub fn sim_goodput_range(sweep: &crate::core::sim::Sweep) -> String {
+    let (lo, hi) = sweep.goodput_range_req_per_s;
+    if sweep.seeds <= 1 {
+        return "one seed".to_string();
+    }
+    format!("median of {} seeds, {} to {} req/s across them", sweep.seeds, significant(lo), significant(hi))
+}
+
+/// What each level's numbers are: "medians over 7 seeds; the first 64 requests of each run left
+/// out as warm-up".
+pub fn sim_sample(sweep: &crate::core::sim::Sweep) -> String {
+    let warmup = sweep.points.first().map_or(0, |p| p.warmup_requests);
+    let over = if sweep.seeds <= 1 { "one seed".to_string() } else { format!("medians over {} seeds", sweep.seeds) };
+    format!("{over}; the first {warmup} requests of each run left out as warm-up")
+}
+
+/// The readout's sentence on warm-up and overload (open load) or why closed load cannot overload.
+pub fn sim_steady_note(sweep: &crate::core::sim::Sweep, open: bool) -> String {
+    let warmup = sweep.points.first().map_or(0, |p| p.warmup_requests);
+    let first = format!(
+        "The first {warmup} requests of each run (while the batch fills) are left out of attainment and percentiles."
+    );
+    if !open {
+        return format!("{first} A closed loop cannot overload: each client waits for its answer.");
+    }
+    let over = sweep.points.iter().find(|p| p.overloaded).map_or_else(
+        || " No swept rate overloads the server.".to_string(),
+        |p| format!(" From {} req/s the server is overloaded: the queue grows, so those rates never count toward goodput.", significant(p.rate_req_per_s)),
+    );
+    format!("{first}{over}")
+}
+
 /// A sweep's goodput per GPU as printed: "12.4 req/s/GPU", "≥ 12.4 req/s/GPU" (every rate met the
 /// target) or "below 3.15 req/s/GPU" (none did), the sweep's rates divided by `gpus`.
 pub fn sim_goodput_per_gpu(sweep: &crate::core::sim::Sweep, gpus: u32) -> String {

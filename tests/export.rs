@@ -8,7 +8,9 @@ use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;
-use goodput_lab::export::{batch_table_csv, file_name, sim_table_csv, table_csv};
+use goodput_lab::core::sim::{sweep, SimConfig};
+use goodput_lab::export::{batch_table_csv, file_name, seed_range_cell, sim_sweep_csv, sim_table_csv, table_csv};
+use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::{from_query, Inputs};
 
 /// The CSV parsed back: header, then rows of cells.
@@ -91,7 +93,15 @@ fn the_simulators_table_exports_its_printed_cells() {
     let (header, rows) = parse(&sim_table_csv(&[point], LoadMode::Open, Counting::Requests));
     assert_eq!(header[0], "Offered rate (req/s)");
     assert_eq!(header[1], "Both targets (%)");
-    assert_eq!(rows, [["12.5", "97.5%", "100.0%", "97.5%", "40.20", "61.10", "9.12", "—", "3,201"]]);
+    assert_eq!(
+        rows,
+        [["12.5", "97.5%", "97.5%", "100.0%", "97.5%", "40.20", "61.10", "9.12", "—", "3,201", "steady"]]
+    );
+    assert_eq!(header[2], "Both targets, lowest to highest seed (%)");
+    assert_eq!(header[10], "Steady state");
+    let over = RatePoint { overloaded: true, ..point };
+    let (_, rows) = parse(&sim_table_csv(&[over], LoadMode::Open, Counting::Requests));
+    assert_eq!(rows[0][10], "overloaded: the queue grows");
     let closed = RatePoint { concurrency: 32, ..point };
     let (header, rows) = parse(&sim_table_csv(&[closed], LoadMode::Closed, Counting::Tokens));
     assert_eq!(
@@ -99,6 +109,19 @@ fn the_simulators_table_exports_its_printed_cells() {
         ("Clients → achieved rate (req/s)", "Both targets (by tokens) (%)")
     );
     assert_eq!(rows[0][0], "32 → 12.5");
+}
+
+#[test]
+fn the_simulators_csv_gives_each_levels_range_over_seeds() {
+    let c = SimConfig { requests: 300, seeds: 3, ..SimInputs::default().config(&Inputs::default().scenario) };
+    let sw = sweep(&c);
+    let (_, rows) = parse(&sim_sweep_csv(&sw, LoadMode::Open, Counting::Requests));
+    assert_eq!(rows.len(), sw.points.len());
+    for (row, (p, b)) in rows.iter().zip(sw.points.iter().zip(&sw.bands)) {
+        assert_eq!(row[1], goodput_lab::format::percent(p.requests.both));
+        assert_eq!(row[2], seed_range_cell(b.requests.0.both, b.requests.1.both));
+        assert_eq!(row[10], if p.overloaded { "overloaded: the queue grows" } else { "steady" });
+    }
 }
 
 #[test]

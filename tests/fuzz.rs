@@ -43,7 +43,7 @@ use goodput_lab::core::roofline::{
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
 use goodput_lab::derivation_text::{general_reasons, lines};
-use goodput_lab::export::{batch_table_csv, file_name, sim_table_csv};
+use goodput_lab::export::{batch_table_csv, file_name, sim_sweep_csv, sim_table_csv};
 use goodput_lab::format::{headline, sim_goodput, NOT_A_NUMBER};
 use goodput_lab::share::{link_query, scenario_summary};
 use goodput_lab::sim_protocol::CHUNK_BUDGETS;
@@ -51,7 +51,7 @@ use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 use goodput_lab::state::lessons::LESSONS;
 use goodput_lab::state::prefix::{HIT, PREFIX};
-use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED};
+use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED, SEEDS};
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
@@ -200,6 +200,7 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     in_field(&LENGTH_CV, s.length_cv)?;
     in_field(&REQUESTS, f64::from(s.requests))?;
     in_field(&SEED, s.seed as f64)?;
+    in_field(&SEEDS, f64::from(s.seeds))?;
     in_field(&CHUNK, f64::from(s.chunk_tokens))?;
     in_field(&ATTAIN, s.attainment_target)?;
     in_field(&POINTS, f64::from(s.rate_points))?;
@@ -408,6 +409,8 @@ fn simulation_is_finite(inputs: &Inputs, requests: u32, points: u32) -> Result<(
     all_finite("sweep", &result)?;
     readable("goodput", &sim_goodput(&result))?;
     readable("sim csv", &sim_table_csv(&result.points, c.load, c.counting))?;
+    readable("sim sweep csv", &sim_sweep_csv(&result, c.load, c.counting))?;
+    readable("goodput range", &goodput_lab::format::sim_goodput_range(&result))?;
     let level = result.at_goodput.map_or(c.rate_max_req_per_s / 4.0, |p| p.rate_req_per_s / 2.0);
     let chunks = chunk_tradeoff(&c, level, &[CHUNK_BUDGETS[0], CHUNK_BUDGETS[CHUNK_BUDGETS.len() - 1]]);
     all_finite("chunks", &chunks)

@@ -13,9 +13,10 @@ use goodput_lab::core::sim::{
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::Inputs;
 
-/// The page's default sweep on scenario `s`.
+/// The page's default sweep on scenario `s`, one seed: these claims are about one run per rate
+/// (seeds combined are `tests/sim_steady.rs`'s).
 fn config(s: Scenario) -> SimConfig {
-    SimInputs::default().config(&s)
+    SimConfig { seeds: 1, ..SimInputs::default().config(&s) }
 }
 
 /// The idealized limit: constant arrivals, fixed lengths, prefill free, no concurrency cap.

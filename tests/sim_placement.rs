@@ -137,13 +137,17 @@ fn place_disagg_adds_the_split_per_gpu_and_leaves_the_colocated_sweep_bit_identi
 fn simulated_and_analytic_split_goodput_per_gpu_differ_by_less_than_40_percent() {
     let heavy = "ctx=8192&out=128&ttft=500&tpot=20";
     let cases = [
-        (String::new(), 0.02),
+        // 2% until issue 15: the warm-up and the overload test moved seed 1's split from 12.4 to
+        // 12.2 req/s/GPU (a level at 98% of the decode side's analytic rate now counts as overloaded).
+        (String::new(), 0.03),
         ("yd=2".to_string(), 0.15),
         (format!("{heavy}&xp=2&yd=1"), 0.11),
         (format!("{heavy}&xp=1&yd=2"), 0.40),
     ];
     for (q, gap_max) in cases {
-        let (i, _) = from_query(&format!("sim=1&place=disagg&{q}"));
+        // One seed, the figures this test has held since issue 14 (README, "The simulator, stated"
+        // gives the 7-seed medians beside them).
+        let (i, _) = from_query(&format!("sim=1&seeds=1&place=disagg&{q}"));
         let r = compute(&i, |_, _| {});
         let p = r.placement.expect("disaggregated");
         let sim = p.goodputs_per_gpu(&r.sweep).1;

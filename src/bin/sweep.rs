@@ -10,7 +10,13 @@ fn main() {
     }
     let result = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
     println!("goodput {}", goodput_lab::format::sim_goodput(&result.sweep));
+    println!("range {}", goodput_lab::format::sim_goodput_range(&result.sweep));
     println!("points {}", result.sweep.points.len());
+    for p in &result.sweep.points {
+        let over = if p.overloaded { " overloaded" } else { "" };
+        let rate = goodput_lab::format::significant(p.rate_req_per_s);
+        println!("point {rate} both {}{over}", goodput_lab::format::percent(p.requests.both));
+    }
     if let Some(p) = &result.placement {
         let per_gpu = goodput_lab::format::sim_goodput_per_gpu;
         println!("placement colo {}", per_gpu(&result.sweep, p.colocated_gpus));

@@ -1,5 +1,7 @@
 //! Sim chart 1: SLO attainment against request rate from a simulator sweep: the shares meeting both
-//! targets, TTFT alone and TPOT alone (by requests or by tokens), the attainment target and goodput.
+//! targets (the median over seeds, with the band from the lowest to the highest seed), TTFT alone
+//! and TPOT alone (by requests or by tokens), the attainment target, goodput, and the overloaded
+//! rates (a cross, labelled "overloaded: the queue grows").
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -9,7 +11,8 @@ use super::{
     draw_dashed, legend_and_plot, mark_goodput, sweep_rate_desc, sweep_rate_max, sweep_series as series,
     xy_axes_labelled, ChartStyle, DrawResult, LegendItem, XyChart,
 };
-use crate::core::sim::{Attainment, Counting, LoadMode, RatePoint, SimConfig, Sweep};
+use crate::core::sim::{Attainment, Counting, LoadMode, RatePoint, SeedBand, SimConfig, Sweep};
+use crate::export::OVERLOADED_MARK;
 use crate::format::percent_trimmed;
 
 /// The top of the attainment axis, in %: a little above 100 so a curve at 100% clears the frame.
@@ -70,15 +73,57 @@ pub fn draw_attainment_chart<DB: DrawingBackend>(
     let mut chart = xy_axes_labelled(&plot, ranges, descs, &|y| percent_trimmed(*y / 100.0), style)?;
     let target_pct = draw_target(&mut chart, view.attainment_target, style)?;
     let share_pct = |share: fn(&Attainment) -> f64| series(sweep, |pt| 100.0 * share(&view.attainment(pt)));
+    if sweep.seeds > 1 {
+        let band = band_polygon(sweep, view);
+        chart.draw_series(std::iter::once(Polygon::new(band, p.goodput.mix(0.18).filled())))?;
+    }
     // Both targets beneath, so the thin curves still show where they coincide with it.
     let both = share_pct(|a| a.both);
     chart.draw_series(LineSeries::new(both.clone(), style.stroke(p.goodput, 3.5)))?;
     chart.draw_series(LineSeries::new(share_pct(|a| a.ttft), style.stroke(p.ttft, 2.0)))?;
     draw_dashed(&mut chart, share_pct(|a| a.tpot), p.tpot, style)?;
     let radius = style.px(3.5);
+    let over: Vec<(f64, f64)> =
+        both.iter().zip(&sweep.points).filter(|(_, pt)| pt.overloaded).map(|(xy, _)| *xy).collect();
     chart.draw_series(both.into_iter().map(|xy| Circle::new(xy, radius, p.goodput.filled())))?;
+    let cross = style.stroke(p.text, 2.0);
+    chart.draw_series(over.into_iter().map(|xy| Cross::new(xy, style.px(6.0) as i32, cross)))?;
+    mark_overloaded(&mut chart, sweep, style)?;
     mark_goodput(&mut chart, sweep, 0.5 * target_pct, style)?;
     root.present()?;
+    Ok(())
+}
+
+/// The band of "meets both targets" over seeds: the highest seed's share left to right, then the
+/// lowest's back, in (rate, %).
+fn band_polygon(sweep: &Sweep, view: &AttainmentView) -> Vec<(f64, f64)> {
+    let pick = |b: &SeedBand| match view.counting {
+        Counting::Requests => b.requests,
+        Counting::Tokens => b.tokens,
+    };
+    let xs = sweep.points.iter().map(|pt| pt.rate_req_per_s);
+    let rows: Vec<(f64, f64, f64)> = xs
+        .zip(&sweep.bands)
+        .map(|(x, b)| (x, 100.0 * pick(b).0.both, 100.0 * pick(b).1.both))
+        .filter(|(x, lo, hi)| x.is_finite() && lo.is_finite() && hi.is_finite())
+        .collect();
+    let upper = rows.iter().map(|&(x, _, hi)| (x, hi));
+    upper.chain(rows.iter().rev().map(|&(x, lo, _)| (x, lo))).collect()
+}
+
+/// Labels the first overloaded rate "overloaded: the queue grows", just above its cross.
+fn mark_overloaded<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    sweep: &Sweep,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let Some(first) = sweep.points.iter().find(|pt| pt.overloaded) else { return Ok(()) };
+    let x = first.rate_req_per_s;
+    let right_half = x > 0.5 * chart.x_range().end;
+    let h = if right_half { HPos::Right } else { HPos::Left };
+    let font = style.font(13.0).color(&style.palette.text).pos(Pos::new(h, VPos::Bottom));
+    let at = (x, 12.0);
+    chart.draw_series(std::iter::once(EmptyElement::at(at) + Text::new(OVERLOADED_MARK, (0, 0), font)))?;
     Ok(())
 }
 

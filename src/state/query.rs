@@ -8,7 +8,7 @@ use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 71] = [
+pub const KEYS: [&str; 72] = [
     "model",
     "m_params",
     "m_active",
@@ -53,6 +53,7 @@ pub const KEYS: [&str; 71] = [
     "spread",
     "requests",
     "seed",
+    "seeds",
     "chunk",
     "cap",
     "prefill",

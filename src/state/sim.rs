@@ -31,6 +31,8 @@ pub struct SimInputs {
     pub length_cv: f64,
     pub requests: u32,
     pub seed: u64,
+    /// Seeds run per rate (`seed`, `seed + 1`, ...).
+    pub seeds: u32,
     pub chunk_tokens: u32,
     /// Concurrency cap; `None` follows the analytic knee.
     pub cap: Option<u32>,
@@ -56,6 +58,7 @@ impl Default for SimInputs {
             length_cv: 0.5,
             requests: 2000,
             seed: 1,
+            seeds: DEFAULT_SEEDS,
             chunk_tokens: 512,
             cap: None,
             prefill_free: false,
@@ -72,6 +75,10 @@ pub const LENGTH_CV: NumberField =
 pub const REQUESTS: NumberField =
     NumberField::new("requests", "Requests per rate", "requests", (100.0, 20_000.0)).whole();
 pub const SEED: NumberField = NumberField::new("seed", "Random seed", "", (0.0, 4_294_967_295.0)).whole();
+/// Seeds per rate by default: enough that the seed scenario's goodput (the worked example, p90,
+/// fixed or log-normal lengths) stays within 2% of its median (tests/sim_steady.rs measures it).
+pub const DEFAULT_SEEDS: u32 = 7;
+pub const SEEDS: NumberField = NumberField::new("seeds", "Seeds per rate", "seeds", (1.0, 16.0)).whole();
 pub const CHUNK: NumberField =
     NumberField::new("chunk", "Step token budget", "tokens", (16.0, 65_536.0)).whole();
 pub const CAP: NumberField =
@@ -91,6 +98,8 @@ pub const REQUESTS_INPUT: InputField =
     REQUESTS.bound(|i| f64::from(i.sim.requests), |i, v| i.sim.requests = v as u32);
 /// [`SEED`] in the simulator's inputs.
 pub const SEED_INPUT: InputField = SEED.bound(|i| i.sim.seed as f64, |i, v| i.sim.seed = v as u64);
+/// [`SEEDS`] in the simulator's inputs.
+pub const SEEDS_INPUT: InputField = SEEDS.bound(|i| f64::from(i.sim.seeds), |i, v| i.sim.seeds = v as u32);
 /// [`ATTAIN`] in the simulator's inputs.
 pub const ATTAIN_INPUT: InputField =
     ATTAIN.bound(|i| i.sim.attainment_target, |i, v| i.sim.attainment_target = v);
@@ -164,6 +173,7 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SimInputs {
         length_cv: LENGTH_CV.read(raw.get("spread"), d.length_cv, notices),
         requests: REQUESTS.read(raw.get("requests"), f64::from(d.requests), notices) as u32,
         seed: SEED.read(raw.get("seed"), d.seed as f64, notices) as u64,
+        seeds: SEEDS.read(raw.get("seeds"), f64::from(d.seeds), notices) as u32,
         chunk_tokens: CHUNK.read(raw.get("chunk"), f64::from(d.chunk_tokens), notices) as u32,
         cap: read_auto(raw, &CAP, notices).map(|x| x as u32),
         prefill_free: read_choice(raw, "prefill", &PREFILLS, d.prefill_free, notices),
@@ -199,6 +209,7 @@ impl SimInputs {
             lengths: Lengths { dist: self.lengths, length_cv: self.length_cv },
             requests: self.requests,
             seed: self.seed,
+            seeds: self.seeds.max(1),
             chunk_tokens: self.chunk_tokens,
             max_concurrency: self.cap_for(&analysis),
             load: self.load,
@@ -235,6 +246,7 @@ impl SimInputs {
             ("spread", length_cv, length_cv_changed),
             ("requests", REQUESTS.write(f64::from(self.requests)), self.requests != d.requests),
             ("seed", SEED.write(self.seed as f64), self.seed != d.seed),
+            ("seeds", SEEDS.write(f64::from(self.seeds)), self.seeds != d.seeds),
             ("chunk", CHUNK.write(f64::from(self.chunk_tokens)), self.chunk_tokens != d.chunk_tokens),
             ("cap", self.cap.map_or("auto".into(), |c| CAP.write(f64::from(c))), self.cap.is_some()),
             ("prefill", choice_id(&PREFILLS, self.prefill_free).into(), self.prefill_free),

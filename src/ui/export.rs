@@ -19,7 +19,7 @@ use crate::chart::{
 };
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
-use crate::export::{file_name, sim_table_csv};
+use crate::export::{file_name, sim_sweep_csv};
 use crate::sim_protocol::SimResult;
 use crate::state::Inputs;
 
@@ -175,7 +175,7 @@ pub fn TableExport(shown: Signal<bool>) -> impl IntoView {
 pub fn SimTableExport(result: Signal<Option<SimResult>>) -> impl IntoView {
     let download = move |_| {
         let Some(r) = result.get_untracked() else { return };
-        let csv = sim_table_csv(&r.sweep.points, r.load, r.counting);
+        let csv = sim_sweep_csv(&r.sweep, r.load, r.counting);
         download_text(&csv, "text/csv;charset=utf-8", &file_name(&inputs(), "sim-table", "csv"));
     };
     view! {

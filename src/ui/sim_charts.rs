@@ -9,7 +9,7 @@ use super::export::{deliver_svg, export_buttons, render_svg};
 use super::frame_draw::FrameDraw;
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
 use crate::core::sim::{Counting, LoadMode};
-use crate::format::{percent, significant, sim_goodput};
+use crate::format::{percent, significant, sim_goodput, sim_goodput_range};
 use crate::sim_protocol::SimResult;
 
 /// Which simulator chart a canvas shows.
@@ -92,15 +92,19 @@ fn describe(kind: SimChartKind, r: &SimResult) -> String {
             p.requests.both
         }
     };
+    let over = r.sweep.points.iter().find(|p| p.overloaded).map_or(String::new(), |p| {
+        format!(" From {} req/s, overloaded: the queue grows.", significant(p.rate_req_per_s))
+    });
     format!(
         "{}. From {} to {} req/s {axis}, the share of {what} meeting both targets goes from {} to {}; \
-         with a {} target, goodput is {}. The data table below lists every rate.",
+         with a {} target, goodput is {} ({}).{over} The data table below lists every rate.",
         kind.title(),
         significant(first.rate_req_per_s),
         significant(last.rate_req_per_s),
         percent(share(first)),
         percent(share(last)),
         percent(r.attainment_target),
-        sim_goodput(&r.sweep)
+        sim_goodput(&r.sweep),
+        sim_goodput_range(&r.sweep)
     )
 }

@@ -13,7 +13,8 @@ use crate::state::fields::NumberField;
 use crate::state::log_stops;
 use crate::state::sim::{
     choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN_INPUT, BURST_INPUT, CAP, CHUNK, COUNTINGS, LENGTHS,
-    LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEED_INPUT,
+    LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEEDS_INPUT,
+    SEED_INPUT,
 };
 use crate::state::Inputs;
 
@@ -108,6 +109,7 @@ pub fn SimControls(
                 <NumberInput input=POINTS_INPUT/>
                 <NumberInput input=REQUESTS_INPUT/>
                 <NumberInput input=SEED_INPUT/>
+                <NumberInput input=SEEDS_INPUT/>
             </fieldset>
         </div>
     }

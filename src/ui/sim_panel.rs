@@ -13,7 +13,9 @@ use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
 use crate::core::placement::PlacementMode;
 use crate::core::roofline::{Analysis, Scenario};
-use crate::format::{ms_or_dash, percent, significant, sim_analytic, sim_goodput, target_ms};
+use crate::format::{
+    ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_steady_note, target_ms,
+};
 use crate::panel_protocol::{PanelKind, PanelState};
 use crate::sim_protocol::SimResult;
 use crate::state::Inputs;
@@ -137,10 +139,12 @@ fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl Into
         <div id="sim-readout" class="sim-readout">
             <p class="sim-goodput-line">
                 "Simulated goodput: " <strong id="sim-goodput">{sim_goodput(&r.sweep)}</strong>
+                " (" <span id="sim-goodput-range">{sim_goodput_range(&r.sweep)}</span> ")"
                 {(scenario.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
-                {format!(": the highest rate at which {criterion}.")}
+                {format!(": the highest rate at which {criterion}, its queue not growing.")}
             </p>
             <p id="sim-analytic">{knee} " " {at}</p>
+            <p id="sim-steady">{sim_steady_note(&r.sweep, r.load == crate::core::sim::LoadMode::Open)}</p>
         </div>
     }
 }

@@ -4,15 +4,21 @@
 use leptos::prelude::*;
 
 use super::export::SimTableExport;
-use crate::core::sim::{ChunkPoint, Counting, LoadMode, RatePoint};
+use crate::core::sim::{ChunkPoint, Counting, LoadMode, RatePoint, SeedBand};
+use crate::export::sim_row_cells;
 use crate::format::{ms_or_dash, percent, significant, thousands};
 use crate::sim_protocol::SimResult;
 
-/// Rate, attainment (both, TTFT only, TPOT only), TTFT and TPOT p50/p90 and throughput per rate.
+/// Rate, attainment (both, its range over seeds, TTFT only, TPOT only), TTFT and TPOT p50/p90,
+/// throughput and whether the queue grows, per rate: medians over seeds.
 #[component]
 pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
-    let rows =
-        move || result.get().map(|r| r.sweep.points.iter().map(|p| row_view(p, r.counting)).collect_view());
+    let rows = move || {
+        result.get().map(|r| {
+            let bands = r.sweep.bands.clone();
+            r.sweep.points.iter().enumerate().map(|(j, p)| row_view(p, bands.get(j), r.counting)).collect_view()
+        })
+    };
     let rate_header = move || match result.get().map(|r| r.load) {
         Some(LoadMode::Closed) => "Clients → achieved rate (req/s)",
         _ => "Offered rate (req/s)",
@@ -26,10 +32,12 @@ pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
             <summary>"Data: every simulated rate"</summary>
             <div class="table-scroll" tabindex="0" role="region" aria-label="Every simulated rate">
                 <table id="sim-table">
-                    <caption>"Attainment and latency percentiles per simulated load level"</caption>
+                    <caption>"Attainment and latency percentiles per simulated load level"
+                        {move || result.get().map(|r| format!(" ({})", crate::format::sim_sample(&r.sweep)))}</caption>
                     <thead><tr>
                         <th scope="col">{rate_header}</th>
                         <th scope="col">"Both targets" {by}</th>
+                        <th scope="col">"Both, lowest to highest seed"</th>
                         <th scope="col">"TTFT only" {by}</th>
                         <th scope="col">"TPOT only" {by}</th>
                         <th scope="col">"TTFT p50 (ms)"</th>
@@ -37,6 +45,7 @@ pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
                         <th scope="col">"TPOT p50 (ms)"</th>
                         <th scope="col">"TPOT p90 (ms)"</th>
                         <th scope="col">"Throughput (tokens/s)"</th>
+                        <th scope="col">"Steady state"</th>
                     </tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
@@ -46,24 +55,16 @@ pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
     }
 }
 
-fn row_view(p: &RatePoint, counting: Counting) -> impl IntoView {
-    let a = if counting == Counting::Tokens { p.tokens } else { p.requests };
-    let rate = if p.concurrency > 0 {
-        format!("{} → {}", p.concurrency, significant(p.rate_req_per_s))
-    } else {
-        significant(p.rate_req_per_s)
-    };
+/// One row: the cells the CSV exports ([`sim_row_cells`]), the rate as the row's header; an
+/// overloaded level's row is classed `overloaded`.
+fn row_view(p: &RatePoint, band: Option<&SeedBand>, counting: Counting) -> impl IntoView {
+    let mut cells = sim_row_cells(p, band, counting).into_iter();
+    let rate = cells.next().unwrap_or_default();
+    let class = if p.overloaded { "overloaded" } else { "" };
     view! {
-        <tr>
+        <tr class=class>
             <th scope="row">{rate}</th>
-            <td>{percent(a.both)}</td>
-            <td>{percent(a.ttft)}</td>
-            <td>{percent(a.tpot)}</td>
-            <td>{ms_or_dash(p.ttft.p50_s)}</td>
-            <td>{ms_or_dash(p.ttft.p90_s)}</td>
-            <td>{ms_or_dash(p.tpot.p50_s)}</td>
-            <td>{ms_or_dash(p.tpot.p90_s)}</td>
-            <td>{thousands(p.throughput_tokens_per_s)}</td>
+            {cells.map(|c| view! { <td>{c}</td> }).collect_view()}
         </tr>
     }
 }

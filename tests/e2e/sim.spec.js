@@ -78,6 +78,8 @@ test('the simulator loads its worker and its panel code only when opened, then d
 });
 
 test('the goodput readout equals the native simulator for the same URL', async ({ page }) => {
+  // Seven seeds a rate: the page's sweeps and the native (debug) `sweep` bin take longer on a loaded machine.
+  test.setTimeout(120_000);
   for (const query of ['?sim=1', '?ctx=8192&sim=1&lengths=fixed&arrivals=constant&chunk=1024&seed=5&requests=500&cap=auto']) {
     await openSim(page, query);
     const shown = await page.locator('#sim-goodput').textContent();
@@ -117,6 +119,8 @@ test('the data table lists every simulated rate with attainment, percentiles and
 });
 
 test('moving a control re-sweeps: the chart changes and the readout follows the native simulator', async ({ page }) => {
+  // Seven seeds a rate: the page's sweeps and the native (debug) `sweep` bin take longer on a loaded machine.
+  test.setTimeout(120_000);
   const errors = await openSim(page);
   const before = { image: await canvasImage(page, 'chart-attainment'), goodput: await page.locator('#sim-goodput').textContent() };
   // Record whether a progress bar appears while the next sweep runs.
@@ -185,7 +189,7 @@ test('counting tokens instead of requests overstates goodput', async ({ page }) 
 test('a link reproduces the sweep: every simulator key reaches its control and survives the round trip', async ({ page }) => {
   const query = '?model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90'
     + '&rate=100&price=2.5&sim=1&load=open&count=requests&arrivals=bursty&burst=3&lengths=uniform&spread=20'
-    + '&requests=800&seed=7&chunk=1024&cap=32&prefill=chunked&attain=85&rate_max=40&points=12';
+    + '&requests=800&seed=7&seeds=3&chunk=1024&cap=32&prefill=chunked&attain=85&rate_max=40&points=12';
   const errors = await openSim(page, query);
   await urlSettled(page);
   expect(new URL(page.url()).search).toBe(query);
@@ -195,6 +199,7 @@ test('a link reproduces the sweep: every simulator key reaches its control and s
   await expect(page.locator('#spread')).toHaveValue('20');
   await expect(page.locator('#requests')).toHaveValue('800');
   await expect(page.locator('#seed')).toHaveValue('7');
+  await expect(page.locator('#seeds')).toHaveValue('3');
   await expect(page.locator('#chunk-value')).toHaveText('1,024 tokens');
   await expect(page.locator('#cap-auto')).not.toBeChecked();
   await expect(page.locator('#cap')).toHaveValue('32');
@@ -252,6 +257,42 @@ test('a burst of slider moves ends on the last state: stale sweeps are dropped',
   expect(await sweeps(page)).toBe(n + 1);
   await urlSettled(page);
   expect(await page.locator('#sim-goodput').textContent()).toBe(nativeGoodput(new URL(page.url()).search));
+});
+
+test('overloaded rates are marked in the table and the chart, seeds draw a band and a median goodput with its range, and the warm-up is stated', async ({ page }) => {
+  await openSim(page, '?sim=1&seeds=3&requests=500');
+  await expect(page.locator('#sim-goodput-range')).toHaveText(/^median of 3 seeds, [\d.]+ to [\d.]+ req\/s across them$/);
+  const steadyNote = page.locator('#sim-steady');
+  await expect(steadyNote).toContainText('The first 50 requests of each run (while the batch fills) are left out of attainment and percentiles.');
+  await expect(steadyNote).toContainText('overloaded: the queue grows, so those rates never count toward goodput');
+  await expect(page.locator('#chart-attainment')).toHaveAttribute('aria-label', /From [\d.]+ req\/s, overloaded: the queue grows\./);
+  await page.locator('#sim-data summary').click();
+  await expect(page.locator('#sim-table caption')).toContainText('medians over 3 seeds; the first 50 requests of each run left out as warm-up');
+  const rows = await simRows(page);
+  expect(rows[0]['Steady state']).toBe('steady');
+  const over = rows.filter((r) => r['Steady state'] === 'overloaded: the queue grows');
+  expect(over.length).toBeGreaterThan(0);
+  expect(rows[rows.length - 1]['Steady state']).toBe('overloaded: the queue grows');
+  await expect(page.locator('#sim-table tbody tr.overloaded')).toHaveCount(over.length);
+  // Goodput lies below the first overloaded rate.
+  const goodput = num((await page.locator('#sim-goodput').textContent()).replace(/[^\d.,]/g, ''));
+  expect(goodput).toBeLessThan(num(over[0]['Offered rate (req/s)']));
+  // The band: some level's seeds disagree, and the chart with three seeds differs from one seed's.
+  expect(rows.some((r) => / to /.test(r['Both, lowest to highest seed']))).toBe(true);
+  const banded = await canvasImage(page, 'chart-attainment');
+  const n = await sweeps(page);
+  await commitNumber(page, 'seeds', '1');
+  await settled(page, n);
+  await expect.poll(() => queryValue(page, 'seeds')).toBe('1');
+  await expect(page.locator('#sim-goodput-range')).toHaveText('one seed');
+  expect(await canvasImage(page, 'chart-attainment')).not.toEqual(banded);
+});
+
+test('a bad seeds value gets a notice and the default', async ({ page }) => {
+  await openApp(page, '?sim=1&seeds=many');
+  await settled(page);
+  await expect(page.locator('.notices')).toContainText('seeds=“many” is not');
+  await expect(page.locator('#seeds')).toHaveValue('7');
 });
 
 test('bad simulator values in the URL get a notice and a sane fallback', async ({ page }) => {

@@ -76,9 +76,9 @@ const LESSONS = [
     n: 5, title: 'Every request or p90', keys: { sim: '1', pct: 'all' },
     check: async (page) => {
       await simSettled(page);
-      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '10.6 req/s'));
+      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '9.10 req/s'));
       // The sentence's second number is for p90, one choice away (the change drops the caption).
-      const p90 = await captionSays(page, 'p90 and it reaches 13.0 req/s');
+      const p90 = await captionSays(page, 'p90 and it reaches 12.3 req/s');
       const n = Number(await page.locator('#sim-status').getAttribute('data-sweeps'));
       await page.selectOption('#pct', 'p90');
       await simSettled(page, n);
@@ -89,10 +89,10 @@ const LESSONS = [
     n: 6, title: 'Realistic attainment', keys: { sim: '1', pct: 'p90', arrivals: 'poisson', lengths: 'lognormal' },
     check: async (page) => {
       await simSettled(page);
-      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '13.0 req/s'));
-      expect((await simRow(page, '9.45'))['Both targets']).toBe('100.0%');
-      expect(`${(await simRow(page, '12.6'))['Both targets']} at 12.6`).toBe(await captionSays(page, '93.5% at 12.6'));
-      expect(`${(await simRow(page, '15.7'))['Both targets']} at 15.7`).toBe(await captionSays(page, '34.7% at 15.7'));
+      await expect(page.locator('#sim-goodput')).toHaveText(await captionSays(page, '12.3 req/s'));
+      expect((await simRow(page, '6.30'))['Both targets']).toBe('100.0%');
+      expect(`${(await simRow(page, '12.6'))['Both targets']} at 12.6`).toBe(await captionSays(page, '87.9% at 12.6'));
+      expect(`${(await simRow(page, '15.7'))['Both targets']} at 15.7`).toBe(await captionSays(page, '20.1% at 15.7'));
       expect(await inkedPixels(page, 'chart-attainment')).toBeGreaterThan(1000);
     },
   },

@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cost::StepCost;
 use super::engine::{run, Load, Server, Trace};
-use super::stats::{summarize, RatePoint};
-use super::sweep::{grid, kv_pool_tokens, sweep_grid, unit_workload, Sweep};
+use super::stats::{summarize_after, RatePoint};
+use super::steady::{overloaded, warmup_requests};
+use super::sweep::{grid, kv_pool_tokens, sweep_seeds, unit_workload, Sweep};
 use super::workload::Request;
 use super::{LoadMode, SimConfig};
 use crate::core::placement::{disaggregated, kv_transfer_s, Split};
@@ -164,12 +165,17 @@ fn add_totals(total: &mut Trace, t: &Trace) {
     total.batch_peak = total.batch_peak.max(t.batch_peak);
 }
 
-/// One open-load level of the split at `rate` requests/s (the whole system's rate).
+/// One open-load level of the split at `rate` requests/s (the whole system's rate), with the
+/// colocated run's warm-up (every decode instance's cap) and overload test.
 fn level(c: &SimConfig, unit: &[Request], sides: &Sides, rate: f64) -> RatePoint {
     let rate = if rate.is_finite() && rate > 0.0 { rate } else { f64::MIN_POSITIVE };
     let reqs: Vec<Request> = unit.iter().map(|r| Request { arrival_s: r.arrival_s / rate, ..*r }).collect();
     let trace = run_split(&reqs, sides);
-    summarize(&reqs, &trace, (c.scenario.ttft_target_s, c.scenario.tpot_target_s), rate)
+    let slots = sides.decode.max_concurrency.saturating_mul(sides.config.split.decode_instances.max(1));
+    let warmup = warmup_requests(slots, reqs.len());
+    let targets = (c.scenario.ttft_target_s, c.scenario.tpot_target_s);
+    let p = summarize_after(&reqs, &trace, targets, rate, warmup);
+    RatePoint { overloaded: overloaded(&trace, warmup, targets.0), ..p }
 }
 
 /// The split run once at `rate_req_per_s` (open load; the system's rate, not per GPU).
@@ -184,10 +190,9 @@ pub fn sweep_disaggregated(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut
     if c.load != LoadMode::Open {
         return None;
     }
-    let unit = unit_workload(c);
     let sides = Sides::new(c, d);
     let levels = grid(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..*c });
-    let mut sweep = sweep_grid(c, levels, unit.len(), |x| level(c, &unit, &sides, x), progress);
+    let mut sweep = sweep_seeds(c, levels, |cs, unit, x| level(cs, unit, &sides, x), progress);
     sweep.kv_pool_tokens = sides.decode.kv_pool_tokens;
     Some(sweep)
 }

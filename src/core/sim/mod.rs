@@ -8,7 +8,9 @@ mod cost;
 mod disagg;
 mod engine;
 mod rng;
+mod seeds;
 mod stats;
+mod steady;
 mod sweep;
 mod workload;
 
@@ -16,7 +18,12 @@ pub use cost::{StepCost, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, Load, Server, Trace};
 pub use rng::Rng;
-pub use stats::{percentiles, summarize, Attainment, Percentiles, RatePoint};
+pub use seeds::{band, combine, median, median_point, spread, SeedBand};
+pub use stats::{percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
+pub use steady::{
+    overloaded, served_below_offered, ttft_rising, ttft_thirds, warmup_requests, window_counts, MIN_MEASURED,
+    OVERLOAD_SDS, TTFT_RISE_RATIO, TTFT_RISE_SHARE,
+};
 pub use sweep::{
     auto_rate_max, chunk_tradeoff, kv_pool_tokens, simulate, sweep, sweep_levels, sweep_with_progress,
     ChunkPoint, GoodputBound, Sweep,
@@ -55,6 +62,8 @@ pub struct SimConfig {
     /// Requests per simulated load level.
     pub requests: u32,
     pub seed: u64,
+    /// Seeds per level (`seed`, `seed + 1`, ...), at least 1.
+    pub seeds: u32,
     /// Step token budget for decodes plus prompt chunks.
     pub chunk_tokens: u32,
     /// Most sequences running at once.

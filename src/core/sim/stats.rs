@@ -53,19 +53,43 @@ pub struct RatePoint {
     pub steps: u64,
     pub preemptions: u32,
     pub rejected: u32,
+    /// Requests at the start of the run left out of attainment and percentiles (the warm-up,
+    /// [`super::steady::warmup_requests`]).
+    pub warmup_requests: u32,
+    /// The queue still grows at the end of the arrivals ([`super::steady::overloaded`]): the
+    /// level never counts toward goodput. Always false under closed load.
+    pub overloaded: bool,
 }
 
-/// Summarises a trace against the targets.
+/// Summarises a whole trace against the targets (no warm-up left out).
 pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_s: f64) -> RatePoint {
+    summarize_after(reqs, t, targets, rate_req_per_s, 0)
+}
+
+/// Summarises a trace against the targets, leaving the first `warmup` requests (clamped to leave
+/// one) out of request attainment and the latency percentiles; throughput, Little's averages and
+/// token counting cover the whole run (the engine counts on-time decode tokens in aggregate).
+pub fn summarize_after(
+    reqs: &[Request],
+    t: &Trace,
+    targets: (f64, f64),
+    rate_req_per_s: f64,
+    warmup: usize,
+) -> RatePoint {
     let (ttft_target_s, tpot_target_s) = targets;
+    let w = warmup.min(reqs.len().saturating_sub(1));
     let n = reqs.len().max(1) as f64;
+    let measured = (reqs.len() - w).max(1) as f64;
     let (mut ok_ttft, mut ok_tpot, mut ok_both, mut served, mut out_served) = (0u32, 0u32, 0u32, 0u32, 0.0);
-    let mut all_tokens = 0.0;
+    let (mut all_tokens, mut ttft_all) = (0.0, 0u32);
     for (i, r) in reqs.iter().enumerate() {
         let (a, b) = (t.ttft_s[i] <= ttft_target_s, t.tpot_s[i] <= tpot_target_s);
-        ok_ttft += u32::from(a);
-        ok_tpot += u32::from(b);
-        ok_both += u32::from(a && b);
+        ttft_all += u32::from(a);
+        if i >= w {
+            ok_ttft += u32::from(a);
+            ok_tpot += u32::from(b);
+            ok_both += u32::from(a && b);
+        }
         all_tokens += f64::from(r.output_tokens);
         if t.ttft_s[i].is_finite() {
             served += 1;
@@ -74,8 +98,8 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
     }
     let decode_all = (all_tokens - n).max(1.0);
     let tokens = Attainment {
-        both: (f64::from(ok_ttft) + t.decode_tokens_on_time as f64) / all_tokens.max(1.0),
-        ttft: f64::from(ok_ttft) / n,
+        both: (f64::from(ttft_all) + t.decode_tokens_on_time as f64) / all_tokens.max(1.0),
+        ttft: f64::from(ttft_all) / n,
         tpot: t.decode_tokens_on_time as f64 / decode_all,
     };
     let per_s = |amount: f64| per_second(amount, t.duration_s);
@@ -84,13 +108,13 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
         rate_req_per_s,
         concurrency: 0,
         requests: Attainment {
-            both: f64::from(ok_both) / n,
-            ttft: f64::from(ok_ttft) / n,
-            tpot: f64::from(ok_tpot) / n,
+            both: f64::from(ok_both) / measured,
+            ttft: f64::from(ok_ttft) / measured,
+            tpot: f64::from(ok_tpot) / measured,
         },
         tokens,
-        ttft: percentiles(&t.ttft_s),
-        tpot: percentiles(&t.tpot_s),
+        ttft: percentiles(&t.ttft_s[w.min(t.ttft_s.len())..]),
+        tpot: percentiles(&t.tpot_s[w.min(t.tpot_s.len())..]),
         throughput_tokens_per_s: per_s(out_served),
         throughput_req_per_s: per_s(f64::from(served)),
         batch_mean: per_s(t.batch_integral_s),
@@ -101,6 +125,8 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
         steps: t.steps,
         preemptions: t.preemptions,
         rejected: t.rejected,
+        warmup_requests: w as u32,
+        overloaded: false,
     }
 }
 

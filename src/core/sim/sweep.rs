@@ -1,12 +1,15 @@
 //! Sweeps: the simulator run at a grid of request rates (or client counts), goodput read off as the
-//! highest rate whose attainment stays at or above the target, refined by bisection.
+//! highest rate whose attainment stays at or above the target without the run being overloaded,
+//! refined by bisection; one sweep per seed, combined by [`super::seeds::combine`].
 
 use serde::{Deserialize, Serialize};
 
 use super::cost::StepCost;
 use super::engine::{run, Load, Server};
-use super::stats::{summarize, RatePoint};
-use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Request};
+use super::seeds::{combine, SeedBand};
+use super::stats::{summarize_after, RatePoint};
+use super::steady::{overloaded, warmup_requests};
+use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{
     evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
@@ -26,13 +29,22 @@ pub enum GoodputBound {
     BelowLowest,
 }
 
-/// A full sweep: one point per grid level, and goodput.
+/// A full sweep: one point per grid level (the median over seeds), and goodput.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     pub points: Vec<RatePoint>,
-    /// Highest rate with attainment at or above the target, in requests/s (0 if none).
+    /// Highest rate with attainment at or above the target and no overload, in requests/s (0 if
+    /// none): the median over seeds of each seed's goodput.
     pub goodput_req_per_s: f64,
-    /// The run at the goodput rate, if any rate met the target.
+    /// The lowest and highest of the seeds' goodputs, in requests/s.
+    pub goodput_range_req_per_s: (f64, f64),
+    /// Each seed's goodput, in seed order, in requests/s.
+    pub seed_goodputs_req_per_s: Vec<f64>,
+    /// Per level (like `points`): attainment's min and max over seeds.
+    pub bands: Vec<SeedBand>,
+    /// Seeds swept per level.
+    pub seeds: u32,
+    /// The run at the goodput rate, if any rate met the target (the median seed's).
     pub at_goodput: Option<RatePoint>,
     pub bound: GoodputBound,
     /// Requests simulated in all, refinement included.
@@ -79,6 +91,15 @@ pub(super) fn unit_workload(c: &SimConfig) -> Vec<Request> {
     reqs
 }
 
+/// The seeds a sweep runs: `seed`, `seed + 1`, ... (`seeds` of them, at least 1), as configs;
+/// only `seed` when nothing is drawn (constant arrivals and lengths without spread), since every
+/// seed would run the same requests.
+pub(super) fn seed_configs(c: &SimConfig) -> Vec<SimConfig> {
+    let fixed = c.lengths.dist == LengthDist::Fixed || c.lengths.length_cv == 0.0;
+    let seeds = if c.arrivals == Arrivals::Constant && fixed { 1 } else { c.seeds.max(1) };
+    (0..u64::from(seeds)).map(|k| SimConfig { seed: c.seed.wrapping_add(k), seeds: 1, ..*c }).collect()
+}
+
 fn server(c: &SimConfig) -> Server {
     Server {
         chunk_tokens: c.chunk_tokens.max(1),
@@ -98,12 +119,15 @@ fn level(c: &SimConfig, unit: &[Request], cost: StepCost, level: f64) -> RatePoi
             let reqs: Vec<Request> =
                 unit.iter().map(|r| Request { arrival_s: r.arrival_s / rate, ..*r }).collect();
             let trace = run(&reqs, server(c), cost, Load::Open);
-            summarize(&reqs, &trace, targets, rate)
+            let warmup = warmup_requests(c.max_concurrency.max(1), reqs.len());
+            let p = summarize_after(&reqs, &trace, targets, rate, warmup);
+            RatePoint { overloaded: overloaded(&trace, warmup, targets.0), ..p }
         }
         LoadMode::Closed => {
             let clients = level.max(1.0) as u32;
             let trace = run(unit, server(c), cost, Load::Closed { concurrency: clients });
-            let p = summarize(unit, &trace, targets, 0.0);
+            let warmup = warmup_requests(clients.min(c.max_concurrency.max(1)), unit.len());
+            let p = summarize_after(unit, &trace, targets, 0.0, warmup);
             RatePoint { rate_req_per_s: p.throughput_req_per_s, concurrency: clients, ..p }
         }
     }
@@ -114,13 +138,15 @@ pub fn simulate(c: &SimConfig, rate_or_clients: f64) -> RatePoint {
     level(c, &unit_workload(c), StepCost::new(&c.scenario), rate_or_clients)
 }
 
-/// The attainment the config counts: requests or tokens meeting both targets.
+/// Whether a level counts toward goodput: the attainment the config counts at or above the target
+/// and, counting requests, the run not overloaded. Counting tokens is the benchmark mistake the
+/// page shows, made whole: like the tools that count tokens, it does not check for a steady queue.
 fn attained(c: &SimConfig, p: &RatePoint) -> bool {
-    let share = match c.counting {
-        Counting::Requests => p.requests.both,
-        Counting::Tokens => p.tokens.both,
+    let (share, steady) = match c.counting {
+        Counting::Requests => (p.requests.both, !p.overloaded),
+        Counting::Tokens => (p.tokens.both, true),
     };
-    share >= c.attainment_target - 1e-12
+    share >= c.attainment_target - 1e-12 && steady
 }
 
 /// The grid: open load at rate_max x j / K; closed load at cap x j / K clients (distinct).
@@ -144,18 +170,43 @@ pub fn sweep(c: &SimConfig) -> Sweep {
     sweep_with_progress(c, |_, _| {})
 }
 
-/// Load levels a sweep runs at most: the grid plus the refinement.
+/// Load levels a sweep runs at most: the grid plus the refinement, for every seed.
 pub fn sweep_levels(c: &SimConfig) -> u32 {
-    grid(c).len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 }
+    (grid(c).len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 }) * seed_configs(c).len() as u32
 }
 
 /// [`sweep`], calling `progress(done, total)` after each level it runs.
 pub fn sweep_with_progress(c: &SimConfig, progress: impl FnMut(u32, u32)) -> Sweep {
-    let unit = unit_workload(c);
     let cost = StepCost::new(&c.scenario);
-    let mut sweep = sweep_grid(c, grid(c), unit.len(), |x| level(c, &unit, cost, x), progress);
+    let mut sweep = sweep_seeds(c, grid(c), |cs, unit, x| level(cs, unit, cost, x), progress);
     sweep.kv_pool_tokens = kv_pool_tokens(&c.scenario);
     sweep
+}
+
+/// One [`sweep_grid`] per seed of `c` on `levels` (`run_level(seed's config, its unit workload,
+/// level)`), combined; progress counts every seed's levels.
+pub(super) fn sweep_seeds(
+    c: &SimConfig,
+    levels: Vec<f64>,
+    run_level: impl Fn(&SimConfig, &[Request], f64) -> RatePoint,
+    mut progress: impl FnMut(u32, u32),
+) -> Sweep {
+    let configs = seed_configs(c);
+    let per_seed = levels.len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 };
+    let total = per_seed * configs.len() as u32;
+    let mut done = 0;
+    let sweeps = configs
+        .iter()
+        .map(|cs| {
+            let unit = unit_workload(cs);
+            let tick = |_, _| {
+                done += 1;
+                progress(done, total);
+            };
+            sweep_grid(cs, levels.clone(), unit.len(), |x| run_level(cs, &unit, x), tick)
+        })
+        .collect();
+    combine(sweeps)
 }
 
 /// Runs `run_level` at each of `levels` and reads goodput: the highest level before attainment first
@@ -204,9 +255,14 @@ pub(super) fn sweep_grid(
         }
         at_goodput = Some(lo);
     }
+    let goodput_req_per_s = at_goodput.map_or(0.0, |p| p.rate_req_per_s);
     Sweep {
+        bands: points.iter().map(|p| super::seeds::band(std::slice::from_ref(p))).collect(),
         points,
-        goodput_req_per_s: at_goodput.map_or(0.0, |p| p.rate_req_per_s),
+        goodput_req_per_s,
+        goodput_range_req_per_s: (goodput_req_per_s, goodput_req_per_s),
+        seed_goodputs_req_per_s: vec![goodput_req_per_s],
+        seeds: 1,
         at_goodput,
         bound,
         requests_simulated: simulated,
