@@ -449,6 +449,7 @@ fn mixed_step_s(s: &Scenario, b: u32, ctx: u32, p: u32, done: u32) -> f64 {
         prefill_tokens: f64::from(p),
         prefill_kv_tokens: f64::from(done),
         prefill_attention_flop: prefill_attention_flop(m, done + p) - prefill_attention_flop(m, done),
+        ..StepMix::default()
     };
     step_terms(s, &mix).step_s
 }

@@ -165,6 +165,7 @@ fn lesson_6_realistic_attainment_falls_over_a_range_of_load() {
         prefill_tokens: 448.0,
         prefill_kv_tokens: 0.0,
         prefill_attention_flop: prefill_attention_flop(&s.model, 448),
+        ..StepMix::default()
     };
     let terms = step_terms(&s, &mixed);
     assert_eq!(ms(terms.step_s), "13.50");

@@ -9,18 +9,23 @@
 mod analysis;
 mod knee;
 mod pool;
+mod speculative;
 mod step;
 use serde::{Deserialize, Serialize};
 
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::prefill::prefill_time;
-use super::presets::{Attention, GpuSpec, ModelSpec};
 use super::prefix::PrefixCache;
+use super::presets::{Attention, GpuSpec, ModelSpec};
 use super::spec::Speculation;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
 pub use pool::{gpus_needed, kv_pool_batch, usable_hbm_bytes, weight_bytes_per_gpu};
+pub use speculative::{
+    crossover_batch, draft_memory, draft_s, draft_scenario, expected_tokens_per_step, spec_step,
+    verify_terms, DraftMemory, SpecStep,
+};
 pub use step::{step_terms, Group, GroupCost, StepMix, StepRoofline, StepTerms};
 
 /// The largest batch the model ever considers; bounds every search and cast.
@@ -112,8 +117,12 @@ pub struct StepTime {
     pub step_s: f64,
     /// The bound of the group that takes longest.
     pub bound: Bound,
-    /// The per-operator terms (the prefill-attention group is empty in a decode step).
+    /// The per-operator terms (the prefill-attention group is empty in a decode step; with
+    /// speculation, the verify step's).
     pub terms: StepTerms,
+    /// Speculative decoding's step (None when off). Then `step_s` is its time per output token,
+    /// (draft + verify) / E, and `memory_s` and `compute_s` are the verify step's divided by E.
+    pub speculative: Option<SpecStep>,
 }
 
 /// Everything the page shows about one batch size.
@@ -205,29 +214,35 @@ pub fn step_time(scenario: &Scenario, batch: u32) -> StepTime {
     step_time_at(scenario, f64::from(batch))
 }
 
-/// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target).
+/// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target). With
+/// speculation the step is [`spec_step`]'s: TPOT = (draft + verify) / E per output token.
 pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
-    let mix = StepMix::decode(b, f64::from(scenario.context_tokens));
-    let terms = step_terms(scenario, &mix);
+    let (speculative, terms) = match spec_step(scenario, b) {
+        Some((spec, verify)) => (Some(spec), verify),
+        None => (None, step_terms(scenario, &StepMix::decode(b, f64::from(scenario.context_tokens)))),
+    };
+    let per_token = speculative.map_or(1.0, |s| s.tokens_per_step);
     let weight_read_bytes = terms.gemm.bytes;
     let kv_read_bytes = terms.decode_attention.bytes;
     StepTime {
         weight_read_bytes,
         kv_read_bytes,
-        memory_s: (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario),
-        compute_s: terms.gemm.compute_s,
+        memory_s: (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario) / per_token,
+        compute_s: terms.gemm.compute_s / per_token,
         allreduce_s: terms.allreduce_s,
         overhead_s: terms.overhead_s,
-        step_s: terms.step_s,
+        step_s: speculative.map_or(terms.step_s, |s| s.tpot_s),
         bound: terms.bound(),
         terms,
+        speculative,
     }
 }
 
-/// Steady-state TTFT at batch B: a new request waits for the decode step in flight, then its
-/// prompt is prefilled alone. ttft(B) = step(B) + prefill(prompt), in s.
+/// Steady-state TTFT at batch B: a new request waits for the decode step in flight (with
+/// speculation the whole draft + verify step), then its prompt is prefilled alone.
+/// ttft(B) = step(B) + prefill(prompt), in s.
 pub fn ttft_s(scenario: &Scenario, step: &StepTime) -> f64 {
-    step.step_s + prefill_time(scenario).prefill_s
+    step.speculative.map_or(step.step_s, |s| s.step_s()) + prefill_time(scenario).prefill_s
 }
 
 /// One batch size evaluated: tokens/s = B / step, requests/s = B / (output x step), goodput.

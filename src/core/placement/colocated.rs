@@ -92,6 +92,7 @@ pub fn chunked_probe(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64
             prefill_tokens: rate_req_per_s * prompt * t,
             prefill_kv_tokens: rate_req_per_s * t * prompt * (prompt - chunk) / (2.0 * chunk),
             prefill_attention_flop: rate_req_per_s * t * attention_flop_per_prompt,
+            ..StepMix::default()
         }
     };
     let limit_s = probe.limit_s(scenario);

@@ -1,7 +1,7 @@
 //! Memory ceilings: usable HBM, the weights each GPU holds, the KV pool's batch and the GPUs the
 //! weights need.
 
-use super::{kv_bytes_per_seq, kv_shards, weight_bytes, Scenario, MAX_BATCH};
+use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, Scenario, MAX_BATCH};
 
 /// floor(x) as a batch in 0..=MAX_BATCH (NaN and negatives give 0).
 fn whole_batch(x: f64) -> u32 {
@@ -24,11 +24,13 @@ pub fn weight_bytes_per_gpu(scenario: &Scenario) -> f64 {
     weight_bytes(scenario) / f64::from(scenario.tp.max(1))
 }
 
-/// pool = floor((usable per GPU - weights / TP) / (kv_per_seq / shards)), in sequences.
+/// pool = floor((usable per GPU - weights / TP - draft weights per GPU) / (kv_per_seq / shards
+/// + draft KV per sequence per GPU)), in sequences (the draft terms are 0 without speculation).
 pub fn kv_pool_batch(scenario: &Scenario) -> u32 {
+    let draft = draft_memory(scenario);
     whole_batch(
-        (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario))
-            / (kv_bytes_per_seq(scenario) / kv_shards(scenario)),
+        (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft.weight_bytes_per_gpu)
+            / (kv_bytes_per_seq(scenario) / kv_shards(scenario) + draft.kv_bytes_per_seq_per_gpu),
     )
 }
 

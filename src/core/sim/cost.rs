@@ -42,6 +42,7 @@ impl StepCost {
             prefill_tokens: f64::from(work.prefill_tokens),
             prefill_kv_tokens: work.prefill_kv_tokens,
             prefill_attention_flop: work.prefill_attention_flop,
+            ..StepMix::default()
         })
     }
 

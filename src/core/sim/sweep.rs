@@ -9,7 +9,8 @@ use super::stats::{summarize, RatePoint};
 use super::workload::{prompt_tokens_mean, requests, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{
-    evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
+    draft_memory, evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis,
+    Scenario,
 };
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
@@ -41,11 +42,16 @@ pub struct Sweep {
     pub kv_pool_tokens: f64,
 }
 
-/// The KV pool in held tokens: (usable per GPU - weights / TP) / KV per token per GPU (0 if none).
+/// The KV pool in held tokens: (usable per GPU - weights / TP - draft weights per GPU) / (KV per
+/// token per GPU + the drafter's KV per token per GPU) (0 if none; the draft terms are 0 without
+/// speculation, see [`draft_memory`]).
 pub fn kv_pool_tokens(scenario: &Scenario) -> f64 {
+    let context = f64::from(scenario.context_tokens.max(1));
+    let draft = draft_memory(scenario);
     let per_token =
-        kv_bytes_per_seq(scenario) / f64::from(scenario.context_tokens.max(1)) / kv_shards(scenario);
-    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario)) / per_token;
+        kv_bytes_per_seq(scenario) / context / kv_shards(scenario) + draft.kv_bytes_per_seq_per_gpu / context;
+    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft.weight_bytes_per_gpu)
+        / per_token;
     if tokens.is_finite() {
         tokens.max(0.0)
     } else {
