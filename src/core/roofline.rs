@@ -24,7 +24,7 @@ pub use knee::{knee_batch, knee_exact};
 pub use pool::{gpus_needed, kv_pool_batch, usable_hbm_bytes, weight_bytes_per_gpu};
 pub use speculative::{
     crossover_batch, draft_memory, draft_s, draft_scenario, expected_tokens_per_step, spec_step,
-    verify_terms, DraftMemory, SpecStep,
+    spec_summary, verify_terms, DraftMemory, SpecStep, SpecSummary,
 };
 pub use step::{step_terms, Group, GroupCost, StepMix, StepRoofline, StepTerms};
 

@@ -11,6 +11,7 @@ pub mod placement;
 mod query;
 pub mod search;
 pub mod sim;
+pub mod spec;
 mod stops;
 mod validation;
 pub mod view;

@@ -178,3 +178,34 @@ pub fn crossover_batch(scenario: &Scenario) -> Option<u32> {
     }
     Some(hi)
 }
+
+/// What the page states about speculation: E, the knee and the KV pool with and without it, and the
+/// crossover batch.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpecSummary {
+    /// Expected tokens kept per sequence per step (E).
+    pub tokens_per_step: f64,
+    pub knee_with: u32,
+    pub knee_without: u32,
+    pub pool_with: u32,
+    pub pool_without: u32,
+    /// [`crossover_batch`]: where speculation stops paying (None: it pays at every batch).
+    pub crossover: Option<u32>,
+}
+
+/// The summary for `scenario` (None when speculation is off).
+pub fn spec_summary(scenario: &Scenario) -> Option<SpecSummary> {
+    let spec = scenario.speculation;
+    if !spec.is_on() {
+        return None;
+    }
+    let plain = Scenario { speculation: Speculation::OFF, ..*scenario };
+    Some(SpecSummary {
+        tokens_per_step: expected_tokens_per_step(spec.draft_tokens, spec.acceptance),
+        knee_with: super::knee_batch(scenario),
+        knee_without: super::knee_batch(&plain),
+        pool_with: super::kv_pool_batch(scenario),
+        pool_without: super::kv_pool_batch(&plain),
+        crossover: crossover_batch(scenario),
+    })
+}
