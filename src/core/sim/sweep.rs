@@ -113,7 +113,7 @@ fn level(c: &SimConfig, unit: &[Request], cost: StepCost, level: f64) -> RatePoi
 
 /// One run of the simulator at `rate_req_per_s` (open) or with that many clients (closed).
 pub fn simulate(c: &SimConfig, rate_or_clients: f64) -> RatePoint {
-    level(c, &unit_workload(c), StepCost::new(&c.scenario), rate_or_clients)
+    level(c, &unit_workload(c), StepCost::new(&c.scenario).seeded(c.seed), rate_or_clients)
 }
 
 /// The attainment the config counts: requests or tokens meeting both targets.
@@ -154,7 +154,7 @@ pub fn sweep_levels(c: &SimConfig) -> u32 {
 /// [`sweep`], calling `progress(done, total)` after each level it runs.
 pub fn sweep_with_progress(c: &SimConfig, progress: impl FnMut(u32, u32)) -> Sweep {
     let unit = unit_workload(c);
-    let cost = StepCost::new(&c.scenario);
+    let cost = StepCost::new(&c.scenario).seeded(c.seed);
     let mut sweep = sweep_grid(c, grid(c), unit.len(), |x| level(c, &unit, cost, x), progress);
     sweep.kv_pool_tokens = kv_pool_tokens(&c.scenario);
     sweep
@@ -226,7 +226,7 @@ pub struct ChunkPoint {
 /// The chunked-prefill trade-off: the same load run at each budget in `chunks`.
 pub fn chunk_tradeoff(c: &SimConfig, rate_or_clients: f64, chunks: &[u32]) -> Vec<ChunkPoint> {
     let unit = unit_workload(c);
-    let cost = StepCost::new(&c.scenario);
+    let cost = StepCost::new(&c.scenario).seeded(c.seed);
     chunks
         .iter()
         .map(|&chunk_tokens| {
