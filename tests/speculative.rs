@@ -153,3 +153,53 @@ fn issue_15_closing_figures_for_llama_8b_with_a_1b_draft() {
     );
     assert!(with.knee_batch > without.knee_batch, "speculation moves the knee right");
 }
+
+/// The configuration search's colocated row for the worked example's configuration.
+fn search_row(s: Scenario) -> goodput_lab::core::search::Row {
+    use goodput_lab::core::precision::Precision;
+    use goodput_lab::core::presets::GPU_PRICES;
+    use goodput_lab::core::search::{row_for, Config, Layout, SearchSpec};
+    let spec = SearchSpec {
+        scenario: s,
+        chunk_tokens: 512,
+        load_req_per_s: 100.0,
+        usd_per_gpu_hour: GPU_PRICES.map(|p| p.usd_per_gpu_hour),
+        link_bytes_per_s: None,
+    };
+    let config = Config {
+        gpu_index: 0,
+        weight_precision: Precision::Bf16,
+        kv_precision: Precision::Bf16,
+        layout: Layout::Colocated { tp: 1 },
+    };
+    row_for(&spec, &config).expect("the worked example's configuration runs")
+}
+
+#[test]
+fn search_rows_price_speculation_a_chunked_step_with_draft_and_verify_over_e() {
+    use goodput_lab::core::placement::chunked_best;
+    let (s, plain) = (with_draft(4, 0.7), worked_example());
+    let (with, without) = (search_row(s), search_row(plain));
+    println!(
+        "search row: {} req/s ({:?}) with, {} ({:?}) without",
+        with.rate_req_per_s, with.binds, without.rate_req_per_s, without.binds
+    );
+    assert_ne!(with.rate_req_per_s, without.rate_req_per_s, "the row prices speculation");
+    assert!(with.tpot_s <= s.tpot_target_s);
+    // The chunked operating point at the row's rate: its step is draft + verify of its decodes
+    // (k + 1 tokens each) beside the prompts' chunks, and TPOT is that step over E.
+    let op = chunked_best(&s, 512);
+    assert_close(op.rate_req_per_s, with.rate_req_per_s, 1e-12, "the row is the chunked best");
+    let e = expected_tokens_per_step(4, 0.7);
+    let t = op.tpot_s.unwrap() * e;
+    let decodes = op.rate_req_per_s * 256.0 / e * t;
+    assert_close(op.batch, decodes, 1e-9, "B = rate x output / E x t");
+    let mix = StepMix {
+        decode_seqs: decodes,
+        decode_kv_tokens: decodes * 2048.0,
+        verify_draft_tokens: 4.0,
+        ..StepMix::default()
+    };
+    let verify_gemm_tokens = step_terms(&s, &mix).gemm.flop / (2.0 * s.model.active_params);
+    assert_close(verify_gemm_tokens, decodes * 5.0, 1e-12, "verify GEMM tokens B(k + 1) without prefill");
+}
