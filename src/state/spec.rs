@@ -20,7 +20,7 @@ pub const DRAFT_TOKENS: NumberField = NumberField::new("k", "Draft tokens (k)", 
 /// Acceptance rate per draft token (alpha), a fraction.
 pub const ACCEPTANCE: NumberField = NumberField::new("accept", "Acceptance per token (α)", "", (0.0, 0.99));
 /// A draft head's cost per draft token, in target layers.
-pub const HEAD_COST: NumberField = NumberField::new("headcost", "Head cost", "layers", (0.01, 4.0));
+pub const HEAD_COST: NumberField = NumberField::new("headcost", "Head cost", "layers", (0.05, 4.0));
 
 /// [`DRAFT_TOKENS`] in the scenario.
 pub const DRAFT_TOKENS_INPUT: InputField = DRAFT_TOKENS.bound(
