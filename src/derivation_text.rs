@@ -4,6 +4,7 @@
 
 mod limits;
 mod sizes;
+mod spec;
 mod step;
 use crate::core::derivation::{Derivation, KneeForm};
 use crate::core::roofline::Scenario;
@@ -39,6 +40,9 @@ pub fn lines(scenario: &Scenario, d: &Derivation) -> Vec<Line> {
     out.extend(d.steps.iter().map(|st| step_value(scenario, d, st)));
     out.extend(d.steps.last().map(|st| compute_check(d, st)));
     out.extend([knee(d), pool(d), goodput(d)]);
+    if let Some(s) = &d.speculation {
+        out.extend(spec::spec_lines(s));
+    }
     out
 }
 
@@ -46,6 +50,13 @@ pub fn lines(scenario: &Scenario, d: &Derivation) -> Vec<Line> {
 /// clause per reason; empty when it does.
 pub fn general_reasons(d: &Derivation) -> Vec<String> {
     let mut why = Vec::new();
+    if d.speculation.is_some() {
+        why.push(
+            "speculative decoding is on: the lines down to goodput are the target without it, and the last \
+             lines add the drafter, the verify step and the time per output token"
+                .into(),
+        );
+    }
     if let Some(m) = d.weights.moe {
         why.push(format!(
             "an MoE step reads only the experts its tokens touch (of {} per layer, {} per token)",

@@ -204,3 +204,17 @@ fn tensor_parallel_step_chart_draws_the_total_with_the_all_reduce() {
         assert!(!svg_of(&s, chart).contains("NaN"));
     }
 }
+
+#[test]
+fn with_speculative_decoding_the_step_chart_draws_the_time_per_output_token() {
+    use goodput_lab::core::spec::{Drafter, Speculation};
+    let draft = *model_by_id("llama-3.2-1b").expect("Llama 3.2 1B preset");
+    let speculation = Speculation { drafter: Drafter::Model(draft), draft_tokens: 4, acceptance: 0.7 };
+    let s = Scenario { speculation, ..worked_example() };
+    let svg = svg_of(&s, Chart::Step);
+    assert!(svg.contains("Time per output token (draft + verify) / E"), "the TPOT line is labelled");
+    assert!(!svg.contains("Step time (total)"));
+    for chart in ALL_CHARTS {
+        assert!(!svg_of(&s, chart).contains("NaN"));
+    }
+}

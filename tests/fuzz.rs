@@ -13,6 +13,8 @@ mod finite;
 mod placement;
 #[path = "fuzz/search.rs"]
 mod search;
+#[path = "fuzz/spec.rs"]
+mod spec;
 #[path = "fuzz/regressions.rs"]
 mod regressions;
 #[path = "fuzz/strategies.rs"]
@@ -57,7 +59,7 @@ use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Input
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 13] = [
+const CASES: [(&str, u32); 14] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -70,6 +72,7 @@ const CASES: [(&str, u32); 13] = [
     ("any_value_under_a_placement_key_gives_a_split_in_range_and_a_notice_exactly_when_not_taken", 20_000),
     ("placements_on_any_validated_state_are_finite_and_non_negative", 1_500),
     ("placements_at_the_edges_of_every_range_are_finite_and_non_negative", 1_500),
+    ("any_value_under_a_speculation_key_gives_settings_in_range_that_round_trip_and_finite_numbers", 4_000),
     // A whole search (46,716 configurations) per case.
     ("the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier", 24),
 ];
@@ -458,6 +461,7 @@ fn mixed_step_s(s: &Scenario, b: u32, ctx: u32, p: u32, done: u32) -> f64 {
         prefill_tokens: f64::from(p),
         prefill_kv_tokens: f64::from(done),
         prefill_attention_flop: prefill_attention_flop(m, done + p) - prefill_attention_flop(m, done),
+        ..StepMix::default()
     };
     step_terms(s, &mix).step_s
 }

@@ -165,6 +165,7 @@ fn chunked_step_s(s: &Scenario, rate: f64, t_s: f64) -> f64 {
         prefill_tokens: rate * 8192.0 * t_s,
         prefill_kv_tokens: rate * t_s * 8192.0 * (8192.0 - chunk) / (2.0 * chunk),
         prefill_attention_flop: rate * t_s * prefill_attention_flop(&s.model, 8192),
+        ..StepMix::default()
     };
     StepRoofline::new(s).terms(&mix).step_s
 }

@@ -18,7 +18,7 @@ use goodput_lab::state::view::{Mode, Panel, Theme, View};
 use goodput_lab::state::{from_page_query, page_query, Inputs};
 
 fn loaded(number: u8) -> (&'static Lesson, Scenario, Analysis) {
-    let l = lesson(number).expect("lessons 1 to 7 exist");
+    let l = lesson(number).expect("lessons 1 to 8 exist");
     let s = l.inputs().scenario;
     (l, s, analyze(&s))
 }
@@ -40,7 +40,7 @@ fn attainment_at(sweep: &Sweep, rate: &str) -> f64 {
 }
 
 #[test]
-fn seven_lessons_the_worked_examples_six_in_order_then_disaggregation_each_one_or_two_sentences() {
+fn eight_lessons_the_worked_examples_six_in_order_then_disaggregation_and_speculation_each_one_or_two_sentences() {
     let titles: Vec<(u8, &str)> = LESSONS.iter().map(|l| (l.number, l.title)).collect();
     assert_eq!(
         titles,
@@ -51,7 +51,8 @@ fn seven_lessons_the_worked_examples_six_in_order_then_disaggregation_each_one_o
             (4, "Loose 50 ms"),
             (5, "Every request or p90"),
             (6, "Realistic attainment"),
-            (7, "Disaggregation")
+            (7, "Disaggregation"),
+            (8, "Speculative decoding")
         ]
     );
     for l in LESSONS {
@@ -166,6 +167,7 @@ fn lesson_6_realistic_attainment_falls_over_a_range_of_load() {
         prefill_tokens: 448.0,
         prefill_kv_tokens: 0.0,
         prefill_attention_flop: prefill_attention_flop(&s.model, 448),
+        ..StepMix::default()
     };
     let terms = step_terms(&s, &mixed);
     assert_eq!(ms(terms.step_s), "13.50");
@@ -235,12 +237,12 @@ fn opening_the_simulator_keeps_the_lesson_but_changing_its_controls_drops_it() {
 
 #[test]
 fn bad_lesson_values_load_nothing_and_say_so() {
-    for bad in ["0", "8", "two", "-1", "2.5"] {
+    for bad in ["0", "9", "two", "-1", "2.5"] {
         let (inputs, view, notices) = from_page_query(&format!("lesson={bad}"));
         assert_eq!((inputs, view.lesson), (Inputs::default(), None), "lesson={bad}");
         assert_eq!(notices.len(), 1, "lesson={bad}: {notices:?}");
         assert_eq!(notices[0].key, "lesson");
-        assert!(notices[0].message.contains("not a lesson from 1 to 7"), "{}", notices[0].message);
+        assert!(notices[0].message.contains("not a lesson from 1 to 8"), "{}", notices[0].message);
     }
 }
 
@@ -248,7 +250,7 @@ fn bad_lesson_values_load_nothing_and_say_so() {
 fn arrows_step_through_lessons_and_stop_at_the_ends() {
     assert_eq!((step(None, 1), step(None, -1)), (1, 1));
     assert_eq!((step(Some(3), 1), step(Some(3), -1)), (4, 2));
-    assert_eq!((step(Some(7), 1), step(Some(1), -1)), (7, 1));
+    assert_eq!((step(Some(8), 1), step(Some(1), -1)), (8, 1));
 }
 
 #[test]

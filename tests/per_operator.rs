@@ -120,6 +120,7 @@ fn the_simulators_step_is_the_analytic_function_for_any_composition() {
                 prefill_kv_tokens: 1000.0,
                 prefill_attention_flop: prefill_attention_flop(&s.model, 1472)
                     - prefill_attention_flop(&s.model, 1000),
+                ..StepMix::default()
             };
             assert_eq!(cost.step_s(&work), step_terms(&s, &mix).step_s, "{} on {}", model.id, gpu.id);
             let sum: f64 = Group::ALL.iter().map(|&g| cost.terms(&work).group(g).time_s()).sum();

@@ -71,7 +71,11 @@ fn every_key_round_trips() {
     let disagg = format!("{base}&place=disagg&xp=3&tpp=2&yd=1&tpd=4&xfer=50");
     let colo_split = format!("{base}&yd=2&xfer=12.5");
     let search = format!("{base}&search=1&ssort=cost&sgpu=b200&sw=fp8&skv=fp4&splace=disagg&prices=h100-sxm%3A2.1%2Cb200%3A4");
-    for query in [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split, &search] {
+    let spec_base = "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000\
+                     &util=90";
+    let spec_draft = format!("{spec_base}&spec=draft&draft=llama-3.2-3b&k=6&accept=0.55&rate=100&price=2.5");
+    let spec_head = format!("{spec_base}&spec=head&headcost=0.25&k=2&accept=0.9&rate=100&price=2.5");
+    for query in [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split, &search, &spec_draft, &spec_head] {
         let (inputs, notices) = from_query(query);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(to_query(&inputs), query);
@@ -91,6 +95,9 @@ fn every_key_round_trips() {
     assert_eq!(measured::with_measured(page_query(&inputs, &view_state), &points), measured_query);
     let joined =
         [preset, custom, &sim_open, &sim_closed, &disagg, &search, &view, "present=1", &measured_query, "lesson=1"]
+            .into_iter()
+            .chain([spec_draft.as_str(), spec_head.as_str()])
+            .collect::<Vec<_>>()
             .join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
     for key in KEYS.iter().filter(|k| **k != "realistic") {

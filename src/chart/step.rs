@@ -98,7 +98,13 @@ fn draw_measured<DB: DrawingBackend>(
 /// Whether all-reduce or overhead make some step longer than max(memory, compute) (TP > 1 or a
 /// realistic calibration), so the total needs its own line.
 fn adds_to_roofline(points: &[BatchPoint]) -> bool {
-    points.iter().any(|pt| pt.step.allreduce_s + pt.step.overhead_s > 0.0)
+    points.iter().any(|pt| pt.step.allreduce_s + pt.step.overhead_s > 0.0 || speculative(pt))
+}
+
+/// With speculative decoding the step drawn is the time per output token, (draft + verify) / E,
+/// and the two terms are the verify step's over E.
+fn speculative(pt: &BatchPoint) -> bool {
+    pt.step.speculative.is_some()
 }
 
 /// The step chart's legend: both terms, then the total and the ideal step time when drawn.
@@ -108,7 +114,9 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
         LegendItem::solid("Memory term (weights + KV reads)", p.memory),
         LegendItem::solid("Compute term (FLOPs)", p.compute),
     ];
-    if with_total {
+    if with_total && curves.points.first().is_some_and(speculative) {
+        items.push(LegendItem::solid("Time per output token (draft + verify) / E", p.step_total));
+    } else if with_total {
         items.push(LegendItem::solid("Step time (total)", p.step_total));
     }
     if !curves.ideal_points.is_empty() {

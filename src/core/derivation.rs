@@ -9,13 +9,16 @@
 
 mod limits;
 mod sizes;
+mod spec;
 mod step;
 use serde::Serialize;
 
 use super::roofline::{analyze, Analysis, Limit, Scenario};
+use super::spec::Speculation;
 use limits::{goodput, knee, pool};
 pub use limits::{Goodput, Knee, KneeForm, Pool};
 use sizes::{kv_seq, kv_token, weights};
+pub use spec::SpecLines;
 pub use sizes::{KvSeq, KvShape, KvToken, MoeReads, SlidingKv, Weights};
 use step::{bandwidth, compute_peak, step_at, step_batches, step_formula};
 pub use step::{Bandwidth, ComputePeak, Role, StepAt, StepFormula};
@@ -36,10 +39,18 @@ pub struct Derivation {
     /// Little's law at the batch a server can run; `None` when no batch runs inside the targets.
     pub goodput: Option<Goodput>,
     pub limit: Limit,
+    /// Speculative decoding's lines (None when off); the lines above are then the target without it.
+    pub speculation: Option<SpecLines>,
 }
 
-/// The whole derivation for `s` and its analysis.
+/// The whole derivation for `s` and its analysis. With speculation on, every line but the
+/// speculative ones is the target's without it (so each stays the formula it prints), and
+/// [`SpecLines`] adds the drafter, the verify step, TPOT, the pool, goodput and the crossover.
 pub fn derive(scenario: &Scenario, analysis: &Analysis) -> Derivation {
+    if scenario.speculation.is_on() {
+        let plain = Scenario { speculation: Speculation::OFF, ..*scenario };
+        return Derivation { speculation: spec::spec_lines(scenario), ..derive(&plain, &analyze(&plain)) };
+    }
     let weights = weights(scenario);
     let kv_token = kv_token(scenario);
     let kv_seq = kv_seq(scenario, analysis);
@@ -61,6 +72,7 @@ pub fn derive(scenario: &Scenario, analysis: &Analysis) -> Derivation {
         pool: pool(scenario, analysis),
         goodput: goodput(scenario, analysis),
         limit: analysis.limit,
+        speculation: None,
     }
 }
 

@@ -9,6 +9,7 @@
 mod analysis;
 mod knee;
 mod pool;
+mod speculative;
 mod step;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,10 @@ pub use knee::{knee_batch, knee_exact};
 pub use pool::{
     gpus_needed, kv_bytes_per_seq_held, kv_pool_batch, prefix_shared_kv_bytes, usable_hbm_bytes,
     weight_bytes_per_gpu,
+};
+pub use speculative::{
+    crossover_batch, draft_memory, draft_s, draft_scenario, expected_tokens_per_step, spec_step,
+    spec_summary, verify_terms, DraftMemory, SpecStep, SpecSummary,
 };
 pub use step::{step_terms, Group, GroupCost, StepMix, StepRoofline, StepTerms};
 
@@ -115,8 +120,12 @@ pub struct StepTime {
     pub step_s: f64,
     /// The bound of the group that takes longest.
     pub bound: Bound,
-    /// The per-operator terms (the prefill-attention group is empty in a decode step).
+    /// The per-operator terms (the prefill-attention group is empty in a decode step; with
+    /// speculation, the verify step's).
     pub terms: StepTerms,
+    /// Speculative decoding's step (None when off). Then `step_s` is its time per output token,
+    /// (draft + verify) / E, and `memory_s` and `compute_s` are the verify step's divided by E.
+    pub speculative: Option<SpecStep>,
 }
 
 /// Everything the page shows about one batch size.
@@ -212,31 +221,43 @@ pub fn step_time(scenario: &Scenario, batch: u32) -> StepTime {
     step_time_at(scenario, f64::from(batch))
 }
 
-/// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target).
+/// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target). With
+/// speculation the step is [`spec_step`]'s: TPOT = (draft + verify) / E per output token.
 pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
-    let mix = StepMix::decode(b, f64::from(scenario.context_tokens));
-    let terms = step_terms(scenario, &mix);
+    let (speculative, terms) = match spec_step(scenario, b) {
+        Some((spec, verify)) => (Some(spec), verify),
+        None => (None, step_terms(scenario, &StepMix::decode(b, f64::from(scenario.context_tokens)))),
+    };
+    let per_token = speculative.map_or(1.0, |s| s.tokens_per_step);
     let weight_read_bytes = terms.gemm.bytes;
     let kv_read_bytes = terms.decode_attention.bytes;
     StepTime {
         weight_read_bytes,
         kv_read_bytes,
-        memory_s: (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario),
-        compute_s: terms.gemm.compute_s,
+        memory_s: (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario) / per_token,
+        compute_s: terms.gemm.compute_s / per_token,
         allreduce_s: terms.allreduce_s,
         overhead_s: terms.overhead_s,
-        step_s: terms.step_s,
+        step_s: speculative.map_or(terms.step_s, |s| s.tpot_s),
         bound: terms.bound(),
         terms,
+        speculative,
     }
 }
 
 /// Steady-state TTFT at batch B that the target is checked against: a new request waits for the
-/// decode step in flight, then its prompt is prefilled alone. ttft(B) = step(B) + prefill(prompt),
-/// in s; with a prefix cache the miss's while h < 1, the hit's at h = 1
-/// ([`crate::core::prefill::ttft_split`], which also gives the hit, the miss and the mean).
+/// decode step in flight (with speculation the whole draft + verify step), then its prompt is
+/// prefilled alone. ttft(B) = step(B) + prefill(prompt), in s; with a prefix cache the miss's while
+/// h < 1, the hit's at h = 1 ([`crate::core::prefill::ttft_split`], which also gives the hit, the
+/// miss and the mean).
 pub fn ttft_s(scenario: &Scenario, step: &StepTime) -> f64 {
-    ttft_split(scenario, step.step_s).target_s
+    ttft_split(scenario, step_in_flight_s(step)).target_s
+}
+
+/// The step a new request waits for: the decode step, or with speculation the whole draft + verify
+/// step (not the per-token TPOT), in s.
+pub fn step_in_flight_s(step: &StepTime) -> f64 {
+    step.speculative.map_or(step.step_s, |s| s.step_s())
 }
 
 /// One batch size evaluated: tokens/s = B / step, requests/s = B / (output x step), goodput.
@@ -246,7 +267,7 @@ pub fn evaluate(scenario: &Scenario, batch: u32) -> BatchPoint {
     let tp = f64::from(scenario.tp.max(1));
     let tokens_per_s = ratio_or_zero(b, step.step_s);
     let throughput_req_per_s = ratio_or_zero(b, f64::from(scenario.output_tokens) * step.step_s);
-    let ttft = ttft_split(scenario, step.step_s);
+    let ttft = ttft_split(scenario, step_in_flight_s(&step));
     let ttft_s = ttft.target_s;
     let meets_tpot = step.step_s <= scenario.tpot_target_s;
     let meets_ttft = ttft_s <= scenario.ttft_target_s;

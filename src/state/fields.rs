@@ -140,6 +140,8 @@ impl NumberField {
             "a whole number".to_string()
         } else if self.whole {
             format!("a whole number of {}", self.unit)
+        } else if self.unit.is_empty() {
+            "a number".to_string()
         } else {
             format!("a number ({})", self.unit)
         }

@@ -12,6 +12,7 @@ pub mod prefix;
 mod query;
 pub mod search;
 pub mod sim;
+pub mod spec;
 mod stops;
 mod validation;
 pub mod view;

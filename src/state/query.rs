@@ -3,12 +3,12 @@
 
 use super::custom::{write_fields, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{lessons, prefix, validate, view, Inputs, Notice};
+use super::{lessons, prefix, spec, validate, view, Inputs, Notice};
 use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 72] = [
+pub const KEYS: [&str; 77] = [
     "model",
     "m_params",
     "m_active",
@@ -41,6 +41,11 @@ pub const KEYS: [&str; 72] = [
     "hit",
     "mbu",
     "overhead",
+    "spec",
+    "draft",
+    "headcost",
+    "k",
+    "accept",
     "rate",
     "price",
     "realistic",
@@ -179,6 +184,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
             ("overhead", OVERHEAD.write(calibration.overhead_s)),
         ]);
     }
+    pairs.extend(spec::pairs(&scenario.speculation));
     pairs.extend([
         ("rate", RATE.write(inputs.rate_req_per_s)),
         ("price", PRICE.write(inputs.price_per_gpu_hour)),

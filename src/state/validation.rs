@@ -3,7 +3,7 @@
 
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{context_tokens_max_for, placement, prefix, search, sim, Inputs, Notice, RawQuery};
+use super::{context_tokens_max_for, placement, prefix, search, sim, spec, Inputs, Notice, RawQuery};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
@@ -53,7 +53,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
         memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
         calibration: Calibration::IDEAL,
-        speculation: defaults.speculation,
+        speculation: spec::read(raw, notices),
         prefix: prefix::read(raw, context_tokens, notices),
     }
 }

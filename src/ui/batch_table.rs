@@ -62,6 +62,9 @@ pub fn BatchTable() -> impl IntoView {
             <p class="table-note">
                 "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
                 "Goodput counts a batch only when it meets both targets."
+                <Show when=move || inputs.get().scenario.speculation.is_on()>
+                    <span id="spec-table-note">" With speculative decoding, step time is the time per output token: (draft + verify) / E."</span>
+                </Show>
             </p>
             <Show when=prefix_on>
                 <p class="table-note" id="prefix-note">{prefix_notes}</p>

@@ -1,11 +1,12 @@
-//! The control panel: hardware, workload, prefix caching, targets and calibration, each control
-//! writing one field of the inputs.
+//! The control panel: hardware, workload, prefix caching, targets, calibration and speculative
+//! decoding, each control writing one field of the inputs.
 
 use leptos::prelude::*;
 
 use super::custom_fields::{custom_gpu_body, custom_model_body};
 use super::page::PageState;
 use super::prefix_controls::PrefixControls;
+use super::spec_controls::SpecControls;
 use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Calibration, Precision, TP_CHOICES};
@@ -29,6 +30,7 @@ pub fn Controls() -> impl IntoView {
             <PrefixControls/>
             <Targets/>
             <Calibrate/>
+            <SpecControls/>
         </section>
     }
 }

@@ -41,7 +41,7 @@ pub fn LessonBar() -> impl IntoView {
         .collect_view();
     view! {
         <nav id="lessons" class="lessons" aria-label="Lessons">
-            <div class="lesson-buttons" role="group" aria-label="Lessons: keys 1 to 7">{buttons}</div>
+            <div class="lesson-buttons" role="group" aria-label="Lessons: keys 1 to 8">{buttons}</div>
             <p id="lesson-caption" class="lesson-caption" role="status" aria-live="polite"
                 data-lesson=move || current.get().map(|n| n.to_string())>
                 {move || caption(current.get(), view.get().lesson)}
@@ -66,7 +66,7 @@ fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
         }
         .into_any(),
         (None, None) => view! {
-            <span class="lesson-hint">"Six lessons walk through the worked example's argument and a seventh through disaggregation: pick one, or press 1 to 7. P presents."</span>
+            <span class="lesson-hint">"Six lessons walk through the worked example's argument, a seventh through disaggregation and an eighth through speculative decoding: pick one, or press 1 to 8. P presents."</span>
         }
         .into_any(),
     }
@@ -77,7 +77,7 @@ fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
 fn KeyLegend(legend: ReadSignal<bool>) -> impl IntoView {
     view! {
         <p id="key-legend" class="key-legend" class:open=move || legend.get()>
-            <kbd>"1"</kbd>"–"<kbd>"7"</kbd>" lesson · "
+            <kbd>"1"</kbd>"–"<kbd>"8"</kbd>" lesson · "
             <kbd>"←"</kbd>" "<kbd>"→"</kbd>" previous, next · "
             <kbd>"↑"</kbd>" "<kbd>"↓"</kbd>" panel · "
             <kbd>"P"</kbd>" present · "

@@ -38,6 +38,7 @@ mod search_table;
 mod share;
 mod sim_charts;
 mod sim_controls;
+mod spec_controls;
 mod sim_panel;
 mod sim_placement;
 mod sim_runner;

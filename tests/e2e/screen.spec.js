@@ -61,7 +61,7 @@ for (const size of SIZES) {
     const errors = await openApp(page);
     const tops = await page.locator('#lessons button.lesson').evaluateAll((buttons) =>
       buttons.map((b) => b.getBoundingClientRect().top));
-    expect(tops).toHaveLength(7);
+    expect(tops).toHaveLength(8);
     expect(new Set(tops).size).toBe(1);
     expect(errors).toEqual([]);
   });

@@ -267,7 +267,9 @@ for (const payload of PAYLOADS) {
     const silent = [];
     for (const key of keys) {
       // A custom model's or GPU's fields are read only for a custom model or GPU.
-      const custom = key.startsWith('m_') ? '&model=custom' : key.startsWith('g_') ? '&gpu=custom' : '';
+      // Likewise the draft model's and the head's keys only for that drafter.
+      const drafter = key === 'draft' ? '&spec=draft' : key === 'headcost' ? '&spec=head' : '';
+      const custom = (key.startsWith('m_') ? '&model=custom' : key.startsWith('g_') ? '&gpu=custom' : '') + drafter;
       await page.goto(`index.html?${key}=${encodeURIComponent(payload)}${custom}`);
       await expect(page.locator('#batch-table tbody tr').first()).toBeAttached();
       const dom = await page.evaluate(() => ({

@@ -121,6 +121,20 @@ const LESSONS = [
       await expect(page.locator('#placement-finding')).toContainText('colocated with chunked prefill serves the most: 5.16');
     },
   },
+  {
+    n: 8, title: 'Speculative decoding',
+    keys: { spec: 'draft', draft: 'llama-3.2-1b', k: '4', accept: '0.7' },
+    check: async (page) => {
+      // The knee and the readout the controls print are the sentence's numbers.
+      await expect(knee(page)).toHaveText(await captionSays(page, '102'));
+      const readout = page.locator('#spec-readout');
+      await expect(readout).toContainText(await captionSays(page, '2.77 tokens per sequence per step'));
+      await expect(readout).toContainText('Knee 102 with speculation, 64 without');
+      await expect(readout).toContainText('KV pool 159 sequences (208 without)');
+      await expect(readout).toContainText('It pays at every batch');
+      await captionSays(page, 'the knee moves from 64 to 102');
+    },
+  },
 ];
 
 for (const lesson of LESSONS) {
@@ -172,7 +186,7 @@ test('moving a slider after a lesson drops its caption and lesson= from the URL'
 
 test('a bad lesson= value shows a notice and loads no lesson', async ({ page }) => {
   const errors = await openApp(page, '?lesson=9');
-  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 7');
+  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 8');
   await expect(page.locator('#lessons button[aria-pressed="true"]')).toHaveCount(0);
   await expect(knee(page)).toHaveText('64');
   await urlSettled(page);

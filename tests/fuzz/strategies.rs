@@ -8,6 +8,7 @@ use proptest::strategy::Union;
 use proptest::string::string_regex;
 
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
+use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
@@ -17,6 +18,7 @@ use goodput_lab::state::sim::{
     RATE_MAX, REQUESTS, SEED,
 };
 use goodput_lab::state::prefix::{HIT, PREFIX};
+use goodput_lab::state::spec::{ACCEPTANCE, DRAFT_TOKENS, HEAD_COST, MODES as SPEC_MODES};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
 use goodput_lab::state::KEYS;
 
@@ -105,7 +107,7 @@ pub fn field_of(key: &str) -> Option<NumberField> {
         CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
         ATTAIN, RATE_MAX, POINTS, PREFIX, HIT,
     ];
-    let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER];
+    let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER, DRAFT_TOKENS, ACCEPTANCE, HEAD_COST];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
     top.into_iter().chain(placement).chain(custom).find(|f| f.key == key)
 }
@@ -124,6 +126,8 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "kv" => Precision::KV.iter().map(|p| p.id().to_string()).collect(),
         "tp" | "tpp" | "tpd" => TP_CHOICES.iter().map(u32::to_string).collect(),
         "place" => MODES.iter().map(|m| m.0.to_string()).collect(),
+        "spec" => SPEC_MODES.iter().map(|m| m.to_string()).collect(),
+        "draft" => MODELS.iter().map(|m| m.id.to_string()).collect(),
         "realistic" | "sim" | "present" | "embed" => ids(&["1", "0", "true", "on", "off", "yes", "no", ""]),
         "load" => LOADS.iter().map(|c| c.0.to_string()).collect(),
         "count" => COUNTINGS.iter().map(|c| c.0.to_string()).collect(),
@@ -133,9 +137,21 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "pct" => PERCENTILES.iter().map(|c| c.0.to_string()).collect(),
         "view" => Panel::ALL.iter().map(|p| p.id().to_string()).collect(),
         "theme" => Theme::ALL.iter().map(|t| t.id().to_string()).collect(),
-        "lesson" => ids(&["1", "2", "3", "4", "5", "6", "7"]),
+        "lesson" => ids(&["1", "2", "3", "4", "5", "6", "7", "8"]),
         _ => return None,
     })
+}
+
+/// Speculative decoding at its edges: off, any preset drafting, or a head, with k and alpha in range.
+pub fn speculation() -> BoxedStrategy<Speculation> {
+    let drafter = prop_oneof![
+        2 => Just(Drafter::Off),
+        2 => select(MODELS.to_vec()).prop_map(Drafter::Model),
+        1 => base(HEAD_COST).prop_map(|f| Drafter::Head { layer_cost_fraction: f }),
+    ];
+    (drafter, base(DRAFT_TOKENS), base(ACCEPTANCE))
+        .prop_map(|(drafter, k, acceptance)| Speculation { drafter, draft_tokens: k as u32, acceptance })
+        .boxed()
 }
 
 /// A number inside `f`'s range (display units): either end, uniform, log-uniform, as typed.
@@ -367,8 +383,8 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
     let calibration = prop::option::of((base(MBU), base(OVERHEAD)));
     // The prefix as a share of the context (0 and 1 included) and any hit rate.
     let prefix = prop_oneof![1 => Just((0.0, 0.0)), 3 => (prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0], base(HIT))];
-    (model, gpu, precisions, lengths, targets, (calibration, prefix))
-        .prop_map(|(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), (cal, (share, hit)))| Scenario {
+    (model, gpu, precisions, lengths, targets, (calibration, prefix, speculation()))
+        .prop_map(|(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), (cal, (share, hit), speculation))| Scenario {
             model,
             gpu,
             weight_precision: w,
@@ -380,7 +396,7 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
             ttft_target_s: ttft,
             memory_utilization: util,
             calibration: cal.map_or(Calibration::IDEAL, |(mbu, overhead_s)| Calibration { mbu, overhead_s }),
-            speculation: goodput_lab::core::spec::Speculation::OFF,
+            speculation,
             prefix: goodput_lab::core::prefix::PrefixCache {
                 prefix_tokens: (share * ctx).floor() as u32,
                 hit_rate: hit,

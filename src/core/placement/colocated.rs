@@ -6,7 +6,9 @@ use super::queue::{largest_ok, md1_wait_s};
 use super::{Binds, Operating};
 use crate::core::model::prefill_attention_flop;
 use crate::core::prefill::prefill_time;
-use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline};
+use crate::core::roofline::{
+    draft_s, expected_tokens_per_step, kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline,
+};
 
 /// Fixed-point iterations for a step time; the map is monotone, so it converges or runs away.
 const ITERATIONS: usize = 200;
@@ -70,7 +72,9 @@ fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Optio
 /// A prompt is prefilled with the budget the decodes leave, C - B tokens a step, so it takes
 /// D = prompt x t / (C - B) and queues as M/D/1: TTFT = D + W(rate, D) (mean). Assumes every
 /// running sequence holds the scenario's context (as the batch table does); each chunk also reads
-/// its prompt's earlier KV.
+/// its prompt's earlier KV. With speculative decoding a step also runs the drafter for the B
+/// decodes and verifies k + 1 tokens for each (B(k + 1) of the budget), a request decodes for
+/// output / E steps (B = rate x output / E x t), and TPOT = t / E.
 pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -> Operating {
     chunked_probe(scenario, chunk_tokens, rate_req_per_s, Probe::Full)
 }
@@ -81,32 +85,49 @@ pub fn chunked_probe(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64
     let (prompt, output) = (f64::from(scenario.context_tokens), f64::from(scenario.output_tokens));
     let attention_flop_per_prompt = prefill_attention_flop(&scenario.model, scenario.context_tokens);
     let budget = f64::from(chunk_tokens);
+    let (e, k) = speculation_factors(scenario);
     let mix = |t: f64| {
-        let decodes = rate_req_per_s * output * t;
+        let decodes = rate_req_per_s * output / e * t;
         // A prompt split into chunks of s tokens (the budget the decodes leave) reads
         // 0 + s + 2s + ... of its own earlier KV: prompt x (prompt - s) / (2 s) tokens in all.
-        let chunk = (budget - decodes).clamp(1.0, prompt.max(1.0));
+        let chunk = (budget - decodes * (1.0 + k)).clamp(1.0, prompt.max(1.0));
         StepMix {
             decode_seqs: decodes,
             decode_kv_tokens: decodes * prompt,
             prefill_tokens: rate_req_per_s * prompt * t,
             prefill_kv_tokens: rate_req_per_s * t * prompt * (prompt - chunk) / (2.0 * chunk),
             prefill_attention_flop: rate_req_per_s * t * attention_flop_per_prompt,
+            verify_draft_tokens: k,
         }
     };
-    let limit_s = probe.limit_s(scenario);
-    let Some(t) =
-        fixed_point_s(roofline.terms(&mix(0.0)).step_s, limit_s, |t| roofline.terms(&mix(t)).step_s)
-    else {
+    let step_s = |t: f64| {
+        let m = mix(t);
+        let draft = if m.decode_seqs > 0.0 { draft_s(scenario, m.decode_seqs) } else { 0.0 };
+        roofline.terms(&m).step_s + draft
+    };
+    // The probe's limit is on TPOT = t / E; the step itself may take E times longer.
+    let limit_s = probe.limit_s(scenario) * e;
+    let Some(t) = fixed_point_s(step_s(0.0), limit_s, step_s) else {
         return Operating::overloaded(Binds::Capacity);
     };
-    let batch = rate_req_per_s * output * t;
-    let left_tokens = f64::from(chunk_tokens) - batch;
-    let budget_ok = batch + rate_req_per_s * prompt * t <= f64::from(chunk_tokens);
+    let batch = rate_req_per_s * output / e * t;
+    let left_tokens = f64::from(chunk_tokens) - batch * (1.0 + k);
+    let budget_ok = batch * (1.0 + k) + rate_req_per_s * prompt * t <= f64::from(chunk_tokens);
     let prefill_s = if left_tokens > 0.0 { prompt * t / left_tokens } else { f64::INFINITY };
     let ttft_s = prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
-    let binds = first_missed(scenario, t, ttft_s, batch, budget_ok);
-    Operating { rate_req_per_s, batch, tpot_s: Some(t), ttft_s: finite(ttft_s), binds }
+    let binds = first_missed(scenario, t / e, ttft_s, batch, budget_ok);
+    Operating { rate_req_per_s, batch, tpot_s: Some(t / e), ttft_s: finite(ttft_s), binds }
+}
+
+/// (E, k) with speculative decoding on, (1, 0) without: tokens kept per decode per step and the
+/// drafts each decode verifies.
+fn speculation_factors(scenario: &Scenario) -> (f64, f64) {
+    let sp = scenario.speculation;
+    if sp.is_on() {
+        (expected_tokens_per_step(sp.draft_tokens, sp.acceptance), f64::from(sp.draft_tokens))
+    } else {
+        (1.0, 0.0)
+    }
 }
 
 /// Unchunked prefill at `rate_req_per_s`: each prompt is a step of its own, prefill(prompt),

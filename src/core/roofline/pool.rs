@@ -1,7 +1,7 @@
 //! Memory ceilings: usable HBM, the weights each GPU holds, the KV pool's batch (with a shared
 //! prefix's copy held once) and the GPUs the weights need.
 
-use super::{kv_bytes_per_seq, kv_shards, weight_bytes, Scenario, MAX_BATCH};
+use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, Scenario, MAX_BATCH};
 
 /// floor(x) as a batch in 0..=MAX_BATCH (NaN and negatives give 0).
 fn whole_batch(x: f64) -> u32 {
@@ -24,12 +24,19 @@ pub fn weight_bytes_per_gpu(scenario: &Scenario) -> f64 {
     weight_bytes(scenario) / f64::from(scenario.tp.max(1))
 }
 
-/// pool = floor((usable per GPU - weights / TP - shared prefix KV) / KV a sequence holds), in
-/// sequences; without a prefix cache, floor((usable - weights / TP) / (kv_per_seq / shards)).
+/// pool = floor((usable per GPU - weights / TP - shared prefix KV - draft weights per GPU) / (KV a
+/// sequence holds + draft KV per sequence per GPU)), in sequences; without a prefix cache or
+/// speculation, floor((usable - weights / TP) / (kv_per_seq / shards)). The draft's KV is not
+/// prefix-shared here (the simulator's held-token unit shares both: a small difference when both
+/// are on).
 pub fn kv_pool_batch(scenario: &Scenario) -> u32 {
+    let draft = draft_memory(scenario);
     whole_batch(
-        (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - prefix_shared_kv_bytes(scenario))
-            / kv_bytes_per_seq_held(scenario),
+        (usable_hbm_bytes(scenario)
+            - weight_bytes_per_gpu(scenario)
+            - prefix_shared_kv_bytes(scenario)
+            - draft.weight_bytes_per_gpu)
+            / (kv_bytes_per_seq_held(scenario) + draft.kv_bytes_per_seq_per_gpu),
     )
 }
 

@@ -5,10 +5,12 @@
 //!
 //! - **GEMMs** (every weight matrix, MoE experts included): bytes = params_read(T) x bytes per
 //!   weight / TP per GPU (MoE: the experts the step's T tokens touch), FLOPs = 2 x active params x T,
-//!   where T = decode sequences + prefill tokens.
+//!   where T = decode sequences x (1 + k) + prefill tokens (k: draft tokens verified per sequence,
+//!   0 without speculative decoding).
 //! - **Decode attention**: bytes = the KV the decoding sequences hold (held tokens x KV per token /
 //!   shards, per GPU), FLOPs = one query-key pair per held token per layer x
-//!   [`attention_flop_per_pair`](crate::core::model::attention_flop_per_pair).
+//!   [`attention_flop_per_pair`](crate::core::model::attention_flop_per_pair) x (1 + k): a verify
+//!   step scores k + 1 queries per sequence against the KV it reads once.
 //! - **Prefill attention**: bytes = the KV the prompts hold from their earlier chunks, FLOPs = the
 //!   chunks' causal pairs x the same per-pair FLOPs.
 //!
@@ -52,6 +54,10 @@ pub struct StepMix {
     /// Causal attention FLOPs of the chunks (a chunk of prompt tokens done..done + n:
     /// prefill_attention_flop(done + n) - prefill_attention_flop(done)), in FLOP.
     pub prefill_attention_flop: f64,
+    /// Draft tokens each decoding sequence also verifies in this step (speculative decoding's k; 0
+    /// without it): the step's GEMMs run decode_seqs x (1 + k) tokens and its decode attention does
+    /// (1 + k) x the FLOPs, while the weights and the KV are still read once.
+    pub verify_draft_tokens: f64,
 }
 
 impl StepMix {
@@ -194,12 +200,13 @@ impl StepRoofline {
     /// The step's cost per group and in total (see the module's equations), in s. Allocation-free.
     #[inline]
     pub fn terms(&self, mix: &StepMix) -> StepTerms {
-        let tokens = mix.decode_seqs + mix.prefill_tokens;
+        let verified = 1.0 + mix.verify_draft_tokens;
+        let tokens = mix.decode_seqs * verified + mix.prefill_tokens;
         let weights = params_read(&self.model, tokens) * self.weight_bytes_per_param / self.tp;
         let gemm = self.group(weights, self.flop_per_token * tokens);
         let decode_attention = self.group(
             mix.decode_kv_tokens * self.kv_bytes_per_token,
-            mix.decode_kv_tokens * self.attention_flop_per_kv_token,
+            mix.decode_kv_tokens * self.attention_flop_per_kv_token * verified,
         );
         let prefill_attention =
             self.group(mix.prefill_kv_tokens * self.kv_bytes_per_token, mix.prefill_attention_flop);

@@ -1,17 +1,45 @@
 //! One mixed step's time for the simulator: the work the engine gathered, priced by the same
 //! per-operator step as the analytic view ([`StepRoofline::terms`]), its coefficients gathered once
-//! per scenario.
+//! per scenario. With speculative decoding a step is the drafter's k proposals for the decoding
+//! sequences plus one step verifying k + 1 tokens per decode beside the prompt chunks, priced as
+//! [`crate::core::roofline::spec_step`] prices it (the drafter's own prefill is not counted).
 
 use crate::core::model::prefill_attention_flop;
 use crate::core::presets::ModelSpec;
-use crate::core::roofline::{Scenario, StepMix, StepRoofline, StepTerms};
+use crate::core::roofline::{draft_scenario, Scenario, StepMix, StepRoofline, StepTerms};
+use crate::core::spec::Drafter;
 
 /// A scenario's step pricing, in base units.
 #[derive(Clone, Copy, Debug)]
 pub struct StepCost {
     roofline: StepRoofline,
     model: ModelSpec,
+    /// Speculative decoding's drafter and draw, if on.
+    pub(super) spec: Option<SpecCost>,
 }
+
+/// How the drafter is priced and how accepted tokens are drawn.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SpecCost {
+    /// Draft tokens per sequence per step (k).
+    pub draft_tokens: u32,
+    /// Acceptance per draft token (alpha).
+    pub acceptance: f64,
+    /// Seed of the accepted-token draws.
+    pub seed: u64,
+    drafter: DraftCost,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum DraftCost {
+    /// The draft model's step coefficients.
+    Model(StepRoofline),
+    /// A head: fraction of one layer, and the target's layers.
+    Head { fraction: f64, layers: f64 },
+}
+
+/// The accepted-token draws' seed when the sweep gives none.
+const DRAW_SEED: u64 = 0x5EC0_DEC0;
 
 /// What one step does: decode tokens, prefill tokens (with their attention) and the KV they read.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -30,7 +58,47 @@ pub struct StepWork {
 
 impl StepCost {
     pub fn new(scenario: &Scenario) -> StepCost {
-        StepCost { roofline: StepRoofline::new(scenario), model: scenario.model }
+        let sp = scenario.speculation;
+        let drafter = match sp.drafter {
+            Drafter::Off => None,
+            Drafter::Model(_) => draft_scenario(scenario).map(|d| DraftCost::Model(StepRoofline::new(&d))),
+            Drafter::Head { layer_cost_fraction } => Some(DraftCost::Head {
+                fraction: layer_cost_fraction,
+                layers: f64::from(scenario.model.layers.max(1)),
+            }),
+        };
+        let spec = drafter.map(|drafter| SpecCost {
+            draft_tokens: sp.draft_tokens,
+            acceptance: sp.acceptance,
+            seed: DRAW_SEED,
+            drafter,
+        });
+        StepCost { roofline: StepRoofline::new(scenario), model: scenario.model, spec }
+    }
+
+    /// The same pricing with the accepted-token draws seeded by `seed`.
+    pub fn seeded(self, seed: u64) -> StepCost {
+        StepCost { spec: self.spec.map(|s| SpecCost { seed: seed ^ DRAW_SEED, ..s }), ..self }
+    }
+
+    /// The drafter's k proposals for the step's decodes, in s: k x the draft model's decode step, or
+    /// k x f x (the target's decode step - overhead) / layers for a head; 0 without decodes or
+    /// speculation.
+    fn draft_s(&self, work: &StepWork) -> f64 {
+        let Some(spec) = self.spec.filter(|_| work.decode_tokens > 0) else { return 0.0 };
+        let mix = StepMix {
+            decode_seqs: f64::from(work.decode_tokens),
+            decode_kv_tokens: work.kv_tokens,
+            ..StepMix::default()
+        };
+        let k = f64::from(spec.draft_tokens);
+        match spec.drafter {
+            DraftCost::Model(draft) => k * draft.terms(&mix).step_s,
+            DraftCost::Head { fraction, layers } => {
+                let target = self.roofline.terms(&mix);
+                k * fraction * (target.step_s - target.overhead_s) / layers
+            }
+        }
     }
 
     /// The step's per-operator terms (GEMMs for all its tokens, decode and prefill attention).
@@ -42,14 +110,21 @@ impl StepCost {
             prefill_tokens: f64::from(work.prefill_tokens),
             prefill_kv_tokens: work.prefill_kv_tokens,
             prefill_attention_flop: work.prefill_attention_flop,
+            verify_draft_tokens: self.spec.map_or(0.0, |s| f64::from(s.draft_tokens)),
         })
     }
 
-    /// The step's time, in s: [`StepRoofline::terms`]' total. With B decodes holding B x context KV
-    /// tokens this is step(B) exactly.
+    /// The step's time, in s: [`StepRoofline::terms`]' total (plus the drafter's time with
+    /// speculation). With B decodes holding B x context KV tokens this is step(B) exactly (with
+    /// speculation, draft + verify of [`crate::core::roofline::spec_step`]).
     #[inline]
     pub fn step_s(&self, work: &StepWork) -> f64 {
-        self.terms(work).step_s
+        let step = self.terms(work).step_s;
+        if self.spec.is_some() {
+            step + self.draft_s(work)
+        } else {
+            step
+        }
     }
 
     /// One whole prompt of `prompt_tokens` as a step of its own (no decodes, no earlier KV), in s:

@@ -4,6 +4,12 @@
 //! Decodes are tracked in aggregate (how many run, how many KV tokens they hold) with a heap of
 //! finishing steps, so a step costs O(1) plus its prefill chunks and the events it ends; a request
 //! costs O(log n). That is what lets a full sweep run between two frames.
+//!
+//! With speculative decoding ([`draws`]) each decode step keeps 1 + the leading accepted drafts of
+//! each sequence (each accepted with probability alpha, at most k + 1), drawn at random: when a
+//! decode (re)starts the engine draws how many steps its remaining tokens take, so the finishing heap
+//! still works, and its KV grows by remaining / steps tokens per step (the aggregate growth is kept
+//! on start, finish and preemption).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -63,6 +69,9 @@ pub struct Trace {
     pub kv_tokens_peak: f64,
     /// Largest decode batch of any step.
     pub batch_peak: u32,
+    /// Sum over steps of the decodes in the step (sequence-steps): decode_tokens / this is the
+    /// mean tokens kept per sequence per step (1 without speculation, about E with it).
+    pub decode_seq_steps: u64,
 }
 
 /// A sequence that is prefilling: `done` of `total` tokens (prompt plus tokens to recompute); a
@@ -87,6 +96,8 @@ struct Seq {
     /// KV tokens held when its decode (re)started.
     held0: u32,
     start_step: u64,
+    /// Tokens kept per step until it finishes: remaining / steps drawn (1 without speculation).
+    rate: f64,
     /// Bumped on preemption and on finishing: heap and order entries of an older epoch are stale.
     epoch: u32,
 }
@@ -114,6 +125,8 @@ struct Engine<'a> {
     held_dec: f64,
     /// The decodes' cached prefix tokens (in held_dec, but held once by the replica, not the pool).
     cached_dec: f64,
+    /// Speculation's draws and its aggregates (None when off).
+    spec: Option<draws::SpecState>,
     trace: Trace,
 }
 
@@ -147,6 +160,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         n_dec: 0,
         held_dec: 0.0,
         cached_dec: 0.0,
+        spec: cost.spec.map(draws::SpecState::new),
         trace,
     };
     engine.drive();
@@ -172,6 +186,7 @@ impl Engine<'_> {
             self.run_step();
         }
         self.trace.duration_s = self.clock_s;
+        self.finish_spec_counts();
     }
 
     /// Open load: the arrivals at t = 0. Closed load: each client's first request.
@@ -257,7 +272,7 @@ impl Engine<'_> {
 
     /// Preempts the latest-admitted decodes until the step's KV growth (one token per decode) fits.
     fn make_room_to_grow(&mut self) {
-        while self.n_dec > 0 && self.kv_in_use() + f64::from(self.n_dec) > self.server.kv_pool_tokens {
+        while self.n_dec > 0 && self.kv_in_use() + self.kv_growth() > self.server.kv_pool_tokens {
             let Some((id, epoch)) = self.order.pop_back() else { return };
             if self.seqs[id as usize].epoch != epoch {
                 continue;
@@ -273,6 +288,9 @@ impl Engine<'_> {
     fn remove_decode(&mut self, id: u32) -> u32 {
         let seq = self.seqs[id as usize];
         let decoded = (self.step - seq.start_step) as u32;
+        if self.spec.is_some() {
+            return self.remove_spec_decode(id, seq, decoded);
+        }
         self.held_dec -= f64::from(seq.held0 + decoded);
         self.cached_dec -= f64::from(self.reqs[id as usize].cached_tokens);
         self.n_dec -= 1;
@@ -286,4 +304,5 @@ impl Engine<'_> {
     }
 }
 
+mod draws;
 mod step;

@@ -12,7 +12,8 @@ use super::steady::{overloaded, warmup_requests};
 use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{
-    evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
+    draft_memory, evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis,
+    Scenario,
 };
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
@@ -53,12 +54,17 @@ pub struct Sweep {
     pub kv_pool_tokens: f64,
 }
 
-/// The KV pool in held tokens: (usable per GPU - weights / TP) / KV per token per GPU, less the
-/// shared prefix's one copy (its cached tokens, min(P, context - 1), while h > 0), in tokens (0 if none).
+/// The KV pool in held tokens: (usable per GPU - weights / TP - draft weights per GPU) / (KV per
+/// token per GPU + the drafter's KV per token per GPU), less the shared prefix's one copy (its cached
+/// tokens, min(P, context - 1), while h > 0), in tokens (0 if none; the draft terms are 0 without
+/// speculation, see [`draft_memory`]).
 pub fn kv_pool_tokens(scenario: &Scenario) -> f64 {
+    let context = f64::from(scenario.context_tokens.max(1));
+    let draft = draft_memory(scenario);
     let per_token =
-        kv_bytes_per_seq(scenario) / f64::from(scenario.context_tokens.max(1)) / kv_shards(scenario);
-    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario)) / per_token
+        kv_bytes_per_seq(scenario) / context / kv_shards(scenario) + draft.kv_bytes_per_seq_per_gpu / context;
+    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft.weight_bytes_per_gpu)
+        / per_token
         - scenario.prefix.stored_tokens(scenario.context_tokens);
     if tokens.is_finite() {
         tokens.max(0.0)
@@ -135,7 +141,7 @@ fn level(c: &SimConfig, unit: &[Request], cost: StepCost, level: f64) -> RatePoi
 
 /// One run of the simulator at `rate_req_per_s` (open) or with that many clients (closed).
 pub fn simulate(c: &SimConfig, rate_or_clients: f64) -> RatePoint {
-    level(c, &unit_workload(c), StepCost::new(&c.scenario), rate_or_clients)
+    level(c, &unit_workload(c), StepCost::new(&c.scenario).seeded(c.seed), rate_or_clients)
 }
 
 /// Whether a level counts toward goodput: the attainment the config counts at or above the target
@@ -178,7 +184,8 @@ pub fn sweep_levels(c: &SimConfig) -> u32 {
 /// [`sweep`], calling `progress(done, total)` after each level it runs.
 pub fn sweep_with_progress(c: &SimConfig, progress: impl FnMut(u32, u32)) -> Sweep {
     let cost = StepCost::new(&c.scenario);
-    let mut sweep = sweep_seeds(c, grid(c), |cs, unit, x| level(cs, unit, cost, x), progress);
+    let mut sweep =
+        sweep_seeds(c, grid(c), |cs, unit, x| level(cs, unit, cost.seeded(cs.seed), x), progress);
     sweep.kv_pool_tokens = kv_pool_tokens(&c.scenario);
     sweep
 }
@@ -280,7 +287,7 @@ pub struct ChunkPoint {
 /// The chunked-prefill trade-off: the same load run at each budget in `chunks`.
 pub fn chunk_tradeoff(c: &SimConfig, rate_or_clients: f64, chunks: &[u32]) -> Vec<ChunkPoint> {
     let unit = unit_workload(c);
-    let cost = StepCost::new(&c.scenario);
+    let cost = StepCost::new(&c.scenario).seeded(c.seed);
     chunks
         .iter()
         .map(|&chunk_tokens| {

@@ -21,13 +21,19 @@ impl Engine<'_> {
         if self.load == Load::Open {
             self.release_until(self.clock_s);
         }
-        self.trace.decode_tokens += u64::from(self.n_dec);
-        if dt_s <= self.server.tpot_target_s {
-            self.trace.decode_tokens_on_time += u64::from(self.n_dec);
+        self.trace.decode_seq_steps += u64::from(self.n_dec);
+        if self.spec.is_some() {
+            self.count_spec_tokens(dt_s);
+        } else {
+            self.trace.decode_tokens += u64::from(self.n_dec);
+            if dt_s <= self.server.tpot_target_s {
+                self.trace.decode_tokens_on_time += u64::from(self.n_dec);
+            }
         }
-        // Every decode wrote one token; prompts finished in this step join the decodes (their
-        // budget is recomputed from the same n_dec); then the decodes that wrote their last leave.
-        self.held_dec += f64::from(self.n_dec);
+        // Every decode wrote one token (with speculation, its drawn rate); prompts finished in this
+        // step join the decodes (their budget is recomputed from the same n_dec); then the decodes
+        // that wrote their last leave.
+        self.held_dec += self.kv_growth();
         self.note_kv_peak();
         self.advance_prefills(chunks);
         self.finish_due();
@@ -98,10 +104,11 @@ impl Engine<'_> {
             self.depart_served(id);
             return;
         }
-        self.seqs[i] = Seq { generated, held0: held_tokens, start_step: self.step, epoch };
+        let (steps, rate) = self.draw_steps(remaining);
+        self.seqs[i] = Seq { generated, held0: held_tokens, start_step: self.step, rate, epoch };
         self.n_dec += 1;
         self.cached_dec += f64::from(r.cached_tokens);
-        self.finishing.push(Reverse((self.step + u64::from(remaining), id, epoch)));
+        self.finishing.push(Reverse((self.step + steps, id, epoch)));
         self.order.push_back((id, epoch));
         if self.order.len() > 4 * self.n_dec as usize + 64 {
             let seqs = &self.seqs;

@@ -1,0 +1,79 @@
+//! Lesson 8 (speculative decoding): every number in its sentences holds for the state it loads, and
+//! the derivation prints the same arithmetic.
+
+mod common;
+
+use goodput_lab::core::derivation::derive_scenario;
+use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, Bound, Scenario};
+use goodput_lab::core::spec::{Drafter, Speculation};
+use goodput_lab::derivation_text::lines;
+use goodput_lab::format::{fixed, ms, req_per_s};
+use goodput_lab::state::lessons::lesson;
+use goodput_lab::state::{from_page_query, page_query};
+
+fn says(text: &str) {
+    let l = lesson(8).expect("lesson 8");
+    assert!(l.text.contains(text), "lesson 8 should say {text:?}: {}", l.text);
+}
+
+#[test]
+fn lesson_8_loads_a_llama_1b_draft_with_k_4_and_alpha_0_7_on_the_worked_example() {
+    let s = lesson(8).unwrap().inputs().scenario;
+    match s.speculation.drafter {
+        Drafter::Model(m) => assert_eq!(m.id, "llama-3.2-1b"),
+        other => panic!("a draft model, got {other:?}"),
+    }
+    assert_eq!((s.speculation.draft_tokens, s.speculation.acceptance), (4, 0.7));
+    assert_eq!(Scenario { speculation: Speculation::OFF, ..s }, common::worked_example());
+    says("A Llama 3.2 1B draft proposing 4 tokens, each accepted with probability 0.7");
+}
+
+#[test]
+fn lesson_8_knee_goodput_and_pool_are_the_cores() {
+    let s = lesson(8).unwrap().inputs().scenario;
+    let plain = Scenario { speculation: Speculation::OFF, ..s };
+    let (with, without) = (analyze(&s), analyze(&plain));
+    let p = evaluate(&s, with.knee_batch);
+    let spec = p.step.speculative.unwrap();
+    says(&format!("yields {} tokens per sequence per step", fixed(spec.tokens_per_step, 2)));
+    says(&format!("a {} ms draft-and-verify step at batch {}", ms(spec.step_s()), with.knee_batch));
+    says(&format!("is {} ms per token", ms(p.step.step_s)));
+    says(&format!("the knee moves from {} to {}", without.knee_batch, with.knee_batch));
+    let goodput_without = evaluate(&plain, without.knee_batch).goodput_req_per_s;
+    says(&format!("goodput from {} to {} req/s", req_per_s(goodput_without), req_per_s(p.goodput_req_per_s)));
+    says(&format!("KV pool from {} to {} sequences", without.kv_pool_batch, with.kv_pool_batch));
+    assert!(!evaluate(&s, with.knee_batch + 1).meets_tpot, "the knee is the last batch meeting 10 ms");
+}
+
+#[test]
+fn lesson_8_crossover_none_at_2048_tokens_and_batch_141_at_256_where_the_verify_gemms_compute() {
+    let s = lesson(8).unwrap().inputs().scenario;
+    assert_eq!(crossover_batch(&s), None);
+    says("At 2,048 tokens of context speculation pays at every batch");
+    says("reads each KV cache once for 2.77 tokens");
+    let short = Scenario { context_tokens: 256, ..s };
+    let c = crossover_batch(&short).expect("a crossover at 256 tokens");
+    assert_eq!(c, 141);
+    says("at 256 tokens it stops paying at batch 141");
+    says("verifying 5 tokens per sequence makes the GEMMs compute-bound");
+    assert_eq!(evaluate(&short, c).step.terms.gemm.bound(), Bound::Compute);
+}
+
+#[test]
+fn lesson_8_round_trips_through_its_link_and_the_derivation_prints_its_numbers() {
+    let (inputs, view, notices) = from_page_query("lesson=8");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(inputs, lesson(8).unwrap().inputs());
+    let q = page_query(&inputs, &view);
+    assert!(q.contains("spec=draft&draft=llama-3.2-1b&k=4&accept=0.7") && q.ends_with("lesson=8"), "{q}");
+    let s = inputs.scenario;
+    let d = derive_scenario(&s);
+    let printed = lines(&s, &d);
+    let find = |id: &str| printed.iter().find(|l| l.id == id).unwrap_or_else(|| panic!("line {id}"));
+    assert_eq!(find("spec-e").result, "2.77 tokens");
+    assert_eq!(find("spec-tpot").result, format!("{} ms", ms(evaluate(&s, 102).step.step_s)));
+    assert_eq!(find("spec-pool").result, "159 sequences");
+    assert_eq!(find("spec-goodput").result, "40.1 req/s");
+    assert_eq!(find("spec-crossover").result, "none");
+    assert_eq!(find("knee").id, "knee", "the plain lines stay");
+}
