@@ -106,6 +106,12 @@ pub fn Island(
             } else if result.is_ok() {
                 mounted.store(true, Ordering::Relaxed);
                 MOUNTED.with(|m| m.set(m.get() + 1));
+                // A state that changed while the module loaded was not sent (nothing was mounted
+                // yet): the body would show the state of its mount until the next change.
+                let now = state.get_untracked();
+                if now != mount.state {
+                    send_to_panels(&ToPanel::State(now));
+                }
             }
             set_status.set(
                 result.err().map(|e| format!("This panel could not load: {e}. Reload the page to retry.")),
