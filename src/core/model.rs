@@ -169,15 +169,43 @@ pub fn attention_flop_per_pair(m: &ModelSpec) -> f64 {
 /// Attention FLOPs of prefilling a `prompt_tokens` prompt (scores and weighted sum, causal):
 /// sum over layers of pairs x [`attention_flop_per_pair`], in FLOP.
 pub fn prefill_attention_flop(m: &ModelSpec, prompt_tokens: u32) -> f64 {
-    let p = f64::from(prompt_tokens);
-    let per_pair = attention_flop_per_pair(m);
-    let (sliding, window) = match m.sliding_window {
-        Some(w) => (w.sliding_layers.min(m.layers), f64::from(w.window_tokens)),
-        None => (0, p),
-    };
-    let full = f64::from(m.layers - sliding) * causal_pairs(p, p);
-    let slid = f64::from(sliding) * causal_pairs(p, window);
-    per_pair * (full + slid)
+    PromptAttention::new(m).flop(prompt_tokens)
+}
+
+/// [`prefill_attention_flop`]'s coefficients for one model, gathered once (the simulator evaluates
+/// it at every prompt chunk): the per-pair FLOPs and the full and sliding layers with their window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PromptAttention {
+    per_pair_flop: f64,
+    full_layers: f64,
+    sliding_layers: f64,
+    /// The sliding layers' window, in tokens (None: no sliding layers, every layer sees the prompt).
+    window_tokens: Option<f64>,
+}
+
+impl PromptAttention {
+    pub fn new(m: &ModelSpec) -> PromptAttention {
+        let (sliding, window_tokens) = match m.sliding_window {
+            Some(w) => (w.sliding_layers.min(m.layers), Some(f64::from(w.window_tokens))),
+            None => (0, None),
+        };
+        PromptAttention {
+            per_pair_flop: attention_flop_per_pair(m),
+            full_layers: f64::from(m.layers - sliding),
+            sliding_layers: f64::from(sliding),
+            window_tokens,
+        }
+    }
+
+    /// Causal attention FLOPs of a prompt's first `prompt_tokens` tokens: per pair x (full layers x
+    /// causal_pairs(p, p) + sliding layers x causal_pairs(p, window)), in FLOP.
+    #[inline]
+    pub fn flop(&self, prompt_tokens: u32) -> f64 {
+        let p = f64::from(prompt_tokens);
+        let full = self.full_layers * causal_pairs(p, p);
+        let slid = self.sliding_layers * causal_pairs(p, self.window_tokens.unwrap_or(p));
+        self.per_pair_flop * (full + slid)
+    }
 }
 
 /// Attention FLOPs of decoding one token against `context_tokens` of KV: one pair per cached token

@@ -200,10 +200,24 @@ impl StepRoofline {
     /// The step's cost per group and in total (see the module's equations), in s. Allocation-free.
     #[inline]
     pub fn terms(&self, mix: &StepMix) -> StepTerms {
-        let verified = 1.0 + mix.verify_draft_tokens;
-        let tokens = mix.decode_seqs * verified + mix.prefill_tokens;
+        let tokens = mix.decode_seqs * (1.0 + mix.verify_draft_tokens) + mix.prefill_tokens;
+        self.terms_with_gemm(self.gemm(tokens), tokens, mix)
+    }
+
+    /// The GEMM group of a step of `tokens` tokens (decode sequences x (1 + k) + prefill tokens):
+    /// params_read(T) x bytes per weight / TP, and 2 x active params x T.
+    #[inline]
+    pub fn gemm(&self, tokens: f64) -> GroupCost {
         let weights = params_read(&self.model, tokens) * self.weight_bytes_per_param / self.tp;
-        let gemm = self.group(weights, self.flop_per_token * tokens);
+        self.group(weights, self.flop_per_token * tokens)
+    }
+
+    /// [`StepRoofline::terms`] given its GEMM group ([`StepRoofline::gemm`] of `tokens`, the step's
+    /// tokens as `terms` counts them from `mix`), so a caller stepping the same token count many
+    /// times prices the GEMMs once.
+    #[inline]
+    pub fn terms_with_gemm(&self, gemm: GroupCost, tokens: f64, mix: &StepMix) -> StepTerms {
+        let verified = 1.0 + mix.verify_draft_tokens;
         let decode_attention = self.group(
             mix.decode_kv_tokens * self.kv_bytes_per_token,
             mix.decode_kv_tokens * self.attention_flop_per_kv_token * verified,

@@ -4,16 +4,15 @@
 //! sequences plus one step verifying k + 1 tokens per decode beside the prompt chunks, priced as
 //! [`crate::core::roofline::spec_step`] prices it (the drafter's own prefill is not counted).
 
-use crate::core::model::prefill_attention_flop;
-use crate::core::presets::ModelSpec;
-use crate::core::roofline::{draft_scenario, Scenario, StepMix, StepRoofline, StepTerms};
+use crate::core::model::PromptAttention;
+use crate::core::roofline::{draft_scenario, GroupCost, Scenario, StepMix, StepRoofline, StepTerms};
 use crate::core::spec::Drafter;
 
 /// A scenario's step pricing, in base units.
 #[derive(Clone, Copy, Debug)]
 pub struct StepCost {
     roofline: StepRoofline,
-    model: ModelSpec,
+    prompt: PromptAttention,
     /// Speculative decoding's drafter and draw, if on.
     pub(super) spec: Option<SpecCost>,
 }
@@ -36,6 +35,33 @@ enum DraftCost {
     Model(StepRoofline),
     /// A head: fraction of one layer, and the target's layers.
     Head { fraction: f64, layers: f64 },
+}
+
+/// Held KV tokens at which [`StepCost::decode_line`] reads its slope: large, so the slope's
+/// rounding is far below the step's (a 2^30-token step is hours long, the intercept milliseconds).
+pub const DECODE_LINE_KV_TOKENS: f64 = 1_073_741_824.0;
+
+/// The GEMM group by a step's token count, filled on first use: a run prices the same few hundred
+/// counts tens of thousands of times (counts past [`GemmMemo::COUNT_MAX`] are priced each time).
+#[derive(Clone, Debug, Default)]
+pub struct GemmMemo {
+    by_count: Vec<Option<GroupCost>>,
+}
+
+impl GemmMemo {
+    const COUNT_MAX: u64 = 1 << 16;
+
+    #[inline]
+    fn get(&mut self, count: u64, price: impl FnOnce() -> GroupCost) -> GroupCost {
+        if count >= Self::COUNT_MAX {
+            return price();
+        }
+        let i = count as usize;
+        if i >= self.by_count.len() {
+            self.by_count.resize(i + 1, None);
+        }
+        *self.by_count[i].get_or_insert_with(price)
+    }
 }
 
 /// The accepted-token draws' seed when the sweep gives none.
@@ -73,7 +99,7 @@ impl StepCost {
             seed: DRAW_SEED,
             drafter,
         });
-        StepCost { roofline: StepRoofline::new(scenario), model: scenario.model, spec }
+        StepCost { roofline: StepRoofline::new(scenario), prompt: PromptAttention::new(&scenario.model), spec }
     }
 
     /// The same pricing with the accepted-token draws seeded by `seed`.
@@ -104,14 +130,51 @@ impl StepCost {
     /// The step's per-operator terms (GEMMs for all its tokens, decode and prefill attention).
     #[inline]
     pub fn terms(&self, work: &StepWork) -> StepTerms {
-        self.roofline.terms(&StepMix {
+        self.roofline.terms(&self.mix(work))
+    }
+
+    #[inline]
+    fn mix(&self, work: &StepWork) -> StepMix {
+        StepMix {
             decode_seqs: f64::from(work.decode_tokens),
             decode_kv_tokens: work.kv_tokens,
             prefill_tokens: f64::from(work.prefill_tokens),
             prefill_kv_tokens: work.prefill_kv_tokens,
             prefill_attention_flop: work.prefill_attention_flop,
             verify_draft_tokens: self.spec.map_or(0.0, |s| f64::from(s.draft_tokens)),
-        })
+        }
+    }
+
+    /// [`StepCost::step_s`] with the GEMM group looked up in `memo` by the step's token count (priced
+    /// there on first use), to the bit.
+    #[inline]
+    pub fn step_s_memo(&self, work: &StepWork, memo: &mut GemmMemo) -> f64 {
+        let k = self.spec.map_or(0, |s| s.draft_tokens);
+        let tokens = f64::from(work.decode_tokens) * (1.0 + f64::from(k)) + f64::from(work.prefill_tokens);
+        let count = u64::from(work.decode_tokens) * u64::from(k + 1) + u64::from(work.prefill_tokens);
+        let gemm = memo.get(count, || self.roofline.gemm(tokens));
+        let step = self.roofline.terms_with_gemm(gemm, tokens, &self.mix(work)).step_s;
+        if self.spec.is_some() {
+            step + self.draft_s(work)
+        } else {
+            step
+        }
+    }
+
+    /// A decode-only step of `decode_tokens` sequences as a line in the KV they hold: step time =
+    /// intercept_s + slope_s_per_token x held KV tokens, in (s, s per token).
+    ///
+    /// Exact in real arithmetic: with the decodes fixed every term of [`StepCost::step_s`] is affine
+    /// in the held KV (the GEMMs and all-reduces are fixed; decode attention is held x max(bytes
+    /// per token / bw, FLOPs per token / peak), the same bound at any held KV; the drafter's steps
+    /// the same). The line is read off step_s at 0 and at [`DECODE_LINE_KV_TOKENS`] held tokens; in
+    /// floating point it matches step_s to about 1e-13 relative (`tests/sim_decode_line.rs`).
+    pub fn decode_line(&self, decode_tokens: u32) -> (f64, f64) {
+        let at = |kv_tokens: f64| {
+            self.step_s(&StepWork { decode_tokens, kv_tokens, ..StepWork::default() })
+        };
+        let intercept_s = at(0.0);
+        (intercept_s, (at(DECODE_LINE_KV_TOKENS) - intercept_s) / DECODE_LINE_KV_TOKENS)
     }
 
     /// The step's time, in s: [`StepRoofline::terms`]' total (plus the drafter's time with
@@ -145,9 +208,9 @@ impl StepCost {
     }
 
     /// Causal attention FLOPs of a prompt's first `tokens` tokens
-    /// ([`prefill_attention_flop`] of the model), in FLOP.
+    /// ([`crate::core::model::prefill_attention_flop`] of the model), in FLOP.
     #[inline]
     pub fn prompt_attention_flop(&self, tokens: u32) -> f64 {
-        prefill_attention_flop(&self.model, tokens)
+        self.prompt.flop(tokens)
     }
 }

@@ -14,7 +14,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::cost::StepCost;
+use super::cost::{GemmMemo, StepCost};
 use super::workload::Request;
 
 /// The server's knobs for one run.
@@ -107,6 +107,8 @@ struct Engine<'a> {
     reqs: &'a [Request],
     server: Server,
     cost: StepCost,
+    /// The mixed steps' GEMM groups by token count.
+    gemm_memo: GemmMemo,
     load: Load,
     clock_s: f64,
     step: u64,
@@ -114,7 +116,7 @@ struct Engine<'a> {
     departed: usize,
     next_queued: usize,
     preempted: VecDeque<(u32, u32)>,
-    prefilling: VecDeque<Prefilling>,
+    prefilling: fifo::Fifo<Prefilling>,
     prefill_reserved: f64,
     prefill_done: f64,
     seqs: Vec<Seq>,
@@ -144,6 +146,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         reqs,
         server: Server { max_concurrency: server.max_concurrency.max(1), ..server },
         cost,
+        gemm_memo: GemmMemo::default(),
         load,
         clock_s: 0.0,
         step: 0,
@@ -151,7 +154,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         departed: 0,
         next_queued: 0,
         preempted: VecDeque::new(),
-        prefilling: VecDeque::new(),
+        prefilling: fifo::Fifo::new(),
         prefill_reserved: 0.0,
         prefill_done: 0.0,
         seqs: vec![Seq::default(); n],
@@ -183,7 +186,11 @@ impl Engine<'_> {
                 continue;
             }
             self.make_room_to_grow();
-            self.run_step();
+            if self.prefilling.is_empty() && self.n_dec > 0 {
+                self.run_decode_steps(max_steps);
+            } else {
+                self.run_step();
+            }
         }
         self.trace.duration_s = self.clock_s;
         self.finish_spec_counts();
@@ -304,5 +311,7 @@ impl Engine<'_> {
     }
 }
 
+mod decode_run;
 mod draws;
+mod fifo;
 mod step;

@@ -10,7 +10,17 @@ impl Engine<'_> {
     /// Runs one step of every decode plus prompt chunks up to the token budget.
     pub(super) fn run_step(&mut self) {
         let (work, chunks) = self.gather_work();
-        let dt_s = self.cost.step_s(&work);
+        let dt_s = self.cost.step_s_memo(&work, &mut self.gemm_memo);
+        self.account_step(dt_s);
+        // Prompts finished in this step join the decodes (their budget is recomputed from the same
+        // n_dec); then the decodes that wrote their last leave.
+        self.advance_prefills(chunks);
+        self.finish_due();
+    }
+
+    /// A step of `dt_s` ran: the clock, the integrals, the arrivals during it, its decode tokens
+    /// (on time or not) and the KV they wrote (one token per decode; with speculation, its rate).
+    pub(super) fn account_step(&mut self, dt_s: f64) {
         let in_system = (self.arrived - self.departed) as f64;
         self.clock_s += dt_s;
         self.step += 1;
@@ -30,13 +40,8 @@ impl Engine<'_> {
                 self.trace.decode_tokens_on_time += u64::from(self.n_dec);
             }
         }
-        // Every decode wrote one token (with speculation, its drawn rate); prompts finished in this
-        // step join the decodes (their budget is recomputed from the same n_dec); then the decodes
-        // that wrote their last leave.
         self.held_dec += self.kv_growth();
         self.note_kv_peak();
-        self.advance_prefills(chunks);
-        self.finish_due();
     }
 
     /// The step's work and how many prompt chunks (from the front of the prefill queue) it takes.
@@ -51,7 +56,7 @@ impl Engine<'_> {
             ..StepWork::default()
         };
         let mut chunks = 0;
-        for p in self.prefilling.iter_mut() {
+        for p in self.prefilling.live_mut() {
             if budget == 0 {
                 break;
             }
@@ -79,7 +84,8 @@ impl Engine<'_> {
             if p.done < p.total {
                 return;
             }
-            let Some(p) = self.prefilling.pop_front() else { return };
+            let p = *p;
+            self.prefilling.pop_front();
             self.prefill_done -= f64::from(p.total);
             self.prefill_reserved -= f64::from(p.total - self.reqs[p.id as usize].cached_tokens);
             self.held_dec += f64::from(p.total);
@@ -117,7 +123,14 @@ impl Engine<'_> {
     }
 
     /// Retires every decode whose last token came out of this step.
-    fn finish_due(&mut self) {
+    #[inline]
+    pub(super) fn finish_due(&mut self) {
+        if self.finishing.peek().is_some_and(|e| e.0 .0 <= self.step) {
+            self.retire_due();
+        }
+    }
+
+    fn retire_due(&mut self) {
         while let Some(&Reverse((due, id, epoch))) = self.finishing.peek() {
             if due > self.step {
                 return;
