@@ -31,3 +31,12 @@ pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
     let p = goodput_lab::core::sim::simulate(&config, rate_req_per_s);
     vec![f64::from(config.requests), p.throughput_req_per_s, p.requests.both]
 }
+
+/// SCRATCH (not committed): the whole sweep of `query`, as the worker computes it.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn bench_sweep(query: &str) -> Vec<f64> {
+    let (inputs, _) = goodput_lab::state::from_query(query);
+    let r = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
+    vec![r.requests_simulated as f64, r.sweep.goodput_req_per_s]
+}

@@ -188,6 +188,8 @@ impl Engine<'_> {
             self.make_room_to_grow();
             if self.prefilling.is_empty() && self.n_dec > 0 {
                 self.run_decode_steps(max_steps);
+            } else if self.front_outlasts_budget() {
+                self.run_prefill_steps(max_steps);
             } else {
                 self.run_step();
             }
@@ -314,4 +316,5 @@ impl Engine<'_> {
 mod decode_run;
 mod draws;
 mod fifo;
+mod prefill_run;
 mod step;
