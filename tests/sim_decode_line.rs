@@ -1,14 +1,14 @@
-//! Decode-only steps as a line in the KV they read: the engine steps runs of them on
-//! `StepCost::decode_line`, so the line must be the per-operator step (`StepCost::step_s`) at every
-//! held KV, for every preset and drafter, and a run of them must time a request as stepping the
-//! per-operator step one step at a time does.
+//! Steps as lines in the KV they read: the engine prices its steps on `StepCost::decode_line` and
+//! `StepLines` (the per-operator step as a sum of its parts), so those must be the per-operator step
+//! (`StepCost::step_s`) at every held KV, for every preset and drafter, and a run of decode-only
+//! steps must time a request as stepping the per-operator step one step at a time does.
 
 mod common;
 
 use common::{assert_close, worked_example};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, MODELS};
 use goodput_lab::core::roofline::Scenario;
-use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepWork};
+use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepLines, StepWork};
 use goodput_lab::core::spec::{Drafter, Speculation};
 
 fn drafters() -> [Speculation; 3] {
@@ -74,4 +74,30 @@ fn a_lone_decode_is_timed_as_stepping_each_step_on_the_per_operator_step() {
     assert_close(sim_tpot_s, tpot_s, 1e-12, "mean TPOT of the lone request");
     assert_eq!(tokens, u64::from(output_tokens - 1), "one token per decode step");
     assert!(tokens_on_time.abs_diff(on_time) <= 1, "on time: simulated {tokens_on_time}, stepped {on_time}");
+}
+
+#[test]
+fn a_mixed_step_is_its_line_plus_the_prompt_attention_for_every_preset() {
+    for model in MODELS.iter() {
+        for (gpu, tp) in [("h100-sxm", 1), ("h200-sxm", 8), ("l4", 1)] {
+            let s = Scenario { model: *model, gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() };
+            let cost = StepCost::new(&s);
+            let mut lines = StepLines::new(&cost).expect("lines without speculation");
+            for (decode_tokens, prefill_tokens, done) in [(0, 512, 0), (63, 449, 1024), (1, 8191, 0), (255, 1, 30_000), (500, 0, 0)] {
+                let work = StepWork {
+                    decode_tokens,
+                    prefill_tokens,
+                    prefill_attention_flop: cost.chunk_attention_flop(done, prefill_tokens),
+                    kv_tokens: 2000.0 * f64::from(decode_tokens),
+                    prefill_kv_tokens: f64::from(done),
+                };
+                let what = format!("{} on {gpu} x{tp}: {work:?}", model.id);
+                assert_close(lines.step_s(&cost, &work), cost.step_s(&work), 1e-11, &what);
+            }
+        }
+    }
+    for speculation in &drafters()[1..] {
+        let cost = StepCost::new(&Scenario { speculation: *speculation, ..worked_example() });
+        assert!(StepLines::new(&cost).is_none(), "no lines with {speculation:?}: the drafter's time is not a function of T");
+    }
 }

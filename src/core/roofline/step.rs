@@ -212,6 +212,13 @@ impl StepRoofline {
         self.group(weights, self.flop_per_token * tokens)
     }
 
+    /// The prefill attention group: the prompts' earlier KV read (held tokens x KV bytes per token)
+    /// and their chunks' causal attention FLOPs.
+    #[inline]
+    pub fn prefill_attention(&self, prefill_kv_tokens: f64, prefill_attention_flop: f64) -> GroupCost {
+        self.group(prefill_kv_tokens * self.kv_bytes_per_token, prefill_attention_flop)
+    }
+
     /// [`StepRoofline::terms`] given its GEMM group ([`StepRoofline::gemm`] of `tokens`, the step's
     /// tokens as `terms` counts them from `mix`), so a caller stepping the same token count many
     /// times prices the GEMMs once.
@@ -222,8 +229,7 @@ impl StepRoofline {
             mix.decode_kv_tokens * self.kv_bytes_per_token,
             mix.decode_kv_tokens * self.attention_flop_per_kv_token * verified,
         );
-        let prefill_attention =
-            self.group(mix.prefill_kv_tokens * self.kv_bytes_per_token, mix.prefill_attention_flop);
+        let prefill_attention = self.prefill_attention(mix.prefill_kv_tokens, mix.prefill_attention_flop);
         // Summed as bytes over the bandwidth plus FLOPs over the peak, so that an all-memory-bound
         // step is (weights + KV) / bw to the bit, as the single roofline computed it.
         let (mut bytes, mut flop) = (0.0, 0.0);

@@ -37,6 +37,62 @@ enum DraftCost {
     Head { fraction: f64, layers: f64 },
 }
 
+/// Mixed steps without speculation as lines: step time = intercept(T) + slope x held decode KV +
+/// the prefill attention group's time, where T = decodes + prompt tokens. Exact in real arithmetic:
+/// step_s is the sum of its groups' times plus the all-reduces and the overhead; with nothing held
+/// and no prompt attention only the GEMMs(T), the all-reduces(T) and the overhead remain (the
+/// intercept, by T); decode attention is held x one slope for every step ([`StepCost::decode_line`]);
+/// the prefill group is added as priced. Matches step_s to about 1e-13 relative
+/// (`tests/sim_decode_line.rs`). With speculation the drafter's time depends on the decodes, not
+/// on T alone, so there are no lines ([`StepLines::new`] is None).
+#[derive(Clone, Debug)]
+pub struct StepLines {
+    slope_s_per_token: f64,
+    /// Intercepts by T, in s (NaN: not priced yet).
+    intercept_by_tokens_s: Vec<f64>,
+}
+
+impl StepLines {
+    pub fn new(cost: &StepCost) -> Option<StepLines> {
+        if cost.spec.is_some() {
+            return None;
+        }
+        Some(StepLines { slope_s_per_token: cost.decode_line(1).1, intercept_by_tokens_s: Vec::new() })
+    }
+
+    /// [`StepCost::step_s`] of `work` as the line's sum (see the type).
+    #[inline]
+    pub fn step_s(&mut self, cost: &StepCost, work: &StepWork) -> f64 {
+        let tokens = work.decode_tokens.saturating_add(work.prefill_tokens);
+        let intercept_s = self.intercept_s(cost, tokens);
+        let prefill = cost.roofline.prefill_attention(work.prefill_kv_tokens, work.prefill_attention_flop);
+        intercept_s + self.slope_s_per_token * work.kv_tokens + prefill.time_s()
+    }
+
+    /// A decode-only step of `decode_tokens` sequences as (intercept_s, slope_s_per_token), like
+    /// [`StepCost::decode_line`] (its intercept looked up by T).
+    #[inline]
+    pub fn decode_line(&mut self, cost: &StepCost, decode_tokens: u32) -> (f64, f64) {
+        (self.intercept_s(cost, decode_tokens), self.slope_s_per_token)
+    }
+
+    #[inline]
+    fn intercept_s(&mut self, cost: &StepCost, tokens: u32) -> f64 {
+        let price = || cost.step_s(&StepWork { prefill_tokens: tokens, ..StepWork::default() });
+        let i = tokens as usize;
+        if u64::from(tokens) >= GemmMemo::COUNT_MAX {
+            return price();
+        }
+        if i >= self.intercept_by_tokens_s.len() {
+            self.intercept_by_tokens_s.resize(i + 1, f64::NAN);
+        }
+        if self.intercept_by_tokens_s[i].is_nan() {
+            self.intercept_by_tokens_s[i] = price();
+        }
+        self.intercept_by_tokens_s[i]
+    }
+}
+
 /// Held KV tokens at which [`StepCost::decode_line`] reads its slope: large, so the slope's
 /// rounding is far below the step's (a 2^30-token step is hours long, the intercept milliseconds).
 pub const DECODE_LINE_KV_TOKENS: f64 = 1_073_741_824.0;

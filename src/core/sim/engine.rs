@@ -5,6 +5,12 @@
 //! finishing steps, so a step costs O(1) plus its prefill chunks and the events it ends; a request
 //! costs O(log n). That is what lets a full sweep run between two frames.
 //!
+//! Steps are priced on [`StepLines`] (the per-operator step as the sum of its parts: an intercept
+//! by the step's tokens, the decodes' held KV times one slope, the prompts' attention; equal to
+//! [`StepCost::step_s`] up to rounding), and stretches where the batch cannot change run in loops
+//! of their own: decode-only steps ([`decode_run`]) and steps that give the whole budget to the
+//! front prompt ([`prefill_run`]).
+//!
 //! With speculative decoding ([`draws`]) each decode step keeps 1 + the leading accepted drafts of
 //! each sequence (each accepted with probability alpha, at most k + 1), drawn at random: when a
 //! decode (re)starts the engine draws how many steps its remaining tokens take, so the finishing heap
@@ -14,7 +20,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::cost::{GemmMemo, StepCost};
+use super::cost::{GemmMemo, StepCost, StepLines};
 use super::workload::Request;
 
 /// The server's knobs for one run.
@@ -109,6 +115,8 @@ struct Engine<'a> {
     cost: StepCost,
     /// The mixed steps' GEMM groups by token count.
     gemm_memo: GemmMemo,
+    /// Steps as lines in the held KV (None with speculation): what runs of steps are priced on.
+    lines: Option<StepLines>,
     load: Load,
     clock_s: f64,
     step: u64,
@@ -147,6 +155,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         server: Server { max_concurrency: server.max_concurrency.max(1), ..server },
         cost,
         gemm_memo: GemmMemo::default(),
+        lines: StepLines::new(&cost),
         load,
         clock_s: 0.0,
         step: 0,

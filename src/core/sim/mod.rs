@@ -14,7 +14,7 @@ mod steady;
 mod sweep;
 mod workload;
 
-pub use cost::{StepCost, StepWork};
+pub use cost::{StepCost, StepLines, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, Load, Server, Trace};
 pub use rng::Rng;

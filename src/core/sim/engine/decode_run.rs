@@ -27,7 +27,10 @@ impl Engine<'_> {
     /// Decode-only steps (nothing prefilling, at least one decode) until the next event that could
     /// change the batch (see the module); returns after the step that meets it.
     pub(super) fn run_decode_steps(&mut self, max_steps: u64) {
-        let (intercept_s, slope_s_per_token) = self.cost.decode_line(self.n_dec);
+        let (intercept_s, slope_s_per_token) = match self.lines.as_mut() {
+            Some(lines) => lines.decode_line(&self.cost, self.n_dec),
+            None => self.cost.decode_line(self.n_dec),
+        };
         let due = self.finishing.peek().map_or(u64::MAX, |e| e.0 .0);
         let step_end = due.min(max_steps);
         let admit_on_arrival =

@@ -2,10 +2,12 @@
 //! queue: while that prompt has more left than the budget, consecutive steps have the same decodes
 //! and the same prompt, so the engine steps them in a tight loop until something can change the
 //! batch (the prompt's last chunk, a decode's last token, an arrival that could be admitted, KV
-//! growth that needs a preemption, the step bound). Each step is priced and counted exactly as
-//! [`Engine::run_step`] prices and counts it, so a trace is the same to the bit; what the loop
-//! saves is gathering the step from the queue and the checks between steps that cannot fire (see
-//! [`super::decode_run`] for why admission cannot, the prompt's chunks only adding KV).
+//! growth that needs a preemption, the step bound). Each step is counted as [`Engine::run_step`]
+//! counts it and priced on [`crate::core::sim::StepLines`] (the per-operator step as a sum of its
+//! parts, equal up to rounding; with speculation, the step itself); what the loop saves is
+//! gathering the step from the queue, the checks between steps that cannot fire (see
+//! [`super::decode_run`] for why admission cannot, the prompt's chunks only adding KV) and most of
+//! the pricing.
 
 use super::Engine;
 use crate::core::sim::cost::StepWork;
@@ -36,7 +38,7 @@ impl Engine<'_> {
                 kv_tokens: self.held_dec,
                 prefill_kv_tokens: self.prefill_done,
             };
-            let dt_s = self.cost.step_s_memo(&work, &mut self.gemm_memo);
+            let dt_s = self.price(&work);
             self.account_step(dt_s);
             done += budget;
             flop_done = flop_next;

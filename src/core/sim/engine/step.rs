@@ -10,12 +10,22 @@ impl Engine<'_> {
     /// Runs one step of every decode plus prompt chunks up to the token budget.
     pub(super) fn run_step(&mut self) {
         let (work, chunks) = self.gather_work();
-        let dt_s = self.cost.step_s_memo(&work, &mut self.gemm_memo);
+        let dt_s = self.price(&work);
         self.account_step(dt_s);
         // Prompts finished in this step join the decodes (their budget is recomputed from the same
         // n_dec); then the decodes that wrote their last leave.
         self.advance_prefills(chunks);
         self.finish_due();
+    }
+
+    /// A step's time, in s: on the lines ([`crate::core::sim::StepLines`]), or with speculation the
+    /// per-operator step itself (its GEMMs memoised).
+    #[inline]
+    pub(super) fn price(&mut self, work: &StepWork) -> f64 {
+        match self.lines.as_mut() {
+            Some(lines) => lines.step_s(&self.cost, work),
+            None => self.cost.step_s_memo(work, &mut self.gemm_memo),
+        }
     }
 
     /// A step of `dt_s` ran: the clock, the integrals, the arrivals during it, its decode tokens
