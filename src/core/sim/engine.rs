@@ -244,84 +244,13 @@ impl Engine<'_> {
         self.held_dec - self.cached_dec + self.prefill_reserved
     }
 
-    /// Admits waiting requests (preempted first, then arrivals in order) while the cap and the
-    /// pool allow; a request that could never fit alone is refused.
-    fn admit(&mut self) {
-        while (self.n_dec as usize + self.prefilling.len()) < self.server.max_concurrency as usize {
-            let Some((id, generated)) = self.next_waiting() else { return };
-            let r = self.reqs[id as usize];
-            let total = r.prompt_tokens.saturating_add(generated);
-            let (cached, own) = (r.cached_tokens, f64::from(total - r.cached_tokens));
-            if f64::from(r.prompt_tokens - cached) + f64::from(r.output_tokens) > self.server.kv_pool_tokens {
-                self.take_waiting();
-                self.depart_unserved(id);
-                continue;
-            }
-            if self.kv_in_use() + own > self.server.kv_pool_tokens {
-                return;
-            }
-            self.take_waiting();
-            if self.server.prefill_free {
-                self.held_dec += f64::from(total);
-                self.start_decode(id, generated, total);
-            } else {
-                self.prefill_reserved += own;
-                self.prefill_done += f64::from(cached);
-                let flop_done = self.cost.prompt_attention_flop(cached);
-                self.prefilling.push_back(Prefilling { id, done: cached, total, flop_done, flop_next: flop_done });
-            }
-            self.note_kv_peak();
-        }
-    }
-
-    /// The request admission would take next and the tokens it had generated, without taking it.
-    fn next_waiting(&self) -> Option<(u32, u32)> {
-        if let Some(&(id, generated)) = self.preempted.front() {
-            return Some((id, generated));
-        }
-        (self.next_queued < self.arrived).then_some((self.next_queued as u32, 0))
-    }
-
-    fn take_waiting(&mut self) {
-        if self.preempted.pop_front().is_none() {
-            self.next_queued += 1;
-        }
-    }
-
-    /// Preempts the latest-admitted decodes until the step's KV growth (one token per decode) fits.
-    fn make_room_to_grow(&mut self) {
-        while self.n_dec > 0 && self.kv_in_use() + self.kv_growth() > self.server.kv_pool_tokens {
-            let Some((id, epoch)) = self.order.pop_back() else { return };
-            if self.seqs[id as usize].epoch != epoch {
-                continue;
-            }
-            let generated = self.remove_decode(id);
-            self.preempted.push_front((id, generated));
-            self.trace.preemptions += 1;
-        }
-    }
-
-    /// Takes a decoding sequence out of the aggregates (KV held, decode count) and makes its heap
-    /// and order entries stale; returns the tokens it has generated.
-    fn remove_decode(&mut self, id: u32) -> u32 {
-        let seq = self.seqs[id as usize];
-        let decoded = (self.step - seq.start_step) as u32;
-        if self.spec.is_some() {
-            return self.remove_spec_decode(id, seq, decoded);
-        }
-        self.held_dec -= f64::from(seq.held0 + decoded);
-        self.cached_dec -= f64::from(self.reqs[id as usize].cached_tokens);
-        self.n_dec -= 1;
-        self.seqs[id as usize].epoch = seq.epoch.wrapping_add(1);
-        seq.generated + decoded
-    }
-
     /// Records the most KV tokens held or reserved so far.
     fn note_kv_peak(&mut self) {
         self.trace.kv_tokens_peak = self.trace.kv_tokens_peak.max(self.kv_in_use());
     }
 }
 
+mod admission;
 mod decode_run;
 mod draws;
 mod fifo;
