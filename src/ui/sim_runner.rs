@@ -181,7 +181,10 @@ impl SimRunner {
         let step = {
             let mut q = queue.borrow_mut();
             let latest = q.latest.map_or(0, |a| a.seq);
-            let Some(f) = q.in_flight.as_mut().filter(|f| f.ask.seq == reply.seq()) else { return };
+            // Once on the page, a dropped pool's last replies are not this flight's.
+            let worker_flight =
+                q.in_flight.as_mut().filter(|f| f.ask.seq == reply.seq() && !f.shards.is_empty());
+            let Some(f) = worker_flight else { return };
             match reply {
                 Reply::Progress { part, done, .. } => {
                     let slot = match part {
