@@ -1,19 +1,25 @@
-//! The simulator's message protocol between the page and its Web Worker: a [`Request`] carries the
-//! validated inputs, [`Reply`]s carry progress and then the sweep. Pure and native-testable; both
-//! directions are postcard bytes ([`crate::codec`]).
+//! The simulator's message protocol between the page and its pool of Web Workers, and the one place
+//! a [`SimResult`] is assembled. A request runs as two jobs: [`Job::Seeds`] to every worker (each
+//! sweeps a contiguous block of the seeds and replies with its per-seed sweeps, uncombined), then,
+//! once the page has combined them in seed order, [`Job::Tail`] to one worker (the step-budget
+//! comparison at half the combined goodput, and the disaggregated sweep). The parts assemble into
+//! exactly what [`compute`] returns on one thread. Pure and native-testable; both directions are
+//! postcard bytes ([`crate::codec`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{from_bytes, to_bytes};
 use crate::core::placement::{disaggregated, Disaggregated, PlacementMode, Split};
 use crate::core::sim::{
-    chunk_tradeoff, sweep_disaggregated, sweep_levels, sweep_with_progress, ChunkPoint, Counting,
-    DisaggConfig, LoadMode, SimConfig, Sweep,
+    chunk_tradeoff, combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_disaggregated,
+    sweep_levels, sweep_with_progress, ChunkPoint, Counting, DisaggConfig, LoadMode, SimConfig, Sweep,
 };
 use crate::state::Inputs;
 
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
 pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
+/// The most workers one sweep's seeds are split over.
+pub const SHARDS_MAX: u8 = 4;
 
 /// What the page needs to draw a finished sweep, as it was configured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,49 +68,149 @@ impl PlacementSim {
     }
 }
 
-/// A worker's reply to request `seq`.
+/// Page -> worker: one job of request `seq`; every reply names `seq`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// Sweep shard `shard` of `shards` of the seeds `inputs` describe ([`shard_seeds`]).
+    Seeds { seq: u32, inputs: Inputs, shard: u8, shards: u8 },
+    /// The goodput-dependent rest: the step-budget comparison at `chunk_level`, and the
+    /// disaggregated sweep when the inputs ask for it.
+    Tail { seq: u32, inputs: Inputs, chunk_level: f64 },
+}
+
+/// Which job a progress reply counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Part {
+    Seeds(u8),
+    Tail,
+}
+
+/// A worker's reply to a job of request `seq`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
-    Progress { seq: u32, done: u32, total: u32 },
-    Done { seq: u32, result: Box<SimResult> },
+    /// `done` of the part's `total` load levels are run.
+    Progress {
+        seq: u32,
+        part: Part,
+        done: u32,
+        total: u32,
+    },
+    /// The shard's per-seed sweeps, in seed order, not combined.
+    SeedSweeps {
+        seq: u32,
+        shard: u8,
+        sweeps: Vec<Sweep>,
+    },
+    Tail {
+        seq: u32,
+        chunks: Vec<ChunkPoint>,
+        placement: Option<PlacementSim>,
+    },
 }
 
-/// Page -> worker: sweep the state `inputs` describes; every reply names `seq`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Request {
-    pub seq: u32,
-    pub inputs: Inputs,
+impl Job {
+    /// The request this job belongs to.
+    pub fn seq(&self) -> u32 {
+        match self {
+            Job::Seeds { seq, .. } | Job::Tail { seq, .. } => *seq,
+        }
+    }
 }
 
-/// A request as posted.
-pub fn encode_request(request: &Request) -> Vec<u8> {
-    to_bytes(request)
+impl Reply {
+    /// The request this answers.
+    pub fn seq(&self) -> u32 {
+        match self {
+            Reply::Progress { seq, .. } | Reply::SeedSweeps { seq, .. } | Reply::Tail { seq, .. } => *seq,
+        }
+    }
 }
 
-/// A posted request; bytes that are not one are request 0 of the default state.
-pub fn decode_request(bytes: &[u8]) -> Request {
-    from_bytes(bytes).unwrap_or(Request { seq: 0, inputs: Inputs::default() })
+/// A job as posted.
+pub fn encode_job(job: &Job) -> Vec<u8> {
+    to_bytes(job)
+}
+
+/// A posted job, if the bytes are one.
+pub fn decode_job(bytes: &[u8]) -> Option<Job> {
+    from_bytes(bytes)
+}
+
+/// The disaggregated split the inputs simulate beside the colocated sweep (disaggregated, open load).
+fn placement_config(inputs: &Inputs, c: &SimConfig) -> Option<DisaggConfig> {
+    (inputs.placement.mode == PlacementMode::Disaggregated && c.load == LoadMode::Open)
+        .then(|| DisaggConfig::new(c, &inputs.placement.split, inputs.sim.cap))
+}
+
+/// Load levels a request runs at most: every seed's sweep plus the disaggregated sweep's.
+pub fn levels_total(inputs: &Inputs) -> u32 {
+    let c = inputs.sim.config(&inputs.scenario);
+    let extra = placement_config(inputs, &c)
+        .map_or(0, |d| sweep_levels(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..c }));
+    sweep_levels(&c) + extra
+}
+
+/// Shards a request is split over with `workers` workers: min(workers, seeds, [`SHARDS_MAX`]), at least 1.
+pub fn shards_for(inputs: &Inputs, workers: usize) -> u8 {
+    let seeds = seed_count(&inputs.sim.config(&inputs.scenario)) as usize;
+    workers.min(seeds).min(usize::from(SHARDS_MAX)).max(1) as u8
 }
 
 /// Runs the sweep and the chunk trade-off the inputs describe (and, disaggregated under open load,
-/// the split's sweep), reporting progress after each level.
+/// the split's sweep) on this thread, reporting progress after each level: what the shards'
+/// [`combine_shards`] and [`tail`] assemble to.
 pub fn compute(inputs: &Inputs, mut progress: impl FnMut(u32, u32)) -> SimResult {
-    let scenario = inputs.scenario;
-    let c = inputs.sim.config(&scenario);
-    let place = (inputs.placement.mode == PlacementMode::Disaggregated && c.load == LoadMode::Open)
-        .then(|| DisaggConfig::new(&c, &inputs.placement.split, inputs.sim.cap));
-    let own = sweep_levels(&c);
-    let extra =
-        place.map_or(0, |d| sweep_levels(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..c }));
-    let sweep = sweep_with_progress(&c, |done, _| progress(done, own + extra));
-    let placement = place.and_then(|d| placement_sim(&c, &d, |done, _| progress(own + done, own + extra)));
-    // Half the goodput rate (or clients), so queues stay short and the budget's own effect shows.
-    let chunk_level = match (c.load, sweep.at_goodput) {
+    let c = inputs.sim.config(&inputs.scenario);
+    let (own, all) = (sweep_levels(&c), levels_total(inputs));
+    let sweep = sweep_with_progress(&c, |done, _| progress(done, all));
+    let level = chunk_level(inputs, &sweep);
+    let (chunks, placement) = tail(inputs, level, |done, _| progress(own + done, all));
+    assemble(inputs, sweep, level, chunks, placement)
+}
+
+/// The per-seed sweeps of shard `shard` of `shards`.
+pub fn shard_sweeps(inputs: &Inputs, shard: u8, shards: u8, progress: impl FnMut(u32, u32)) -> Vec<Sweep> {
+    let c = inputs.sim.config(&inputs.scenario);
+    seed_sweeps(&c, shard_seeds(seed_count(&c), u32::from(shard), u32::from(shards)), progress)
+}
+
+/// Every shard's per-seed sweeps, in shard order, combined into the sweep shown.
+pub fn combine_shards(inputs: &Inputs, shards: Vec<Vec<Sweep>>) -> Sweep {
+    combine_seed_sweeps(&inputs.sim.config(&inputs.scenario), shards.into_iter().flatten().collect())
+}
+
+/// The load the chunk trade-off runs at: half the goodput rate (open; a quarter of the top rate
+/// without one) or half the cap in clients (closed), so queues stay short and the budget shows.
+pub fn chunk_level(inputs: &Inputs, sweep: &Sweep) -> f64 {
+    let c = inputs.sim.config(&inputs.scenario);
+    match (c.load, sweep.at_goodput) {
         (LoadMode::Closed, _) => (f64::from(c.max_concurrency) / 2.0).ceil(),
         (LoadMode::Open, Some(p)) => p.rate_req_per_s / 2.0,
         (LoadMode::Open, None) => c.rate_max_req_per_s / 4.0,
-    };
-    let chunks = chunk_tradeoff(&c, chunk_level, &CHUNK_BUDGETS);
+    }
+}
+
+/// The goodput-dependent rest: the chunk trade-off at `chunk_level` and the split's sweep (with
+/// its progress).
+pub fn tail(
+    inputs: &Inputs,
+    chunk_level: f64,
+    progress: impl FnMut(u32, u32),
+) -> (Vec<ChunkPoint>, Option<PlacementSim>) {
+    let c = inputs.sim.config(&inputs.scenario);
+    let placement = placement_config(inputs, &c).and_then(|d| placement_sim(&c, &d, progress));
+    (chunk_tradeoff(&c, chunk_level, &CHUNK_BUDGETS), placement)
+}
+
+/// The one place a [`SimResult`] is put together from its parts.
+pub fn assemble(
+    inputs: &Inputs,
+    sweep: Sweep,
+    chunk_level: f64,
+    chunks: Vec<ChunkPoint>,
+    placement: Option<PlacementSim>,
+) -> SimResult {
+    let c = inputs.sim.config(&inputs.scenario);
     let requests_simulated = sweep.requests_simulated
         + chunks.len() as u64 * u64::from(c.requests.max(1))
         + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated);
@@ -134,11 +240,21 @@ fn placement_sim(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)
     })
 }
 
-/// Answers one request: `post` receives each encoded progress reply, then the result.
-pub fn respond(request: &Request, mut post: impl FnMut(Vec<u8>)) {
-    let Request { seq, inputs } = *request;
-    let result = compute(&inputs, |done, total| post(encode(&Reply::Progress { seq, done, total })));
-    post(encode(&Reply::Done { seq, result: Box::new(result) }));
+/// Answers one job: `post` receives each encoded progress reply, then the job's result.
+pub fn respond(job: &Job, mut post: impl FnMut(Vec<u8>)) {
+    let reply = match *job {
+        Job::Seeds { seq, inputs, shard, shards } => {
+            let part = Part::Seeds(shard);
+            let tick = |done, total| post(encode(&Reply::Progress { seq, part, done, total }));
+            Reply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&inputs, shard, shards, tick) }
+        }
+        Job::Tail { seq, inputs, chunk_level } => {
+            let tick = |done, total| post(encode(&Reply::Progress { seq, part: Part::Tail, done, total }));
+            let (chunks, placement) = tail(&inputs, chunk_level, tick);
+            Reply::Tail { seq, chunks, placement }
+        }
+    };
+    post(encode(&reply));
 }
 
 /// A reply as bytes (empty if it could not be encoded, which decodes to `None`).

@@ -1,46 +1,146 @@
-//! The page <-> worker protocol: requests carry their sequence number and validated inputs, both
-//! directions round-trip through postcard, progress comes before the result, and the trade-off shows the step budget's two sides.
+//! The page <-> workers protocol: jobs carry their sequence number, validated inputs and shard,
+//! both directions round-trip through postcard, progress comes before each job's result, the seed
+//! shards and the tail assemble to exactly the single-thread result, and the trade-off shows the
+//! step budget's two sides.
 
+use goodput_lab::codec::to_bytes;
+use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::sim_protocol::{
-    compute, decode, decode_request, encode, encode_request, respond, Reply, Request, CHUNK_BUDGETS,
+    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, levels_total,
+    respond, shards_for, Job, Part, Reply, SimResult, CHUNK_BUDGETS, SHARDS_MAX,
 };
-use goodput_lab::state::from_query;
+use goodput_lab::state::{from_query, Inputs};
 
-#[test]
-fn a_request_carries_its_sequence_number_and_inputs() {
-    let (inputs, _) = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70");
-    let request = Request { seq: 42, inputs };
-    assert_eq!(decode_request(&encode_request(&request)), request);
-    let default = Request { seq: 0, inputs: Default::default() };
-    assert_eq!(decode_request(b"garbage"), default, "a malformed request is request 0 of the defaults");
-    assert_eq!(decode_request(&[]), default);
+/// Every reply `respond` posts for `job`, decoded.
+fn replies(job: &Job) -> Vec<Reply> {
+    let mut replies = Vec::new();
+    respond(job, |bytes| replies.push(decode(&bytes).expect("decodes")));
+    replies
+}
+
+/// The request run as the page runs it over `shards` workers: every seed shard's job, their
+/// sweeps combined in shard order, the tail's job at half the combined goodput, assembled.
+/// Also returns the progress totals the shards and the tail announced.
+fn sharded(inputs: Inputs, shards: u8) -> (SimResult, u32) {
+    let mut per_shard: Vec<Vec<Sweep>> = Vec::new();
+    let mut totals = 0;
+    for shard in 0..shards {
+        let mut got = replies(&Job::Seeds { seq: 9, inputs, shard, shards });
+        totals += last_total(&got);
+        let Some(Reply::SeedSweeps { seq: 9, shard: s, sweeps }) = got.pop() else { panic!("sweeps last") };
+        assert_eq!(s, shard);
+        per_shard.push(sweeps);
+    }
+    let sweep = combine_shards(&inputs, per_shard);
+    let level = chunk_level(&inputs, &sweep);
+    let mut got = replies(&Job::Tail { seq: 9, inputs, chunk_level: level });
+    totals += last_total(&got);
+    let Some(Reply::Tail { seq: 9, chunks, placement }) = got.pop() else { panic!("the tail last") };
+    (assemble(&inputs, sweep, level, chunks, placement), totals)
+}
+
+/// The total of the last progress reply among `replies` (0 if none).
+fn last_total(replies: &[Reply]) -> u32 {
+    replies
+        .iter()
+        .rev()
+        .find_map(|r| match r {
+            Reply::Progress { total, .. } => Some(*total),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 #[test]
-fn respond_posts_progress_then_the_result_of_the_same_request() {
-    let mut replies = Vec::new();
-    let (inputs, _) = from_query("sim=1&requests=200&points=4");
-    respond(&Request { seq: 7, inputs }, |bytes| replies.push(decode(&bytes).expect("decodes")));
-    let (last, progress) = replies.split_last().expect("replies");
-    let Reply::Done { seq, result } = last else { panic!("the last reply is the result") };
-    assert_eq!(*seq, 7);
-    assert_eq!(result.sweep.points.len(), 4);
-    assert!(!progress.is_empty());
+fn a_job_carries_its_sequence_number_inputs_and_shard() {
+    let (inputs, _) = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70");
+    for job in
+        [Job::Seeds { seq: 42, inputs, shard: 1, shards: 3 }, Job::Tail { seq: 43, inputs, chunk_level: 2.5 }]
+    {
+        assert_eq!(decode_job(&encode_job(&job)), Some(job));
+    }
+    assert_eq!(decode_job(b"garbage"), None, "a malformed job is no job");
+    assert_eq!(decode_job(&[]), None);
+}
+
+#[test]
+fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
+    let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=7");
+    let got = replies(&Job::Seeds { seq: 7, inputs, shard: 0, shards: 2 });
+    let (last, progress) = got.split_last().expect("replies");
+    let Reply::SeedSweeps { seq: 7, shard: 0, sweeps } = last else {
+        panic!("the last reply is the sweeps: {last:?}")
+    };
+    assert_eq!(sweeps.len(), 4, "shard 0 of 2 sweeps seeds 0 to 3 of 7");
+    assert!(sweeps.iter().all(|s| s.seeds == 1 && s.points.len() == 4), "one uncombined sweep per seed");
     let dones: Vec<u32> = progress
         .iter()
         .map(|r| match r {
-            Reply::Progress { seq: 7, done, total } if done <= total => *done,
+            Reply::Progress { seq: 7, part: Part::Seeds(0), done, total } if done <= total => *done,
             other => panic!("unexpected {other:?}"),
         })
         .collect();
+    assert!(!dones.is_empty());
     assert!(dones.windows(2).all(|w| w[1] == w[0] + 1), "progress counts up by one: {dones:?}");
 }
 
 #[test]
+fn the_seed_shards_and_the_tail_assemble_to_exactly_the_single_thread_result() {
+    let queries = [
+        "sim=1&requests=300",
+        "sim=1&requests=200&place=disagg&seeds=5",
+        "sim=1&requests=200&load=closed&seeds=3",
+        "sim=1&requests=200&arrivals=constant&lengths=fixed",
+    ];
+    for query in queries {
+        let (inputs, _) = from_query(query);
+        let whole = compute(&inputs, |_, _| {});
+        for shards in 1..=SHARDS_MAX {
+            let (parts, totals) = sharded(inputs, shards);
+            assert_eq!(parts, whole, "{query} over {shards} shards");
+            assert_eq!(to_bytes(&parts), to_bytes(&whole), "{query} over {shards} shards, as bytes");
+            assert!(totals <= levels_total(&inputs), "{query}: the parts' levels fit the request's total");
+        }
+    }
+}
+
+#[test]
+fn seed_shards_are_contiguous_blocks_covering_every_seed_once_in_order() {
+    for seeds in 1..=9u32 {
+        for shards in 1..=5u32 {
+            let blocks: Vec<_> = (0..shards).map(|k| shard_seeds(seeds, k, shards)).collect();
+            let all: Vec<usize> = blocks.iter().cloned().flatten().collect();
+            assert_eq!(all, (0..seeds as usize).collect::<Vec<_>>(), "{seeds} seeds over {shards}");
+            let sizes: Vec<usize> = blocks.iter().map(|b| b.len()).collect();
+            let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+            assert!(hi - lo <= 1, "{seeds} seeds over {shards}: balanced {sizes:?}");
+            assert!(shard_seeds(seeds, shards, shards).is_empty(), "no shard past the last");
+        }
+    }
+}
+
+#[test]
+fn a_request_is_split_over_min_of_workers_seeds_and_the_cap() {
+    let (seven, _) = from_query("sim=1&seeds=7");
+    assert_eq!(shards_for(&seven, 2), 2);
+    assert_eq!(shards_for(&seven, 16), SHARDS_MAX);
+    assert_eq!(shards_for(&seven, 0), 1, "at least one shard");
+    let (three, _) = from_query("sim=1&seeds=3");
+    assert_eq!(shards_for(&three, 8), 3);
+    let (drawless, _) = from_query("sim=1&seeds=7&arrivals=constant&lengths=fixed");
+    assert_eq!(shards_for(&drawless, 8), 1, "nothing drawn: one seed, one shard");
+}
+
+#[test]
 fn replies_round_trip_and_garbage_decodes_to_none() {
-    let (inputs, _) = from_query("sim=1&requests=200&points=4");
-    let reply = Reply::Done { seq: 3, result: Box::new(compute(&inputs, |_, _| {})) };
-    assert_eq!(decode(&encode(&reply)), Some(reply));
+    let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=2");
+    let mut all = replies(&Job::Seeds { seq: 3, inputs, shard: 0, shards: 1 });
+    all.extend(replies(&Job::Tail { seq: 3, inputs, chunk_level: 1.0 }));
+    assert!(all.iter().any(|r| matches!(r, Reply::Tail { .. })));
+    for reply in all {
+        assert_eq!(reply.seq(), 3);
+        assert_eq!(decode(&encode(&reply)), Some(reply));
+    }
     assert_eq!(decode(&[0xff, 0xff, 0xff]), None);
     assert_eq!(decode(&[]), None);
 }

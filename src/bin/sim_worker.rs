@@ -1,16 +1,21 @@
-//! The simulation Web Worker: answers each posted request with `sim_protocol::respond`'s progress
-//! and result messages (postcard bytes in a Uint8Array), through `goodput_lab::worker_scope`.
+//! The simulation Web Worker: answers each posted `sim_protocol::Job` (a block of the seeds, or the
+//! tail) with `sim_protocol::respond`'s progress and result messages (postcard bytes in a
+//! Uint8Array), through `goodput_lab::worker_scope`. The page starts one per core (at most
+//! `sim_protocol::SHARDS_MAX`).
 //!
 //! Trunk builds this bin as a `data-type="worker"` asset (wasm-bindgen `web` target, unhashed names,
 //! without default features) and its loader shim runs `main` once the wasm is instantiated. It
 //! links only the pure library code it calls: no Leptos, no plotters.
 
 /// Runs on instantiation; outside a worker scope (a page importing this module for its benchmark
-/// export, `bench/browser`) it does nothing.
+/// export, `bench/browser`) it does nothing. Bytes that are not a job are logged and ignored.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use goodput_lab::sim_protocol::{decode_request, respond};
-    goodput_lab::worker_scope::serve("sim_worker", |bytes, post| respond(&decode_request(bytes), post));
+    use goodput_lab::sim_protocol::{decode_job, respond};
+    goodput_lab::worker_scope::serve("sim_worker", |bytes, post| match decode_job(bytes) {
+        Some(job) => respond(&job, post),
+        None => web_sys::console::error_1(&"sim_worker: a message that is not a job".into()),
+    });
 }
 
 /// Natively there is no worker scope; `cargo test` exercises `sim_protocol` instead.

@@ -43,6 +43,7 @@ mod sim_panel;
 mod sim_placement;
 mod sim_runner;
 mod sim_table;
+mod sim_flight;
 mod sim_worker;
 pub(crate) mod worker;
 mod text_measure;

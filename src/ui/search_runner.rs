@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use super::worker::ModuleWorker;
+use super::worker::{now_ms, performance_mark, pool_size, spawn_pool, ModuleWorker};
 use crate::core::search::{search, Found, SearchSpec};
 use crate::search_protocol::{decode_reply, encode_request, shard_groups, Reply, Request, SHARDS_MAX};
 
@@ -105,14 +105,8 @@ impl SearchRunner {
 
     /// Starts min(cores, [`SHARDS_MAX`]) workers; none at all: search on the main thread.
     fn spawn_workers(&self, p: &mut Pool, pool: &Rc<RefCell<Pool>>) {
-        let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-        let n = (cores as u32).clamp(1, u32::from(SHARDS_MAX));
-        for _ in 0..n {
-            match ModuleWorker::spawn(LOADER_URL, self.reply_handler(Rc::downgrade(pool))) {
-                Ok(w) => p.workers.push(w),
-                Err(_) => break,
-            }
-        }
+        let handler = || self.reply_handler(Rc::downgrade(pool));
+        p.workers = spawn_pool(LOADER_URL, pool_size(SHARDS_MAX), handler).unwrap_or_default();
         p.local = p.workers.is_empty();
     }
 
@@ -230,17 +224,5 @@ impl SearchRunner {
                 self.run.searches.update(|n| *n += 1);
             }
         }
-    }
-}
-
-/// Milliseconds from the page's time origin (0 where there is no clock).
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-/// A mark on the page's performance timeline (the benchmark times searches between two marks).
-fn performance_mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
     }
 }

@@ -1,15 +1,20 @@
-//! Runs sweeps off the main thread: the worker starts on the first request; one sweep is in flight
-//! at a time and only the latest request waits behind it, so stale sweeps are dropped and a slider
-//! drag costs at most one extra sweep. Without a worker (file://, a failure) sweeps run here.
+//! Runs sweeps off the main thread on a pool of simulation workers (one per core, at most
+//! [`SHARDS_MAX`]), started on the first request and reused: each of min(workers, seeds) workers
+//! sweeps a block of the seeds, the page combines their sweeps in seed order, then one worker runs
+//! the goodput-dependent tail. One request is in flight at a time and only the latest waits behind
+//! it, so stale sweeps are dropped (a superseded one skips its tail) and a slider drag costs at
+//! most one extra sweep. Without workers (the one-file build, a failure) sweeps run here.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
 
+use super::sim_flight::{Ask, Flight};
 use super::sim_worker::SimWorker;
+use super::worker::{now_ms, performance_mark, pool_size};
 use crate::format::thousands;
-use crate::sim_protocol::{compute, decode, Reply, Request, SimResult};
+use crate::sim_protocol::{assemble, compute, decode, shards_for, Job, Part, Reply, SimResult, SHARDS_MAX};
 use crate::state::Inputs;
 
 /// The signals a sweep reports into.
@@ -37,17 +42,24 @@ impl SimRun {
     }
 }
 
-/// The runner's mutable state, shared with the worker's reply handler.
+/// What a reply leads to.
+enum Step {
+    Wait,
+    Post(Job),
+    /// The request is over: its result, or none if it was superseded.
+    Finish(Option<SimResult>),
+}
+
+/// The runner's mutable state, shared with the workers' reply handlers.
 #[derive(Default)]
 struct Queue {
-    worker: Option<SimWorker>,
-    /// No worker could be started: sweeps run on the main thread.
+    workers: Vec<SimWorker>,
+    /// No worker could be started, or one failed: sweeps run on the main thread.
     local: bool,
     /// The latest request made (what a failed worker's sweep is redone as).
-    latest: Option<Request>,
-    in_flight: Option<u32>,
-    pending: Option<Request>,
-    started_ms: f64,
+    latest: Option<Ask>,
+    in_flight: Option<Flight>,
+    pending: Option<Ask>,
 }
 
 /// A handle the panel keeps; cheap to copy into effects.
@@ -66,125 +78,184 @@ impl SimRunner {
     pub fn request(&self, inputs: &Inputs) {
         performance_mark("goodput:sweep-start");
         let queue = self.queue.get_value();
-        let mut q = queue.borrow_mut();
-        let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
-        let message = Request { seq, inputs: *inputs };
-        q.latest = Some(message);
-        self.run.progress.set(Some((0, 1)));
-        if q.in_flight.is_some() {
-            q.pending = Some(message);
-            return;
-        }
-        drop(q);
-        self.send(&queue, message);
-    }
-
-    /// Posts `message` to the worker (starting it first), or runs it here without one.
-    fn send(&self, queue: &Rc<RefCell<Queue>>, message: Request) {
-        let mut q = queue.borrow_mut();
-        if q.worker.is_none() && !q.local {
-            match SimWorker::spawn(self.reply_handler(queue.clone())) {
-                Ok(w) => q.worker = Some(w),
-                Err(why) => self.fall_back(&mut q, why),
+        let ask = {
+            let mut q = queue.borrow_mut();
+            let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
+            let ask = Ask { seq, inputs: *inputs };
+            q.latest = Some(ask);
+            self.run.progress.set(Some((0, 1)));
+            if q.in_flight.is_some() {
+                q.pending = Some(ask);
+                return;
             }
-        }
-        q.in_flight = Some(message.seq);
-        q.started_ms = now_ms();
-        let posted = q.worker.as_ref().map(|w| w.post(&message));
-        if let Some(Err(why)) = posted {
-            self.fall_back(&mut q, why);
-        }
-        if q.local {
-            drop(q);
-            self.run_locally(queue.clone(), message);
+            ask
+        };
+        self.send(&queue, ask);
+    }
+
+    /// Posts the request's seed shards to the workers (starting them first), or runs it here.
+    fn send(&self, queue: &Rc<RefCell<Queue>>, ask: Ask) {
+        let failed = {
+            let mut q = queue.borrow_mut();
+            if q.workers.is_empty() && !q.local {
+                match SimWorker::spawn_pool(pool_size(SHARDS_MAX), || {
+                    self.reply_handler(Rc::downgrade(queue))
+                }) {
+                    Ok(workers) => q.workers = workers,
+                    Err(why) => self.fall_back(&mut q, why),
+                }
+            }
+            let shards = if q.local { 0 } else { shards_for(&ask.inputs, q.workers.len()) };
+            q.in_flight = Some(Flight::new(ask, shards));
+            let Ask { seq, inputs } = ask;
+            let mut posts = q
+                .workers
+                .iter()
+                .take(usize::from(shards))
+                .enumerate()
+                .map(|(k, w)| w.post(&Job::Seeds { seq, inputs, shard: k as u8, shards }));
+            posts.find_map(Result::err)
+        };
+        if let Some(why) = failed {
+            self.worker_failed(queue, why);
+        } else if queue.borrow().local {
+            self.run_locally(queue.clone(), ask);
         }
     }
 
+    /// Drops the pool (after this event: a failing worker's handler may be running now) and
+    /// sweeps on the page from now on.
     fn fall_back(&self, q: &mut Queue, why: String) {
-        q.worker = None;
+        let old = std::mem::take(&mut q.workers);
+        set_timeout(move || drop(old), std::time::Duration::ZERO);
         q.local = true;
         self.run.error.set(Some(format!("The simulator's worker could not start ({why}); sweeping on the page instead, so controls may pause briefly.")));
     }
 
     /// Runs one sweep on the main thread after the current frame, then delivers it.
-    fn run_locally(&self, queue: Rc<RefCell<Queue>>, message: Request) {
+    fn run_locally(&self, queue: Rc<RefCell<Queue>>, ask: Ask) {
         let this = *self;
         set_timeout(
-            move || {
-                let result = compute(&message.inputs, |_, _| {});
-                this.deliver(&queue, Reply::Done { seq: message.seq, result: Box::new(result) });
-            },
+            move || this.finish(&queue, Some(compute(&ask.inputs, |_, _| {}))),
             std::time::Duration::ZERO,
         );
     }
 
-    /// The worker's replies, decoded and delivered.
-    fn reply_handler(&self, queue: Rc<RefCell<Queue>>) -> impl Fn(Result<Vec<u8>, String>) + 'static {
+    /// A worker's replies, decoded and delivered.
+    fn reply_handler(&self, queue: Weak<RefCell<Queue>>) -> impl Fn(Result<Vec<u8>, String>) + 'static {
         let this = *self;
-        move |reply| match reply {
-            Ok(bytes) => match decode(&bytes) {
-                Some(reply) => this.deliver(&queue, reply),
-                None => this
+        move |reply| {
+            let Some(queue) = queue.upgrade() else { return };
+            match reply.map(|bytes| decode(&bytes)) {
+                Ok(Some(reply)) => this.deliver(&queue, reply),
+                Ok(None) => this
                     .run
                     .error
                     .set(Some("The simulator's worker sent a reply the page cannot read.".into())),
-            },
-            Err(why) => this.worker_failed(&queue, why),
+                Err(why) => this.worker_failed(&queue, why),
+            }
         }
     }
 
-    /// The worker failed to load or crashed: sweep on the page from now on, and redo whatever
-    /// was in flight (the latest request).
+    /// A worker failed to load or crashed: sweep on the page from now on, and redo whatever was
+    /// in flight (the latest request). Later failures of the dropped pool's workers are ignored.
     fn worker_failed(&self, queue: &Rc<RefCell<Queue>>, why: String) {
         let redo = {
             let mut q = queue.borrow_mut();
+            if q.local {
+                return;
+            }
             self.fall_back(&mut q, why);
             let was_busy = q.in_flight.take().is_some();
             let latest = q.latest;
             q.pending.take().or(latest.filter(|_| was_busy))
         };
-        if let Some(message) = redo {
-            self.send(queue, message);
+        if let Some(ask) = redo {
+            self.send(queue, ask);
         }
     }
 
-    /// Progress and results of the latest request reach the page; older ones are dropped.
+    /// Progress reaches the page for the latest request; the shards' sweeps, once all are in, go
+    /// on to the tail (unless superseded); the tail finishes the request. Stale replies are dropped.
     fn deliver(&self, queue: &Rc<RefCell<Queue>>, reply: Reply) {
-        let latest = queue.borrow().latest.map_or(0, |r| r.seq);
-        match reply {
-            Reply::Progress { seq, done, total } => {
-                if seq == latest {
-                    self.run.progress.set(Some((done, total)));
-                }
-            }
-            Reply::Done { seq, result } => {
-                let next = {
-                    let mut q = queue.borrow_mut();
-                    q.in_flight = None;
-                    if seq == latest {
-                        self.report(&q, &result);
+        let step = {
+            let mut q = queue.borrow_mut();
+            let latest = q.latest.map_or(0, |a| a.seq);
+            // Once on the page, a dropped pool's last replies are not this flight's.
+            let worker_flight =
+                q.in_flight.as_mut().filter(|f| f.ask.seq == reply.seq() && !f.shards.is_empty());
+            let Some(f) = worker_flight else { return };
+            match reply {
+                Reply::Progress { part, done, .. } => {
+                    let slot = match part {
+                        Part::Seeds(k) => usize::from(k),
+                        Part::Tail => f.done.len() - 1,
+                    };
+                    if let Some(d) = f.done.get_mut(slot) {
+                        *d = done;
                     }
-                    q.pending.take()
-                };
-                if seq == latest {
-                    performance_mark("goodput:sweep-end");
-                    self.run.result.set(Some(*result));
-                    self.run.progress.set(None);
-                    self.run.delivered.update(|n| *n += 1);
+                    if f.ask.seq == latest {
+                        self.run.progress.set(Some(f.progress()));
+                    }
+                    Step::Wait
                 }
-                if let Some(message) = next {
-                    self.send(queue, message);
+                Reply::SeedSweeps { .. } if f.ask.seq != latest => Step::Finish(None),
+                Reply::SeedSweeps { shard, sweeps, .. } => {
+                    f.store(shard, sweeps).map_or(Step::Wait, Step::Post)
+                }
+                Reply::Tail { chunks, placement, .. } => Step::Finish(
+                    f.sweep
+                        .take()
+                        .map(|(sweep, level)| assemble(&f.ask.inputs, sweep, level, chunks, placement)),
+                ),
+            }
+        };
+        match step {
+            Step::Wait => {}
+            Step::Post(job) => {
+                let posted = queue.borrow().workers.first().map(|w| w.post(&job));
+                if let Some(Err(why)) = posted {
+                    self.worker_failed(queue, why);
                 }
             }
+            Step::Finish(result) => self.finish(queue, result),
+        }
+    }
+
+    /// Ends the request in flight: its result reaches the page if it is the latest; then the
+    /// request waiting, if any, is sent.
+    fn finish(&self, queue: &Rc<RefCell<Queue>>, result: Option<SimResult>) {
+        let (delivered, next) = {
+            let mut q = queue.borrow_mut();
+            let Some(flight) = q.in_flight.take() else { return };
+            let latest = q.latest.map_or(0, |a| a.seq);
+            let delivered = result.filter(|_| flight.ask.seq == latest);
+            if let Some(r) = &delivered {
+                self.report(&flight, r);
+            }
+            (delivered, q.pending.take())
+        };
+        if let Some(result) = delivered {
+            performance_mark("goodput:sweep-end");
+            self.run.result.set(Some(result));
+            self.run.progress.set(None);
+            self.run.delivered.update(|n| *n += 1);
+        }
+        if let Some(ask) = next {
+            self.send(queue, ask);
         }
     }
 
     /// The sweep's size and speed, as the status line prints it.
-    fn report(&self, q: &Queue, r: &SimResult) {
-        let elapsed_ms = (now_ms() - q.started_ms).max(0.0);
+    fn report(&self, flight: &Flight, r: &SimResult) {
+        let elapsed_ms = (now_ms() - flight.started_ms).max(0.0);
         let simulated = r.requests_simulated as f64;
         let per_s = if elapsed_ms > 0.0 { simulated / (elapsed_ms / 1e3) } else { 0.0 };
-        let place = if q.local { "on the page" } else { "in a Web Worker" };
+        let place = match flight.shards.len() {
+            0 => "on the page".to_owned(),
+            1 => "in a Web Worker".to_owned(),
+            n => format!("in {n} Web Workers"),
+        };
         let split = r
             .placement
             .as_ref()
@@ -196,17 +267,5 @@ impl SimRunner {
             thousands(elapsed_ms),
             thousands(per_s)
         )));
-    }
-}
-
-/// Milliseconds from the page's time origin (0 where there is no clock).
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-/// A mark on the page's performance timeline (bench/browser times sweeps between two marks).
-fn performance_mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
     }
 }

@@ -1,8 +1,8 @@
-//! The main thread's handle on the simulation Web Worker: a [`ModuleWorker`] on the simulator's
-//! loader that sends [`Request`]s.
+//! The main thread's handle on the simulation Web Workers: [`ModuleWorker`]s on the simulator's
+//! loader that take [`Job`]s, started as a pool (one per core, see [`super::worker::pool_size`]).
 
-use super::worker::{ModuleWorker, Reply};
-use crate::sim_protocol::{encode_request, Request};
+use super::worker::{spawn_pool, ModuleWorker, Reply};
+use crate::sim_protocol::{encode_job, Job};
 
 /// The worker's entry script, relative to the page. Trunk names a worker's files after its bin
 /// and never hashes them, so the name is fixed: the loader shim (`import init from
@@ -13,14 +13,17 @@ const LOADER_URL: &str = "./sim_worker_loader.js";
 pub struct SimWorker(ModuleWorker);
 
 impl SimWorker {
-    /// Creates the worker and calls `on_reply` with each reply, or with an `Err` once if the
-    /// worker fails to load or crashes.
-    pub fn spawn(on_reply: impl Fn(Reply) + 'static) -> Result<SimWorker, String> {
-        ModuleWorker::spawn(LOADER_URL, on_reply).map(SimWorker)
+    /// Starts up to `n` workers, each calling its own `handler()` with each reply, or with an `Err`
+    /// once if it fails to load or crashes; fails with why if not even one can be created.
+    pub fn spawn_pool<F: Fn(Reply) + 'static>(
+        n: usize,
+        handler: impl Fn() -> F,
+    ) -> Result<Vec<SimWorker>, String> {
+        Ok(spawn_pool(LOADER_URL, n, handler)?.into_iter().map(SimWorker).collect())
     }
 
-    /// Sends one request; queued until the worker is ready, the failure once it has failed.
-    pub fn post(&self, request: &Request) -> Result<(), String> {
-        self.0.post(encode_request(request))
+    /// Sends one job; queued until the worker is ready, the failure once it has failed.
+    pub fn post(&self, job: &Job) -> Result<(), String> {
+        self.0.post(encode_job(job))
     }
 }

@@ -1,6 +1,7 @@
 //! The main thread's handle on a module Web Worker that speaks postcard bytes (the simulator's,
 //! the search's): created on demand, messages queued until the worker says it is ready, every
-//! failure delivered as an `Err` string.
+//! failure delivered as an `Err` string; the pools both runners start (one worker per core, up to a
+//! cap) and the clock and performance marks they time their work with.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -68,6 +69,43 @@ impl Drop for ModuleWorker {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
+    }
+}
+
+/// Workers a pool capped at `cap` starts: the machine's cores (`navigator.hardwareConcurrency`),
+/// from 1 to `cap`.
+pub fn pool_size(cap: u8) -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, usize::from(cap.max(1)))
+}
+
+/// Starts up to `n` workers on `loader_url`, each calling its own `handler()` with its replies;
+/// stops at the first that cannot be created, and fails with why if that is the first.
+pub fn spawn_pool<F: Fn(Reply) + 'static>(
+    loader_url: &'static str,
+    n: usize,
+    handler: impl Fn() -> F,
+) -> Result<Vec<ModuleWorker>, String> {
+    let mut workers = Vec::new();
+    for _ in 0..n.max(1) {
+        match ModuleWorker::spawn(loader_url, handler()) {
+            Ok(w) => workers.push(w),
+            Err(why) if workers.is_empty() => return Err(why),
+            Err(_) => break,
+        }
+    }
+    Ok(workers)
+}
+
+/// Milliseconds from the page's time origin (0 where there is no clock).
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// A mark on the page's performance timeline (bench/browser times sweeps and searches between two).
+pub fn performance_mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
     }
 }
 

@@ -20,6 +20,14 @@ function nativeGoodput(query) {
   return out.match(/^goodput (.*)$/m)[1];
 }
 
+/** The status line's words for the pool a sweep of `seeds` seeds runs on: min(cores, seeds, 4)
+ *  workers (sim_protocol's SHARDS_MAX). */
+async function poolWords(page, seeds = 7) {
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const n = Math.max(1, Math.min(cores, seeds, 4));
+  return n === 1 ? 'in a Web Worker:' : `in ${n} Web Workers:`;
+}
+
 /** Number of sweeps delivered so far. */
 async function sweeps(page) {
   return Number(await page.locator('#sim-status').getAttribute('data-sweeps'));
@@ -64,14 +72,15 @@ test('the simulator loads its worker and its panel code only when opened, then d
   await expect(page.locator('#sim-toggle')).toHaveAttribute('aria-expanded', 'true');
   await urlSettled(page);
   expect(queryValue(page, 'sim')).toBe('1');
-  expect(requests.filter((p) => WORKER_FILE.test(p)).sort()).toEqual(
+  // Each worker of the pool fetches the same three files.
+  expect([...new Set(requests.filter((p) => WORKER_FILE.test(p)))].sort()).toEqual(
     ['/dist/sim_worker.js', '/dist/sim_worker_bg.wasm', '/dist/sim_worker_loader.js']);
   expect(requests.filter((p) => EXTRAS_FILE.test(p)).sort()).toEqual(['/dist/goodput_extras.js', '/dist/goodput_extras_bg.wasm']);
   for (const id of ['chart-attainment', 'chart-sim-throughput']) {
     await expect.poll(() => inkedPixels(page, id)).toBeGreaterThan(2000);
   }
   await expect(page.locator('#chart-attainment')).toHaveAttribute('aria-label', /goodput is \d/);
-  await expect(page.locator('#sim-speed')).toContainText('in a Web Worker');
+  await expect(page.locator('#sim-speed')).toContainText(await poolWords(page));
   console.log(await page.locator('#sim-speed').textContent());
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
@@ -295,6 +304,18 @@ test('a bad seeds value gets a notice and the default', async ({ page }) => {
   await expect(page.locator('#seeds')).toHaveValue('7');
 });
 
+test('the seeds are swept over a pool of Web Workers that the status names, and the readout still equals the native simulator', async ({ page }) => {
+  // Seven (then three) seeds a rate: the page's sweeps and the native (debug) `sweep` bin take longer on a loaded machine.
+  test.setTimeout(150_000);
+  for (const [query, seeds] of [['?sim=1', 7], ['?sim=1&seeds=3&place=disagg&requests=500', 3]]) {
+    const errors = await openSim(page, query);
+    await expect(page.locator('#sim-speed')).toContainText(await poolWords(page, seeds));
+    await urlSettled(page);
+    expect(await page.locator('#sim-goodput').textContent()).toBe(nativeGoodput(new URL(page.url()).search));
+    expect(errors).toEqual([]);
+  }
+});
+
 test('bad simulator values in the URL get a notice and a sane fallback', async ({ page }) => {
   await openApp(page, '?sim=1&requests=abc&chunk=3&load=sideways&attain=250');
   await settled(page);
@@ -327,7 +348,7 @@ test('the simulator runs under the strict CSP planned for the site (no worker-sr
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
   });
   const errors = await openSim(page);
-  await expect(page.locator('#sim-speed')).toContainText('in a Web Worker');
+  await expect(page.locator('#sim-speed')).toContainText(await poolWords(page));
   expect(errors).toEqual([]);
 });
 

@@ -18,14 +18,15 @@ pub use cost::{StepCost, StepLines, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, Load, Server, Trace};
 pub use rng::Rng;
-pub use seeds::{band, combine, median, median_point, spread, SeedBand};
+pub use seeds::{band, combine, median, median_point, shard_seeds, spread, SeedBand};
 pub use stats::{percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
 pub use steady::{
     overloaded, served_below_offered, ttft_rising, ttft_thirds, warmup_requests, window_counts, MIN_MEASURED,
     OVERLOAD_SDS, TTFT_RISE_RATIO, TTFT_RISE_SHARE,
 };
 pub use sweep::{
-    auto_rate_max, chunk_tradeoff, kv_pool_tokens, simulate, sweep, sweep_levels, sweep_with_progress,
+    auto_rate_max, chunk_tradeoff, combine_seed_sweeps, kv_pool_tokens, seed_count, seed_sweeps, simulate, sweep,
+    sweep_levels, sweep_with_progress,
     ChunkPoint, GoodputBound, Sweep,
 };
 pub use workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Lengths, Request};

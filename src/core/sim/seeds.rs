@@ -7,8 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::ops::Range;
+
 use super::stats::{Attainment, Percentiles, RatePoint};
-use super::sweep::Sweep;
+use super::sweep::{sweep_grid, unit_workload, Sweep, REFINE_STEPS};
+use super::workload::Request;
+use super::{LoadMode, SimConfig};
 
 /// One level's attainment across seeds: the lowest and highest share of each kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -130,4 +134,38 @@ pub fn combine(mut sweeps: Vec<Sweep>) -> Sweep {
         requests_simulated: simulated,
         ..middle
     }
+}
+
+/// One [`sweep_grid`] per config of `configs` (one seed each) on `levels` (`run_level(seed's config,
+/// its unit workload, level)`), uncombined, in order; progress counts every seed's levels.
+pub(super) fn sweep_each_seed(
+    configs: &[SimConfig],
+    levels: Vec<f64>,
+    run_level: impl Fn(&SimConfig, &[Request], f64) -> RatePoint,
+    mut progress: impl FnMut(u32, u32),
+) -> Vec<Sweep> {
+    let refine = configs.first().map_or(0, |c| if c.load == LoadMode::Open { REFINE_STEPS } else { 0 });
+    let total = (levels.len() as u32 + refine) * configs.len() as u32;
+    let mut done = 0;
+    configs
+        .iter()
+        .map(|cs| {
+            let unit = unit_workload(cs);
+            let tick = |_, _| {
+                done += 1;
+                progress(done, total);
+            };
+            sweep_grid(cs, levels.clone(), unit.len(), |x| run_level(cs, &unit, x), tick)
+        })
+        .collect()
+}
+
+/// The seeds shard `shard` of `shards` sweeps, out of `seeds`: a contiguous block (the first
+/// `seeds % shards` shards one seed more), so the shards' seeds in shard order are all of them in
+/// order. Empty for a shard past the last (or past `seeds`).
+pub fn shard_seeds(seeds: u32, shard: u32, shards: u32) -> Range<usize> {
+    let (n, k) = (seeds as usize, shards.max(1) as usize);
+    let start = |i: usize| i.min(k) * (n / k) + i.min(k).min(n % k);
+    let i = shard as usize;
+    start(i)..start(i + 1)
 }

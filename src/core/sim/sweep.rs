@@ -2,11 +2,13 @@
 //! highest rate whose attainment stays at or above the target without the run being overloaded,
 //! refined by bisection; one sweep per seed, combined by [`super::seeds::combine`].
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 
 use super::cost::StepCost;
 use super::engine::{run, Load, Server};
-use super::seeds::{combine, SeedBand};
+use super::seeds::{combine, sweep_each_seed, SeedBand};
 use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
 use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Request};
@@ -17,7 +19,7 @@ use crate::core::roofline::{
 };
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
-const REFINE_STEPS: u32 = 6;
+pub(super) const REFINE_STEPS: u32 = 6;
 
 /// How the goodput figure relates to the rates swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,11 +185,7 @@ pub fn sweep_levels(c: &SimConfig) -> u32 {
 
 /// [`sweep`], calling `progress(done, total)` after each level it runs.
 pub fn sweep_with_progress(c: &SimConfig, progress: impl FnMut(u32, u32)) -> Sweep {
-    let cost = StepCost::new(&c.scenario);
-    let mut sweep =
-        sweep_seeds(c, grid(c), |cs, unit, x| level(cs, unit, cost.seeded(cs.seed), x), progress);
-    sweep.kv_pool_tokens = kv_pool_tokens(&c.scenario);
-    sweep
+    combine_seed_sweeps(c, seed_sweeps(c, 0..usize::MAX, progress))
 }
 
 /// One [`sweep_grid`] per seed of `c` on `levels` (`run_level(seed's config, its unit workload,
@@ -196,24 +194,31 @@ pub(super) fn sweep_seeds(
     c: &SimConfig,
     levels: Vec<f64>,
     run_level: impl Fn(&SimConfig, &[Request], f64) -> RatePoint,
-    mut progress: impl FnMut(u32, u32),
+    progress: impl FnMut(u32, u32),
 ) -> Sweep {
+    combine(sweep_each_seed(&seed_configs(c), levels, run_level, progress))
+}
+
+/// The seeds a sweep of `c` runs (1 when every seed would draw the same requests).
+pub fn seed_count(c: &SimConfig) -> u32 {
+    seed_configs(c).len() as u32
+}
+
+/// The uncombined sweeps of the seeds at `seeds` (indices below [`seed_count`], clamped), in seed
+/// order; progress counts their levels. [`combine_seed_sweeps`] of all of them is [`sweep`]'s.
+pub fn seed_sweeps(c: &SimConfig, seeds: Range<usize>, progress: impl FnMut(u32, u32)) -> Vec<Sweep> {
+    let cost = StepCost::new(&c.scenario);
     let configs = seed_configs(c);
-    let per_seed = levels.len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 };
-    let total = per_seed * configs.len() as u32;
-    let mut done = 0;
-    let sweeps = configs
-        .iter()
-        .map(|cs| {
-            let unit = unit_workload(cs);
-            let tick = |_, _| {
-                done += 1;
-                progress(done, total);
-            };
-            sweep_grid(cs, levels.clone(), unit.len(), |x| run_level(cs, &unit, x), tick)
-        })
-        .collect();
-    combine(sweeps)
+    let end = seeds.end.min(configs.len());
+    let run_level = |cs: &SimConfig, unit: &[Request], x| level(cs, unit, cost.seeded(cs.seed), x);
+    sweep_each_seed(&configs[seeds.start.min(end)..end], grid(c), run_level, progress)
+}
+
+/// Every seed's sweep of `c` (in seed order) combined into the sweep the page shows.
+pub fn combine_seed_sweeps(c: &SimConfig, sweeps: Vec<Sweep>) -> Sweep {
+    let mut sweep = combine(sweeps);
+    sweep.kv_pool_tokens = kv_pool_tokens(&c.scenario);
+    sweep
 }
 
 /// Runs `run_level` at each of `levels` and reads goodput: the highest level before attainment first
