@@ -245,16 +245,33 @@ pub fn respond(job: &Job, mut post: impl FnMut(Vec<u8>)) {
     let reply = match *job {
         Job::Seeds { seq, inputs, shard, shards } => {
             let part = Part::Seeds(shard);
-            let tick = |done, total| post(encode(&Reply::Progress { seq, part, done, total }));
+            let tick = throttled(|done, total| post(encode(&Reply::Progress { seq, part, done, total })));
             Reply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&inputs, shard, shards, tick) }
         }
         Job::Tail { seq, inputs, chunk_level } => {
-            let tick = |done, total| post(encode(&Reply::Progress { seq, part: Part::Tail, done, total }));
+            let tick =
+                throttled(|done, total| post(encode(&Reply::Progress { seq, part: Part::Tail, done, total })));
             let (chunks, placement) = tail(&inputs, chunk_level, tick);
             Reply::Tail { seq, chunks, placement }
         }
     };
     post(encode(&reply));
+}
+
+/// Progress replies one job posts at most, besides the one that reaches its total: each costs the
+/// page a message and a redraw of the bar on the main thread, while the workers hold every core.
+pub const PROGRESS_POSTS_MAX: u32 = 16;
+
+/// `post(done, total)` only when `done` has moved on by ⌈total / [`PROGRESS_POSTS_MAX`]⌉ levels since
+/// the last post, or reached `total`.
+fn throttled(mut post: impl FnMut(u32, u32)) -> impl FnMut(u32, u32) {
+    let mut posted = 0;
+    move |done, total| {
+        if done >= total || done >= posted + total.div_ceil(PROGRESS_POSTS_MAX).max(1) {
+            posted = done;
+            post(done, total);
+        }
+    }
 }
 
 /// A reply as bytes (empty if it could not be encoded, which decodes to `None`).

@@ -7,7 +7,7 @@ use goodput_lab::codec::to_bytes;
 use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::sim_protocol::{
     assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, levels_total,
-    respond, shards_for, Job, Part, Reply, SimResult, CHUNK_BUDGETS, SHARDS_MAX,
+    respond, shards_for, Job, Part, Reply, SimResult, CHUNK_BUDGETS, PROGRESS_POSTS_MAX, SHARDS_MAX,
 };
 use goodput_lab::state::{from_query, Inputs};
 
@@ -80,8 +80,11 @@ fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
             other => panic!("unexpected {other:?}"),
         })
         .collect();
-    assert!(!dones.is_empty());
-    assert!(dones.windows(2).all(|w| w[1] == w[0] + 1), "progress counts up by one: {dones:?}");
+    let total = last_total(progress);
+    assert_eq!(dones.last(), Some(&total), "the last progress reaches the shard's total");
+    assert!(dones.windows(2).all(|w| w[1] > w[0]), "progress only counts up: {dones:?}");
+    assert!(dones.len() as u32 <= PROGRESS_POSTS_MAX + 1, "at most {PROGRESS_POSTS_MAX} posts and the last: {dones:?}");
+    assert!(dones.len() >= 2, "progress is posted while the shard runs: {dones:?}");
 }
 
 #[test]

@@ -98,8 +98,34 @@ async function sweepTime(browser, base) {
   return { coldMs: cold.ms, warmMs: warm.map((s) => s.ms), warmMedianMs: median(warm.map((s) => s.ms)), status: warm[RUNS - 1].status };
 }
 
+/** The default state's whole result computed on one thread in the page (the worker's
+ *  `bench_sweep` export: every seed, then the tail), best and median of 7 after one warm-up: the
+ *  engine's share of the page's sweep, without the pool or the messages. Detail, no budget. */
+async function singleThreadSweep(browser, base) {
+  const page = await browser.newPage();
+  await page.goto(`${base}/bench/browser/wasm.html?dist=${encodeURIComponent(DIST)}`);
+  await page.waitForFunction(() => typeof window.benchSweep === 'function', null, { timeout: 30_000 });
+  const ms = await page.evaluate(() => {
+    window.benchSweep('sim=1');
+    const out = [];
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      window.benchSweep('sim=1');
+      out.push(performance.now() - t0);
+    }
+    return out;
+  });
+  await page.close();
+  console.log(`#   one thread, the whole default result: best ${Math.min(...ms).toFixed(1)} ms, median ${median(ms).toFixed(1)} ms (${ms.map((x) => x.toFixed(0)).join(', ')})`);
+  return { bestMs: Math.min(...ms), medianMs: median(ms) };
+}
+
 async function sim(browser, base) {
-  return { wasm: await wasmThroughput(browser, base), sweep: await sweepTime(browser, base) };
+  return {
+    wasm: await wasmThroughput(browser, base),
+    singleThread: await singleThreadSweep(browser, base),
+    sweep: await sweepTime(browser, base),
+  };
 }
 
 module.exports = { sim };

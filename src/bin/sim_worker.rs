@@ -37,7 +37,10 @@ pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
     vec![f64::from(config.requests), p.throughput_req_per_s, p.requests.both]
 }
 
-/// SCRATCH (not committed): the whole sweep of `query`, as the worker computes it.
+/// Benchmark hook for `bench/browser`: the whole result for the state in `query` computed on one
+/// thread (`sim_protocol::compute`: every seed's sweep, then the tail), so the bench can say how
+/// much of the page's sweep is the engine and how much the pool saves. Returns [requests simulated,
+/// goodput in requests/s]; the caller times the call.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_sweep(query: &str) -> Vec<f64> {
