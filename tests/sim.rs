@@ -250,3 +250,24 @@ fn extremes_never_panic_and_never_produce_nan() {
     }
     assert_eq!(Inputs::default().sim.requests, 2000);
 }
+
+#[test]
+fn percentiles_are_the_nearest_ranks_of_the_sorted_values_whatever_their_signs() {
+    let mut rng = goodput_lab::core::sim::Rng::new(11);
+    for n in [1_usize, 2, 7, 100, 1001] {
+        let mut values: Vec<f64> = (0..n).map(|_| 200.0 * rng.unit() - 50.0).collect();
+        values[0] = -0.0;
+        if n > 3 {
+            values[1] = f64::NAN;
+            values[2] = f64::NEG_INFINITY;
+        }
+        let mut sorted: Vec<f64> = values.iter().map(|x| if x.is_nan() { f64::INFINITY } else { *x }).collect();
+        sorted.sort_by(f64::total_cmp);
+        let rank = |q: f64| sorted[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+        let p = goodput_lab::core::sim::percentiles(&values);
+        for (got, q) in [(p.p50_s, 0.5), (p.p90_s, 0.9), (p.p99_s, 0.99)] {
+            let want = rank(q);
+            assert_eq!(got.map(f64::to_bits), want.is_finite().then_some(want.to_bits()), "n = {n}, q = {q}");
+        }
+    }
+}

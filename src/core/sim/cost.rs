@@ -78,18 +78,25 @@ impl StepLines {
 
     #[inline]
     fn intercept_s(&mut self, cost: &StepCost, tokens: u32) -> f64 {
-        let price = || cost.step_s(&StepWork { prefill_tokens: tokens, ..StepWork::default() });
+        match self.intercept_by_tokens_s.get(tokens as usize) {
+            Some(&intercept_s) if !intercept_s.is_nan() => intercept_s,
+            _ => self.price_intercept(cost, tokens),
+        }
+    }
+
+    /// The intercept at T = `tokens`, priced (and kept when T is below [`GemmMemo::COUNT_MAX`]).
+    #[cold]
+    #[inline(never)]
+    fn price_intercept(&mut self, cost: &StepCost, tokens: u32) -> f64 {
+        let intercept_s = cost.step_s(&StepWork { prefill_tokens: tokens, ..StepWork::default() });
         let i = tokens as usize;
-        if u64::from(tokens) >= GemmMemo::COUNT_MAX {
-            return price();
+        if u64::from(tokens) < GemmMemo::COUNT_MAX {
+            if i >= self.intercept_by_tokens_s.len() {
+                self.intercept_by_tokens_s.resize(i + 1, f64::NAN);
+            }
+            self.intercept_by_tokens_s[i] = intercept_s;
         }
-        if i >= self.intercept_by_tokens_s.len() {
-            self.intercept_by_tokens_s.resize(i + 1, f64::NAN);
-        }
-        if self.intercept_by_tokens_s[i].is_nan() {
-            self.intercept_by_tokens_s[i] = price();
-        }
-        self.intercept_by_tokens_s[i]
+        intercept_s
     }
 }
 

@@ -128,7 +128,8 @@ struct Engine<'a> {
     prefill_reserved: f64,
     prefill_done: f64,
     seqs: Vec<Seq>,
-    finishing: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// Finishing steps as [`finish_key`]s, earliest first.
+    finishing: BinaryHeap<Reverse<u128>>,
     order: VecDeque<(u32, u32)>,
     n_dec: u32,
     /// KV tokens the decodes read: their whole contexts, a shared prefix's cached tokens included.
@@ -248,6 +249,17 @@ impl Engine<'_> {
     fn note_kv_peak(&mut self) {
         self.trace.kv_tokens_peak = self.trace.kv_tokens_peak.max(self.kv_in_use());
     }
+}
+
+/// A finishing-heap entry: (due step, request id, epoch) packed into one integer that orders as the
+/// tuple does, so the heap compares one number.
+fn finish_key(due_step: u64, id: u32, epoch: u32) -> u128 {
+    (u128::from(due_step) << 64) | (u128::from(id) << 32) | u128::from(epoch)
+}
+
+/// The (due step, request id, epoch) of a [`finish_key`].
+fn finish_entry(key: u128) -> (u64, u32, u32) {
+    ((key >> 64) as u64, (key >> 32) as u32, key as u32)
 }
 
 mod admission;

@@ -12,7 +12,7 @@
 //! empty queue below the cap can an arrival start a prefill. Closed load sends a request only on a
 //! departure.
 
-use super::{Engine, Load};
+use super::{finish_entry, Engine, Load};
 
 /// What a run adds up before it is written back.
 #[derive(Default)]
@@ -31,7 +31,7 @@ impl Engine<'_> {
             Some(lines) => lines.decode_line(&self.cost, self.n_dec),
             None => self.cost.decode_line(self.n_dec),
         };
-        let due = self.finishing.peek().map_or(u64::MAX, |e| e.0 .0);
+        let due = self.finishing.peek().map_or(u64::MAX, |e| finish_entry(e.0).0);
         let step_end = due.min(max_steps);
         let admit_on_arrival =
             self.next_waiting().is_none() && (self.n_dec as usize) < self.server.max_concurrency as usize;

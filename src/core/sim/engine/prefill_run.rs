@@ -9,7 +9,7 @@
 //! [`super::decode_run`] for why admission cannot, the prompt's chunks only adding KV) and most of
 //! the pricing.
 
-use super::Engine;
+use super::{finish_entry, Engine};
 use crate::core::sim::cost::StepWork;
 
 impl Engine<'_> {
@@ -23,7 +23,7 @@ impl Engine<'_> {
     /// that could change the batch; returns after the step that meets it.
     pub(super) fn run_prefill_steps(&mut self, max_steps: u64) {
         let budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
-        let due = self.finishing.peek().map_or(u64::MAX, |e| e.0 .0);
+        let due = self.finishing.peek().map_or(u64::MAX, |e| finish_entry(e.0).0);
         let step_end = due.min(max_steps);
         let below_cap = (self.n_dec as usize + self.prefilling.len()) < self.server.max_concurrency as usize;
         let admit_on_arrival = self.next_waiting().is_none() && below_cap;

@@ -3,7 +3,7 @@
 
 use std::cmp::Reverse;
 
-use super::{Engine, Load, Seq};
+use super::{finish_entry, finish_key, Engine, Load, Seq};
 use crate::core::sim::cost::StepWork;
 
 impl Engine<'_> {
@@ -124,7 +124,7 @@ impl Engine<'_> {
         self.seqs[i] = Seq { generated, held0: held_tokens, start_step: self.step, rate, epoch };
         self.n_dec += 1;
         self.cached_dec += f64::from(r.cached_tokens);
-        self.finishing.push(Reverse((self.step + steps, id, epoch)));
+        self.finishing.push(Reverse(finish_key(self.step + steps, id, epoch)));
         self.order.push_back((id, epoch));
         if self.order.len() > 4 * self.n_dec as usize + 64 {
             let seqs = &self.seqs;
@@ -135,13 +135,14 @@ impl Engine<'_> {
     /// Retires every decode whose last token came out of this step.
     #[inline]
     pub(super) fn finish_due(&mut self) {
-        if self.finishing.peek().is_some_and(|e| e.0 .0 <= self.step) {
+        if self.finishing.peek().is_some_and(|e| finish_entry(e.0).0 <= self.step) {
             self.retire_due();
         }
     }
 
     fn retire_due(&mut self) {
-        while let Some(&Reverse((due, id, epoch))) = self.finishing.peek() {
+        while let Some(&Reverse(key)) = self.finishing.peek() {
+            let (due, id, epoch) = finish_entry(key);
             if due > self.step {
                 return;
             }
