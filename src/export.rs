@@ -24,15 +24,26 @@ pub fn row_note(row: &BatchRow) -> &'static str {
     }
 }
 
-/// The CSV's headers: the page table's columns, each with its unit.
-pub fn batch_table_headers(per_gpu: bool) -> Vec<&'static str> {
+/// The batch table's TTFT header, on the page and in the CSV: "TTFT, mean (ms)" with a prefix cache
+/// (the column is h x hit + (1 - h) x miss, a mean over requests), else "TTFT (ms)".
+pub fn ttft_header(prefix_on: bool) -> &'static str {
+    if prefix_on {
+        "TTFT, mean (ms)"
+    } else {
+        "TTFT (ms)"
+    }
+}
+
+/// The CSV's headers: the page table's columns, each with its unit (the TTFT one says "mean" with a
+/// prefix cache: [`ttft_header`]).
+pub fn batch_table_headers(per_gpu: bool, prefix_on: bool) -> Vec<&'static str> {
     let mut h = vec![
         "Batch (sequences)",
         "Step time (ms)",
         "Throughput (tokens/s)",
         "Meets TPOT target (yes/no)",
         "Goodput (req/s)",
-        "TTFT (ms)",
+        ttft_header(prefix_on),
         "Meets TTFT target (yes/no)",
         "Weights read (GB/GPU)",
     ];
@@ -72,10 +83,10 @@ pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
 }
 
 /// The batch table as CSV (RFC 4180: commas inside a value are quoted), per-GPU columns when the
-/// replica spans several GPUs, as on the page.
-pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool) -> String {
+/// replica spans several GPUs and the TTFT header saying "mean" with a prefix cache, as on the page.
+pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> String {
     let body = rows.iter().map(|r| batch_row_cells(r, per_gpu));
-    write_csv(&batch_table_headers(per_gpu), body)
+    write_csv(&batch_table_headers(per_gpu, prefix_on), body)
 }
 
 /// The batch table the page shows for `inputs`, as CSV ([`batch_table_csv`]): what the table's
@@ -83,7 +94,7 @@ pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool) -> String {
 /// module carries no CSV writer.
 pub fn table_csv(inputs: &Inputs) -> String {
     let scenario = inputs.scenario;
-    batch_table_csv(&batch_table(&scenario, &analyze(&scenario)), scenario.tp > 1)
+    batch_table_csv(&batch_table(&scenario, &analyze(&scenario)), scenario.tp > 1, scenario.prefix.active())
 }
 
 /// The simulator data table's headers, as the page prints them (with units).

@@ -24,7 +24,7 @@ fn parse(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {
 #[test]
 fn the_worked_example_table_exports_with_its_printed_values_and_units() {
     let s = worked_example();
-    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), false));
+    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), false, false));
     assert_eq!(
         header,
         [
@@ -61,7 +61,7 @@ fn the_worked_example_table_exports_with_its_printed_values_and_units() {
 #[test]
 fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
     let s = worked_example();
-    let csv = batch_table_csv(&batch_table(&s, &analyze(&s)), false);
+    let csv = batch_table_csv(&batch_table(&s, &analyze(&s)), false, false);
     assert!(csv.contains("128,15.05,\"8,505\",no,0,"), "{csv}");
     assert!(csv.ends_with("\r\n") && csv.lines().count() == 8);
 }
@@ -69,7 +69,7 @@ fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
 #[test]
 fn tensor_parallel_tables_add_the_per_gpu_columns() {
     let s = from_query("model=llama-3.1-70b&tp=4").0.scenario;
-    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), true));
+    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), true, false));
     assert_eq!(header.len(), 11);
     assert_eq!(header[8..10], ["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
     assert!(rows.iter().all(|r| r.len() == 11));
@@ -163,8 +163,22 @@ fn the_table_button_exports_the_rows_the_page_shows_with_per_gpu_columns_under_t
     for query in ["", "tp=2&model=llama-3.1-70b", "kv=fp8&tpot=20"] {
         let (inputs, _) = from_query(query);
         let s = inputs.scenario;
-        assert_eq!(table_csv(&inputs), batch_table_csv(&batch_table(&s, &analyze(&s)), s.tp > 1), "{query}");
+        assert_eq!(table_csv(&inputs), batch_table_csv(&batch_table(&s, &analyze(&s)), s.tp > 1, s.prefix.active()), "{query}");
     }
     let (tp2, _) = from_query("tp=2&model=llama-3.1-70b");
     assert!(parse(&table_csv(&tp2)).0.iter().any(|h| h.contains("per GPU")), "per-GPU columns under TP");
+}
+
+#[test]
+fn with_a_prefix_cache_the_csvs_ttft_header_says_mean_and_its_cells_are_the_mean() {
+    let (inputs, _) = from_query("prefix=1024&hit=50");
+    let s = inputs.scenario;
+    let (header, rows) = parse(&table_csv(&inputs));
+    assert_eq!(header[5], "TTFT, mean (ms)", "the page's column says mean: so does the CSV");
+    let knee = rows.iter().find(|r| r[0] == "64").expect("the knee's row");
+    let step_s = goodput_lab::core::roofline::step_time(&s, 64).step_s;
+    let mean_s = goodput_lab::core::prefill::ttft_split(&s, step_s).mean_s;
+    assert_eq!(knee[5], goodput_lab::format::ms(mean_s), "h x hit + (1 - h) x miss, as printed");
+    // Without a prefix cache the one TTFT keeps its plain header.
+    assert_eq!(parse(&table_csv(&from_query("").0)).0[5], "TTFT (ms)");
 }

@@ -347,7 +347,7 @@ fn core_is_finite(inputs: &Inputs, view: &View, points: &[MeasuredPoint]) -> Res
     }
     readable("reasons", &general_reasons(&d).join(" "))?;
     readable("summary", &scenario_summary(inputs))?;
-    readable("csv", &batch_table_csv(&rows, inputs.scenario.tp > 1))?;
+    readable("csv", &batch_table_csv(&rows, inputs.scenario.tp > 1, inputs.scenario.prefix.active()))?;
     readable("file name", &file_name(inputs, "step", "svg"))?;
     readable("link", &link_query(inputs, view, points))
 }

@@ -4,10 +4,10 @@
 mod common;
 
 use goodput_lab::core::derivation::derive_scenario;
-use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, Bound, Scenario};
+use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, kv_bytes_per_seq, Bound, Scenario};
 use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::derivation_text::lines;
-use goodput_lab::format::{fixed, ms, req_per_s};
+use goodput_lab::format::{fixed, ms, req_per_s, size};
 use goodput_lab::state::lessons::lesson;
 use goodput_lab::state::{from_page_query, page_query};
 
@@ -76,4 +76,45 @@ fn lesson_8_round_trips_through_its_link_and_the_derivation_prints_its_numbers()
     assert_eq!(find("spec-goodput").result, "40.1 req/s");
     assert_eq!(find("spec-crossover").result, "none");
     assert_eq!(find("knee").id, "knee", "the plain lines stay");
+}
+
+#[test]
+fn with_a_prefix_cache_the_drafter_pool_line_holds_the_prefix_once_for_target_and_draft() {
+    let (inputs, notices) =
+        goodput_lab::state::from_query("spec=draft&draft=llama-3.2-1b&k=4&accept=0.7&prefix=1024&hit=50");
+    assert!(notices.is_empty(), "{notices:?}");
+    let s = inputs.scenario;
+    let d = derive_scenario(&s);
+    let spec = d.speculation.expect("speculation's lines");
+    // By hand: 1,024 cached tokens of target + draft KV held once; each sequence holds 2,048 - 0.5 x
+    // 1,024 = 1,536 tokens of both.
+    let draft = Scenario { model: *goodput_lab::core::presets::model_by_id("llama-3.2-1b").expect("preset"), ..s };
+    let per_token = (kv_bytes_per_seq(&s) + kv_bytes_per_seq(&draft)) / 2048.0;
+    common::assert_close(spec.prefix_shared_bytes, 1024.0 * per_token, 1e-12, "the shared copy");
+    common::assert_close(
+        spec.kv_bytes_per_seq_per_gpu + spec.draft_kv_bytes_per_seq_per_gpu,
+        1536.0 * per_token,
+        1e-12,
+        "what a sequence holds",
+    );
+    let free = spec.usable_bytes - spec.weight_bytes_per_gpu - spec.prefix_shared_bytes - spec.draft_weight_bytes_per_gpu;
+    let pool = (free / (spec.kv_bytes_per_seq_per_gpu + spec.draft_kv_bytes_per_seq_per_gpu)).floor();
+    assert_eq!(f64::from(spec.summary.pool_with), pool, "the printed numbers give the printed pool");
+    let printed = lines(&s, &d);
+    let line = printed.iter().find(|l| l.id == "spec-pool").expect("the pool line");
+    assert!(line.numbers.contains(&size(spec.prefix_shared_bytes)), "{}", line.numbers);
+    assert_eq!(line.result, format!("{} sequences", goodput_lab::format::thousands(pool)));
+    // The note under the table states the same arithmetic: the drafter's weights out of the free
+    // bytes, its KV in what a sequence holds.
+    let note = goodput_lab::format::prefix::prefix_pool_note(&s, &analyze(&s)).expect("the note");
+    let note_free = spec.usable_bytes - spec.weight_bytes_per_gpu - spec.draft_weight_bytes_per_gpu;
+    let held = spec.kv_bytes_per_seq_per_gpu + spec.draft_kv_bytes_per_seq_per_gpu;
+    let want = format!(
+        "KV pool: {} sequences = ({} free − {} shared prefix, held once) / {} a sequence holds",
+        goodput_lab::format::thousands(pool),
+        size(note_free),
+        size(spec.prefix_shared_bytes),
+        size(held)
+    );
+    assert!(note.starts_with(&want), "{note}\nwant {want}");
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::llama_8b::{BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS};
 use common::{assert_close, worked_example};
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::prefill::prefill_time;
@@ -12,15 +13,6 @@ use goodput_lab::core::roofline::{
     analyze, evaluate, step_sum_s, step_terms, step_time, Bound, Group, Precision, Scenario, StepMix,
 };
 use goodput_lab::core::sim::{StepCost, StepWork};
-
-/// Llama 3.1 8B's per-layer numbers: 32 layers, 32 query heads of 128, 8 KV heads; H100 SXM.
-const PARAMS: f64 = 8.03e9;
-const LAYERS: f64 = 32.0;
-const KV_BYTES_PER_TOKEN_BF16: f64 = 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
-/// Scores and weighted sum per query-key pair in one layer: heads x 2 x (128 + 128).
-const FLOP_PER_PAIR_LAYER: f64 = 32.0 * 2.0 * 256.0;
-const BW: f64 = 3.35e12;
-const BF16_PEAK: f64 = 989e12;
 
 fn on(model: &str, gpu: &str, tp: u32) -> Scenario {
     Scenario { model: *model_by_id(model).unwrap(), gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() }
@@ -43,7 +35,7 @@ fn a_prefill_heavy_step_is_compute_bound_in_its_gemms_while_its_decode_attention
     let cost = StepCost::new(&s);
     let t = cost.terms(&prefill_heavy(&cost));
     let gemm_flop_s = 2.0 * PARAMS * 2111.0 / BF16_PEAK;
-    let kv_read_s = 63.0 * 2048.0 * KV_BYTES_PER_TOKEN_BF16 / BW;
+    let kv_read_s = 63.0 * 2048.0 * KV_BYTES_PER_TOKEN / BANDWIDTH;
     let prefill_attention_s = LAYERS * (2048.0 * 2049.0 / 2.0) * FLOP_PER_PAIR_LAYER / BF16_PEAK;
     assert_eq!(t.gemm.bound(), Bound::Compute, "2,111 tokens: {} ms of FLOPs", gemm_flop_s * 1e3);
     assert_eq!(t.decode_attention.bound(), Bound::Memory, "the decodes still read their KV");
@@ -53,7 +45,7 @@ fn a_prefill_heavy_step_is_compute_bound_in_its_gemms_while_its_decode_attention
     assert_close(t.step_s, expected, 1e-12, "GEMM FLOPs + KV read + causal attention");
     // The single max hid the KV read under the compute: it was 5.05 ms shorter.
     let single = ((2.0 * PARAMS * 2111.0 + LAYERS * 2048.0 * 2049.0 / 2.0 * FLOP_PER_PAIR_LAYER) / BF16_PEAK)
-        .max((2.0 * PARAMS + 63.0 * 2048.0 * KV_BYTES_PER_TOKEN_BF16) / BW);
+        .max((2.0 * PARAMS + 63.0 * 2048.0 * KV_BYTES_PER_TOKEN) / BANDWIDTH);
     assert_close(t.step_s - single, kv_read_s, 1e-9, "the per-operator step adds the KV read");
     assert_close(t.step_s * 1e3, 40.44, 1e-3, "40.44 ms against the single max's 35.39 ms");
 }
@@ -65,15 +57,15 @@ fn in_the_worked_examples_regime_every_group_is_memory_bound_and_the_sum_is_the_
         let t = step_time(&s, b);
         assert!(t.terms.all_memory_bound(), "batch {b}");
         assert_eq!(t.step_s, step_sum_s(t.memory_s, t.compute_s, t.allreduce_s, t.overhead_s), "batch {b}");
-        let bytes = 2.0 * PARAMS + f64::from(b) * 2048.0 * KV_BYTES_PER_TOKEN_BF16;
-        assert_close(t.step_s, bytes / BW, 1e-12, &format!("(weights + B x KV) / bw at {b}"));
+        let bytes = 2.0 * PARAMS + f64::from(b) * 2048.0 * KV_BYTES_PER_TOKEN;
+        assert_close(t.step_s, bytes / BANDWIDTH, 1e-12, &format!("(weights + B x KV) / bw at {b}"));
     }
 }
 
 #[test]
 fn past_the_gemm_ridge_the_step_adds_the_kv_read_to_the_gemm_compute() {
     // The GEMMs turn compute-bound where 2 x 8.03e9 x B / 989 TFLOP/s passes 16.06 GB / 3.35 TB/s.
-    let ridge = (2.0 * PARAMS / BW) / (2.0 * PARAMS / BF16_PEAK);
+    let ridge = (2.0 * PARAMS / BANDWIDTH) / (2.0 * PARAMS / BF16_PEAK);
     let s = Scenario { kv_precision: Precision::Fp8, ..worked_example() };
     for b in [295_u32, 296, 300, 400] {
         let t = step_time(&s, b);
@@ -90,11 +82,11 @@ fn fp8_weights_at_a_large_batch_are_compute_bound_in_the_gemms_and_the_step_adds
     let s = Scenario { weight_precision: Precision::Fp8, kv_precision: Precision::Fp8, ..worked_example() };
     let t = step_time(&s, 400);
     let gemm_flop_s = 2.0 * PARAMS * 400.0 / 1979e12;
-    let kv_read_s = 400.0 * 2048.0 * KV_BYTES_PER_TOKEN_BF16 / 2.0 / BW;
-    assert!(gemm_flop_s > PARAMS / BW, "FP8 FLOPs pass the 8.03 GB read");
+    let kv_read_s = 400.0 * 2048.0 * KV_BYTES_PER_TOKEN / 2.0 / BANDWIDTH;
+    assert!(gemm_flop_s > PARAMS / BANDWIDTH, "FP8 FLOPs pass the 8.03 GB read");
     assert_eq!((t.terms.gemm.bound(), t.terms.decode_attention.bound()), (Bound::Compute, Bound::Memory));
     assert_close(t.step_s, gemm_flop_s + kv_read_s, 1e-12, "19.27 ms");
-    let single = (PARAMS + 400.0 * 2048.0 * KV_BYTES_PER_TOKEN_BF16 / 2.0) / BW;
+    let single = (PARAMS + 400.0 * 2048.0 * KV_BYTES_PER_TOKEN / 2.0) / BANDWIDTH;
     assert_close(single * 1e3, 18.42, 1e-3, "the single max: weights + KV");
     assert_eq!(t.terms.binding, Group::DecodeAttention, "the KV read takes the most");
 }
@@ -141,7 +133,7 @@ fn prefill_and_ttft_are_one_step_of_the_prompt() {
         };
         let p = prefill_time(&s);
         assert_eq!(p.prefill_s, step_terms(&s, &mix).step_s, "{ctx} tokens");
-        let weight_read_s = 2.0 * PARAMS / BW;
+        let weight_read_s = 2.0 * PARAMS / BANDWIDTH;
         let gemm_s = weight_read_s.max(2.0 * PARAMS * f64::from(ctx) / BF16_PEAK);
         let pairs = f64::from(ctx) * (f64::from(ctx) + 1.0) / 2.0;
         let attention_s = LAYERS * pairs * FLOP_PER_PAIR_LAYER / BF16_PEAK;

@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::llama_8b::{BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS};
 use common::{assert_close, worked_example};
 use goodput_lab::core::derivation::derive;
 use goodput_lab::core::prefill::{prefill_time, prefill_time_cached, ttft_split};
@@ -19,17 +20,6 @@ use goodput_lab::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use goodput_lab::state::prefix::prefix_stops;
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::{from_query, to_query};
-
-/// Llama 3.1 8B: 8.03e9 params, 32 layers, 32 query heads of 128 dims, 8 KV heads, BF16.
-const PARAMS: f64 = 8.03e9;
-const LAYERS: f64 = 32.0;
-/// KV per token: 2 x 32 layers x 8 KV heads x 128 dims x 2 B.
-const KV_PER_TOKEN_BYTES: f64 = 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
-/// One query-key pair in one layer: 32 heads x 2 x (128 + 128) FLOP.
-const FLOP_PER_PAIR: f64 = 32.0 * 2.0 * 256.0;
-/// H100 SXM: 3.35 TB/s, 989 TFLOP/s BF16 dense, 80 GB.
-const BANDWIDTH: f64 = 3.35e12;
-const PEAK: f64 = 989e12;
 
 /// The worked example with a shared prefix of `prefix_tokens` found cached by `hit_rate` of requests.
 fn with_prefix(prefix_tokens: u32, hit_rate: f64) -> Scenario {
@@ -48,12 +38,12 @@ fn a_hit_prefills_only_the_suffix_whose_attention_still_covers_the_whole_prompt(
     // 1,024 suffix tokens: the GEMMs are compute-bound (2 x 8.03e9 x 1,024 / 989e12 = 16.6 ms
     // against 16.06 GB / 3.35 TB/s = 4.8 ms); the attention scores the suffix's pairs over the
     // whole prompt, pairs(2,048) - pairs(1,024) per layer, and reads the cached 1,024 tokens' KV.
-    let gemm_s = (2.0 * PARAMS * 1024.0 / PEAK).max(2.0 * PARAMS / BANDWIDTH);
+    let gemm_s = (2.0 * PARAMS * 1024.0 / BF16_PEAK).max(2.0 * PARAMS / BANDWIDTH);
     let attention_s =
-        (LAYERS * (pairs(2048.0) - pairs(1024.0)) * FLOP_PER_PAIR / PEAK).max(1024.0 * KV_PER_TOKEN_BYTES / BANDWIDTH);
+        (LAYERS * (pairs(2048.0) - pairs(1024.0)) * FLOP_PER_PAIR_LAYER / BF16_PEAK).max(1024.0 * KV_BYTES_PER_TOKEN / BANDWIDTH);
     assert_close(hit.prefill_s, gemm_s + attention_s, 1e-9, "hit prefill = suffix GEMMs + suffix attention");
     assert_eq!((hit.prompt_tokens, hit.cached_tokens), (2048, 1024));
-    let miss_s = 2.0 * PARAMS * 2048.0 / PEAK + LAYERS * pairs(2048.0) * FLOP_PER_PAIR / PEAK;
+    let miss_s = 2.0 * PARAMS * 2048.0 / BF16_PEAK + LAYERS * pairs(2048.0) * FLOP_PER_PAIR_LAYER / BF16_PEAK;
     assert_close(prefill_time(&s).prefill_s, miss_s, 1e-9, "a miss prefills the whole prompt");
     assert!(hit.prefill_s < 0.52 * miss_s, "hit {} s, miss {miss_s} s", hit.prefill_s);
 }
@@ -95,8 +85,8 @@ fn the_ttft_target_checks_the_miss_while_any_request_misses_and_the_hit_when_all
 #[test]
 fn the_pool_holds_the_shared_prefix_once_and_each_hit_only_its_suffix() {
     let free = 80e9 * 0.9 - PARAMS * 2.0;
-    let pool = |p: f64, h: f64| ((free - p * KV_PER_TOKEN_BYTES) / ((2048.0 - h * p) * KV_PER_TOKEN_BYTES)).floor();
-    assert_eq!(f64::from(kv_pool_batch(&worked_example())), (free / (2048.0 * KV_PER_TOKEN_BYTES)).floor());
+    let pool = |p: f64, h: f64| ((free - p * KV_BYTES_PER_TOKEN) / ((2048.0 - h * p) * KV_BYTES_PER_TOKEN)).floor();
+    assert_eq!(f64::from(kv_pool_batch(&worked_example())), (free / (2048.0 * KV_BYTES_PER_TOKEN)).floor());
     assert_eq!(kv_pool_batch(&worked_example()), 208);
     assert_eq!(f64::from(kv_pool_batch(&with_prefix(1024, 0.5))), pool(1024.0, 0.5));
     assert_eq!(f64::from(kv_pool_batch(&with_prefix(1024, 0.9))), pool(1024.0, 0.9));
@@ -105,7 +95,7 @@ fn the_pool_holds_the_shared_prefix_once_and_each_hit_only_its_suffix() {
     // No hit, no shared copy: the pool is the worked example's.
     assert_eq!(kv_pool_batch(&with_prefix(1024, 0.0)), 208);
     // The simulator's pool, in held tokens: the same free bytes less the one copy.
-    assert_close(kv_pool_tokens(&with_prefix(1024, 0.5)), free / KV_PER_TOKEN_BYTES - 1024.0, 1e-12, "sim pool");
+    assert_close(kv_pool_tokens(&with_prefix(1024, 0.5)), free / KV_BYTES_PER_TOKEN - 1024.0, 1e-12, "sim pool");
 }
 
 #[test]
@@ -113,7 +103,7 @@ fn a_decode_step_still_reads_every_sequences_whole_context() {
     let plain = worked_example();
     for b in [1, 64, 200] {
         assert_eq!(step_time(&with_prefix(1024, 0.9), b), step_time(&plain, b), "batch {b}");
-        assert_eq!(step_time(&with_prefix(1024, 0.9), b).kv_read_bytes, f64::from(b) * 2048.0 * KV_PER_TOKEN_BYTES);
+        assert_eq!(step_time(&with_prefix(1024, 0.9), b).kv_read_bytes, f64::from(b) * 2048.0 * KV_BYTES_PER_TOKEN);
     }
 }
 
@@ -135,7 +125,7 @@ fn a_whole_prompt_prefix_still_computes_the_prompts_last_token() {
     let hit = prefill_time_cached(&s, s.prefix.cached_tokens(2048));
     // One token still reads every weight (16.06 GB / 3.35 TB/s = 4.79 ms) and the cached 2,047
     // tokens' KV (0.08 ms), against 34.4 ms for the whole prompt.
-    let read_s = (2.0 * PARAMS + 2047.0 * KV_PER_TOKEN_BYTES) / BANDWIDTH;
+    let read_s = (2.0 * PARAMS + 2047.0 * KV_BYTES_PER_TOKEN) / BANDWIDTH;
     assert_close(hit.prefill_s, read_s, 1e-9, "a one-token prefill is memory-bound");
 }
 

@@ -8,9 +8,10 @@ use goodput_lab::core::model::{decode_attention_flop, params_read};
 use goodput_lab::core::presets::{model_by_id, MODELS};
 use goodput_lab::core::roofline::{
     analyze, crossover_batch, draft_memory, effective_bandwidth_bytes_per_s, evaluate,
-    expected_tokens_per_step, kv_bytes_per_seq, kv_pool_batch, peak_flop_per_s, step_terms, step_time,
-    usable_hbm_bytes, weight_bytes, Scenario, StepMix,
+    expected_tokens_per_step, kv_bytes_per_seq, kv_pool_batch, kv_pool_held_tokens, kv_pool_sequences,
+    peak_flop_per_s, step_terms, step_time, usable_hbm_bytes, weight_bytes, Scenario, StepMix,
 };
+use goodput_lab::core::prefix::PrefixCache;
 use goodput_lab::core::sim::kv_pool_tokens;
 use goodput_lab::core::spec::{Drafter, Speculation};
 
@@ -110,6 +111,27 @@ fn the_pool_shrinks_by_the_drafters_weights_and_kv() {
     let m = draft_memory(&head);
     assert_close(m.weight_bytes_per_gpu, weight_bytes(&plain) / 32.0, 1e-12, "a head of one layer's params");
     assert!(kv_pool_batch(&head) < kv_pool_batch(&plain), "a head's layer takes memory too");
+}
+
+#[test]
+fn with_a_draft_and_a_shared_prefix_the_analytic_pool_is_the_simulators_held_tokens_per_sequence() {
+    // The draft model's KV of the shared prefix is held once too, as in the simulator's unit.
+    for (p, h) in [(1024, 0.5), (1024, 0.9), (2047, 1.0), (300, 0.25)] {
+        let prefix = PrefixCache { prefix_tokens: p, hit_rate: h };
+        let s = Scenario { prefix, ..with_draft(4, 0.7) };
+        let held = prefix.private_tokens_mean(s.context_tokens);
+        let sim = kv_pool_tokens(&s) / held;
+        assert_close(kv_pool_sequences(&s), sim, 1e-9, "analytic pool = sim's tokens / held tokens");
+        assert_eq!(kv_pool_held_tokens(&s), kv_pool_tokens(&s), "one formula for the held tokens");
+        assert_eq!(f64::from(kv_pool_batch(&s)), kv_pool_sequences(&s).floor());
+        // By hand: the prefix's C tokens of target + draft KV held once, the rest per sequence.
+        let draft = Scenario { model: *model_by_id("llama-3.2-1b").expect("preset"), ..worked_example() };
+        let per_token = (kv_bytes_per_seq(&s) + kv_bytes_per_seq(&draft)) / 2048.0;
+        let free = usable_hbm_bytes(&s) - weight_bytes(&s) - weight_bytes(&draft);
+        let cached = f64::from(p.min(2047));
+        let by_hand = (free - cached * per_token) / ((2048.0 - h * cached) * per_token);
+        assert_close(kv_pool_sequences(&s), by_hand, 1e-9, "pool by hand");
+    }
 }
 
 /// The smallest batch in 1..=limit where speculation's tokens/s is at most plain decode's.

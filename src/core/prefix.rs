@@ -9,7 +9,10 @@
 //! the cached prefix's KV, and holds only those tokens' KV, the prefix's KV being the replica's one
 //! shared copy. A miss prefills and holds its whole prompt privately (as if the cached copy had been
 //! evicted or the request did not reuse it). Every decode step still reads each sequence's whole
-//! context, the shared part included.
+//! context, the shared part included. With speculative decoding, a draft model with its own KV
+//! keeps the shared prefix's KV once too: the pool's held-token unit is the target's and the
+//! drafter's KV per token together ([`crate::core::roofline::kv_bytes_per_held_token`]), for the
+//! shared copy and for each sequence's private tokens alike.
 
 use serde::{Deserialize, Serialize};
 

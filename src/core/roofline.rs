@@ -22,8 +22,8 @@ use super::spec::Speculation;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
 pub use pool::{
-    gpus_needed, kv_bytes_per_seq_held, kv_pool_batch, prefix_shared_kv_bytes, usable_hbm_bytes,
-    weight_bytes_per_gpu,
+    draft_kv_bytes_per_seq_held, gpus_needed, kv_bytes_per_held_token, kv_bytes_per_seq_held, kv_pool_batch,
+    kv_pool_held_tokens, kv_pool_sequences, prefix_shared_kv_bytes, usable_hbm_bytes, weight_bytes_per_gpu,
 };
 pub use speculative::{
     crossover_batch, draft_memory, draft_s, draft_scenario, expected_tokens_per_step, spec_step,

@@ -83,18 +83,26 @@ fn draft_line(s: &SpecLines, b: &str) -> Line {
 }
 
 fn pool_line(s: &SpecLines) -> Line {
+    let (usable, weights, draft) =
+        (size(s.usable_bytes), size(s.weight_bytes_per_gpu), size(s.draft_weight_bytes_per_gpu));
+    let (kv, draft_kv) = (size(s.kv_bytes_per_seq_per_gpu), size(s.draft_kv_bytes_per_seq_per_gpu));
+    let (formula, numbers) = if s.prefix_shared_bytes > 0.0 {
+        (
+            "(usable − weights − shared prefix KV, target and draft, held once − draft weights) / (KV a \
+             sequence holds + draft KV it holds)",
+            format!("({usable} − {weights} − {} − {draft}) / ({kv} + {draft_kv})", size(s.prefix_shared_bytes)),
+        )
+    } else {
+        (
+            "(usable − weights − draft weights) / (KV per sequence + draft KV per sequence)",
+            format!("({usable} − {weights} − {draft}) / ({kv} + {draft_kv})"),
+        )
+    };
     line(
         "spec-pool",
         "KV pool with the drafter",
-        "(usable − weights − draft weights) / (KV per sequence + draft KV per sequence)",
-        format!(
-            "({} − {} − {}) / ({} + {})",
-            size(s.usable_bytes),
-            size(s.weight_bytes_per_gpu),
-            size(s.draft_weight_bytes_per_gpu),
-            size(s.kv_bytes_per_seq_per_gpu),
-            size(s.draft_kv_bytes_per_seq_per_gpu)
-        ),
+        formula,
+        numbers,
         format!("{} sequences", thousands(f64::from(s.summary.pool_with))),
         format!("Without the drafter: {} sequences.", thousands(f64::from(s.summary.pool_without))),
     )

@@ -5,8 +5,8 @@ use super::{ms, percent_trimmed, size, thousands};
 use crate::core::prefill::ttft_split;
 use crate::core::prefix::PrefixCache;
 use crate::core::roofline::{
-    kv_bytes_per_seq_held, kv_pool_batch, prefix_shared_kv_bytes, step_time, usable_hbm_bytes,
-    weight_bytes_per_gpu, Analysis, Scenario,
+    draft_kv_bytes_per_seq_held, draft_memory, kv_bytes_per_seq_held, kv_pool_batch, prefix_shared_kv_bytes,
+    step_time, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
 };
 
 /// "Prefix cache: 1,024 shared tokens, 50% hit. At batch 64 a hit's TTFT is … ms and a miss's …
@@ -48,7 +48,10 @@ pub fn prefix_pool_note(scenario: &Scenario, analysis: &Analysis) -> Option<Stri
         return None;
     }
     let cached = p.cached_tokens(scenario.context_tokens);
-    let free = usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario);
+    // With a drafter, its weights leave the free bytes and its KV joins what a sequence holds (both 0
+    // without one), so the sentence's numbers give the pool the table shows.
+    let free = usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft_memory(scenario).weight_bytes_per_gpu;
+    let held = kv_bytes_per_seq_held(scenario) + draft_kv_bytes_per_seq_held(scenario);
     let without = kv_pool_batch(&Scenario { prefix: PrefixCache::NONE, ..*scenario });
     Some(format!(
         "KV pool: {} sequences = ({} free − {} shared prefix, held once) / {} a sequence holds on average \
@@ -57,7 +60,7 @@ pub fn prefix_pool_note(scenario: &Scenario, analysis: &Analysis) -> Option<Stri
         thousands(f64::from(analysis.kv_pool_batch)),
         size(free),
         size(prefix_shared_kv_bytes(scenario)),
-        size(kv_bytes_per_seq_held(scenario)),
+        size(held),
         thousands(f64::from(scenario.context_tokens)),
         percent_trimmed(p.hit_rate),
         thousands(f64::from(cached)),

@@ -39,7 +39,7 @@ pub fn BatchTable() -> impl IntoView {
                             <th scope="col">"Tokens/s"</th>
                             <th scope="col">"Meets TPOT"</th>
                             <th scope="col">"Goodput (req/s)"</th>
-                            <th scope="col">{move || if prefix_on() { "TTFT, mean (ms)" } else { "TTFT (ms)" }}</th>
+                            <th scope="col">{move || crate::export::ttft_header(prefix_on())}</th>
                             <th scope="col">"Meets TTFT"</th>
                             <th scope="col">"Weights read (GB/GPU)"</th>
                             <Show when=move || per_gpu.get()>

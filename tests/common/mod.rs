@@ -1,4 +1,5 @@
-//! Helpers shared by the native tests: the worked example scenario and a relative-tolerance comparison.
+//! Helpers shared by the native tests: the worked example scenario, its published numbers for
+//! arithmetic written out in a test, and a relative-tolerance comparison.
 #![allow(dead_code)]
 
 use goodput_lab::core::roofline::{Precision, Scenario};
@@ -12,6 +13,22 @@ pub fn worked_example() -> Scenario {
 /// The worked example with an FP8 KV cache.
 pub fn worked_example_fp8_kv() -> Scenario {
     Scenario { kv_precision: Precision::Fp8, ..worked_example() }
+}
+
+/// The worked example's published numbers, for arithmetic a test writes out by hand: Llama 3.1 8B
+/// (8.03e9 params, 32 layers, 32 query heads of 128 dims, 8 KV heads, BF16) on one H100 SXM
+/// (3.35 TB/s, 989 TFLOP/s BF16 dense).
+pub mod llama_8b {
+    pub const PARAMS: f64 = 8.03e9;
+    pub const LAYERS: f64 = 32.0;
+    /// KV per token: 2 (K and V) x 32 layers x 8 KV heads x 128 dims x 2 B.
+    pub const KV_BYTES_PER_TOKEN: f64 = 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
+    /// Scores and weighted sum per query-key pair in one layer: 32 heads x 2 x (128 + 128) FLOP.
+    pub const FLOP_PER_PAIR_LAYER: f64 = 32.0 * 2.0 * 256.0;
+    /// H100 SXM's HBM bandwidth, in B/s.
+    pub const BANDWIDTH: f64 = 3.35e12;
+    /// H100 SXM's dense BF16 peak, in FLOP/s.
+    pub const BF16_PEAK: f64 = 989e12;
 }
 
 /// Fails unless `actual` is within `rel` of `expected`, relative to `expected`.

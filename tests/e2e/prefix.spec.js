@@ -35,6 +35,17 @@ async function poolBatch(page) {
   return Number(await page.locator('#batch-table tr.kv-pool').getAttribute('data-batch'));
 }
 
+/** After a move of slider `id`: its readout shows `shown`, the URL's `id` key is `value`, and the KV
+ * pool and batch 64's mean TTFT are the formulas' for hit rate h on `cached` tokens. */
+async function expectMoved(page, id, shown, value, h, cached) {
+  await expect(page.locator(`#${id}-value`)).toHaveText(shown);
+  await urlSettled(page);
+  expect(queryValue(page, id)).toBe(value);
+  await expect.poll(() => poolBatch(page)).toBe(poolSeqs(h, cached));
+  const row = await rowByHeader(page, 64);
+  expect(num(row[TTFT_MEAN])).toBeCloseTo(meanTtftMs(64, h, cached), 1);
+}
+
 test('the shared-prefix slider changes the URL, the mean TTFT and the KV pool', async ({ page }) => {
   const errors = await openApp(page, '?hit=50');
   await expect(page.locator('#prefix-value')).toHaveText('none');
@@ -45,24 +56,14 @@ test('the shared-prefix slider changes the URL, the mean TTFT and the KV pool', 
 
   // End: the whole context; the prompt's last token is still computed (2,047 cached).
   await pressOn(page, 'prefix', 'End');
-  await expect(page.locator('#prefix-value')).toHaveText('2,048 tokens');
-  await urlSettled(page);
-  expect(queryValue(page, 'prefix')).toBe('2048');
-  await expect.poll(() => poolBatch(page)).toBe(poolSeqs(0.5, 2047));
-  const whole = await rowByHeader(page, 64);
-  expect(num(whole[TTFT_MEAN])).toBeCloseTo(meanTtftMs(64, 0.5, 2047), 1);
+  await expectMoved(page, 'prefix', '2,048 tokens', '2048', 0.5, 2047);
   await expect(page.locator('#prefix-note')).toContainText(`KV pool: ${poolSeqs(0.5, 2047)} sequences`);
   await expect(page.locator('#prefix-note')).toContainText('checks the miss');
 
   // Two steps down the stops: 1,536 tokens.
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
-  await expect(page.locator('#prefix-value')).toHaveText('1,536 tokens');
-  await urlSettled(page);
-  expect(queryValue(page, 'prefix')).toBe('1536');
-  const shorter = await rowByHeader(page, 64);
-  expect(num(shorter[TTFT_MEAN])).toBeCloseTo(meanTtftMs(64, 0.5, 1536), 1);
-  await expect.poll(() => poolBatch(page)).toBe(poolSeqs(0.5, 1536));
+  await expectMoved(page, 'prefix', '1,536 tokens', '1536', 0.5, 1536);
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);
 });
@@ -73,23 +74,13 @@ test('the hit-rate slider changes the URL, the mean TTFT and the KV pool', async
   expect(await poolBatch(page)).toBe(208);
 
   await pressOn(page, 'hit', 'End');
-  await expect(page.locator('#hit-value')).toHaveText('100%');
-  await urlSettled(page);
-  expect(queryValue(page, 'hit')).toBe('100');
+  await expectMoved(page, 'hit', '100%', '100', 1, 1024);
   expect(queryValue(page, 'prefix')).toBe('1024');
-  const all = await rowByHeader(page, 64);
-  expect(num(all[TTFT_MEAN])).toBeCloseTo(meanTtftMs(64, 1, 1024), 1);
-  await expect.poll(() => poolBatch(page)).toBe(poolSeqs(1, 1024));
   await expect(page.locator('#prefix-note')).toContainText('checks the hit, since every request hits');
 
   // Page Down on a range input moves it by a tenth of its range: 90%.
   await page.keyboard.press('PageDown');
-  await expect(page.locator('#hit-value')).toHaveText('90%');
-  await urlSettled(page);
-  expect(queryValue(page, 'hit')).toBe('90');
-  const most = await rowByHeader(page, 64);
-  expect(num(most[TTFT_MEAN])).toBeCloseTo(meanTtftMs(64, 0.9, 1024), 1);
-  await expect.poll(() => poolBatch(page)).toBe(poolSeqs(0.9, 1024));
+  await expectMoved(page, 'hit', '90%', '90', 0.9, 1024);
   await expect(page.locator('#prefix-note')).toContainText('checks the miss');
   await expectNoBadNumbers(page);
   expect(errors).toEqual([]);

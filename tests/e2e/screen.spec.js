@@ -1,7 +1,8 @@
 // The first screen shows the answer: at phone (390 x 844) and desktop (1280 x 800) sizes the headline
 // and the throughput/goodput chart lie inside the first viewport, the lessons stay one row (scrolling
-// sideways on a phone), and sharing is one Share menu (a disclosure: Escape, an outside click or focus
-// leaving closes it) whose copy link and embed code work and which axe passes open.
+// sideways on a phone; at 1280 px the bar fits without scrolling, presenting too), and sharing is one
+// Share menu (a disclosure: Escape, an outside click or focus leaving closes it) whose copy link and
+// embed code work and which axe passes open.
 const { test, expect } = require('@playwright/test');
 const { openApp, pressOn } = require('./helpers');
 
@@ -107,6 +108,26 @@ for (const size of SIZES) {
     const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     expect(errors).toEqual([]);
+  });
+}
+
+for (const [mode, query] of [['', ''], [' while presenting', '?present=1']]) {
+  test(`at 1280 px the lesson bar fits${mode}: no sideways scroll in the bar or the page, all 8 buttons visible`, async ({ page }) => {
+    await page.setViewportSize(SIZES[1]);
+    await page.goto(`index.html${query}`);
+    const buttons = page.locator('#lessons button.lesson');
+    await expect(buttons).toHaveCount(8);
+    for (const [el, what] of [[page.locator('#lessons .lesson-buttons'), 'bar'], [page.locator('html'), 'document']]) {
+      const [scrollWidth, clientWidth] = await el.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+      expect(scrollWidth, `${what} scrollWidth`).toBeLessThanOrEqual(clientWidth);
+    }
+    for (let i = 0; i < 8; i += 1) {
+      await expect(buttons.nth(i)).toBeVisible();
+      await expect(buttons.nth(i)).toBeInViewport({ ratio: 1 });
+    }
+    // Legible: the buttons' type is at least 13 px (14 px on the page, 0.75rem of the projector type).
+    const px = await buttons.first().evaluate((b) => parseFloat(getComputedStyle(b).fontSize));
+    expect(px).toBeGreaterThanOrEqual(13);
   });
 }
 

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::core::roofline::{
-    analyze, draft_memory, evaluate, kv_bytes_per_seq, kv_shards, spec_summary, usable_hbm_bytes,
-    weight_bytes_per_gpu, Scenario, SpecStep, SpecSummary, StepTerms,
+    analyze, draft_kv_bytes_per_seq_held, draft_memory, evaluate, kv_bytes_per_seq_held, prefix_shared_kv_bytes,
+    spec_summary, usable_hbm_bytes, weight_bytes_per_gpu, Scenario, SpecStep, SpecSummary, StepTerms,
 };
 use crate::core::spec::Drafter;
 
@@ -22,12 +22,17 @@ pub struct SpecLines {
     pub plain_step_s: f64,
     /// Target layers (a head's cost is a fraction of one).
     pub layers: u32,
-    /// Usable HBM per GPU, the target's weights per GPU and its KV per sequence per GPU, in B.
+    /// Usable HBM per GPU, the target's weights per GPU and the KV a sequence holds per GPU (its
+    /// whole context's; with a prefix cache, context - h x C tokens' worth), in B.
     pub usable_bytes: f64,
     pub weight_bytes_per_gpu: f64,
     pub kv_bytes_per_seq_per_gpu: f64,
     pub draft_weight_bytes_per_gpu: f64,
+    /// The drafter's KV a sequence holds per GPU, on the same footing as the target's, in B.
     pub draft_kv_bytes_per_seq_per_gpu: f64,
+    /// The shared prefix's one copy per GPU, the target's and the drafter's KV (0 without a prefix
+    /// cache), in B.
+    pub prefix_shared_bytes: f64,
     /// B / (output x TPOT) at `batch` when it meets both targets, else 0, in requests/s.
     pub goodput_req_per_s: f64,
     pub summary: SpecSummary,
@@ -51,9 +56,10 @@ pub(super) fn spec_lines(scenario: &Scenario) -> Option<SpecLines> {
         layers: scenario.model.layers,
         usable_bytes: usable_hbm_bytes(scenario),
         weight_bytes_per_gpu: weight_bytes_per_gpu(scenario),
-        kv_bytes_per_seq_per_gpu: kv_bytes_per_seq(scenario) / kv_shards(scenario),
+        kv_bytes_per_seq_per_gpu: kv_bytes_per_seq_held(scenario),
         draft_weight_bytes_per_gpu: draft.weight_bytes_per_gpu,
-        draft_kv_bytes_per_seq_per_gpu: draft.kv_bytes_per_seq_per_gpu,
+        draft_kv_bytes_per_seq_per_gpu: draft_kv_bytes_per_seq_held(scenario),
+        prefix_shared_bytes: prefix_shared_kv_bytes(scenario),
         goodput_req_per_s: point.goodput_req_per_s,
         summary,
     })

@@ -15,19 +15,26 @@ pub fn knee_batch(scenario: &Scenario) -> u32 {
     if !meets_targets(scenario, 1) {
         return 0;
     }
-    let (mut lo, mut hi) = (1_u32, MAX_BATCH);
-    if meets_targets(scenario, hi) {
-        return hi;
+    if meets_targets(scenario, MAX_BATCH) {
+        return MAX_BATCH;
     }
+    boundary(1, MAX_BATCH, |b| !meets_targets(scenario, b)).0
+}
+
+/// The whole batches either side of where a monotone predicate turns true: given `past(lo)` false
+/// and `past(hi)` true (lo < hi), bisects to (last false, first true), one apart. The knee (last
+/// batch meeting the targets) and speculation's crossover (first batch where it stops paying) both
+/// search with it.
+pub(super) fn boundary(mut lo: u32, mut hi: u32, past: impl Fn(u32) -> bool) -> (u32, u32) {
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if meets_targets(scenario, mid) {
-            lo = mid;
-        } else {
+        if past(mid) {
             hi = mid;
+        } else {
+            lo = mid;
         }
     }
-    lo
+    (lo, hi)
 }
 
 /// The real-valued batch where step(B) = TPOT target, by bisection on [`step_time_at`]; for a

@@ -1,5 +1,6 @@
 //! Memory ceilings: usable HBM, the weights each GPU holds, the KV pool's batch (with a shared
-//! prefix's copy held once) and the GPUs the weights need.
+//! prefix's copy held once, for the target and a draft model alike) and in held tokens (the
+//! simulator's unit), and the GPUs the weights need.
 
 use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, Scenario, MAX_BATCH};
 
@@ -24,39 +25,81 @@ pub fn weight_bytes_per_gpu(scenario: &Scenario) -> f64 {
     weight_bytes(scenario) / f64::from(scenario.tp.max(1))
 }
 
-/// pool = floor((usable per GPU - weights / TP - shared prefix KV - draft weights per GPU) / (KV a
-/// sequence holds + draft KV per sequence per GPU)), in sequences; without a prefix cache or
-/// speculation, floor((usable - weights / TP) / (kv_per_seq / shards)). The draft's KV is not
-/// prefix-shared here (the simulator's held-token unit shares both: a small difference when both
-/// are on).
+/// pool = floor([`kv_pool_sequences`]), in sequences (0..=MAX_BATCH).
 pub fn kv_pool_batch(scenario: &Scenario) -> u32 {
-    let draft = draft_memory(scenario);
-    whole_batch(
-        (usable_hbm_bytes(scenario)
-            - weight_bytes_per_gpu(scenario)
-            - prefix_shared_kv_bytes(scenario)
-            - draft.weight_bytes_per_gpu)
-            / (kv_bytes_per_seq_held(scenario) + draft.kv_bytes_per_seq_per_gpu),
-    )
+    whole_batch(kv_pool_sequences(scenario))
 }
 
-/// The shared prefix's one copy per GPU: C x KV per token / shards while h > 0 (C = the cached
-/// tokens, min(P, context - 1): [`crate::core::prefix::PrefixCache::cached_tokens`]), else
-/// 0, in B (KV per token = kv_per_seq / context, so sliding windows are spread evenly).
+/// The pool before rounding down: (usable per GPU - weights / TP - shared prefix KV - draft weights
+/// per GPU) / (KV a sequence holds + the drafter's KV it holds), in sequences; without a prefix
+/// cache or speculation, (usable - weights / TP) / (kv_per_seq / shards). The shared prefix is held
+/// once for the target and the draft model alike ([`prefix_shared_kv_bytes`]), so this is
+/// [`kv_pool_held_tokens`] / (context - h x C), the simulator's pool in sequences.
+pub fn kv_pool_sequences(scenario: &Scenario) -> f64 {
+    let draft = draft_memory(scenario);
+    (usable_hbm_bytes(scenario)
+        - weight_bytes_per_gpu(scenario)
+        - prefix_shared_kv_bytes(scenario)
+        - draft.weight_bytes_per_gpu)
+        / (kv_bytes_per_seq_held(scenario) + draft_kv_bytes_per_seq_held(scenario))
+}
+
+/// The KV one held token costs per GPU, the target's and the drafter's together: kv_per_seq /
+/// context / shards + draft KV per sequence per GPU / context, in B per token (the drafter's term
+/// is 0 without a draft model or head: [`draft_memory`]).
+pub fn kv_bytes_per_held_token(scenario: &Scenario) -> f64 {
+    let context = f64::from(scenario.context_tokens.max(1));
+    kv_bytes_per_seq(scenario) / context / kv_shards(scenario) + draft_memory(scenario).kv_bytes_per_seq_per_gpu / context
+}
+
+/// The KV pool in held tokens (the simulator's unit, target and drafter KV per token together):
+/// (usable per GPU - weights / TP - draft weights per GPU) / [`kv_bytes_per_held_token`] - the
+/// shared prefix's one copy (C = min(P, context - 1) tokens while h > 0), in tokens (0 if none).
+/// The one formula for the simulator's pool (`core::sim::sweep::kv_pool_tokens` states the same).
+pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
+    let free = usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft_memory(scenario).weight_bytes_per_gpu;
+    let tokens = free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.context_tokens);
+    if tokens.is_finite() {
+        tokens.max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// The shared prefix's one copy per GPU: C x (the target's KV per token / shards + the drafter's
+/// KV per token per GPU) while h > 0 (C = the cached tokens, min(P, context - 1):
+/// [`crate::core::prefix::PrefixCache::cached_tokens`]), else 0, in B (KV per token = kv_per_seq /
+/// context, so sliding windows are spread evenly). A draft model keeps the prefix's KV once too.
 pub fn prefix_shared_kv_bytes(scenario: &Scenario) -> f64 {
     let prefix = &scenario.prefix;
     if !prefix.active() {
         return 0.0;
     }
     let ctx = f64::from(scenario.context_tokens.max(1));
-    prefix.stored_tokens(scenario.context_tokens) / ctx * kv_bytes_per_seq(scenario) / kv_shards(scenario)
+    let stored = prefix.stored_tokens(scenario.context_tokens);
+    stored / ctx * kv_bytes_per_seq(scenario) / kv_shards(scenario)
+        + stored / ctx * draft_memory(scenario).kv_bytes_per_seq_per_gpu
 }
 
 /// KV one sequence holds privately per GPU, on average: (context - h x C) x KV per
 /// token / shards, in B; kv_per_seq / shards without a prefix cache. (Its decode still reads its
-/// whole context: [`super::kv_bytes_per_seq`].)
+/// whole context: [`super::kv_bytes_per_seq`].) The target's KV only: the drafter's is
+/// [`draft_kv_bytes_per_seq_held`].
 pub fn kv_bytes_per_seq_held(scenario: &Scenario) -> f64 {
     let per_seq = kv_bytes_per_seq(scenario) / kv_shards(scenario);
+    held_share(scenario, per_seq)
+}
+
+/// The drafter's KV one sequence holds privately per GPU, on average: draft KV per sequence per
+/// GPU x (context - h x C) / context, in B (the shared prefix's draft KV is in
+/// [`prefix_shared_kv_bytes`]); 0 without a drafter.
+pub fn draft_kv_bytes_per_seq_held(scenario: &Scenario) -> f64 {
+    held_share(scenario, draft_memory(scenario).kv_bytes_per_seq_per_gpu)
+}
+
+/// `per_seq` x (context - h x C) / context: the private share of a sequence's KV, in B (`per_seq`
+/// itself without a prefix cache).
+fn held_share(scenario: &Scenario, per_seq: f64) -> f64 {
     let prefix = &scenario.prefix;
     if !prefix.active() {
         return per_seq;

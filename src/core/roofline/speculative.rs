@@ -168,15 +168,7 @@ pub fn crossover_batch(scenario: &Scenario) -> Option<u32> {
         lo = hi;
         hi = hi.saturating_mul(2).min(MAX_BATCH);
     }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if stops_paying(scenario, mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Some(hi)
+    Some(super::knee::boundary(lo, hi, |b| stops_paying(scenario, b)).1)
 }
 
 /// What the page states about speculation: E, the knee and the KV pool with and without it, and the
