@@ -55,7 +55,7 @@ pub fn kv_bytes_per_held_token(scenario: &Scenario) -> f64 {
 /// The KV pool in held tokens (the simulator's unit, target and drafter KV per token together):
 /// (usable per GPU - weights / TP - draft weights per GPU) / [`kv_bytes_per_held_token`] - the
 /// shared prefix's one copy (C = min(P, context - 1) tokens while h > 0), in tokens (0 if none).
-/// The one formula for the simulator's pool (`core::sim::sweep::kv_pool_tokens` states the same).
+/// The one formula for the simulator's pool too (`core::sim::sweep::kv_pool_tokens` calls it).
 pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
     let free = usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft_memory(scenario).weight_bytes_per_gpu;
     let tokens = free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.context_tokens);

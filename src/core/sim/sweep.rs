@@ -13,10 +13,7 @@ use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
 use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
-use crate::core::roofline::{
-    draft_memory, evaluate, kv_bytes_per_seq, kv_shards, usable_hbm_bytes, weight_bytes_per_gpu, Analysis,
-    Scenario,
-};
+use crate::core::roofline::{evaluate, kv_pool_held_tokens, Analysis, Scenario};
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
 pub(super) const REFINE_STEPS: u32 = 6;
@@ -56,23 +53,11 @@ pub struct Sweep {
     pub kv_pool_tokens: f64,
 }
 
-/// The KV pool in held tokens: (usable per GPU - weights / TP - draft weights per GPU) / (KV per
-/// token per GPU + the drafter's KV per token per GPU), less the shared prefix's one copy (its cached
-/// tokens, min(P, context - 1), while h > 0), in tokens (0 if none; the draft terms are 0 without
-/// speculation, see [`draft_memory`]).
+/// The KV pool in held tokens: [`kv_pool_held_tokens`], the analytic pool's one formula (usable per
+/// GPU less the weights and the drafter's, over target + drafter KV per token, less the shared
+/// prefix's one copy), in tokens.
 pub fn kv_pool_tokens(scenario: &Scenario) -> f64 {
-    let context = f64::from(scenario.context_tokens.max(1));
-    let draft = draft_memory(scenario);
-    let per_token =
-        kv_bytes_per_seq(scenario) / context / kv_shards(scenario) + draft.kv_bytes_per_seq_per_gpu / context;
-    let tokens = (usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft.weight_bytes_per_gpu)
-        / per_token
-        - scenario.prefix.stored_tokens(scenario.context_tokens);
-    if tokens.is_finite() {
-        tokens.max(0.0)
-    } else {
-        0.0
-    }
+    kv_pool_held_tokens(scenario)
 }
 
 /// Twice the analytic request rate at the batch a server can run (min(knee, pool), at least 1):
