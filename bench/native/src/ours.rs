@@ -62,6 +62,7 @@ pub fn outcome_on(w: &Workload, s: &Scenario, arrivals_s: &[f64]) -> Outcome {
             arrival_s: a - t0_s,
             prompt_tokens: w.prompt_tokens,
             output_tokens: w.output_tokens,
+            cached_tokens: 0,
         })
         .collect();
     judged(w, s, &reqs)
