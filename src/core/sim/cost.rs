@@ -48,8 +48,8 @@ enum DraftCost {
 #[derive(Clone, Debug)]
 pub struct StepLines {
     slope_s_per_token: f64,
-    /// Intercepts by T, in s (NaN: not priced yet).
-    intercept_by_tokens_s: Vec<f64>,
+    /// Intercepts by T, in s.
+    intercept_by_tokens_s: ByCount<f64>,
 }
 
 impl StepLines {
@@ -57,7 +57,7 @@ impl StepLines {
         if cost.spec.is_some() {
             return None;
         }
-        Some(StepLines { slope_s_per_token: cost.decode_line(1).1, intercept_by_tokens_s: Vec::new() })
+        Some(StepLines { slope_s_per_token: cost.decode_line(1).1, intercept_by_tokens_s: ByCount::default() })
     }
 
     /// [`StepCost::step_s`] of `work` as the line's sum (see the type).
@@ -78,25 +78,8 @@ impl StepLines {
 
     #[inline]
     fn intercept_s(&mut self, cost: &StepCost, tokens: u32) -> f64 {
-        match self.intercept_by_tokens_s.get(tokens as usize) {
-            Some(&intercept_s) if !intercept_s.is_nan() => intercept_s,
-            _ => self.price_intercept(cost, tokens),
-        }
-    }
-
-    /// The intercept at T = `tokens`, priced (and kept when T is below [`GemmMemo::COUNT_MAX`]).
-    #[cold]
-    #[inline(never)]
-    fn price_intercept(&mut self, cost: &StepCost, tokens: u32) -> f64 {
-        let intercept_s = cost.step_s(&StepWork { prefill_tokens: tokens, ..StepWork::default() });
-        let i = tokens as usize;
-        if u64::from(tokens) < GemmMemo::COUNT_MAX {
-            if i >= self.intercept_by_tokens_s.len() {
-                self.intercept_by_tokens_s.resize(i + 1, f64::NAN);
-            }
-            self.intercept_by_tokens_s[i] = intercept_s;
-        }
-        intercept_s
+        let price = || cost.step_s(&StepWork { prefill_tokens: tokens, ..StepWork::default() });
+        self.intercept_by_tokens_s.get(u64::from(tokens), price)
     }
 }
 
@@ -104,28 +87,48 @@ impl StepLines {
 /// rounding is far below the step's (a 2^30-token step is hours long, the intercept milliseconds).
 pub const DECODE_LINE_KV_TOKENS: f64 = 1_073_741_824.0;
 
-/// The GEMM group by a step's token count, filled on first use: a run prices the same few hundred
-/// counts tens of thousands of times (counts past [`GemmMemo::COUNT_MAX`] are priced each time).
-#[derive(Clone, Debug, Default)]
-pub struct GemmMemo {
-    by_count: Vec<Option<GroupCost>>,
+/// Values by a step's token count, each priced on first use and kept: a run prices the same few
+/// hundred counts tens of thousands of times (counts past [`ByCount::COUNT_MAX`] are priced each
+/// time). The GEMM groups ([`GemmMemo`]) and the step lines' intercepts are kept this way.
+#[derive(Clone, Debug)]
+pub struct ByCount<T> {
+    by_count: Vec<Option<T>>,
 }
 
-impl GemmMemo {
+impl<T> Default for ByCount<T> {
+    fn default() -> ByCount<T> {
+        ByCount { by_count: Vec::new() }
+    }
+}
+
+impl<T: Copy> ByCount<T> {
     const COUNT_MAX: u64 = 1 << 16;
 
     #[inline]
-    fn get(&mut self, count: u64, price: impl FnOnce() -> GroupCost) -> GroupCost {
-        if count >= Self::COUNT_MAX {
-            return price();
+    fn get(&mut self, count: u64, price: impl FnOnce() -> T) -> T {
+        match self.by_count.get(count as usize) {
+            Some(&Some(value)) => value,
+            _ => self.price(count, price),
         }
-        let i = count as usize;
-        if i >= self.by_count.len() {
-            self.by_count.resize(i + 1, None);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn price(&mut self, count: u64, price: impl FnOnce() -> T) -> T {
+        let value = price();
+        if count < Self::COUNT_MAX {
+            let i = count as usize;
+            if i >= self.by_count.len() {
+                self.by_count.resize(i + 1, None);
+            }
+            self.by_count[i] = Some(value);
         }
-        *self.by_count[i].get_or_insert_with(price)
+        value
     }
 }
+
+/// The GEMM group by a step's token count (steps priced whole, with speculation).
+pub type GemmMemo = ByCount<GroupCost>;
 
 /// The accepted-token draws' seed when the sweep gives none.
 const DRAW_SEED: u64 = 0x5EC0_DEC0;
@@ -216,12 +219,7 @@ impl StepCost {
         let tokens = f64::from(work.decode_tokens) * (1.0 + f64::from(k)) + f64::from(work.prefill_tokens);
         let count = u64::from(work.decode_tokens) * u64::from(k + 1) + u64::from(work.prefill_tokens);
         let gemm = memo.get(count, || self.roofline.gemm(tokens));
-        let step = self.roofline.terms_with_gemm(gemm, tokens, &self.mix(work)).step_s;
-        if self.spec.is_some() {
-            step + self.draft_s(work)
-        } else {
-            step
-        }
+        self.with_draft(self.roofline.terms_with_gemm(gemm, tokens, &self.mix(work)).step_s, work)
     }
 
     /// A decode-only step of `decode_tokens` sequences as a line in the KV they hold: step time =
@@ -245,11 +243,16 @@ impl StepCost {
     /// speculation, draft + verify of [`crate::core::roofline::spec_step`]).
     #[inline]
     pub fn step_s(&self, work: &StepWork) -> f64 {
-        let step = self.terms(work).step_s;
+        self.with_draft(self.terms(work).step_s, work)
+    }
+
+    /// A target step's time plus, with speculation, the drafter's proposals for its decodes, in s.
+    #[inline]
+    fn with_draft(&self, step_s: f64, work: &StepWork) -> f64 {
         if self.spec.is_some() {
-            step + self.draft_s(work)
+            step_s + self.draft_s(work)
         } else {
-            step
+            step_s
         }
     }
 
