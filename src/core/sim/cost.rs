@@ -65,8 +65,17 @@ impl StepLines {
     pub fn step_s(&mut self, cost: &StepCost, work: &StepWork) -> f64 {
         let tokens = work.decode_tokens.saturating_add(work.prefill_tokens);
         let intercept_s = self.intercept_s(cost, tokens);
-        let prefill = cost.roofline.prefill_attention(work.prefill_kv_tokens, work.prefill_attention_flop);
-        intercept_s + self.slope_s_per_token * work.kv_tokens + prefill.time_s()
+        intercept_s
+            + self.slope_s_per_token * work.kv_tokens
+            + cost.prefill_attention_s(work.prefill_kv_tokens, work.prefill_attention_flop)
+    }
+
+    /// A step of `tokens` tokens as (intercept_s, slope_s_per_token): its time is intercept_s +
+    /// slope_s_per_token x the decodes' held KV + [`StepCost::prefill_attention_s`], as
+    /// [`StepLines::step_s`] sums it (in that order, to the bit).
+    #[inline]
+    pub fn line(&mut self, cost: &StepCost, tokens: u32) -> (f64, f64) {
+        (self.intercept_s(cost, tokens), self.slope_s_per_token)
     }
 
     /// A decode-only step of `decode_tokens` sequences as (intercept_s, slope_s_per_token), like
@@ -191,6 +200,13 @@ impl StepCost {
                 k * fraction * (target.step_s - target.overhead_s) / layers
             }
         }
+    }
+
+    /// The prefill attention group's time: the prompts' earlier KV read and their chunks' causal
+    /// attention FLOPs on the roofline (max of the two), in s.
+    #[inline]
+    pub fn prefill_attention_s(&self, prefill_kv_tokens: f64, prefill_attention_flop: f64) -> f64 {
+        self.roofline.prefill_attention(prefill_kv_tokens, prefill_attention_flop).time_s()
     }
 
     /// The step's per-operator terms (GEMMs for all its tokens, decode and prefill attention).

@@ -1,8 +1,8 @@
 //! One replica with continuous batching, stepped until every request has left: admission under a
 //! concurrency cap and the KV pool, chunked prefill, decode, and preemption by recompute.
 //!
-//! Decodes are tracked in aggregate (how many run, how many KV tokens they hold) with a heap of
-//! finishing steps, so a step costs O(1) plus its prefill chunks and the events it ends; a request
+//! Decodes are tracked in aggregate (how many run, how many KV tokens they hold) with a calendar of
+//! finishing steps ([`finish`]), so a step costs O(1) plus its prefill chunks and the events it ends; a request
 //! costs O(log n). That is what lets a full sweep run between two frames.
 //!
 //! Steps are priced on [`StepLines`] (the per-operator step as the sum of its parts: an intercept
@@ -17,8 +17,7 @@
 //! still works, and its KV grows by remaining / steps tokens per step (the aggregate growth is kept
 //! on start, finish and preemption).
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::cost::{GemmMemo, StepCost, StepLines};
 use super::workload::Request;
@@ -104,7 +103,7 @@ struct Seq {
     start_step: u64,
     /// Tokens kept per step until it finishes: remaining / steps drawn (1 without speculation).
     rate: f64,
-    /// Bumped on preemption and on finishing: heap and order entries of an older epoch are stale.
+    /// Bumped on preemption and on finishing: calendar and order entries of an older epoch are stale.
     epoch: u32,
 }
 
@@ -128,8 +127,8 @@ struct Engine<'a> {
     prefill_reserved: f64,
     prefill_done: f64,
     seqs: Vec<Seq>,
-    /// Finishing steps as [`finish_key`]s, earliest first.
-    finishing: BinaryHeap<Reverse<u128>>,
+    /// Decodes by the step of their last token.
+    finishing: finish::Finishing,
     order: VecDeque<(u32, u32)>,
     n_dec: u32,
     /// KV tokens the decodes read: their whole contexts, a shared prefix's cached tokens included.
@@ -168,7 +167,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         prefill_reserved: 0.0,
         prefill_done: 0.0,
         seqs: vec![Seq::default(); n],
-        finishing: BinaryHeap::new(),
+        finishing: finish::Finishing::new(reqs.iter().map(|r| u64::from(r.output_tokens)).max().unwrap_or(0)),
         order: VecDeque::new(),
         n_dec: 0,
         held_dec: 0.0,
@@ -251,20 +250,10 @@ impl Engine<'_> {
     }
 }
 
-/// A finishing-heap entry: (due step, request id, epoch) packed into one integer that orders as the
-/// tuple does, so the heap compares one number.
-fn finish_key(due_step: u64, id: u32, epoch: u32) -> u128 {
-    (u128::from(due_step) << 64) | (u128::from(id) << 32) | u128::from(epoch)
-}
-
-/// The (due step, request id, epoch) of a [`finish_key`].
-fn finish_entry(key: u128) -> (u64, u32, u32) {
-    ((key >> 64) as u64, (key >> 32) as u32, key as u32)
-}
-
 mod admission;
 mod decode_run;
 mod draws;
 mod fifo;
+mod finish;
 mod prefill_run;
 mod step;

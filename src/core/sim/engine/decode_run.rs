@@ -12,15 +12,26 @@
 //! empty queue below the cap can an arrival start a prefill. Closed load sends a request only on a
 //! departure.
 
-use super::{finish_entry, Engine, Load};
+use super::{Engine, Load};
 
 /// What a run adds up before it is written back.
 #[derive(Default)]
-struct Sums {
-    steps: u64,
+pub(super) struct Sums {
+    pub(super) steps: u64,
     dt_s: f64,
     in_system_s: f64,
     steps_on_time: u64,
+}
+
+impl Sums {
+    /// One step of `dt_s` with `in_system` requests in the system; on time if within `target_s`.
+    #[inline]
+    pub(super) fn add(&mut self, dt_s: f64, in_system: f64, target_s: f64) {
+        self.steps += 1;
+        self.dt_s += dt_s;
+        self.in_system_s += in_system * dt_s;
+        self.steps_on_time += u64::from(dt_s <= target_s);
+    }
 }
 
 impl Engine<'_> {
@@ -31,7 +42,7 @@ impl Engine<'_> {
             Some(lines) => lines.decode_line(&self.cost, self.n_dec),
             None => self.cost.decode_line(self.n_dec),
         };
-        let due = self.finishing.peek().map_or(u64::MAX, |e| finish_entry(e.0).0);
+        let due = self.finishing.next_due_after(self.step).unwrap_or(u64::MAX);
         let step_end = due.min(max_steps);
         let admit_on_arrival =
             self.next_waiting().is_none() && (self.n_dec as usize) < self.server.max_concurrency as usize;
@@ -45,13 +56,9 @@ impl Engine<'_> {
         loop {
             let dt_s = intercept_s + slope_s_per_token * self.held_dec;
             self.clock_s += dt_s;
-            sums.steps += 1;
-            sums.dt_s += dt_s;
-            sums.in_system_s += in_system * dt_s;
+            sums.add(dt_s, in_system, target_s);
             if spec {
                 self.count_spec_tokens(dt_s);
-            } else if dt_s <= target_s {
-                sums.steps_on_time += 1;
             }
             self.held_dec += growth;
             if self.clock_s >= next_arrival_s {
@@ -71,7 +78,7 @@ impl Engine<'_> {
     }
 
     /// Open load: when the next request arrives, in s (infinite when none will, or closed load).
-    fn next_arrival_s(&self) -> f64 {
+    pub(super) fn next_arrival_s(&self) -> f64 {
         match self.load {
             Load::Open if self.arrived < self.reqs.len() => self.trace.arrival_s[self.arrived],
             _ => f64::INFINITY,
@@ -80,7 +87,7 @@ impl Engine<'_> {
 
     /// A run's sums into the step count and the trace (tokens without speculation, which counts
     /// its own per step).
-    fn write_back(&mut self, sums: &Sums) {
+    pub(super) fn write_back(&mut self, sums: &Sums) {
         let n = u64::from(self.n_dec);
         self.step += sums.steps;
         self.trace.steps += sums.steps;

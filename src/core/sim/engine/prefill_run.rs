@@ -3,13 +3,16 @@
 //! and the same prompt, so the engine steps them in a tight loop until something can change the
 //! batch (the prompt's last chunk, a decode's last token, an arrival that could be admitted, KV
 //! growth that needs a preemption, the step bound). Each step is counted as [`Engine::run_step`]
-//! counts it and priced on [`crate::core::sim::StepLines`] (the per-operator step as a sum of its
-//! parts, equal up to rounding; with speculation, the step itself); what the loop saves is
-//! gathering the step from the queue, the checks between steps that cannot fire (see
-//! [`super::decode_run`] for why admission cannot, the prompt's chunks only adding KV) and most of
-//! the pricing.
+//! counts it; sums are gathered over the run as [`super::decode_run`] gathers them, so a trace
+//! matches stepping one step at a time up to rounding (the clock to the bit). Without speculation
+//! a step is priced on its line ([`crate::core::sim::StepLines::line`], fixed for the run: the
+//! step's token count does not change) plus the prompt's attention; with speculation, the step
+//! itself. What the loop saves is gathering the step from the queue, the checks between steps that
+//! cannot fire (see [`super::decode_run`] for why admission cannot, the prompt's chunks only adding
+//! KV) and most of the pricing.
 
-use super::{finish_entry, Engine};
+use super::decode_run::Sums;
+use super::Engine;
 use crate::core::sim::cost::StepWork;
 
 impl Engine<'_> {
@@ -23,35 +26,66 @@ impl Engine<'_> {
     /// that could change the batch; returns after the step that meets it.
     pub(super) fn run_prefill_steps(&mut self, max_steps: u64) {
         let budget = self.server.chunk_tokens.saturating_sub(self.n_dec);
-        let due = self.finishing.peek().map_or(u64::MAX, |e| finish_entry(e.0).0);
-        let step_end = due.min(max_steps);
-        let below_cap = (self.n_dec as usize + self.prefilling.len()) < self.server.max_concurrency as usize;
-        let admit_on_arrival = self.next_waiting().is_none() && below_cap;
         let Some(&mut front) = self.prefilling.front_mut() else { return };
         let (mut done, mut flop_done) = (front.done, front.flop_done);
+        let due = self.finishing.next_due_after(self.step).unwrap_or(u64::MAX);
+        let below_cap = (self.n_dec as usize + self.prefilling.len()) < self.server.max_concurrency as usize;
+        let admit_on_arrival = self.next_waiting().is_none() && below_cap;
+        let growth = self.kv_growth();
+        // kv_in_use() + growth > pool, as a bound on the decodes' held KV (the reservation is fixed).
+        let held_max = self.server.kv_pool_tokens + self.cached_dec - self.prefill_reserved - growth;
+        let steps_max = due.min(max_steps) - self.step;
+        let line = self.lines.as_mut().map(|l| l.line(&self.cost, self.n_dec + budget));
+        let target_s = self.server.tpot_target_s;
+        let mut in_system = (self.arrived - self.departed) as f64;
+        let mut next_arrival_s = self.next_arrival_s();
+        let mut sums = Sums::default();
         loop {
             let flop_next = self.cost.prompt_attention_flop(done + budget);
-            let work = StepWork {
-                decode_tokens: self.n_dec,
-                prefill_tokens: budget,
-                prefill_attention_flop: flop_next - flop_done,
-                kv_tokens: self.held_dec,
-                prefill_kv_tokens: self.prefill_done,
+            let dt_s = match line {
+                Some((intercept_s, slope_s_per_token)) => {
+                    intercept_s
+                        + slope_s_per_token * self.held_dec
+                        + self.cost.prefill_attention_s(self.prefill_done, flop_next - flop_done)
+                }
+                None => self.price_front(budget, flop_next - flop_done),
             };
-            let dt_s = self.price(&work);
-            self.account_step(dt_s);
-            done += budget;
-            flop_done = flop_next;
+            self.clock_s += dt_s;
+            sums.add(dt_s, in_system, target_s);
+            if line.is_none() {
+                self.count_spec_tokens(dt_s);
+            }
+            self.held_dec += growth;
+            (done, flop_done) = (done + budget, flop_next);
             self.prefill_done += f64::from(budget);
-            let arrival = admit_on_arrival && self.next_queued < self.arrived;
-            let grow = self.kv_in_use() + self.kv_growth() > self.server.kv_pool_tokens;
-            if self.step >= step_end || arrival || grow || front.total - done <= budget {
+            if self.clock_s >= next_arrival_s {
+                self.release_until(self.clock_s);
+                in_system = (self.arrived - self.departed) as f64;
+                next_arrival_s = self.next_arrival_s();
+                if admit_on_arrival && self.next_queued < self.arrived {
+                    break;
+                }
+            }
+            if sums.steps >= steps_max || self.held_dec > held_max || front.total - done <= budget {
                 break;
             }
         }
         if let Some(p) = self.prefilling.front_mut() {
             (p.done, p.flop_done, p.flop_next) = (done, flop_done, flop_done);
         }
+        self.write_back(&sums);
         self.finish_due();
+    }
+
+    /// The whole step (speculation: no lines) of the decodes and `budget` tokens of the front prompt.
+    fn price_front(&mut self, budget: u32, prefill_attention_flop: f64) -> f64 {
+        let work = StepWork {
+            decode_tokens: self.n_dec,
+            prefill_tokens: budget,
+            prefill_attention_flop,
+            kv_tokens: self.held_dec,
+            prefill_kv_tokens: self.prefill_done,
+        };
+        self.price(&work)
     }
 }

@@ -1,9 +1,7 @@
 //! One engine step: gather the decodes and prompt chunks, time them on the roofline, then advance
 //! the clock and hand out first tokens and finishes.
 
-use std::cmp::Reverse;
-
-use super::{finish_entry, finish_key, Engine, Load, Seq};
+use super::{Engine, Load, Seq};
 use crate::core::sim::cost::StepWork;
 
 impl Engine<'_> {
@@ -124,7 +122,7 @@ impl Engine<'_> {
         self.seqs[i] = Seq { generated, held0: held_tokens, start_step: self.step, rate, epoch };
         self.n_dec += 1;
         self.cached_dec += f64::from(r.cached_tokens);
-        self.finishing.push(Reverse(finish_key(self.step + steps, id, epoch)));
+        self.finishing.push(self.step + steps, id, epoch);
         self.order.push_back((id, epoch));
         if self.order.len() > 4 * self.n_dec as usize + 64 {
             let seqs = &self.seqs;
@@ -133,20 +131,16 @@ impl Engine<'_> {
     }
 
     /// Retires every decode whose last token came out of this step.
-    #[inline]
+    #[inline(always)]
     pub(super) fn finish_due(&mut self) {
-        if self.finishing.peek().is_some_and(|e| finish_entry(e.0).0 <= self.step) {
+        if self.finishing.may_be_due(self.step) {
             self.retire_due();
         }
     }
 
+    #[inline(never)]
     fn retire_due(&mut self) {
-        while let Some(&Reverse(key)) = self.finishing.peek() {
-            let (due, id, epoch) = finish_entry(key);
-            if due > self.step {
-                return;
-            }
-            self.finishing.pop();
+        while let Some((id, epoch)) = self.finishing.pop_due(self.step) {
             if self.seqs[id as usize].epoch != epoch {
                 continue;
             }
