@@ -129,7 +129,8 @@ struct Engine<'a> {
     seqs: Vec<Seq>,
     /// Decodes by the step of their last token.
     finishing: finish::Finishing,
-    order: VecDeque<(u32, u32)>,
+    /// Decodes in the order they (re)started, latest last: preemption takes from the back.
+    order: Vec<(u32, u32)>,
     n_dec: u32,
     /// KV tokens the decodes read: their whole contexts, a shared prefix's cached tokens included.
     held_dec: f64,
@@ -168,7 +169,7 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         prefill_done: 0.0,
         seqs: vec![Seq::default(); n],
         finishing: finish::Finishing::new(reqs.iter().map(|r| u64::from(r.output_tokens)).max().unwrap_or(0)),
-        order: VecDeque::new(),
+        order: Vec::new(),
         n_dec: 0,
         held_dec: 0.0,
         cached_dec: 0.0,

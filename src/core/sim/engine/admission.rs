@@ -52,7 +52,7 @@ impl Engine<'_> {
     /// Preempts the latest-admitted decodes until the step's KV growth (one token per decode) fits.
     pub(super) fn make_room_to_grow(&mut self) {
         while self.n_dec > 0 && self.kv_in_use() + self.kv_growth() > self.server.kv_pool_tokens {
-            let Some((id, epoch)) = self.order.pop_back() else { return };
+            let Some((id, epoch)) = self.order.pop() else { return };
             if self.seqs[id as usize].epoch != epoch {
                 continue;
             }

@@ -104,6 +104,7 @@ impl Engine<'_> {
 
     /// Starts (or resumes) a decode after its prompt: the token just produced is number
     /// `generated + 1`; the rest come one per step, the last at step start + remaining.
+    #[inline]
     pub(super) fn start_decode(&mut self, id: u32, generated: u32, held_tokens: u32) {
         let r = self.reqs[id as usize];
         let i = id as usize;
@@ -123,7 +124,7 @@ impl Engine<'_> {
         self.n_dec += 1;
         self.cached_dec += f64::from(r.cached_tokens);
         self.finishing.push(self.step + steps, id, epoch);
-        self.order.push_back((id, epoch));
+        self.order.push((id, epoch));
         if self.order.len() > 4 * self.n_dec as usize + 64 {
             let seqs = &self.seqs;
             self.order.retain(|&(id, epoch)| seqs[id as usize].epoch == epoch);
