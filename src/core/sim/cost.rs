@@ -72,17 +72,11 @@ impl StepLines {
 
     /// A step of `tokens` tokens as (intercept_s, slope_s_per_token): its time is intercept_s +
     /// slope_s_per_token x the decodes' held KV + [`StepCost::prefill_attention_s`], as
-    /// [`StepLines::step_s`] sums it (in that order, to the bit).
+    /// [`StepLines::step_s`] sums it (in that order, to the bit); for a decode-only step of
+    /// `tokens` sequences, [`StepCost::decode_line`] with its intercept looked up by T.
     #[inline]
     pub fn line(&mut self, cost: &StepCost, tokens: u32) -> (f64, f64) {
         (self.intercept_s(cost, tokens), self.slope_s_per_token)
-    }
-
-    /// A decode-only step of `decode_tokens` sequences as (intercept_s, slope_s_per_token), like
-    /// [`StepCost::decode_line`] (its intercept looked up by T).
-    #[inline]
-    pub fn decode_line(&mut self, cost: &StepCost, decode_tokens: u32) -> (f64, f64) {
-        (self.intercept_s(cost, decode_tokens), self.slope_s_per_token)
     }
 
     #[inline]
@@ -202,11 +196,17 @@ impl StepCost {
         }
     }
 
-    /// The prefill attention group's time: the prompts' earlier KV read and their chunks' causal
-    /// attention FLOPs on the roofline (max of the two), in s.
+    /// The prefill attention group's time (the prompts' earlier KV read, their chunks' attention
+    /// FLOPs), in s: the longer of compute and memory as [`GroupCost::bound`] picks it, which is
+    /// [`GroupCost::time_s`] for any numbers but NaN, without its NaN handling on the hottest path.
     #[inline]
     pub fn prefill_attention_s(&self, prefill_kv_tokens: f64, prefill_attention_flop: f64) -> f64 {
-        self.roofline.prefill_attention(prefill_kv_tokens, prefill_attention_flop).time_s()
+        let g = self.roofline.prefill_attention(prefill_kv_tokens, prefill_attention_flop);
+        if g.compute_s > g.memory_s {
+            g.compute_s
+        } else {
+            g.memory_s
+        }
     }
 
     /// The step's per-operator terms (GEMMs for all its tokens, decode and prefill attention).

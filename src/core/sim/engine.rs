@@ -247,7 +247,11 @@ impl Engine<'_> {
 
     /// Records the most KV tokens held or reserved so far.
     fn note_kv_peak(&mut self) {
-        self.trace.kv_tokens_peak = self.trace.kv_tokens_peak.max(self.kv_in_use());
+        // A compare rather than f64::max: the KV counts are never NaN, and this runs every step.
+        let kv_tokens = self.kv_in_use();
+        if kv_tokens > self.trace.kv_tokens_peak {
+            self.trace.kv_tokens_peak = kv_tokens;
+        }
     }
 }
 

@@ -39,7 +39,7 @@ impl Engine<'_> {
     /// change the batch (see the module); returns after the step that meets it.
     pub(super) fn run_decode_steps(&mut self, max_steps: u64) {
         let (intercept_s, slope_s_per_token) = match self.lines.as_mut() {
-            Some(lines) => lines.decode_line(&self.cost, self.n_dec),
+            Some(lines) => lines.line(&self.cost, self.n_dec),
             None => self.cost.decode_line(self.n_dec),
         };
         let due = self.finishing.next_due_after(self.step).unwrap_or(u64::MAX);
