@@ -1,4 +1,4 @@
-//! The simulation Web Worker: answers each posted `sim_protocol::Job` (a block of the seeds, or the
+//! The simulation Web Worker: answers each posted `sim_protocol::Job` (a block of the seeds, or a part of the
 //! tail) with `sim_protocol::respond`'s progress and result messages (postcard bytes in a
 //! Uint8Array), through `goodput_lab::worker_scope`. The page starts one per core (at most
 //! `sim_protocol::SHARDS_MAX`).
