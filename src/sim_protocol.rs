@@ -1,24 +1,28 @@
 //! The simulator's message protocol between the page and its pool of Web Workers, and the one place
-//! a [`SimResult`] is assembled. A request runs as two jobs: [`Job::Seeds`] to every worker (each
+//! a [`SimResult`] is assembled. A request runs in two rounds: [`Job::Seeds`] to every worker (each
 //! sweeps a contiguous block of the seeds and replies with its per-seed sweeps, uncombined), then,
-//! once the page has combined them in seed order, [`Job::Tail`] to one worker (the step-budget
-//! comparison at half the combined goodput, and the disaggregated sweep). The parts assemble into
-//! exactly what [`compute`] returns on one thread. Pure and native-testable; both directions are
-//! postcard bytes ([`crate::codec`]).
+//! once the page has combined them in seed order, [`Job::Tail`] to every worker (each runs a block of
+//! the step budgets at half the combined goodput; one runs the disaggregated sweep, see [`tail`]).
+//! The parts assemble into exactly what [`compute`] returns on one thread. Pure and native-testable;
+//! both directions are postcard bytes ([`crate::codec`]).
+
+mod tail;
+
+pub use tail::{join_tails, tail, tail_parts_for, TailPart};
 
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{from_bytes, to_bytes};
-use crate::core::placement::{disaggregated, Disaggregated, PlacementMode, Split};
+use crate::core::placement::{Disaggregated, PlacementMode, Split};
 use crate::core::sim::{
-    chunk_tradeoff, combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_disaggregated,
-    sweep_levels, sweep_with_progress, ChunkPoint, Counting, DisaggConfig, LoadMode, SimConfig, Sweep,
+    combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress, ChunkPoint,
+    Counting, DisaggConfig, LoadMode, SimConfig, Sweep,
 };
 use crate::state::Inputs;
 
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
 pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
-/// The most workers one sweep's seeds are split over.
+/// The most workers one sweep's seeds (and its tail's budgets) are split over.
 pub const SHARDS_MAX: u8 = 4;
 
 /// What the page needs to draw a finished sweep, as it was configured.
@@ -73,16 +77,16 @@ impl PlacementSim {
 pub enum Job {
     /// Sweep shard `shard` of `shards` of the seeds `inputs` describe ([`shard_seeds`]).
     Seeds { seq: u32, inputs: Inputs, shard: u8, shards: u8 },
-    /// The goodput-dependent rest: the step-budget comparison at `chunk_level`, and the
-    /// disaggregated sweep when the inputs ask for it.
-    Tail { seq: u32, inputs: Inputs, chunk_level: f64 },
+    /// Part `part` of `parts` of the goodput-dependent rest ([`tail`]): a block of the step
+    /// budgets at `chunk_level`, or the disaggregated sweep when the inputs ask for it.
+    Tail { seq: u32, inputs: Inputs, chunk_level: f64, part: u8, parts: u8 },
 }
 
 /// Which job a progress reply counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Part {
     Seeds(u8),
-    Tail,
+    Tail(u8),
 }
 
 /// A worker's reply to a job of request `seq`.
@@ -101,10 +105,11 @@ pub enum Reply {
         shard: u8,
         sweeps: Vec<Sweep>,
     },
+    /// Tail part `part`'s budgets, in budget order, and the split's sweep if it ran it.
     Tail {
         seq: u32,
-        chunks: Vec<ChunkPoint>,
-        placement: Option<PlacementSim>,
+        part: u8,
+        tail: TailPart,
     },
 }
 
@@ -137,7 +142,7 @@ pub fn decode_job(bytes: &[u8]) -> Option<Job> {
 }
 
 /// The disaggregated split the inputs simulate beside the colocated sweep (disaggregated, open load).
-fn placement_config(inputs: &Inputs, c: &SimConfig) -> Option<DisaggConfig> {
+pub(crate) fn placement_config(inputs: &Inputs, c: &SimConfig) -> Option<DisaggConfig> {
     (inputs.placement.mode == PlacementMode::Disaggregated && c.load == LoadMode::Open)
         .then(|| DisaggConfig::new(c, &inputs.placement.split, inputs.sim.cap))
 }
@@ -158,14 +163,14 @@ pub fn shards_for(inputs: &Inputs, workers: usize) -> u8 {
 
 /// Runs the sweep and the chunk trade-off the inputs describe (and, disaggregated under open load,
 /// the split's sweep) on this thread, reporting progress after each level: what the shards'
-/// [`combine_shards`] and [`tail`] assemble to.
+/// [`combine_shards`] and the [`tail`]'s parts ([`join_tails`]) assemble to.
 pub fn compute(inputs: &Inputs, mut progress: impl FnMut(u32, u32)) -> SimResult {
     let c = inputs.sim.config(&inputs.scenario);
     let (own, all) = (sweep_levels(&c), levels_total(inputs));
     let sweep = sweep_with_progress(&c, |done, _| progress(done, all));
     let level = chunk_level(inputs, &sweep);
-    let (chunks, placement) = tail(inputs, level, |done, _| progress(own + done, all));
-    assemble(inputs, sweep, level, chunks, placement)
+    let whole = tail(inputs, level, 0, 1, |done, _| progress(own + done, all));
+    assemble(inputs, sweep, level, whole)
 }
 
 /// The per-seed sweeps of shard `shard` of `shards`.
@@ -190,26 +195,9 @@ pub fn chunk_level(inputs: &Inputs, sweep: &Sweep) -> f64 {
     }
 }
 
-/// The goodput-dependent rest: the chunk trade-off at `chunk_level` and the split's sweep (with
-/// its progress).
-pub fn tail(
-    inputs: &Inputs,
-    chunk_level: f64,
-    progress: impl FnMut(u32, u32),
-) -> (Vec<ChunkPoint>, Option<PlacementSim>) {
-    let c = inputs.sim.config(&inputs.scenario);
-    let placement = placement_config(inputs, &c).and_then(|d| placement_sim(&c, &d, progress));
-    (chunk_tradeoff(&c, chunk_level, &CHUNK_BUDGETS), placement)
-}
-
 /// The one place a [`SimResult`] is put together from its parts.
-pub fn assemble(
-    inputs: &Inputs,
-    sweep: Sweep,
-    chunk_level: f64,
-    chunks: Vec<ChunkPoint>,
-    placement: Option<PlacementSim>,
-) -> SimResult {
+pub fn assemble(inputs: &Inputs, sweep: Sweep, chunk_level: f64, tail: TailPart) -> SimResult {
+    let TailPart { chunks, placement } = tail;
     let c = inputs.sim.config(&inputs.scenario);
     let requests_simulated = sweep.requests_simulated
         + chunks.len() as u64 * u64::from(c.requests.max(1))
@@ -228,48 +216,49 @@ pub fn assemble(
     }
 }
 
-/// The split's sweep and its per-GPU reading.
-fn placement_sim(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)) -> Option<PlacementSim> {
-    Some(PlacementSim {
-        split: d.split,
-        decode_cap: d.decode_cap,
-        gpus: d.gpus(),
-        colocated_gpus: c.scenario.tp.max(1),
-        sweep: sweep_disaggregated(c, d, progress)?,
-        analytic: disaggregated(&c.scenario, &d.split),
-    })
-}
-
-/// Answers one job: `post` receives each encoded progress reply, then the job's result.
-pub fn respond(job: &Job, mut post: impl FnMut(Vec<u8>)) {
+/// Answers one job: `post` receives each encoded progress reply (paced by [`paced`] on the clock
+/// `now_ms`), then the job's result.
+pub fn respond(job: &Job, now_ms: impl FnMut() -> f64, mut post: impl FnMut(Vec<u8>)) {
+    let (seq, part) = match *job {
+        Job::Seeds { seq, shard, .. } => (seq, Part::Seeds(shard)),
+        Job::Tail { seq, part, .. } => (seq, Part::Tail(part)),
+    };
+    let mut tick = paced(now_ms, |done, total| post(encode(&Reply::Progress { seq, part, done, total })));
     let reply = match *job {
-        Job::Seeds { seq, inputs, shard, shards } => {
-            let part = Part::Seeds(shard);
-            let tick = throttled(|done, total| post(encode(&Reply::Progress { seq, part, done, total })));
-            Reply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&inputs, shard, shards, tick) }
+        Job::Seeds { inputs, shard, shards, .. } => {
+            Reply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&inputs, shard, shards, &mut tick) }
         }
-        Job::Tail { seq, inputs, chunk_level } => {
-            let tick =
-                throttled(|done, total| post(encode(&Reply::Progress { seq, part: Part::Tail, done, total })));
-            let (chunks, placement) = tail(&inputs, chunk_level, tick);
-            Reply::Tail { seq, chunks, placement }
+        Job::Tail { inputs, chunk_level, part, parts, .. } => {
+            Reply::Tail { seq, part, tail: tail(&inputs, chunk_level, part, parts, &mut tick) }
         }
     };
+    drop(tick);
     post(encode(&reply));
 }
 
 /// Progress replies one job posts at most, besides the one that reaches its total: each costs the
-/// page a message and a redraw of the bar on the main thread, while the workers hold every core.
+/// page a message on the main thread, while the workers hold every core.
 pub const PROGRESS_POSTS_MAX: u32 = 16;
 
-/// `post(done, total)` only when `done` has moved on by ⌈total / [`PROGRESS_POSTS_MAX`]⌉ levels since
-/// the last post, or reached `total`.
-fn throttled(mut post: impl FnMut(u32, u32)) -> impl FnMut(u32, u32) {
-    let mut posted = 0;
+/// A job's progress replies are at least this far apart (besides the one that reaches its total),
+/// in ms of the worker's clock: a default sweep's job lasts about 50-100 ms, so it posts one or two.
+pub const PROGRESS_EVERY_MS: f64 = 50.0;
+
+/// `post(done, total)` only when `done` has moved on by ⌈total / [`PROGRESS_POSTS_MAX`]⌉ levels
+/// and `now_ms()` by [`PROGRESS_EVERY_MS`] since the last post (or the job's start), or `done`
+/// reached `total`.
+fn paced(mut now_ms: impl FnMut() -> f64, mut post: impl FnMut(u32, u32)) -> impl FnMut(u32, u32) {
+    let (mut posted, mut posted_ms) = (0, now_ms());
     move |done, total| {
-        if done >= total || done >= posted + total.div_ceil(PROGRESS_POSTS_MAX).max(1) {
-            posted = done;
-            post(done, total);
+        if done >= total {
+            return post(done, total);
+        }
+        if done >= posted + total.div_ceil(PROGRESS_POSTS_MAX).max(1) {
+            let now = now_ms();
+            if now - posted_ms >= PROGRESS_EVERY_MS {
+                (posted, posted_ms) = (done, now);
+                post(done, total);
+            }
         }
     }
 }

@@ -1,27 +1,38 @@
 //! The page <-> workers protocol: jobs carry their sequence number, validated inputs and shard,
-//! both directions round-trip through postcard, progress comes before each job's result, the seed
-//! shards and the tail assemble to exactly the single-thread result, and the trade-off shows the
-//! step budget's two sides.
+//! both directions round-trip through postcard, progress comes before each job's result (paced by
+//! the worker's clock), the seed shards and the tail's parts assemble to exactly the single-thread
+//! result, and the trade-off shows the step budget's two sides.
 
 use goodput_lab::codec::to_bytes;
 use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::sim_protocol::{
-    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, levels_total,
-    respond, shards_for, Job, Part, Reply, SimResult, CHUNK_BUDGETS, PROGRESS_POSTS_MAX, SHARDS_MAX,
+    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, join_tails,
+    levels_total, respond, shards_for, tail, tail_parts_for, Job, Part, Reply, SimResult, TailPart, CHUNK_BUDGETS,
+    PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
 };
 use goodput_lab::state::{from_query, Inputs};
 
-/// Every reply `respond` posts for `job`, decoded.
+/// Every reply `respond` posts for `job`, decoded, on a clock that moves 1 s per reading (so
+/// progress is paced by levels alone).
 fn replies(job: &Job) -> Vec<Reply> {
+    let mut t = 0.0;
+    replies_on(job, move || {
+        t += 1000.0;
+        t
+    })
+}
+
+/// Every reply `respond` posts for `job` on the clock `now_ms`, decoded.
+fn replies_on(job: &Job, now_ms: impl FnMut() -> f64) -> Vec<Reply> {
     let mut replies = Vec::new();
-    respond(job, |bytes| replies.push(decode(&bytes).expect("decodes")));
+    respond(job, now_ms, |bytes| replies.push(decode(&bytes).expect("decodes")));
     replies
 }
 
 /// The request run as the page runs it over `shards` workers: every seed shard's job, their
-/// sweeps combined in shard order, the tail's job at half the combined goodput, assembled.
-/// Also returns the progress totals the shards and the tail announced.
-fn sharded(inputs: Inputs, shards: u8) -> (SimResult, u32) {
+/// sweeps combined in shard order, then the tail's `tails` jobs at half the combined goodput,
+/// joined in part order and assembled. Also returns the progress totals the parts announced.
+fn sharded(inputs: Inputs, shards: u8, tails: u8) -> (SimResult, u32) {
     let mut per_shard: Vec<Vec<Sweep>> = Vec::new();
     let mut totals = 0;
     for shard in 0..shards {
@@ -33,10 +44,15 @@ fn sharded(inputs: Inputs, shards: u8) -> (SimResult, u32) {
     }
     let sweep = combine_shards(&inputs, per_shard);
     let level = chunk_level(&inputs, &sweep);
-    let mut got = replies(&Job::Tail { seq: 9, inputs, chunk_level: level });
-    totals += last_total(&got);
-    let Some(Reply::Tail { seq: 9, chunks, placement }) = got.pop() else { panic!("the tail last") };
-    (assemble(&inputs, sweep, level, chunks, placement), totals)
+    let mut parts: Vec<TailPart> = Vec::new();
+    for part in 0..tails {
+        let mut got = replies(&Job::Tail { seq: 9, inputs, chunk_level: level, part, parts: tails });
+        totals += last_total(&got);
+        let Some(Reply::Tail { seq: 9, part: p, tail }) = got.pop() else { panic!("the tail part last") };
+        assert_eq!(p, part);
+        parts.push(tail);
+    }
+    (assemble(&inputs, sweep, level, join_tails(parts)), totals)
 }
 
 /// The total of the last progress reply among `replies` (0 if none).
@@ -55,7 +71,7 @@ fn last_total(replies: &[Reply]) -> u32 {
 fn a_job_carries_its_sequence_number_inputs_and_shard() {
     let (inputs, _) = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70");
     for job in
-        [Job::Seeds { seq: 42, inputs, shard: 1, shards: 3 }, Job::Tail { seq: 43, inputs, chunk_level: 2.5 }]
+        [Job::Seeds { seq: 42, inputs, shard: 1, shards: 3 }, Job::Tail { seq: 43, inputs, chunk_level: 2.5, part: 1, parts: 2 }]
     {
         assert_eq!(decode_job(&encode_job(&job)), Some(job));
     }
@@ -88,7 +104,49 @@ fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
 }
 
 #[test]
-fn the_seed_shards_and_the_tail_assemble_to_exactly_the_single_thread_result() {
+fn progress_waits_for_the_workers_clock_but_always_reaches_the_total() {
+    let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=7");
+    let job = Job::Seeds { seq: 7, inputs, shard: 0, shards: 2 };
+    let progress = |replies: Vec<Reply>| -> Vec<u32> {
+        replies.iter().filter_map(|r| if let Reply::Progress { done, .. } = r { Some(*done) } else { None }).collect()
+    };
+    let still = progress(replies_on(&job, || 0.0));
+    let total = last_total(&replies(&job));
+    assert_eq!(still, vec![total], "a clock that does not move: only the last progress is posted");
+    let mut t = 0.0;
+    let slow = progress(replies_on(&job, move || {
+        t += PROGRESS_EVERY_MS / 2.0;
+        t
+    }));
+    let fast = progress(replies(&job));
+    assert!(slow.len() < fast.len(), "posts at most every {PROGRESS_EVERY_MS} ms: {slow:?} vs {fast:?}");
+    assert!(slow.len() >= 2 && slow.last() == Some(&total), "still posts while it runs: {slow:?}");
+}
+
+#[test]
+fn the_tail_parts_run_every_budget_once_in_order_and_the_split_once() {
+    for query in ["sim=1&requests=100&seeds=1", "sim=1&requests=100&seeds=1&place=disagg"] {
+        let (inputs, _) = from_query(query);
+        let split = query.contains("disagg");
+        for parts in 1..=SHARDS_MAX {
+            let got: Vec<TailPart> = (0..parts).map(|part| tail(&inputs, 2.0, part, parts, |_, _| {})).collect();
+            let budgets: Vec<u32> = got.iter().flat_map(|t| t.chunks.iter().map(|c| c.chunk_tokens)).collect();
+            assert_eq!(budgets, CHUNK_BUDGETS, "{query} over {parts} parts");
+            let with_split = got.iter().filter(|t| t.placement.is_some()).count();
+            assert_eq!(with_split, usize::from(split), "{query} over {parts} parts: the split's sweep once");
+            if split && parts > 1 {
+                assert!(got[0].chunks.is_empty(), "the split's sweep runs on a part of its own");
+            }
+            assert!(got.iter().all(|t| !t.chunks.is_empty() || t.placement.is_some()), "no idle part");
+        }
+        assert_eq!(tail_parts_for(&inputs, 2), 2);
+        assert_eq!(tail_parts_for(&inputs, 0), 1, "at least one part");
+        assert_eq!(usize::from(tail_parts_for(&inputs, 64)), usize::from(SHARDS_MAX));
+    }
+}
+
+#[test]
+fn the_seed_shards_and_the_tail_parts_assemble_to_exactly_the_single_thread_result() {
     let queries = [
         "sim=1&requests=300",
         "sim=1&requests=200&place=disagg&seeds=5",
@@ -99,10 +157,13 @@ fn the_seed_shards_and_the_tail_assemble_to_exactly_the_single_thread_result() {
         let (inputs, _) = from_query(query);
         let whole = compute(&inputs, |_, _| {});
         for shards in 1..=SHARDS_MAX {
-            let (parts, totals) = sharded(inputs, shards);
-            assert_eq!(parts, whole, "{query} over {shards} shards");
-            assert_eq!(to_bytes(&parts), to_bytes(&whole), "{query} over {shards} shards, as bytes");
-            assert!(totals <= levels_total(&inputs), "{query}: the parts' levels fit the request's total");
+            for tails in 1..=SHARDS_MAX {
+                let (parts, totals) = sharded(inputs, shards, tails);
+                let over = format!("{query} over {shards} shards and {tails} tail parts");
+                assert_eq!(parts, whole, "{over}");
+                assert_eq!(to_bytes(&parts), to_bytes(&whole), "{over}, as bytes");
+                assert!(totals <= levels_total(&inputs), "{over}: the parts' levels fit the request's total");
+            }
         }
     }
 }
@@ -138,7 +199,7 @@ fn a_request_is_split_over_min_of_workers_seeds_and_the_cap() {
 fn replies_round_trip_and_garbage_decodes_to_none() {
     let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=2");
     let mut all = replies(&Job::Seeds { seq: 3, inputs, shard: 0, shards: 1 });
-    all.extend(replies(&Job::Tail { seq: 3, inputs, chunk_level: 1.0 }));
+    all.extend(replies(&Job::Tail { seq: 3, inputs, chunk_level: 1.0, part: 0, parts: 1 }));
     assert!(all.iter().any(|r| matches!(r, Reply::Tail { .. })));
     for reply in all {
         assert_eq!(reply.seq(), 3);

@@ -1,7 +1,7 @@
 //! Runs sweeps off the main thread on a pool of simulation workers (one per core, at most
 //! [`SHARDS_MAX`]), started on the first request and reused: each of min(workers, seeds) workers
-//! sweeps a block of the seeds, the page combines their sweeps in seed order, then one worker runs
-//! the goodput-dependent tail. One request is in flight at a time and only the latest waits behind
+//! sweeps a block of the seeds, the page combines their sweeps in seed order, then the workers run
+//! the goodput-dependent tail's parts (blocks of the step budgets; the disaggregated sweep). One request is in flight at a time and only the latest waits behind
 //! it, so stale sweeps are dropped (a superseded one skips its tail) and a slider drag costs at
 //! most one extra sweep. Without workers (the one-file build, a failure) sweeps run here.
 
@@ -14,7 +14,7 @@ use super::sim_flight::{Ask, Flight};
 use super::sim_worker::SimWorker;
 use super::worker::{now_ms, performance_mark, pool_size};
 use crate::format::thousands;
-use crate::sim_protocol::{assemble, compute, decode, shards_for, Job, Part, Reply, SimResult, SHARDS_MAX};
+use crate::sim_protocol::{compute, decode, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX};
 use crate::state::Inputs;
 
 /// The signals a sweep reports into.
@@ -45,7 +45,8 @@ impl SimRun {
 /// What a reply leads to.
 enum Step {
     Wait,
-    Post(Job),
+    /// The tail's jobs, one per worker in order.
+    Post(Vec<Job>),
     /// The request is over: its result, or none if it was superseded.
     Finish(Option<SimResult>),
 }
@@ -105,8 +106,11 @@ impl SimRunner {
                     Err(why) => self.fall_back(&mut q, why),
                 }
             }
-            let shards = if q.local { 0 } else { shards_for(&ask.inputs, q.workers.len()) };
-            q.in_flight = Some(Flight::new(ask, shards));
+            let (shards, tails) = match q.local {
+                true => (0, 0),
+                false => (shards_for(&ask.inputs, q.workers.len()), tail_parts_for(&ask.inputs, q.workers.len())),
+            };
+            q.in_flight = Some(Flight::new(ask, shards, tails));
             let Ask { seq, inputs } = ask;
             let mut posts = q
                 .workers
@@ -187,15 +191,13 @@ impl SimRunner {
             let Some(f) = worker_flight else { return };
             match reply {
                 Reply::Progress { part, done, .. } => {
-                    let slot = match part {
-                        Part::Seeds(k) => usize::from(k),
-                        Part::Tail => f.done.len() - 1,
+                    let (tail, k) = match part {
+                        Part::Seeds(k) => (false, k),
+                        Part::Tail(k) => (true, k),
                     };
-                    if let Some(d) = f.done.get_mut(slot) {
-                        *d = done;
-                    }
-                    if f.ask.seq == latest {
-                        self.run.progress.set(Some(f.progress()));
+                    let shown = f.advance(tail, k, done);
+                    if let Some(p) = shown.filter(|_| f.ask.seq == latest) {
+                        self.run.progress.set(Some(p));
                     }
                     Step::Wait
                 }
@@ -203,18 +205,18 @@ impl SimRunner {
                 Reply::SeedSweeps { shard, sweeps, .. } => {
                     f.store(shard, sweeps).map_or(Step::Wait, Step::Post)
                 }
-                Reply::Tail { chunks, placement, .. } => Step::Finish(
-                    f.sweep
-                        .take()
-                        .map(|(sweep, level)| assemble(&f.ask.inputs, sweep, level, chunks, placement)),
-                ),
+                Reply::Tail { .. } if f.ask.seq != latest => Step::Finish(None),
+                Reply::Tail { part, tail, .. } => f.store_tail(part, tail).map_or(Step::Wait, |r| Step::Finish(Some(r))),
             }
         };
         match step {
             Step::Wait => {}
-            Step::Post(job) => {
-                let posted = queue.borrow().workers.first().map(|w| w.post(&job));
-                if let Some(Err(why)) = posted {
+            Step::Post(jobs) => {
+                let posted = {
+                    let q = queue.borrow();
+                    q.workers.iter().zip(&jobs).map(|(w, job)| w.post(job)).find_map(Result::err)
+                };
+                if let Some(why) = posted {
                     self.worker_failed(queue, why);
                 }
             }

@@ -1,0 +1,75 @@
+//! The goodput-dependent rest of a request, split over the pool: the step-budget comparison's
+//! budgets ([`CHUNK_BUDGETS`]) in contiguous blocks, one per part, and the disaggregated sweep (when
+//! the inputs ask for it) on a part of its own. Its parts, joined in part order, are exactly the
+//! one-part tail.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use super::{placement_config, PlacementSim, CHUNK_BUDGETS, SHARDS_MAX};
+use crate::core::placement::disaggregated;
+use crate::core::sim::{chunk_tradeoff, shard_seeds, sweep_disaggregated, ChunkPoint, DisaggConfig, SimConfig};
+use crate::state::Inputs;
+
+/// What one part of the tail ran.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TailPart {
+    /// Its block of [`CHUNK_BUDGETS`], in budget order.
+    pub chunks: Vec<ChunkPoint>,
+    /// The disaggregated sweep, from the part that ran it.
+    pub placement: Option<PlacementSim>,
+}
+
+/// Parts the tail is split over with `workers` workers: min(workers, the budgets plus one for the
+/// disaggregated sweep if it runs, [`SHARDS_MAX`]), at least 1.
+pub fn tail_parts_for(inputs: &Inputs, workers: usize) -> u8 {
+    let split = placement_config(inputs, &inputs.sim.config(&inputs.scenario)).is_some();
+    let jobs = CHUNK_BUDGETS.len() + usize::from(split);
+    workers.min(jobs).min(usize::from(SHARDS_MAX)).max(1) as u8
+}
+
+/// What part `part` of `parts` runs: a block of [`CHUNK_BUDGETS`]' indices, and whether it runs the
+/// disaggregated sweep (`split`): with one part, everything; otherwise part 0 runs the split's
+/// sweep alone (it is the longest job) and the other parts share the budgets.
+fn share(split: bool, part: u8, parts: u8) -> (Range<usize>, bool) {
+    let (p, n, budgets) = (u32::from(part), u32::from(parts.max(1)), CHUNK_BUDGETS.len() as u32);
+    match (split, n, p) {
+        (false, _, _) => (shard_seeds(budgets, p, n), false),
+        (true, 1, _) => (shard_seeds(budgets, p, 1), p == 0),
+        (true, _, 0) => (0..0, true),
+        (true, _, _) => (shard_seeds(budgets, p - 1, n - 1), false),
+    }
+}
+
+/// Part `part` of `parts` of the goodput-dependent rest: its block of the chunk trade-off at
+/// `chunk_level` and, if it is the part that runs it, the split's sweep (with its progress).
+pub fn tail(inputs: &Inputs, chunk_level: f64, part: u8, parts: u8, progress: impl FnMut(u32, u32)) -> TailPart {
+    let c = inputs.sim.config(&inputs.scenario);
+    let d = placement_config(inputs, &c);
+    let (budgets, runs_split) = share(d.is_some(), part, parts);
+    let placement = d.filter(|_| runs_split).and_then(|d| placement_sim(&c, &d, progress));
+    let budgets = CHUNK_BUDGETS.get(budgets).unwrap_or_default();
+    TailPart { chunks: chunk_tradeoff(&c, chunk_level, budgets), placement }
+}
+
+/// The tail's parts, in part order, joined into the one-part tail.
+pub fn join_tails(parts: Vec<TailPart>) -> TailPart {
+    parts.into_iter().fold(TailPart::default(), |mut whole, part| {
+        whole.chunks.extend(part.chunks);
+        whole.placement = whole.placement.or(part.placement);
+        whole
+    })
+}
+
+/// The split's sweep and its per-GPU reading.
+fn placement_sim(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)) -> Option<PlacementSim> {
+    Some(PlacementSim {
+        split: d.split,
+        decode_cap: d.decode_cap,
+        gpus: d.gpus(),
+        colocated_gpus: c.scenario.tp.max(1),
+        sweep: sweep_disaggregated(c, d, progress)?,
+        analytic: disaggregated(&c.scenario, &d.split),
+    })
+}
