@@ -92,7 +92,9 @@ pub fn SimBody(
     }
 }
 
-/// Progress while a sweep runs, its speed when done, or why it could not run.
+/// Progress while a sweep runs, its speed when done, or why it could not run. The bar and the
+/// speed line share one grid cell (the line hidden while the bar shows), so a sweep starting or
+/// ending does not move the page below: no relayout and repaint of the charts while workers run.
 #[component]
 fn SimStatus(run: SimRun) -> impl IntoView {
     let progress = move || run.progress.get();
@@ -100,8 +102,10 @@ fn SimStatus(run: SimRun) -> impl IntoView {
         <div id="sim-status" class="sim-status" role="status" aria-live="polite"
             data-busy=move || progress().is_some().to_string() data-sweeps=move || run.delivered.get().to_string()>
             {move || progress().map(|(done, total)| view! {
-                <label for="sim-progress">"Simulating… "</label>
-                <progress id="sim-progress" max=total value=done>{format!("{done} of {total}")}</progress>
+                <span class="sim-bar">
+                    <label for="sim-progress">"Simulating… "</label>
+                    <progress id="sim-progress" max=total value=done>{format!("{done} of {total}")}</progress>
+                </span>
             })}
             {move || run.error.get().map(|e| view! { <p id="sim-error" class="notice">{e}</p> })}
             {move || run.speed.get().map(|s| view! { <p id="sim-speed" class="hint">{s}</p> })}

@@ -127,6 +127,35 @@ test('the data table lists every simulated rate with attainment, percentiles and
   }
 });
 
+test('a sweep starting and ending does not move the page below the status line', async ({ page }) => {
+  const errors = await openSim(page);
+  // Record, at every change inside the status (the bar appearing, moving, going), where the readout
+  // right below it starts on the page, and whether the speed line is hidden while the bar shows.
+  await page.evaluate(() => {
+    const status = document.getElementById('sim-status');
+    const top = () => document.getElementById('sim-readout').getBoundingClientRect().top + window.scrollY;
+    window.statusLog = { tops: [top()], sawBar: false, speedShownWithBar: false };
+    new MutationObserver(() => {
+      const bar = document.getElementById('sim-progress');
+      const speed = document.getElementById('sim-speed');
+      window.statusLog.tops.push(top());
+      if (bar) window.statusLog.sawBar = true;
+      if (bar && speed && getComputedStyle(speed).visibility !== 'hidden') window.statusLog.speedShownWithBar = true;
+    }).observe(status, { childList: true, subtree: true, attributes: true });
+  });
+  const n = await sweeps(page);
+  await page.fill('#seed', '2');
+  await page.press('#seed', 'Enter');
+  await settled(page, n);
+  const log = await page.evaluate(() => window.statusLog);
+  expect(log.sawBar).toBe(true);
+  expect(log.speedShownWithBar).toBe(false);
+  expect(log.tops.length).toBeGreaterThan(2);
+  expect(Math.max(...log.tops) - Math.min(...log.tops)).toBeLessThan(0.5);
+  await expect(page.locator('#sim-speed')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test('moving a control re-sweeps: the chart changes and the readout follows the native simulator', async ({ page }) => {
   // Seven seeds a rate: the page's sweeps and the native (debug) `sweep` bin take longer on a loaded machine.
   test.setTimeout(120_000);
