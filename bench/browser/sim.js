@@ -49,12 +49,25 @@ async function wasmThroughput(browser, base) {
   return { workload: WORKLOAD, rateReqPerS: RATE, runs, requestsPerSMedian: median(perS) };
 }
 
-/** Waits for a sweep delivered after `after` with nothing in flight; returns the sweep count. */
+/** Waits for a sweep delivered after `after` with nothing in flight; returns the sweep count. It
+ *  waits on a MutationObserver of the status's attributes, not by polling: Playwright's
+ *  waitForFunction polls on every animation frame by default, which keeps Chromium producing frames
+ *  (a rAF callback, style, paint and a compositor frame, on the main thread and in the browser
+ *  process) through the whole sweep, CPU the page itself would not spend, taken from the workers on
+ *  a 2-core machine. */
 async function settled(page, after) {
-  await page.waitForFunction((n) => {
-    const s = document.getElementById('sim-status');
-    return s && Number(s.dataset.sweeps) > n && s.dataset.busy === 'false';
-  }, after, { timeout: 60_000 });
+  await page.evaluate((n) => new Promise((resolve, reject) => {
+    const done = () => {
+      const s = document.getElementById('sim-status');
+      return s && Number(s.dataset.sweeps) > n && s.dataset.busy === 'false';
+    };
+    if (done()) { resolve(); return; }
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error('no sweep within 60 s')); }, 60_000);
+    const observer = new MutationObserver(() => {
+      if (done()) { observer.disconnect(); clearTimeout(timer); resolve(); }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-sweeps', 'data-busy'] });
+  }), after);
   return page.$eval('#sim-status', (s) => Number(s.dataset.sweeps));
 }
 
