@@ -4,13 +4,18 @@
 //! [`serve`] from `main`.
 
 use wasm_bindgen::prelude::*;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, WorkerGlobalScope};
 
 use crate::codec::READY;
 
 /// True in a dedicated worker's global scope.
 pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+/// The worker's clock (`performance.now()` of its global scope), in ms; 0 outside a worker.
+pub fn now_ms() -> f64 {
+    js_sys::global().dyn_into::<WorkerGlobalScope>().ok().and_then(|s| s.performance()).map_or(0.0, |p| p.now())
 }
 
 /// In a worker scope, answers every message with `answer(bytes, post)`; `name` labels console

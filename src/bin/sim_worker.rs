@@ -12,23 +12,11 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use goodput_lab::sim_protocol::{decode_job, respond};
+    use goodput_lab::worker_scope::now_ms;
     goodput_lab::worker_scope::serve("sim_worker", |bytes, post| match decode_job(bytes) {
         Some(job) => respond(&job, now_ms, post),
         None => web_sys::console::error_1(&"sim_worker: a message that is not a job".into()),
     });
-}
-
-/// The worker's clock (`performance.now()`, read through the global scope), in ms; 0 without one.
-#[cfg(target_arch = "wasm32")]
-fn now_ms() -> f64 {
-    use js_sys::{Function, Reflect};
-    use wasm_bindgen::JsCast;
-    let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok();
-    let now = performance.as_ref().and_then(|p| Reflect::get(p, &"now".into()).ok());
-    match (performance, now.and_then(|f| f.dyn_into::<Function>().ok())) {
-        (Some(p), Some(now)) => now.call0(&p).ok().and_then(|t| t.as_f64()).unwrap_or(0.0),
-        _ => 0.0,
-    }
 }
 
 /// Natively there is no worker scope; `cargo test` exercises `sim_protocol` instead.
