@@ -96,11 +96,13 @@ pub fn row_at(spec: &SearchSpec, config: &Config, point: &Point) -> Option<Row> 
     })
 }
 
-/// ceil(load / rate) x gpus, within u32 (0 for no load).
+/// ceil(load / rate) x gpus; 0 for no load, and 0 (no plan, billed as one system) when that count
+/// does not fit a u32: a count clamped to u32::MAX would claim GPUs that do not serve the load (a
+/// configuration serving 2e-12 req/s; tests/fuzz/search.rs found one).
 fn gpus_for(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> u32 {
-    let systems = (load_req_per_s / rate_req_per_s).ceil();
-    if systems.is_finite() && systems >= 1.0 {
-        (systems * f64::from(gpus)).min(f64::from(u32::MAX)) as u32
+    let count = (load_req_per_s / rate_req_per_s).ceil() * f64::from(gpus);
+    if count.is_finite() && count >= 1.0 && count <= f64::from(u32::MAX) {
+        count as u32
     } else {
         0
     }
