@@ -21,8 +21,8 @@ enum Step {
     Tpot(f64),
 }
 
-/// The running sweep's timer, if any.
-type Timer = StoredValue<Option<IntervalHandle>>;
+/// The running sweep's next step's timer, if any.
+type Timer = StoredValue<Option<TimeoutHandle>>;
 
 /// Animate/Stop, what to sweep, Unmark, and the live read-out.
 #[component]
@@ -116,20 +116,36 @@ fn start(kind: SweepKind, timer: Timer, linked: Linked, set_inputs: WriteSignal<
     };
     let Some(&first) = steps.first() else { return };
     apply(first);
-    let next = std::cell::Cell::new(1_usize);
-    let tick = move || match steps.get(next.get()) {
+    linked.animating.set(true);
+    let sweep = Sweep { steps, interval: Duration::from_millis(u64::from(interval_ms)), apply };
+    schedule(sweep, 1, timer, linked);
+}
+
+/// A planned sweep: its steps, the time each is shown, and how a step is applied.
+struct Sweep<F> {
+    steps: Vec<Step>,
+    interval: Duration,
+    apply: F,
+}
+
+/// Arms the timer for step `next`, a full interval from now: each step is shown at least that
+/// long, however late the previous one came (an interval timer keeps its cadence, so a late tick
+/// is followed by an early one: two jumps well under a second apart with reduced motion).
+fn schedule<F: Fn(Step) + 'static>(sweep: Sweep<F>, next: usize, timer: Timer, linked: Linked) {
+    let interval = sweep.interval;
+    let tick = move || match sweep.steps.get(next) {
         Some(&step) => {
-            apply(step);
-            next.set(next.get() + 1);
+            (sweep.apply)(step);
+            schedule(sweep, next + 1, timer, linked);
         }
         None => stop(timer, linked),
     };
-    match set_interval_with_handle(tick, Duration::from_millis(u64::from(interval_ms))) {
-        Ok(handle) => {
-            timer.set_value(Some(handle));
-            linked.animating.set(true);
+    match set_timeout_with_handle(tick, interval) {
+        Ok(handle) => timer.set_value(Some(handle)),
+        Err(e) => {
+            leptos::logging::warn!("animate: no timer: {e:?}");
+            stop(timer, linked);
         }
-        Err(e) => leptos::logging::warn!("animate: no timer: {e:?}"),
     }
 }
 

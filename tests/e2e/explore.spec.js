@@ -306,18 +306,16 @@ test('the a key starts and stops the animation, but not while typing in a field'
 test('sweeping the TPOT target starts at 1 ms and raises it; the knee follows', async ({ page }) => {
   const errors = await openApp(page);
   await page.locator('#animate-what').selectOption('tpot');
-  // Record, in the page, every TPOT the sweep writes to the URL and, a frame later (the table has
-  // been redrawn by then), that TPOT beside the table's knee rows: a slow test runner cannot miss a step.
+  // Record, in the page, every TPOT the control shows and, a frame later (the table has been
+  // redrawn by then), that TPOT beside the table's knee rows: a slow test runner cannot miss a
+  // step. (The address is no clock here: it coalesces changes within its write interval.)
   await page.evaluate(() => {
     window.__tpots = [];
-    const replace = history.replaceState.bind(history);
-    history.replaceState = (state, title, url) => {
-      replace(state, title, url);
-      const tpot = new URLSearchParams(location.search).get('tpot');
-      requestAnimationFrame(() => window.__tpots.push(
-        [new URLSearchParams(location.search).get('tpot'), document.querySelectorAll('#batch-table tr.knee').length]));
-      return tpot;
-    };
+    const shown = document.getElementById('tpot-value');
+    new MutationObserver(() => {
+      const tpot = String(parseFloat(shown.textContent));
+      requestAnimationFrame(() => window.__tpots.push([tpot, document.querySelectorAll('#batch-table tr.knee').length]));
+    }).observe(shown, { subtree: true, childList: true, characterData: true });
   });
   await page.locator('#animate').click();
   await expect.poll(() => Number(queryValue(page, 'tpot')), { timeout: 4000 }).toBeGreaterThanOrEqual(6);
@@ -344,17 +342,18 @@ test('sweeping the TPOT target starts at 1 ms and raises it; the knee follows', 
 test('with reduced motion the sweep jumps through the table\'s batches, one a second', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const errors = await openApp(page);
-  // Record, in the page, each new mark the sweep writes to the URL and when: a slow test runner
-  // then neither misses a step nor sees extra ones inside a sampling window.
+  // Record, in the page, each batch the table marks and when (the address lags a change by up to
+  // its write interval, so the table is the clock): a slow test runner then neither misses a step
+  // nor sees extra ones inside a sampling window.
   await page.evaluate(() => {
     window.__marks = [];
-    const replace = history.replaceState.bind(history);
-    history.replaceState = (state, title, url) => {
-      replace(state, title, url);
-      const mark = new URLSearchParams(location.search).get('mark');
+    const table = document.getElementById('batch-table');
+    const note = () => {
+      const mark = table.querySelector('tr.marked th')?.textContent ?? null;
       const last = window.__marks[window.__marks.length - 1];
       if (mark !== null && (!last || last[0] !== mark)) window.__marks.push([mark, performance.now()]);
     };
+    new MutationObserver(note).observe(table, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
   });
   await page.locator('#animate').click();
   await expect.poll(() => page.evaluate(() => window.__marks.length), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
