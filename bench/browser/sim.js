@@ -62,7 +62,7 @@ async function wasmThroughput(browser, base) {
   const r0 = runs[0];
   const firstPerS = (r0.requests / CALLS) / (median(warmup.firstMs) / 1e3);
   console.log(`#   JIT warm-up: ${warmup.calls} calls in ${warmup.ms.toFixed(0)} ms; the first ${FIRST_CALLS} `
-    + `(baseline code until TurboFan's arrives) median ${median(warmup.firstMs).toFixed(1)} ms a call, `
+    + `(Liftoff's code until TurboFan's arrives) median ${median(warmup.firstMs).toFixed(1)} ms a call, `
     + `${Math.round(firstPerS).toLocaleString('en-US')} req/s`);
   console.log(`#   ${RUNS} samples of ${r0.requests} requests at ${RATE} req/s: ${runs.map((r) => r.ms.toFixed(1)).join(', ')} ms; `
     + `served ${r0.servedPerS.toFixed(2)} req/s, ${(100 * r0.attained).toFixed(1)}% met both targets`);
