@@ -71,6 +71,23 @@ fn every_sort_orders_the_kept_rows_and_filters_keep_only_matching_rows() {
 }
 
 #[test]
+fn by_gpus_for_the_load_rows_without_a_plan_come_after_every_planned_row() {
+    // A configuration serving 2.3e-12 req/s needs more GPUs than a u32 counts: no plan (0).
+    let (inputs, _, _) = from_page_query("ctx=128&model=qwen3-8b&out=0");
+    let rows = search(&inputs.search_spec()).rows;
+    let order = shown(&rows, &Filters::default(), SortKey::GpusForLoad);
+    let planned: Vec<bool> = order.iter().map(|&i| rows[i].gpus_for_load > 0).collect();
+    let first_unplanned = planned.iter().position(|p| !p).expect("a row without a plan");
+    assert!(first_unplanned > 0, "a planned row leads");
+    assert!(
+        planned[first_unplanned..].iter().all(|p| !p),
+        "every row after the first unplanned one is unplanned"
+    );
+    let gpus: Vec<u32> = order[..first_unplanned].iter().map(|&i| rows[i].gpus_for_load).collect();
+    assert!(gpus.windows(2).all(|w| w[0] <= w[1]), "planned rows by GPUs, fewest first");
+}
+
+#[test]
 fn a_loaded_row_makes_the_placement_panel_print_the_rows_own_numbers() {
     let (inputs, rows) = found();
     let colo =

@@ -90,7 +90,8 @@ pub fn passes(row: &Row, filters: &Filters) -> bool {
 }
 
 /// Indices of the rows the filters keep, best first by `sort` (ties: more goodput per GPU, then
-/// fewer GPUs, then the rows' order, so the order is total and stable).
+/// fewer GPUs, then the rows' order, so the order is total and stable). By GPUs for the load, the
+/// rows without a plan (0) come last.
 pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
     let mut kept: Vec<usize> = (0..rows.len()).filter(|&i| passes(&rows[i], filters)).collect();
     kept.sort_by(|&a, &b| {
@@ -98,7 +99,10 @@ pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
         let first = match sort {
             SortKey::GoodputPerGpu => std::cmp::Ordering::Equal,
             SortKey::UsdPerMillionTokens => ra.usd_per_million_tokens.total_cmp(&rb.usd_per_million_tokens),
-            SortKey::GpusForLoad => ra.gpus_for_load.cmp(&rb.gpus_for_load),
+            // 0 is no plan (no load, or more GPUs than a u32 counts): after every planned row.
+            SortKey::GpusForLoad => {
+                (ra.gpus_for_load == 0, ra.gpus_for_load).cmp(&(rb.gpus_for_load == 0, rb.gpus_for_load))
+            }
             SortKey::TokensPerUser => rb.tokens_per_s_per_user.total_cmp(&ra.tokens_per_s_per_user),
         };
         first
