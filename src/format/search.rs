@@ -99,7 +99,7 @@ pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
         let first = match sort {
             SortKey::GoodputPerGpu => std::cmp::Ordering::Equal,
             SortKey::UsdPerMillionTokens => ra.usd_per_million_tokens.total_cmp(&rb.usd_per_million_tokens),
-            // 0 is no plan (no load, or more GPUs than a u32 counts): after every planned row.
+            // 0 is no plan (`Row::gpus_for_load`): after every planned row.
             SortKey::GpusForLoad => {
                 (ra.gpus_for_load == 0, ra.gpus_for_load).cmp(&(rb.gpus_for_load == 0, rb.gpus_for_load))
             }

@@ -28,7 +28,8 @@ pub struct Row {
     pub ttft_s: f64,
     /// What stops the rate from rising further.
     pub binds: Binds,
-    /// Replicas or systems for the load (rounded up), times their GPUs; 0 for no load.
+    /// Replicas or systems for the load (rounded up), times their GPUs; 0 is no plan: no load, or
+    /// more GPUs than a u32 counts (see `gpus_for`).
     pub gpus_for_load: u32,
     /// Those GPUs at the preset's $/GPU-hour over the load's output tokens (no load: one system at
     /// its own rate), in $ per million output tokens.
