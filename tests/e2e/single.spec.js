@@ -3,7 +3,7 @@
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { test, expect } = require('@playwright/test');
-const { waitForCharts, rowFor } = require('./helpers');
+const { waitForCharts, rowFor, queryValue } = require('./helpers');
 
 const SINGLE = pathToFileURL(path.resolve(__dirname, '../../dist-single/goodput-lab.html')).href;
 
@@ -28,7 +28,8 @@ test('the one-file build opened from file:// shows the seed table, draws, and fe
   await page.locator('#ctx').focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('#ctx-value')).toHaveText('2,560 tokens');
-  expect(new URL(page.url()).searchParams.get('ctx')).toBe('2560');
+  // The address is written soon after the change, not with it (ui/url.rs): poll it.
+  await expect.poll(() => queryValue(page, 'ctx')).toBe('2560');
   // The document itself is the only request: styles, script, wasm and icon are all inside it.
   expect(requests.filter((u) => u !== page.url() && !u.startsWith(SINGLE))).toEqual([]);
   expect(await page.locator('link[href]:not([href^="data:"]), script[src]').count()).toBe(0);
