@@ -1,5 +1,6 @@
 //! The edge for measured step times: a `vllm bench serve` result (one JSON object, an array of them,
-//! or JSON lines, one run per concurrency) or a CSV of (batch, TPOT ms), pasted or dropped, into
+//! or JSON lines, one run per concurrency), a GuideLLM report, an AIPerf or GenAI-Perf profile export
+//! or a CSV of (batch, TPOT ms), pasted or dropped, into
 //! validated [`MeasuredPoint`]s or a message naming the problem and where; and the compact
 //! `measured=1:7.9,16:8.2` URL key.
 //!
@@ -7,6 +8,8 @@
 //! taken as the decode batch: with the default unlimited request rate and enough prompts, the
 //! benchmark keeps that many requests running for most of the run.
 
+mod aiperf;
+mod guidellm;
 mod upload;
 
 use super::fields::{quoted, trim_decimal};

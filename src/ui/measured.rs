@@ -89,7 +89,11 @@ fn Intro() -> impl IntoView {
             "A " <code>"vllm bench serve"</code> " result (" <code>"--save-result"</code> "; one JSON object, an array, "
             "or JSON lines from " <code>"--append-result"</code> ", one run per concurrency) gives one point per run: "
             <code>{BATCH_FIELD}</code> " is taken as the decode batch (with the default unlimited request rate the "
-            "benchmark keeps that many requests running) and " <code>{TPOT_FIELD}</code> " as its step time. "
+            "benchmark keeps that many requests running) and " <code>{TPOT_FIELD}</code> " as its step time; a GuideLLM "
+            "report (" <code>"guidellm benchmark --output-path report.json"</code> ") one per benchmark, its concurrent "
+            "strategy's " <code>"streams"</code> " and " <code>"inter_token_latency_ms"</code> "; an AIPerf or GenAI-Perf "
+            "profile export (" <code>"profile_export_aiperf.json"</code> ") one point, the run's concurrency and "
+            <code>"inter_token_latency"</code> ". "
             "A CSV needs two columns: batch, TPOT in ms. The fit uses the scenario set above, so match the model, GPU, "
             "precisions and tensor parallelism, and set the context to the benchmark's input length plus half its output."
         </p>

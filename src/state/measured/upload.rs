@@ -1,10 +1,11 @@
 //! Measured step times from a file: a `vllm bench serve` result (one JSON object, an array, or JSON
-//! lines) or a CSV of (batch, TPOT ms), into validated points or a message naming the problem and
-//! where.
+//! lines), a GuideLLM report or an AIPerf / GenAI-Perf profile export (told apart by their shape:
+//! `guidellm.rs`, `aiperf.rs`) or a CSV of (batch, TPOT ms), into validated points or a message
+//! naming the problem and where.
 
 use super::{
-    at_url_precision, number, tpot_in_range, tpot_range_text, whole_batch, BATCH_FIELD, MAX_BATCH,
-    MAX_POINTS, TPOT_FIELD,
+    aiperf, at_url_precision, guidellm, number, tpot_in_range, tpot_range_text, whole_batch, BATCH_FIELD,
+    MAX_BATCH, MAX_POINTS, TPOT_FIELD,
 };
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::ms_to_s;
@@ -15,7 +16,7 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Upload {
     pub points: Vec<MeasuredPoint>,
-    /// "vLLM benchmark result" or "CSV".
+    /// "vLLM benchmark result", "GuideLLM report", "AIPerf profile export", ... or "CSV".
     pub format: &'static str,
     /// Things worth knowing (a rate-limited run, failed requests).
     pub remarks: Vec<String>,
@@ -30,7 +31,7 @@ pub fn parse_upload(text: &str) -> Result<Upload, String> {
             .to_string());
     }
     let upload = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        parse_vllm_json(trimmed)?
+        parse_json(trimmed)?
     } else {
         parse_csv(trimmed)?
     };
@@ -67,9 +68,19 @@ pub(super) fn json_results(text: &str) -> Result<Vec<Map<String, Value>>, String
     Ok(results)
 }
 
-/// A vLLM benchmark result (or several): batch from `max_concurrency`, TPOT from `mean_tpot_ms`.
-pub(super) fn parse_vllm_json(text: &str) -> Result<Upload, String> {
+/// JSON by its shape: a GuideLLM report (`benchmarks`), an AIPerf or GenAI-Perf export
+/// (`input_config`, `inter_token_latency`), else `vllm bench serve` results.
+pub(super) fn parse_json(text: &str) -> Result<Upload, String> {
     let results = json_results(text)?;
+    match results.first() {
+        Some(first) if guidellm::is_report(first) => guidellm::parse(&results),
+        Some(first) if aiperf::is_export(first) => aiperf::parse(&results),
+        _ => parse_vllm_results(&results),
+    }
+}
+
+/// A vLLM benchmark result (or several): batch from `max_concurrency`, TPOT from `mean_tpot_ms`.
+pub(super) fn parse_vllm_results(results: &[Map<String, Value>]) -> Result<Upload, String> {
     if results.is_empty() {
         return Err("The JSON holds no result objects.".to_string());
     }
