@@ -210,6 +210,9 @@ pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
     if let Some(c) = inputs.realistic() {
         parts.push(format!("mbu{}-overhead{}ms", MBU.write(c.mbu), OVERHEAD.write(c.overhead_s)));
     }
+    if let Some(e) = inputs.engine() {
+        parts.push(format!("measured-{}", e.id()));
+    }
     parts.push(slug(what));
     format!("{}.{}", parts.join("_"), slug(ext))
 }

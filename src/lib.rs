@@ -1,5 +1,6 @@
 //! Goodput Lab: throughput against goodput for LLM serving. The module map, one line each.
 
+pub mod calibration_data; // data/calibration.csv into the core's published rows (native tooling)
 pub mod chart; // drawing functions generic over plotters' DrawingBackend, one file per chart
 pub mod codec; // the postcard bytes every channel between the wasm modules carries
 pub mod core; // the pure model: roofline, presets, batch table, curves

@@ -128,7 +128,7 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPo
     match message {
         ToPage::Sim(sim) => inputs.sim = sim,
         ToPage::Measured(points) => *measured = points,
-        ToPage::Realistic(calibration) => inputs.set_realistic(Some(calibration)),
+        ToPage::Realistic(calibration) => inputs.set_fit(calibration),
         ToPage::Capacity { rate_req_per_s, price_per_gpu_hour } => {
             inputs.rate_req_per_s = rate_req_per_s;
             inputs.price_per_gpu_hour = price_per_gpu_hour;

@@ -61,7 +61,7 @@ fn faded_dashes(svg: &str, c: RGBColor) -> usize {
 }
 
 fn realistic() -> Scenario {
-    Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }, ..worked_example() }
+    Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }.into(), ..worked_example() }
 }
 
 #[test]

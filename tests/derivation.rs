@@ -174,7 +174,7 @@ fn check_knee(s: &Scenario, d: &Derivation, label: &str) {
             ..
         } => {
             let KneeForm::Memory { allreduce_bytes_per_seq, .. } = k.form else { unreachable!() };
-            same(budget_s, s.tpot_target_s - s.calibration.overhead_s, &format!("{what} budget"));
+            same(budget_s, s.tpot_target_s - s.calibration.custom().map_or(0.0, |c| c.overhead_s), &format!("{what} budget"));
             same(budget_s * bandwidth_bytes_per_s, budget_bytes, &format!("{what} budget bytes"));
             let exact = (budget_bytes - weight_bytes) / (kv_bytes_per_seq + allreduce_bytes_per_seq);
             near(exact, k.exact, &what);
@@ -242,7 +242,7 @@ fn tensor_parallel_realistic_and_fp8_cases_recombine() {
         for model in ["llama-3.1-70b", "mixtral-8x7b", "deepseek-v3", "gemma-2-27b", "gpt-oss-120b"] {
             for gpu in ["h100-sxm", "h200-sxm", "b200", "mi300x", "a100-80gb"] {
                 let s = scenario(model, gpu, tp);
-                let realistic = Scenario { calibration: Calibration::REALISTIC_DEFAULT, ..s };
+                let realistic = Scenario { calibration: Calibration::REALISTIC_DEFAULT.into(), ..s };
                 let fp8 = Scenario { weight_precision: Precision::Fp8, kv_precision: Precision::Fp8, ..s };
                 let fp4 =
                     Scenario { weight_precision: Precision::Fp4, kv_precision: Precision::Fp4, ..realistic };
@@ -311,7 +311,7 @@ fn tensor_parallelism_splits_the_bytes_and_adds_a_linear_all_reduce() {
 
 #[test]
 fn realistic_mode_shrinks_the_budget_by_the_overhead_and_the_bandwidth_by_mbu() {
-    let s = Scenario { calibration: Calibration::REALISTIC_DEFAULT, ..worked_example() };
+    let s = Scenario { calibration: Calibration::REALISTIC_DEFAULT.into(), ..worked_example() };
     let d = derive_scenario(&s);
     assert!(d.bandwidth.realistic);
     assert_close(d.bandwidth.effective_bytes_per_s, 0.8 * 3.35e12, 1e-12, "3.35 TB/s x 80%");
@@ -420,7 +420,7 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
         for gpu in GPUS {
             let base = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             let tp = analyze(&base).tp_needed.unwrap_or(8);
-            let realistic = Scenario { tp, calibration: Calibration::REALISTIC_DEFAULT, ..base };
+            let realistic = Scenario { tp, calibration: Calibration::REALISTIC_DEFAULT.into(), ..base };
             for s in [base, Scenario { tp, ..base }, realistic] {
                 let d = derive_scenario(&s);
                 let lines = goodput_lab::derivation_text::lines(&s, &d);
@@ -446,7 +446,7 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
 #[test]
 fn a_general_scenario_says_why_the_worked_examples_form_does_not_apply() {
     let s = Scenario {
-        calibration: Calibration::REALISTIC_DEFAULT,
+        calibration: Calibration::REALISTIC_DEFAULT.into(),
         tpot_target_s: 0.03,
         ..scenario("mixtral-8x7b", "h100-sxm", 2)
     };

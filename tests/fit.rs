@@ -72,7 +72,7 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
             gpu: *gpu_by_id(gpu).unwrap(),
             tp,
             kv_precision: Precision::Fp8,
-            calibration,
+            calibration: calibration.into(),
             ..worked_example()
         };
         let points: Vec<MeasuredPoint> = [1, 3, 8, 20, 40]
@@ -91,7 +91,7 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
 #[test]
 fn the_fit_ignores_the_scenarios_own_calibration() {
     let points = worked_example_points(&SWEEP, 0.8, 1e-3);
-    let realistic = Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }, ..worked_example() };
+    let realistic = Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }.into(), ..worked_example() };
     assert_eq!(fit(&realistic, &points), fit(&worked_example(), &points));
 }
 

@@ -363,8 +363,12 @@ fn the_core_on_any_validated_state_shows_only_finite_numbers() {
 
 /// The inputs a scenario comes from, with the default capacity plan and simulator.
 fn inputs_of(s: &Scenario) -> Inputs {
-    let realistic = (s.calibration != Scenario::ideal(s).calibration).then_some(s.calibration);
-    Inputs { scenario: *s, ..Inputs::default() }.with_realistic(realistic)
+    let mut inputs = Inputs { scenario: *s, ..Inputs::default() };
+    match s.calibration {
+        goodput_lab::core::roofline::CostModel::Measured(engine) => inputs.set_measured(engine),
+        other => inputs.set_realistic(other.custom()),
+    }
+    inputs
 }
 
 #[test]

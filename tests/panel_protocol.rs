@@ -79,11 +79,11 @@ fn a_simulator_change_sets_only_the_simulator() {
 }
 
 #[test]
-fn using_a_fit_turns_realistic_mode_on_with_its_calibration() {
+fn using_a_fit_chooses_your_measurements_with_its_calibration() {
     let (mut inputs, _) = from_query("ctx=4096");
     let mut measured = Vec::new();
     apply(ToPage::Realistic(Calibration { mbu: 0.75, overhead_s: 0.0012 }), &mut inputs, &mut measured);
-    let (expected, _) = from_query("ctx=4096&mbu=75&overhead=1.2");
+    let (expected, _) = from_query("ctx=4096&calib=fit&mbu=75&overhead=1.2");
     assert_eq!(inputs, expected);
 }
 

@@ -213,7 +213,7 @@ fn the_core_stays_finite_whatever_the_numbers() {
 #[test]
 fn decode_and_prefill_read_at_peak_bandwidth_times_mbu_and_add_their_terms_one_way() {
     let calibration = Calibration { mbu: 0.5, overhead_s: 2e-3 };
-    let scenario = Scenario { tp: 2, calibration, ..worked_example() };
+    let scenario = Scenario { tp: 2, calibration: calibration.into(), ..worked_example() };
     assert_eq!(effective_bandwidth_bytes_per_s(&scenario), 3.35e12 * 0.5);
     let step = step_time(&scenario, 64);
     let bytes = step.weight_read_bytes + step.kv_read_bytes;

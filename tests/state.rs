@@ -75,7 +75,11 @@ fn every_key_round_trips() {
                      &util=90";
     let spec_draft = format!("{spec_base}&spec=draft&draft=llama-3.2-3b&k=6&accept=0.55&rate=100&price=2.5");
     let spec_head = format!("{spec_base}&spec=head&headcost=0.25&k=2&accept=0.9&rate=100&price=2.5");
-    for query in [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split, &search, &spec_draft, &spec_head] {
+    let measured_engines = "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000\
+                            &util=90&calib=measured&engine=sglang&rate=100&price=2.5";
+    for query in
+        [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split, &search, &spec_draft, &spec_head, measured_engines]
+    {
         let (inputs, notices) = from_query(query);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(to_query(&inputs), query);
@@ -96,7 +100,7 @@ fn every_key_round_trips() {
     let joined =
         [preset, custom, &sim_open, &sim_closed, &disagg, &search, &view, "present=1", &measured_query, "lesson=1"]
             .into_iter()
-            .chain([spec_draft.as_str(), spec_head.as_str()])
+            .chain([spec_draft.as_str(), spec_head.as_str(), measured_engines])
             .collect::<Vec<_>>()
             .join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
@@ -162,7 +166,7 @@ fn realistic_mode_at_the_ideal_calibration_stays_on_through_a_link() {
     assert!(query.contains("mbu=100&overhead=0"), "{query}");
     assert_eq!(from_query(&query).0, inputs);
     let off = inputs.with_realistic(None);
-    assert_eq!((off.realistic(), off.scenario.calibration), (None, Calibration::IDEAL));
+    assert_eq!((off.realistic(), off.scenario.calibration), (None, goodput_lab::core::roofline::CostModel::Ideal));
     assert!(!to_query(&off).contains("mbu"), "{}", to_query(&off));
 }
 
@@ -170,7 +174,7 @@ fn realistic_mode_at_the_ideal_calibration_stays_on_through_a_link() {
 fn a_calibration_in_the_scenario_always_reaches_the_url() {
     let calibration = Calibration { mbu: 0.6, overhead_s: 2e-3 };
     let mut inputs = Inputs::default();
-    inputs.scenario.calibration = calibration;
+    inputs.scenario.calibration = calibration.into();
     assert_eq!(inputs.realistic(), Some(calibration), "what the core analyzes is what the page says");
     assert_eq!(from_query(&to_query(&inputs)).0, inputs.with_realistic(Some(calibration)));
 }

@@ -201,7 +201,7 @@ fn realistic_mode_at_full_bandwidth_and_no_overhead_equals_the_ideal_model_exact
         [("llama-3.1-8b", "h100-sxm", 1), ("qwen3-30b-a3b", "mi300x", 2), ("deepseek-v3", "b200", 8)]
     {
         let ideal = on(model, gpu, tp);
-        let calibrated = Scenario { calibration: ideal_full, ..ideal };
+        let calibrated = Scenario { calibration: ideal_full.into(), ..ideal };
         assert_eq!(analyze(&calibrated), analyze(&ideal));
         for b in [1, 7, 64, 300] {
             assert_eq!(evaluate(&calibrated, b), evaluate(&ideal, b), "{model} at {b}");
@@ -211,7 +211,7 @@ fn realistic_mode_at_full_bandwidth_and_no_overhead_equals_the_ideal_model_exact
 
 #[test]
 fn realistic_mode_divides_bandwidth_by_mbu_and_adds_the_overhead() {
-    let s = Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }, ..worked_example() };
+    let s = Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }.into(), ..worked_example() };
     let step = step_time(&s, 64);
     assert_close(step.step_s, (16.06e9 + 64.0 * 2048.0 * 131072.0) / (3.35e12 * 0.8) + 1e-3, 1e-12, "step");
     let knee: f64 = ((0.010 - 1e-3) * 3.35e12 * 0.8 - 16.06e9) / (2048.0 * 131072.0);

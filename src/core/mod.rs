@@ -3,6 +3,7 @@
 //! Nothing here knows about the page. Every function takes validated plain data and returns plain
 //! data; none of them can fail or panic, whatever the numbers.
 
+pub mod calibration;
 pub mod capacity;
 pub mod curves;
 pub mod derivation;

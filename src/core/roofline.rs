@@ -13,6 +13,8 @@ mod speculative;
 mod step;
 use serde::{Deserialize, Serialize};
 
+pub use super::calibration::{Calibration, CostModel};
+use super::calibration::cost_terms;
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::prefill::ttft_split;
@@ -38,25 +40,6 @@ pub const TP_CHOICES: [u32; 4] = [1, 2, 4, 8];
 /// Bytes per activation element exchanged by the all-reduce (BF16).
 pub const ACTIVATION_BYTES: f64 = 2.0;
 
-/// How far a real server falls short of the roofline: achieved bandwidth and a per-step overhead.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Calibration {
-    /// Achieved share of peak HBM bandwidth (MBU), in (0, 1].
-    pub mbu: f64,
-    /// Fixed time added to every step (scheduling, sampling, launches), in s.
-    pub overhead_s: f64,
-}
-
-impl Calibration {
-    /// The ideal roofline: full bandwidth, no overhead (the worked example's model).
-    pub const IDEAL: Calibration = Calibration { mbu: 1.0, overhead_s: 0.0 };
-    /// Realistic mode's starting point: 80% MBU and 1 ms per step. Round figures in the range
-    /// public engine measurements report (decode kernels reach roughly 70-90% of peak HBM
-    /// bandwidth; scheduling, sampling and launches cost of the order of a millisecond per step
-    /// without multi-step scheduling); assumptions to replace with a measurement, not data.
-    pub const REALISTIC_DEFAULT: Calibration = Calibration { mbu: 0.8, overhead_s: 1e-3 };
-}
-
 /// One validated what-if: a model on GPUs with its precisions, lengths, targets and calibration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
@@ -77,7 +60,8 @@ pub struct Scenario {
     pub ttft_target_s: f64,
     /// Share of HBM the server may use for weights plus KV (0.9 by default, as vLLM).
     pub memory_utilization: f64,
-    pub calibration: Calibration,
+    /// The cost model: ideal, custom, measured ([`crate::core::calibration`]).
+    pub calibration: CostModel,
     /// Speculative decoding ([`Speculation::OFF`] by default).
     pub speculation: Speculation,
     /// A shared prompt prefix and its cache hit rate ([`PrefixCache::NONE`] by default).
@@ -87,7 +71,7 @@ pub struct Scenario {
 impl Scenario {
     /// The same scenario on the ideal roofline.
     pub fn ideal(&self) -> Scenario {
-        Scenario { calibration: Calibration::IDEAL, ..*self }
+        Scenario { calibration: CostModel::Ideal, ..*self }
     }
 }
 
@@ -199,10 +183,10 @@ pub fn allreduce_s(scenario: &Scenario, tokens: f64) -> f64 {
     2.0 * f64::from(scenario.model.layers) * bytes / scenario.gpu.interconnect_bytes_per_s
 }
 
-/// The bandwidth a step reads at: peak HBM bandwidth x MBU (the calibration's achieved share), in
-/// B/s. Every memory term (decode, prefill, the simulator's steps, the derivation) divides by it.
+/// The bandwidth the GEMMs read at: peak HBM bandwidth x their achieved fraction under the cost model
+/// (MBU in custom mode, where every group shares it; 1 on the ideal roofline), in B/s.
 pub fn effective_bandwidth_bytes_per_s(scenario: &Scenario) -> f64 {
-    scenario.gpu.hbm_bandwidth_bytes_per_s * scenario.calibration.mbu
+    scenario.gpu.hbm_bandwidth_bytes_per_s * cost_terms(scenario).gemm.memory
 }
 
 /// The single roofline's step, the worked example's form: max(memory, compute) + all-reduce +
@@ -231,10 +215,18 @@ pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
     let per_token = speculative.map_or(1.0, |s| s.tokens_per_step);
     let weight_read_bytes = terms.gemm.bytes;
     let kv_read_bytes = terms.decode_attention.bytes;
+    let c = cost_terms(scenario);
+    // One memory fraction for both groups (ideal, custom): the single roofline's (weights + KV) / bw,
+    // to the bit; else each group's reads at its own fraction.
+    let memory_s = if c.gemm.memory == c.decode_attention.memory {
+        (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario)
+    } else {
+        terms.gemm.memory_s + terms.decode_attention.memory_s
+    };
     StepTime {
         weight_read_bytes,
         kv_read_bytes,
-        memory_s: (weight_read_bytes + kv_read_bytes) / effective_bandwidth_bytes_per_s(scenario) / per_token,
+        memory_s: memory_s / per_token,
         compute_s: terms.gemm.compute_s / per_token,
         allreduce_s: terms.allreduce_s,
         overhead_s: terms.overhead_s,

@@ -2,6 +2,7 @@
 //! was rejected), and [`Inputs`] -> query string. Past this module nothing can be invalid.
 
 pub mod animation;
+pub mod calibration;
 pub mod custom;
 pub mod fields;
 pub mod keys;
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::presets::ModelSpec;
 use crate::core::presets::{GPUS, MODELS};
 use crate::core::prefix::PrefixCache;
+use crate::core::calibration::{CostModel, Engine};
 use crate::core::roofline::{Calibration, Precision, Scenario};
 use crate::core::spec::Speculation;
 use fields::CTX;
@@ -34,11 +36,13 @@ pub use validation::validate;
 pub struct Inputs {
     /// The what-if the core analyzes: model (a preset, or the spec built from the custom model's
     /// numbers, id `custom`), GPU, precisions, TP, lengths, targets, memory utilization and the
-    /// calibration ([`Calibration::IDEAL`] while realistic mode is off).
+    /// cost model (the ideal roofline unless the calibration control says otherwise).
     pub scenario: Scenario,
-    /// Realistic mode is on: the URL carries the scenario's calibration as `mbu` and `overhead`, even
-    /// when it equals the ideal roofline's. Set both through [`Inputs::set_realistic`].
-    pub realistic_mode: bool,
+    /// What the calibration control shows: with `Custom` and `Fit` the URL carries the scenario's
+    /// calibration as `mbu` and `overhead`, even when it equals the ideal roofline's. Set it with the
+    /// scenario's cost model through [`Inputs::set_realistic`], [`Inputs::set_fit`] or
+    /// [`Inputs::set_measured`].
+    pub calibration_choice: CalibrationChoice,
     /// Target load for the capacity plan, in requests/s.
     pub rate_req_per_s: f64,
     /// Price of one GPU-hour, in $.
@@ -49,6 +53,48 @@ pub struct Inputs {
     pub placement: placement::PlacementInputs,
     /// The configuration search panel: open, order, filters and prices.
     pub search: search::SearchInputs,
+}
+
+/// The calibration control's four choices (URL key `calib`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CalibrationChoice {
+    /// "Ideal roofline (the worked example)": `calib=ideal`.
+    Ideal,
+    /// "Measured engines": the fitted profile, `calib=measured` (with `engine`).
+    Measured,
+    /// "Custom": MBU and overhead, `calib=custom` (or `mbu` / `overhead` alone).
+    Custom,
+    /// "Your measurements": the measured-data fit's MBU and overhead, `calib=fit`.
+    Fit,
+}
+
+impl CalibrationChoice {
+    pub const ALL: [CalibrationChoice; 4] =
+        [CalibrationChoice::Ideal, CalibrationChoice::Measured, CalibrationChoice::Custom, CalibrationChoice::Fit];
+
+    /// The URL id.
+    pub fn id(self) -> &'static str {
+        match self {
+            CalibrationChoice::Ideal => "ideal",
+            CalibrationChoice::Measured => "measured",
+            CalibrationChoice::Custom => "custom",
+            CalibrationChoice::Fit => "fit",
+        }
+    }
+
+    /// The control's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            CalibrationChoice::Ideal => "Ideal roofline (the worked example)",
+            CalibrationChoice::Measured => "Measured engines",
+            CalibrationChoice::Custom => "Custom",
+            CalibrationChoice::Fit => "Your measurements",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<CalibrationChoice> {
+        CalibrationChoice::ALL.into_iter().find(|c| c.id() == id)
+    }
 }
 
 /// A value the page could not use as given, and what it used instead.
@@ -81,7 +127,7 @@ pub const WORKED_EXAMPLE: Scenario = Scenario {
     tpot_target_s: 0.010,
     ttft_target_s: DEFAULT_TTFT_S,
     memory_utilization: DEFAULT_MEMORY_UTILIZATION,
-    calibration: Calibration::IDEAL,
+    calibration: CostModel::Ideal,
     speculation: Speculation::OFF,
     prefix: PrefixCache::NONE,
 };
@@ -91,7 +137,7 @@ impl Default for Inputs {
     fn default() -> Self {
         Inputs {
             scenario: WORKED_EXAMPLE,
-            realistic_mode: false,
+            calibration_choice: CalibrationChoice::Ideal,
             rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
             price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
             sim: sim::SimInputs::default(),
@@ -102,24 +148,51 @@ impl Default for Inputs {
 }
 
 impl Inputs {
-    /// Realistic mode's calibration, `None` on the ideal roofline. A calibration other than the
-    /// ideal one counts as realistic mode even without the flag, so the URL always says what the
-    /// core analyzes.
+    /// The custom calibration (custom or the user's measurements' fit), `None` otherwise. A custom
+    /// calibration other than the ideal one counts even without the choice, so the URL always says
+    /// what the core analyzes.
     pub fn realistic(&self) -> Option<Calibration> {
-        let calibration = self.scenario.calibration;
-        (self.realistic_mode || calibration != Calibration::IDEAL).then_some(calibration)
+        let custom = self.scenario.calibration.custom()?;
+        let chosen = matches!(self.calibration_choice, CalibrationChoice::Custom | CalibrationChoice::Fit);
+        (chosen || custom != Calibration::IDEAL).then_some(custom)
     }
 
-    /// Turns realistic mode on with `calibration`, or off (the ideal roofline) with `None`.
+    /// Custom calibration with `calibration` (keeping `Fit` while the values are the fit's), or the
+    /// ideal roofline with `None`.
     pub fn set_realistic(&mut self, calibration: Option<Calibration>) {
-        self.realistic_mode = calibration.is_some();
-        self.scenario.calibration = calibration.unwrap_or(Calibration::IDEAL);
+        let keep_fit = self.calibration_choice == CalibrationChoice::Fit && calibration.is_some();
+        self.calibration_choice = match calibration {
+            Some(_) if keep_fit => CalibrationChoice::Fit,
+            Some(_) => CalibrationChoice::Custom,
+            None => CalibrationChoice::Ideal,
+        };
+        self.scenario.calibration = calibration.map_or(CostModel::Ideal, CostModel::Custom);
     }
 
-    /// These inputs with realistic mode set as [`Inputs::set_realistic`] does.
+    /// These inputs with the calibration set as [`Inputs::set_realistic`] does.
     pub fn with_realistic(mut self, calibration: Option<Calibration>) -> Inputs {
         self.set_realistic(calibration);
         self
+    }
+
+    /// "Your measurements": custom terms from the measured-data fit.
+    pub fn set_fit(&mut self, calibration: Calibration) {
+        self.calibration_choice = CalibrationChoice::Fit;
+        self.scenario.calibration = CostModel::Custom(calibration);
+    }
+
+    /// "Measured engines": the profile fitted to published measurements, with `engine`'s terms.
+    pub fn set_measured(&mut self, engine: Engine) {
+        self.calibration_choice = CalibrationChoice::Measured;
+        self.scenario.calibration = CostModel::Measured(engine);
+    }
+
+    /// The engine of the measured profile, while it is chosen.
+    pub fn engine(&self) -> Option<Engine> {
+        match self.scenario.calibration {
+            CostModel::Measured(e) => Some(e),
+            _ => None,
+        }
     }
 
     /// The largest context the chosen model accepts within the slider's range, in tokens.

@@ -2,13 +2,13 @@
 //! view) written back as the canonical query.
 
 use super::custom::{write_fields, GPU_FIELDS, MODEL_FIELDS};
-use super::fields::{CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use super::fields::{CTX, OUT, PRICE, RATE, TPOT, TTFT, UTIL};
 use super::{lessons, prefix, spec, validate, view, Inputs, Notice};
 use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 77] = [
+pub const KEYS: [&str; 79] = [
     "model",
     "m_params",
     "m_active",
@@ -39,6 +39,8 @@ pub const KEYS: [&str; 77] = [
     "util",
     "prefix",
     "hit",
+    "calib",
+    "engine",
     "mbu",
     "overhead",
     "spec",
@@ -178,12 +180,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         ("util", UTIL.write(scenario.memory_utilization)),
     ]);
     pairs.extend(prefix::pairs(inputs));
-    if let Some(calibration) = inputs.realistic() {
-        pairs.extend([
-            ("mbu", MBU.write(calibration.mbu)),
-            ("overhead", OVERHEAD.write(calibration.overhead_s)),
-        ]);
-    }
+    pairs.extend(super::calibration::pairs(inputs));
     pairs.extend(spec::pairs(&scenario.speculation));
     pairs.extend([
         ("rate", RATE.write(inputs.rate_req_per_s)),

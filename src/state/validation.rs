@@ -2,33 +2,34 @@
 //! out-of-range number is clamped, and each repair adds a notice.
 
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
-use super::fields::{quoted, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{context_tokens_max_for, placement, prefix, search, sim, spec, Inputs, Notice, RawQuery};
+use super::fields::{quoted, CTX, OUT, PRICE, RATE, TPOT, TTFT, UTIL};
+use super::{calibration, context_tokens_max_for, placement, prefix, search, sim, spec, Inputs, Notice, RawQuery};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
-use crate::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
+use crate::core::roofline::{CostModel, Precision, Scenario, TP_CHOICES};
 
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
 /// out-of-range number is clamped, and each such repair adds a [`Notice`].
 pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
     let defaults = Inputs::default();
     let mut notices = Vec::new();
-    let scenario = read_scenario(raw, &defaults.scenario, &mut notices);
-    let realistic = read_realistic(raw, &mut notices);
+    let mut scenario = read_scenario(raw, &defaults.scenario, &mut notices);
+    let (calibration_choice, cost_model) = calibration::read(raw, &scenario, &mut notices);
+    scenario.calibration = cost_model;
     let inputs = Inputs {
         scenario,
-        realistic_mode: false,
+        calibration_choice,
         rate_req_per_s: RATE.read(raw.get("rate"), defaults.rate_req_per_s, &mut notices),
         price_per_gpu_hour: PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices),
         sim: sim::read(raw, &mut notices),
         placement: placement::read(raw, &mut notices),
         search: search::read(raw, &mut notices),
     };
-    (inputs.with_realistic(realistic), notices)
+    (inputs, notices)
 }
 
-/// The scenario's keys validated, in [`KEYS`] order, on the ideal roofline (realistic mode's
-/// calibration is [`read_realistic`]'s).
+/// The scenario's keys validated, in [`KEYS`] order, on the ideal roofline (the calibration is
+/// [`calibration::read`]'s).
 fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>) -> Scenario {
     let lookup = |key: &str| raw.get(key).map(str::to_string);
     let model = read_model(raw, &lookup, notices);
@@ -52,7 +53,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         tpot_target_s: TPOT.read(raw.get("tpot"), defaults.tpot_target_s, notices),
         ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
         memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
-        calibration: Calibration::IDEAL,
+        calibration: CostModel::Ideal,
         speculation: spec::read(raw, notices),
         prefix: prefix::read(raw, context_tokens, notices),
     }
@@ -123,19 +124,6 @@ fn read_tp(raw: Option<&str>, notices: &mut Vec<Notice>) -> u32 {
             1
         }
     }
-}
-
-/// Realistic mode is on when the query carries `mbu` or `overhead` (or `realistic=1`); the other
-/// falls back to [`Calibration::REALISTIC_DEFAULT`].
-fn read_realistic(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<Calibration> {
-    let (mbu, overhead) = (raw.get("mbu"), raw.get("overhead"));
-    let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
-    if mbu.is_none() && overhead.is_none() && !flag {
-        return None;
-    }
-    let defaults = Calibration::REALISTIC_DEFAULT;
-    let mbu = MBU.read(mbu, defaults.mbu, notices);
-    Some(Calibration { mbu, overhead_s: OVERHEAD.read(overhead, defaults.overhead_s, notices) })
 }
 
 fn unknown(key: &'static str, value: &str, default_name: &str) -> Notice {

@@ -89,7 +89,7 @@ fn caption(i: &Inputs) -> String {
         thousands(f64::from(i.scenario.output_tokens)),
         target_ms(i.scenario.tpot_target_s),
         target_ms(i.scenario.ttft_target_s),
-        if i.realistic().is_some() { ", realistic calibration" } else { "" }
+        calibration_caption(i)
     )
 }
 
@@ -129,4 +129,13 @@ fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked) -> Memo<Vec<RowText>> {
         let is_listed = |r: &BatchRow| listed.iter().any(|l| l.point.batch == r.point.batch);
         all.iter().map(|r| RowText::of(r, is_listed(r))).collect()
     })
+}
+
+/// The caption's calibration clause: empty on the ideal roofline.
+fn calibration_caption(i: &Inputs) -> String {
+    match (i.realistic(), i.engine()) {
+        (Some(_), _) => ", realistic calibration".to_string(),
+        (None, Some(e)) => format!(", measured-engines calibration ({})", e.name()),
+        (None, None) => String::new(),
+    }
 }

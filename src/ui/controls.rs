@@ -3,15 +3,16 @@
 
 use leptos::prelude::*;
 
+use super::calibration_control::Calibrate;
 use super::custom_fields::{custom_gpu_body, custom_model_body};
 use super::page::PageState;
 use super::prefix_controls::PrefixControls;
 use super::spec_controls::SpecControls;
 use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
-use crate::core::roofline::{Calibration, Precision, TP_CHOICES};
+use crate::core::roofline::{Precision, TP_CHOICES};
 use crate::panel_protocol::PanelState;
-use crate::state::fields::{CTX, MBU_INPUT, OUT, OVERHEAD_INPUT, TPOT_INPUT, TTFT, UTIL_INPUT};
+use crate::state::fields::{CTX, OUT, TPOT_INPUT, TTFT, UTIL_INPUT};
 use crate::state::log_stops;
 
 /// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
@@ -131,27 +132,3 @@ fn Targets() -> impl IntoView {
     }
 }
 
-/// Ideal roofline or realistic calibration (achieved bandwidth and per-step overhead).
-#[component]
-fn Calibrate() -> impl IntoView {
-    let PageState { inputs, set_inputs, .. } = PageState::get();
-    let on = move || inputs.get().realistic().is_some();
-    let toggle = move |ev| {
-        let checked = event_target_checked(&ev);
-        set_inputs.update(|i| i.set_realistic(checked.then_some(Calibration::REALISTIC_DEFAULT)));
-    };
-    view! {
-        <fieldset class="group">
-            <legend>"Calibration"</legend>
-            <div class="control check">
-                <input type="checkbox" id="realistic" prop:checked=on on:change=toggle/>
-                <label for="realistic">"Realistic mode"</label>
-                <p class="hint">"Off: the ideal roofline, as the worked example. On: achieved bandwidth and a per-step overhead; the ideal curves stay drawn for comparison."</p>
-            </div>
-            <Show when=on>
-                <FieldSlider input=MBU_INPUT step=1.0/>
-                <FieldSlider input=OVERHEAD_INPUT step=0.1/>
-            </Show>
-        </fieldset>
-    }
-}

@@ -10,6 +10,7 @@ mod capacity;
 mod channel;
 mod chart_canvas;
 mod chart_overlay;
+mod calibration_control;
 mod controls;
 mod custom_fields;
 mod derivation;

@@ -152,7 +152,7 @@ test('a vllm bench serve result overlays its points and fits the MBU and overhea
   expect(svg).toContain('Measured TPOT');
 
   await page.click('#use-fit');
-  await expect(page.locator('#realistic')).toBeChecked();
+  await expect(page.locator('#calib')).toHaveValue('fit');
   await urlSettled(page);
   expect(Math.abs(Number(queryValue(page, 'mbu')) - fit.mbu)).toBeLessThan(0.06);
   expect(Math.abs(Number(queryValue(page, 'overhead')) - fit.overhead)).toBeLessThan(0.006);

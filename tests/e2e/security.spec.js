@@ -162,7 +162,7 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
   await simSettled(page);
   await everyControl(page);
   await everyLesson(page);
-  await page.click('#realistic');
+  await page.selectOption('#calib', 'custom');
   await page.click('#animate');
   await page.waitForTimeout(300);
   await page.click('#animate');

@@ -280,14 +280,14 @@ test('a 10 ms TTFT target: nothing meets it, and TTFT is the step plus one const
 // ---------------------------------------------------------------------------------------------
 // 5. Realistic mode.
 
-test('realistic mode lowers the knee and adds the overhead; unchecking restores the seed exactly', async ({ page }) => {
+test('realistic mode lowers the knee and adds the overhead; choosing the ideal roofline again restores the seed exactly', async ({ page }) => {
   const errors = await openApp(page);
   const seedRows = await tableRows(page);
   const imagesBefore = await chartImages(page);
   await urlSettled(page);
   expect(queryValue(page, 'mbu')).toBeNull();
 
-  await page.locator('#realistic').check();
+  await page.selectOption('#calib', 'custom');
   await expect.poll(() => queryValue(page, 'mbu')).toBe('80');
   await urlSettled(page);
   expect(queryValue(page, 'overhead')).toBe('1');
@@ -308,7 +308,7 @@ test('realistic mode lowers the knee and adds the overhead; unchecking restores 
   await expect(page.locator('#batch-table')).toContainText('realistic calibration');
   await expectNoBadNumbers(page);
 
-  await page.locator('#realistic').uncheck();
+  await page.selectOption('#calib', 'ideal');
   await expect.poll(() => tableRows(page)).toEqual(seedRows);
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   await expect.poll(() => queryValue(page, 'mbu')).toBeNull();
@@ -317,7 +317,7 @@ test('realistic mode lowers the knee and adds the overhead; unchecking restores 
   await expect(page.locator('#mbu')).toHaveCount(0);
 
   // At 100% MBU and no overhead realistic mode is the ideal roofline: the seed's numbers again.
-  await page.locator('#realistic').check();
+  await page.selectOption('#calib', 'custom');
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('30');
   await pressOn(page, 'mbu', 'End');
   await pressOn(page, 'overhead', 'Home');
@@ -535,7 +535,7 @@ test('a URL with every key opens exactly that state and writes back exactly thos
   await expect(page.locator('#tpot-value')).toHaveText('25 ms');
   await expect(page.locator('#ttft-value')).toHaveText('800 ms');
   await expect(page.locator('#util-value')).toHaveText('85%');
-  await expect(page.locator('#realistic')).toBeChecked();
+  await expect(page.locator('#calib')).toHaveValue('custom');
   await expect(page.locator('#mbu-value')).toHaveText('70%');
   await expect(page.locator('#overhead-value')).toHaveText('1.5 ms');
   await showPanel(page, 'capacity');

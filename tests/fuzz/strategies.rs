@@ -9,7 +9,7 @@ use proptest::string::string_regex;
 
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
 use goodput_lab::core::spec::{Drafter, Speculation};
-use goodput_lab::core::roofline::{Calibration, Precision, Scenario, TP_CHOICES};
+use goodput_lab::core::roofline::{Calibration, CostModel, Precision, Scenario, TP_CHOICES};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
 use goodput_lab::state::placement::{DECODE_INSTANCES, MODES, PREFILL_INSTANCES, TRANSFER};
@@ -395,7 +395,7 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
             tpot_target_s: tpot,
             ttft_target_s: ttft,
             memory_utilization: util,
-            calibration: cal.map_or(Calibration::IDEAL, |(mbu, overhead_s)| Calibration { mbu, overhead_s }),
+            calibration: cal.map_or(CostModel::Ideal, |(mbu, overhead_s)| Calibration { mbu, overhead_s }.into()),
             speculation,
             prefix: goodput_lab::core::prefix::PrefixCache {
                 prefix_tokens: (share * ctx).floor() as u32,

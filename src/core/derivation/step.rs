@@ -2,9 +2,10 @@
 //! the panel shows.
 
 use super::{KvSeq, Weights};
+use crate::core::calibration::cost_terms;
 use crate::core::model::{decode_attention_flop, expected_experts};
 use crate::core::roofline::{
-    allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, Calibration, Limit, Precision,
+    allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, CostModel, Limit, Precision,
     Scenario, StepTime, MAX_BATCH,
 };
 use serde::Serialize;
@@ -84,14 +85,17 @@ pub struct StepAt {
     pub fits_pool: bool,
 }
 
+/// The GEMMs' achieved bandwidth, and as the overhead every fixed cost per step (per step, per layer
+/// and the all-reduces' latency).
 pub(super) fn bandwidth(scenario: &Scenario) -> Bandwidth {
-    let c = scenario.calibration;
+    let c = cost_terms(scenario);
+    let layers = scenario.model.layers;
     Bandwidth {
         peak_bytes_per_s: scenario.gpu.hbm_bandwidth_bytes_per_s,
-        mbu: c.mbu,
+        mbu: c.gemm.memory,
         effective_bytes_per_s: effective_bandwidth_bytes_per_s(scenario),
-        overhead_s: c.overhead_s,
-        realistic: c != Calibration::IDEAL,
+        overhead_s: c.fixed_overhead_s(layers) + c.collective_latency_per_step_s(layers, scenario.tp),
+        realistic: scenario.calibration != CostModel::Ideal,
     }
 }
 

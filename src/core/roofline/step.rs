@@ -14,8 +14,10 @@
 //! - **Prefill attention**: bytes = the KV the prompts hold from their earlier chunks, FLOPs = the
 //!   chunks' causal pairs x the same per-pair FLOPs.
 //!
-//! Each group costs max(bytes / (bandwidth x MBU), FLOPs / (TP x peak)); the step is their sum plus
-//! the all-reduces (two per layer, linear in T) and the calibration's fixed overhead, in s:
+//! Each group costs max(bytes / (bandwidth x f_memory), FLOPs / (TP x peak x f_compute)), with the
+//! cost model's achieved fractions ([`crate::core::calibration`]; 1 on the ideal roofline); the step
+//! is their sum plus the all-reduces (two per layer: latency + bytes linear in T over the link) and the
+//! cost model's fixed overhead (per step + layers x per layer), in s:
 //!
 //! step = Σ_g max(bytes_g / bw, FLOP_g / peak) + all-reduce(T) + overhead
 //!      = (bytes of the memory-bound groups) / bw + (FLOPs of the compute-bound groups) / peak + ...
@@ -33,10 +35,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    allreduce_s, effective_bandwidth_bytes_per_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound,
-    Scenario,
-};
+use super::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound, Scenario};
+use crate::core::calibration::{cost_terms, Efficiency};
 use crate::core::model::{decode_attention_flop, params_read};
 use crate::core::presets::ModelSpec;
 
@@ -114,9 +114,9 @@ pub struct StepTerms {
     pub gemm: GroupCost,
     pub decode_attention: GroupCost,
     pub prefill_attention: GroupCost,
-    /// All-reduces for the step's tokens, in s (0 at TP 1).
+    /// All-reduces for the step's tokens, their latency included, in s (0 at TP 1).
     pub allreduce_s: f64,
-    /// The calibration's fixed per-step overhead, in s.
+    /// The cost model's fixed overhead (per step + layers x per layer), in s.
     pub overhead_s: f64,
     /// Σ group times + allreduce_s + overhead_s, in s.
     pub step_s: f64,
@@ -159,32 +159,38 @@ pub struct StepRoofline {
     attention_flop_per_kv_token: f64,
     /// 2 x active params, in FLOP per token.
     flop_per_token: f64,
-    /// HBM bandwidth x MBU, in B/s.
-    bandwidth_bytes_per_s: f64,
-    /// TP x the weight precision's per-GPU peak, in FLOP/s.
-    peak_flop_per_s: f64,
-    /// All-reduce time per token in the step, in s.
+    /// Each group's achieved bandwidth and peak: HBM bandwidth x its memory fraction, TP x the
+    /// weight precision's per-GPU peak x its compute fraction ([`Rates`]).
+    gemm: Rates,
+    decode_attention: Rates,
+    prefill_attention: Rates,
+    /// All-reduce time per token in the step (bytes over the link), in s.
     allreduce_s_per_token: f64,
+    /// The all-reduces' latency per step (2 x layers x per-call latency at TP > 1), in s.
+    allreduce_latency_s: f64,
+    /// The cost model's fixed overhead per step (per step + layers x per layer), in s.
     overhead_s: f64,
 }
 
-impl StepRoofline {
-    /// The coefficients of `scenario`. Per-token KV bytes and attention FLOPs are the scenario's
-    /// context's averages (exact without sliding windows; with them, exact at that context).
-    pub fn new(scenario: &Scenario) -> StepRoofline {
-        let context = f64::from(scenario.context_tokens.max(1));
-        let attention = decode_attention_flop(&scenario.model, scenario.context_tokens.max(1));
-        StepRoofline {
-            model: scenario.model,
-            weight_bytes_per_param: scenario.weight_precision.bytes_per_element(),
-            tp: f64::from(scenario.tp.max(1)),
-            kv_bytes_per_token: kv_bytes_per_seq(scenario) / context / kv_shards(scenario),
-            attention_flop_per_kv_token: attention / context,
-            flop_per_token: 2.0 * scenario.model.active_params,
-            bandwidth_bytes_per_s: effective_bandwidth_bytes_per_s(scenario),
-            peak_flop_per_s: peak_flop_per_s(scenario),
-            allreduce_s_per_token: allreduce_s(scenario, 1.0),
-            overhead_s: scenario.calibration.overhead_s,
+/// One kernel group's achieved bandwidth and peak, and their ratios to the GEMM group's (1 where
+/// equal, so an all-memory-bound step is (weights + KV) / bw to the bit).
+#[derive(Clone, Copy, Debug)]
+struct Rates {
+    bandwidth_bytes_per_s: f64,
+    peak_flop_per_s: f64,
+    /// GEMM group's memory fraction / this group's.
+    bytes_weight: f64,
+    /// GEMM group's compute fraction / this group's.
+    flop_weight: f64,
+}
+
+impl Rates {
+    fn new(bw: f64, peak: f64, e: Efficiency, gemm: Efficiency) -> Rates {
+        Rates {
+            bandwidth_bytes_per_s: bw * e.memory,
+            peak_flop_per_s: peak * e.compute,
+            bytes_weight: gemm.memory / e.memory,
+            flop_weight: gemm.compute / e.compute,
         }
     }
 
@@ -194,6 +200,33 @@ impl StepRoofline {
             flop,
             memory_s: bytes / self.bandwidth_bytes_per_s,
             compute_s: flop / self.peak_flop_per_s,
+        }
+    }
+}
+
+impl StepRoofline {
+    /// The coefficients of `scenario` under its cost model ([`cost_terms`]). Per-token KV bytes and
+    /// attention FLOPs are the scenario's context's averages (exact without sliding windows; with
+    /// them, exact at that context).
+    pub fn new(scenario: &Scenario) -> StepRoofline {
+        let context = f64::from(scenario.context_tokens.max(1));
+        let attention = decode_attention_flop(&scenario.model, scenario.context_tokens.max(1));
+        let c = cost_terms(scenario);
+        let (bw, peak) = (scenario.gpu.hbm_bandwidth_bytes_per_s, peak_flop_per_s(scenario));
+        let layers = scenario.model.layers;
+        StepRoofline {
+            model: scenario.model,
+            weight_bytes_per_param: scenario.weight_precision.bytes_per_element(),
+            tp: f64::from(scenario.tp.max(1)),
+            kv_bytes_per_token: kv_bytes_per_seq(scenario) / context / kv_shards(scenario),
+            attention_flop_per_kv_token: attention / context,
+            flop_per_token: 2.0 * scenario.model.active_params,
+            gemm: Rates::new(bw, peak, c.gemm, c.gemm),
+            decode_attention: Rates::new(bw, peak, c.decode_attention, c.gemm),
+            prefill_attention: Rates::new(bw, peak, c.prefill_attention, c.gemm),
+            allreduce_s_per_token: allreduce_s(scenario, 1.0),
+            allreduce_latency_s: c.collective_latency_per_step_s(layers, scenario.tp),
+            overhead_s: c.fixed_overhead_s(layers),
         }
     }
 
@@ -209,14 +242,14 @@ impl StepRoofline {
     #[inline]
     pub fn gemm(&self, tokens: f64) -> GroupCost {
         let weights = params_read(&self.model, tokens) * self.weight_bytes_per_param / self.tp;
-        self.group(weights, self.flop_per_token * tokens)
+        self.gemm.group(weights, self.flop_per_token * tokens)
     }
 
     /// The prefill attention group: the prompts' earlier KV read (held tokens x KV bytes per token)
     /// and their chunks' causal attention FLOPs.
     #[inline]
     pub fn prefill_attention(&self, prefill_kv_tokens: f64, prefill_attention_flop: f64) -> GroupCost {
-        self.group(prefill_kv_tokens * self.kv_bytes_per_token, prefill_attention_flop)
+        self.prefill_attention.group(prefill_kv_tokens * self.kv_bytes_per_token, prefill_attention_flop)
     }
 
     /// [`StepRoofline::terms`] given its GEMM group ([`StepRoofline::gemm`] of `tokens`, the step's
@@ -225,30 +258,27 @@ impl StepRoofline {
     #[inline]
     pub fn terms_with_gemm(&self, gemm: GroupCost, tokens: f64, mix: &StepMix) -> StepTerms {
         let verified = 1.0 + mix.verify_draft_tokens;
-        let decode_attention = self.group(
+        let decode_attention = self.decode_attention.group(
             mix.decode_kv_tokens * self.kv_bytes_per_token,
             mix.decode_kv_tokens * self.attention_flop_per_kv_token * verified,
         );
         let prefill_attention = self.prefill_attention(mix.prefill_kv_tokens, mix.prefill_attention_flop);
-        // Summed as bytes over the bandwidth plus FLOPs over the peak, so that an all-memory-bound
-        // step is (weights + KV) / bw to the bit, as the single roofline computed it.
+        // Summed as bytes over the GEMMs' bandwidth plus FLOPs over their peak (each group's weighted
+        // by its rate's ratio to the GEMMs', exactly 1 where equal), so that an all-memory-bound step
+        // with one memory fraction is (weights + KV) / bw to the bit, as the single roofline computed it.
         let (mut bytes, mut flop) = (0.0, 0.0);
-        for g in [&gemm, &decode_attention, &prefill_attention] {
+        let groups = [(&gemm, &self.gemm), (&decode_attention, &self.decode_attention)];
+        for (g, rates) in groups.into_iter().chain([(&prefill_attention, &self.prefill_attention)]) {
             match g.bound() {
-                Bound::Compute => flop += g.flop,
-                Bound::Memory => bytes += g.bytes,
+                Bound::Compute => flop += g.flop * rates.flop_weight,
+                Bound::Memory => bytes += g.bytes * rates.bytes_weight,
             }
         }
-        let allreduce_s = self.allreduce_s_per_token * tokens;
-        let step_s =
-            bytes / self.bandwidth_bytes_per_s + flop / self.peak_flop_per_s + allreduce_s + self.overhead_s;
-        let mut binding = Group::Gemm;
-        if decode_attention.time_s() > gemm.time_s() {
-            binding = Group::DecodeAttention;
-        }
-        if prefill_attention.time_s() > gemm.time_s().max(decode_attention.time_s()) {
-            binding = Group::PrefillAttention;
-        }
+        let allreduce_s = self.allreduce_s_per_token * tokens + self.allreduce_latency_s;
+        let step_s = bytes / self.gemm.bandwidth_bytes_per_s
+            + flop / self.gemm.peak_flop_per_s
+            + allreduce_s
+            + self.overhead_s;
         StepTerms {
             gemm,
             decode_attention,
@@ -256,9 +286,21 @@ impl StepRoofline {
             allreduce_s,
             overhead_s: self.overhead_s,
             step_s,
-            binding,
+            binding: binding(&gemm, &decode_attention, &prefill_attention),
         }
     }
+}
+
+/// The group that takes longest (the first of equals).
+fn binding(gemm: &GroupCost, decode_attention: &GroupCost, prefill_attention: &GroupCost) -> Group {
+    let mut binding = Group::Gemm;
+    if decode_attention.time_s() > gemm.time_s() {
+        binding = Group::DecodeAttention;
+    }
+    if prefill_attention.time_s() > gemm.time_s().max(decode_attention.time_s()) {
+        binding = Group::PrefillAttention;
+    }
+    binding
 }
 
 /// [`StepRoofline::terms`] for one step of `scenario`.

@@ -3,12 +3,12 @@
 
 use super::super::channel::Changes;
 use crate::core::fit::{fitted_step_s, Fit, FitError, FitWarning, MeasuredPoint};
-use crate::core::roofline::{Calibration, Scenario};
+use crate::core::roofline::Scenario;
 use crate::core::units::s_to_ms;
 use crate::format::{fixed, ms, percent, thousands};
 use crate::panel_protocol::ToPage;
-use crate::state::fields::{trim_decimal, MBU, OVERHEAD};
-use crate::state::{Inputs, Notice};
+use crate::state::calibration::clamped;
+use crate::state::Inputs;
 use leptos::prelude::*;
 
 /// The fit's numbers and warnings, "Use this fit" and "Clear".
@@ -22,12 +22,12 @@ pub(super) fn FitReadout(
     let changes = Changes::from_context();
     let apply = move |_| {
         if let Ok(f) = fit.get_untracked() {
-            let (calibration, notes) = clamped_calibration(&f);
+            let (calibration, notes) = clamped(&f);
             changes.send(ToPage::Realistic(calibration));
             set_applied.set(notes);
         }
     };
-    let in_use = move || fit.get().ok().map(|f| clamped_calibration(&f).0) == inputs.get().realistic();
+    let in_use = move || fit.get().ok().map(|f| clamped(&f).0) == inputs.get().realistic();
     view! {
         {move || match fit.get() {
             Ok(f) => fit_numbers(&f).into_any(),
@@ -64,21 +64,6 @@ pub(super) fn fit_numbers(f: &Fit) -> impl IntoView {
             {warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
         </ul>
     }
-}
-
-/// The fit as a calibration inside the MBU and overhead controls' ranges, with a note for each
-/// value that had to be clamped (the same message a URL value gets).
-pub(super) fn clamped_calibration(f: &Fit) -> (Calibration, Vec<String>) {
-    let mut notices: Vec<Notice> = Vec::new();
-    let mbu_text = trim_decimal(MBU.to_display(f.mbu));
-    let overhead_text = trim_decimal(OVERHEAD.to_display(f.overhead_s));
-    let d = Calibration::REALISTIC_DEFAULT;
-    let mbu = MBU.read(Some(&mbu_text), d.mbu, &mut notices);
-    let overhead_s = OVERHEAD.read(Some(&overhead_text), d.overhead_s, &mut notices);
-    let notes = notices
-        .into_iter()
-        .map(|notice| format!("The fit is outside the control's range: {}", notice.message));
-    (Calibration { mbu, overhead_s }, notes.collect())
 }
 
 /// Why there is no fit, and what to check.

@@ -1,0 +1,95 @@
+//! A published measurement as the model sees it: its scenario, and the TPOT and throughput the model
+//! predicts under the conditions it was measured in (closed loop at a concurrency, or a ceiling).
+//!
+//! A closed-loop run at concurrency C with prompts of ISL and answers of OSL tokens (means) is taken as
+//! its steady state: C sequences decode at the mean context ISL + OSL / 2, and every OSL decode steps
+//! each of the other C - 1 requests has its prompt prefilled once, as a step of its own that the
+//! decodes wait for (SGLang's default; vLLM and TensorRT-LLM chunk the prompt into the decode steps,
+//! which costs about the same GPU time). So
+//!
+//! TPOT = step(C, ISL + OSL / 2) + (C - 1) / OSL x prefill(ISL)
+//!
+//! (a request's own prefill is its TTFT, which TPOT excludes). Batches are the client's concurrency:
+//! requests waiting for a slot or between requests are not counted out.
+
+use super::published::{PublishedPoint, UseClass};
+use super::CostModel;
+use crate::core::model::prefill_attention_flop;
+use crate::core::presets::{gpu_by_id, model_by_id};
+use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline, MAX_BATCH};
+
+/// The scenario of a published point at its mean context, under `calibration`; `None` when its model
+/// or GPU is not a preset.
+pub fn scenario_of(p: &PublishedPoint, calibration: CostModel) -> Option<Scenario> {
+    let model = *model_by_id(p.model_id)?;
+    let gpu = *gpu_by_id(p.gpu_id)?;
+    let context = (p.isl_mean + p.osl_mean / 2.0).round().clamp(1.0, f64::from(u32::MAX));
+    Some(Scenario {
+        model,
+        gpu,
+        weight_precision: p.weight_precision,
+        kv_precision: p.kv_precision,
+        tp: p.tp.max(1),
+        context_tokens: context as u32,
+        output_tokens: p.osl_mean.round().max(1.0) as u32,
+        calibration,
+        ..crate::core::calibration::published::BASE_SCENARIO
+    })
+}
+
+/// One prompt of `isl` tokens prefilled as a step of its own, in s.
+fn prefill_s(scenario: &Scenario, isl: f64) -> f64 {
+    let tokens = isl.round().clamp(1.0, f64::from(u32::MAX)) as u32;
+    let mix = StepMix {
+        prefill_tokens: f64::from(tokens),
+        prefill_attention_flop: prefill_attention_flop(&scenario.model, tokens),
+        ..StepMix::default()
+    };
+    StepRoofline::new(scenario).terms(&mix).step_s
+}
+
+/// The closed-loop TPOT the model predicts at `batch` (see the module's equation), in s.
+pub fn closed_loop_tpot_at_s(scenario: &Scenario, batch: f64, isl: f64, osl: f64) -> f64 {
+    let step = step_time_at(scenario, batch).step_s;
+    let others = (batch - 1.0).max(0.0);
+    step + others / osl.max(1.0) * prefill_s(scenario, isl)
+}
+
+/// The TPOT the model predicts for a point with a TPOT at a known concurrency, in s.
+pub fn predicted_tpot_s(p: &PublishedPoint, calibration: CostModel) -> Option<f64> {
+    let batch = p.concurrency?;
+    let scenario = scenario_of(p, calibration)?;
+    Some(closed_loop_tpot_at_s(&scenario, batch, p.isl_mean, p.osl_mean))
+}
+
+/// Output tokens/s the model predicts for a throughput point, over all its GPUs: for a ceiling, the
+/// largest batch the KV pool holds; for a load point without a known batch, the largest batch (up to
+/// the pool) whose closed-loop TPOT stays within the measured TPOT. Replicas = GPUs / TP.
+pub fn predicted_output_tokens_per_s(p: &PublishedPoint, calibration: CostModel) -> Option<f64> {
+    let scenario = scenario_of(p, calibration)?;
+    let pool = kv_pool_batch(&scenario).min(MAX_BATCH);
+    if pool == 0 {
+        return Some(0.0);
+    }
+    let tpot_at = |b: u32| closed_loop_tpot_at_s(&scenario, f64::from(b), p.isl_mean, p.osl_mean);
+    let batch = match (p.use_class, p.tpot_s) {
+        (UseClass::Ceiling, _) | (_, None) => pool,
+        (_, Some(limit_s)) => largest_batch_within(pool, limit_s, tpot_at),
+    };
+    let replicas = f64::from(p.gpus / p.tp.max(1)).max(1.0);
+    Some(replicas * f64::from(batch) / tpot_at(batch.max(1)))
+}
+
+/// The largest batch in 1..=pool whose TPOT is at most `limit_s` (TPOT grows with the batch); 1 if none.
+fn largest_batch_within(pool: u32, limit_s: f64, tpot_at: impl Fn(u32) -> f64) -> u32 {
+    let (mut lo, mut hi) = (1_u32, pool);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if tpot_at(mid) <= limit_s {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}

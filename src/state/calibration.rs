@@ -1,0 +1,112 @@
+//! The calibration control's URL keys: `calib` (`ideal`, `measured`, `custom`, `fit`), `engine` (with
+//! `measured`: `vllm`, `sglang`, `trtllm`) and `mbu` / `overhead` (custom and fit), read into the
+//! choice and the scenario's cost model, and written back.
+
+use super::fields::{quoted, trim_decimal, MBU, OVERHEAD};
+use super::{measured, CalibrationChoice, Inputs, Notice, RawQuery};
+use crate::core::calibration::{Calibration, CostModel, Engine};
+use crate::core::fit::{fit, Fit};
+use crate::core::roofline::Scenario;
+
+/// The engine `calib=measured` uses when `engine` is absent: vLLM, the most used.
+pub const DEFAULT_ENGINE: Engine = Engine::Vllm;
+
+/// The choice and cost model the query asks for. Without `calib`, `mbu`, `overhead` or `realistic=1`
+/// mean custom, else ideal. `calib=fit` without `mbu`/`overhead` fits the query's `measured` points.
+pub fn read(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) -> (CalibrationChoice, CostModel) {
+    let custom_given = raw.get("mbu").is_some() || raw.get("overhead").is_some();
+    let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
+    let implied = if custom_given || flag { CalibrationChoice::Custom } else { CalibrationChoice::Ideal };
+    let choice = match raw.get("calib") {
+        None => implied,
+        Some(text) => CalibrationChoice::from_id(&text.trim().to_ascii_lowercase()).unwrap_or_else(|| {
+            let ids: Vec<&str> = CalibrationChoice::ALL.iter().map(|c| c.id()).collect();
+            let message = format!(
+                "calib={} is not one of {}; using {}.",
+                quoted(text),
+                ids.join(", "),
+                implied.id()
+            );
+            notices.push(Notice { key: "calib", message });
+            implied
+        }),
+    };
+    let engine = read_engine(raw, choice, notices);
+    let model = match choice {
+        CalibrationChoice::Ideal => CostModel::Ideal,
+        CalibrationChoice::Measured => CostModel::Measured(engine),
+        CalibrationChoice::Custom => CostModel::Custom(read_custom(raw, notices)),
+        CalibrationChoice::Fit if custom_given => CostModel::Custom(read_custom(raw, notices)),
+        CalibrationChoice::Fit => CostModel::Custom(fit_of_query(raw, scenario, notices)),
+    };
+    (choice, model)
+}
+
+fn read_engine(raw: &RawQuery, choice: CalibrationChoice, notices: &mut Vec<Notice>) -> Engine {
+    let Some(text) = raw.get("engine") else { return DEFAULT_ENGINE };
+    let engine = Engine::from_id(&text.trim().to_ascii_lowercase());
+    if engine.is_none() {
+        let ids: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
+        let message =
+            format!("engine={} is not one of {}; using {}.", quoted(text), ids.join(", "), DEFAULT_ENGINE.id());
+        notices.push(Notice { key: "engine", message });
+    } else if choice != CalibrationChoice::Measured {
+        let message = "engine= applies to calib=measured only; it is ignored.".to_string();
+        notices.push(Notice { key: "engine", message });
+    }
+    engine.unwrap_or(DEFAULT_ENGINE)
+}
+
+fn read_custom(raw: &RawQuery, notices: &mut Vec<Notice>) -> Calibration {
+    let d = Calibration::REALISTIC_DEFAULT;
+    let mbu = MBU.read(raw.get("mbu"), d.mbu, notices);
+    Calibration { mbu, overhead_s: OVERHEAD.read(raw.get("overhead"), d.overhead_s, notices) }
+}
+
+/// The measured points' fit as custom terms; with no usable fit, custom's defaults and a notice.
+fn fit_of_query(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) -> Calibration {
+    let points = measured::read(raw, &mut Vec::new());
+    match fit(scenario, &points) {
+        Ok(f) => clamped(&f).0,
+        Err(_) => {
+            let message = "calib=fit needs measured points that fit (measured=batch:TPOT,...); using custom's \
+                           defaults."
+                .to_string();
+            notices.push(Notice { key: "calib", message });
+            Calibration::REALISTIC_DEFAULT
+        }
+    }
+}
+
+/// A measured-data fit as custom terms inside the MBU and overhead controls' ranges, with a note for
+/// each value that had to be clamped (the same message a URL value gets).
+pub fn clamped(f: &Fit) -> (Calibration, Vec<String>) {
+    let mut notices: Vec<Notice> = Vec::new();
+    let mbu_text = trim_decimal(MBU.to_display(f.mbu));
+    let overhead_text = trim_decimal(OVERHEAD.to_display(f.overhead_s));
+    let d = Calibration::REALISTIC_DEFAULT;
+    let mbu = MBU.read(Some(&mbu_text), d.mbu, &mut notices);
+    let overhead_s = OVERHEAD.read(Some(&overhead_text), d.overhead_s, &mut notices);
+    let notes = notices
+        .into_iter()
+        .map(|notice| format!("The fit is outside the control's range: {}", notice.message));
+    (Calibration { mbu, overhead_s }, notes.collect())
+}
+
+/// The calibration's query pairs: none on the ideal roofline; `calib=measured&engine=..`; `mbu` and
+/// `overhead` for custom (its `calib` implied), with `calib=fit` before them for the fit.
+pub fn pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
+    let mut pairs = Vec::new();
+    if let Some(engine) = inputs.engine() {
+        pairs.push(("calib", CalibrationChoice::Measured.id().to_string()));
+        pairs.push(("engine", engine.id().to_string()));
+    }
+    if let Some(c) = inputs.realistic() {
+        if inputs.calibration_choice == CalibrationChoice::Fit {
+            pairs.push(("calib", CalibrationChoice::Fit.id().to_string()));
+        }
+        pairs.push(("mbu", MBU.write(c.mbu)));
+        pairs.push(("overhead", OVERHEAD.write(c.overhead_s)));
+    }
+    pairs
+}
