@@ -38,10 +38,11 @@ test-browser: dist single setup-browser
 	cd tests/e2e && E2E_PORT=$(E2E_PORT) npx playwright test
 
 ## bench: the benchmarks, printed against the budgets (not part of `make test`; results go in BENCHMARKS.md):
-## the native simulator beside the peer inference-lab (bench/native, a crate of its own), then the browser
+## the calibrated cost model's error on the published measurements (src/bin/calibrate.rs --report), the native simulator beside the peer inference-lab (bench/native, a crate of its own), then the browser
 ## (bench/browser on dist/: interaction latency, cold load, the simulator in wasm). Fails if a budget fails.
 bench: dist setup-browser
 	@status=0; \
+	cargo run --quiet --bin calibrate -- --report || status=1; \
 	(cd bench/native && cargo run --release) || status=1; \
 	node bench/browser/run.js || status=1; \
 	exit $$status
