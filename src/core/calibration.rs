@@ -25,6 +25,7 @@ pub mod profile;
 pub mod published;
 pub mod render;
 pub mod report;
+pub mod summary;
 pub mod transfer;
 
 use serde::{Deserialize, Serialize};

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::channel::panel_body_near;
+use super::ideal_note::{IdealNote, NotePanel};
 use super::page::{PageMemos, PageState};
 use super::widgets::NumberInput;
 use crate::core::capacity::{capacity_plan, CapacityPlan};
@@ -23,6 +24,7 @@ pub fn CapacityPanel() -> impl IntoView {
     view! {
         <section id="capacity" class="panel capacity" aria-labelledby="capacity-title">
             <h2 id="capacity-title">"Capacity plan"</h2>
+            <IdealNote panel=NotePanel::Capacity/>
             {panel_body_near(PanelKind::Capacity, state, Signal::derive(|| false), move || view! {
                 <CapacityBody inputs=inputs scenario=scenario analysis=analysis/>
             }.into_any())}

@@ -20,6 +20,7 @@ mod export;
 pub mod extras;
 mod frame_draw;
 mod headline;
+mod ideal_note;
 mod keys;
 #[cfg(feature = "lazy_panels")]
 mod lazy;

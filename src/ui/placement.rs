@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::channel::panel_body;
+use super::ideal_note::{IdealNote, NotePanel};
 use super::page::{InputsSignals, PageState};
 use super::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::core::placement::{compare, PlacementMode};
@@ -38,6 +39,7 @@ pub fn PlacementPanel() -> impl IntoView {
     view! {
         <section id="placement" class="panel placement" aria-labelledby="placement-title">
             <h2 id="placement-title">"Prefill and decode: colocated or disaggregated"</h2>
+            <IdealNote panel=NotePanel::Placement/>
             <p class="hint">
                 "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV "
                 "to y decode instances. Each placement's highest rate inside both targets, per GPU (steady state, mean TTFT)."

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::channel::panel_body;
+use super::ideal_note::{IdealNote, NotePanel};
 use super::page::{InputsSignals, PageMemos, PageState};
 use super::search_chart::SearchChart;
 use super::search_prices::PriceEditor;
@@ -31,6 +32,7 @@ pub fn SearchPanel() -> impl IntoView {
     view! {
         <section id="search" class="panel search" data-panel="search" aria-labelledby="search-title">
             <h2 id="search-title">"Configuration search"</h2>
+            <IdealNote panel=NotePanel::Search/>
             <p class="hint">
                 "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to "
                 "8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets."

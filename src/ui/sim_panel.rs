@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::channel::panel_body;
+use super::ideal_note::{IdealNote, NotePanel};
 use super::page::{PageMemos, PageState};
 use super::sim_charts::{SimChart, SimChartKind};
 use super::sim_controls::SimControls;
@@ -31,6 +32,7 @@ pub fn SimPanel() -> impl IntoView {
     view! {
         <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
             <h2 id="sim-title">"SLO attainment against request rate"</h2>
+            <IdealNote panel=NotePanel::Sim/>
             <p class="sim-intro">
                 "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server "
                 "with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a "
