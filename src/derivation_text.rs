@@ -69,7 +69,15 @@ pub fn general_reasons(d: &Derivation) -> Vec<String> {
             d.weights.tp
         ));
     }
-    if d.bandwidth.realistic {
+    if d.bandwidth.measured {
+        why.push(format!(
+            "the measured profile reads the weights at {} and the KV at {} of peak bandwidth and adds {} ms of fixed \
+             costs to every step",
+            percent_trimmed(d.bandwidth.mbu),
+            percent_trimmed(d.bandwidth.attention_mbu),
+            trimmed(d.bandwidth.overhead_s * 1e3, 2)
+        ));
+    } else if d.bandwidth.realistic {
         why.push(format!(
             "realistic mode reads at {} of peak bandwidth and adds {} ms to every step",
             percent_trimmed(d.bandwidth.mbu),

@@ -6,6 +6,7 @@ mod common;
 use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
+use goodput_lab::core::calibration::{cost_terms, CostModel, Engine};
 use goodput_lab::core::roofline::{
     analyze, evaluate, step_time_at, Bound, Calibration, Limit, Precision, Scenario, TP_CHOICES,
 };
@@ -132,7 +133,7 @@ fn check_step(s: &Scenario, d: &Derivation, step: &StepAt, label: &str) {
     let weights = weight_read(d, step);
     same(weights, step.time.weight_read_bytes, &format!("{what} weights read"));
     same(b * f.kv_bytes_per_seq, step.time.kv_read_bytes, &format!("{what} KV read"));
-    let memory_s = (weights + b * f.kv_bytes_per_seq) / f.bandwidth_bytes_per_s;
+    let memory_s = weights / f.bandwidth_bytes_per_s + b * f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s;
     same(memory_s, step.time.memory_s, &format!("{what} memory term"));
     same(step.flop / d.compute.peak_flop_per_s, step.time.compute_s, &format!("{what} compute term"));
     same(b * f.compute_per_seq_s, step.time.compute_s, &format!("{what} compute per sequence"));
@@ -141,7 +142,7 @@ fn check_step(s: &Scenario, d: &Derivation, step: &StepAt, label: &str) {
     // its reads and its FLOPs, then the all-reduce and the overhead.
     let (gemm_read_s, gemm_flop_s) = (weights / f.bandwidth_bytes_per_s, step.time.compute_s);
     let (kv_read_s, attention_flop_s) =
-        (b * f.kv_bytes_per_seq / f.bandwidth_bytes_per_s, b * f.attention_compute_per_seq_s);
+        (b * f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s, b * f.attention_compute_per_seq_s);
     let (gemm_s, attention_s) = (gemm_read_s.max(gemm_flop_s), kv_read_s.max(attention_flop_s));
     let total = gemm_s + attention_s + b * f.allreduce_per_seq_s + f.overhead_s;
     let table = evaluate(s, step.batch);
@@ -174,23 +175,25 @@ fn check_knee(s: &Scenario, d: &Derivation, label: &str) {
             ..
         } => {
             let KneeForm::Memory { allreduce_bytes_per_seq, .. } = k.form else { unreachable!() };
-            same(budget_s, s.tpot_target_s - s.calibration.custom().map_or(0.0, |c| c.overhead_s), &format!("{what} budget"));
+            let fixed_s = cost_terms(s).fixed_s(s.model.layers, s.tp);
+            same(budget_s, s.tpot_target_s - fixed_s, &format!("{what} budget"));
             same(budget_s * bandwidth_bytes_per_s, budget_bytes, &format!("{what} budget bytes"));
             let exact = (budget_bytes - weight_bytes) / (kv_bytes_per_seq + allreduce_bytes_per_seq);
             near(exact, k.exact, &what);
         }
         KneeForm::Compute { budget_s, compute_per_seq_s, attention_per_seq_s, allreduce_per_seq_s } => {
             let f = &d.step;
-            let attention = (f.kv_bytes_per_seq / f.bandwidth_bytes_per_s).max(f.attention_compute_per_seq_s);
+            let attention = (f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s).max(f.attention_compute_per_seq_s);
             same(attention_per_seq_s, attention, &format!("{what} attention per sequence"));
             near(budget_s / (compute_per_seq_s + attention_per_seq_s + allreduce_per_seq_s), k.exact, &what);
         }
         KneeForm::Numeric => {
             let attention = step_time_at(s, k.exact).terms.decode_attention;
             let attention_compute = attention.compute_s > attention.memory_s;
+            let two_bandwidths = d.step.kv_bandwidth_bytes_per_s != d.step.bandwidth_bytes_per_s;
             assert!(
-                d.weights.moe.is_some() || attention_compute,
-                "{what}: only MoE reads or a compute-bound attention need bisection"
+                d.weights.moe.is_some() || attention_compute || two_bandwidths,
+                "{what}: only MoE reads, a compute-bound attention or KV read at another bandwidth need bisection"
             );
             assert_close(step_time_at(s, k.exact).step_s, s.tpot_target_s, 1e-9, &what);
         }
@@ -246,9 +249,16 @@ fn tensor_parallel_realistic_and_fp8_cases_recombine() {
                 let fp8 = Scenario { weight_precision: Precision::Fp8, kv_precision: Precision::Fp8, ..s };
                 let fp4 =
                     Scenario { weight_precision: Precision::Fp4, kv_precision: Precision::Fp4, ..realistic };
-                for (case, sc) in
-                    [("ideal", s), ("realistic", realistic), ("fp8", fp8), ("fp4 realistic", fp4)]
-                {
+                let measured = Scenario { calibration: CostModel::Measured(Engine::Sglang), ..s };
+                let measured_fp8 = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..fp8 };
+                for (case, sc) in [
+                    ("ideal", s),
+                    ("realistic", realistic),
+                    ("fp8", fp8),
+                    ("fp4 realistic", fp4),
+                    ("measured", measured),
+                    ("fp8 measured", measured_fp8),
+                ] {
                     check_recombines(&sc, &format!("{model} on {tp} x {gpu}, {case}"));
                 }
             }
@@ -421,7 +431,8 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
             let base = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             let tp = analyze(&base).tp_needed.unwrap_or(8);
             let realistic = Scenario { tp, calibration: Calibration::REALISTIC_DEFAULT.into(), ..base };
-            for s in [base, Scenario { tp, ..base }, realistic] {
+            let measured = Scenario { tp, calibration: CostModel::Measured(Engine::Trtllm), ..base };
+            for s in [base, Scenario { tp, ..base }, realistic, measured] {
                 let d = derive_scenario(&s);
                 let lines = goodput_lab::derivation_text::lines(&s, &d);
                 let text = format!("{lines:?}");

@@ -23,6 +23,7 @@ mod nnls;
 pub mod predict;
 pub mod profile;
 pub mod published;
+pub mod references;
 pub mod render;
 pub mod report;
 pub mod summary;
@@ -106,8 +107,6 @@ pub enum CostModel {
 }
 
 impl CostModel {
-    pub const IDEAL: CostModel = CostModel::Ideal;
-
     /// The custom calibration, if this is one.
     pub fn custom(self) -> Option<Calibration> {
         match self {
@@ -164,17 +163,12 @@ impl CostTerms {
         CostTerms { gemm: e, decode_attention: e, prefill_attention: e, step_overhead_s: c.overhead_s, ..CostTerms::IDEAL }
     }
 
-    /// The fixed time every step pays besides the all-reduces: step overhead + layers x layer overhead, in s.
-    pub fn fixed_overhead_s(&self, layers: u32) -> f64 {
-        self.step_overhead_s + f64::from(layers) * self.layer_overhead_s
-    }
-
-    /// The all-reduces' latency per step: 2 x layers x latency at TP > 1, else 0, in s.
-    pub fn collective_latency_per_step_s(&self, layers: u32, tp: u32) -> f64 {
-        if tp <= 1 {
-            return 0.0;
-        }
-        2.0 * f64::from(layers) * self.collective_latency_s
+    /// The fixed costs every step pays: per step + layers x per layer + (at TP > 1) two all-reduce
+    /// latencies per layer, in s.
+    pub fn fixed_s(&self, layers: u32, tp: u32) -> f64 {
+        let layers = f64::from(layers);
+        let collectives = if tp > 1 { 2.0 * layers * self.collective_latency_s } else { 0.0 };
+        self.step_overhead_s + layers * self.layer_overhead_s + collectives
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::calibration::references::{references, Reference};
 use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
 use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
 
@@ -37,6 +38,9 @@ pub struct Curves {
     pub tp: u32,
     /// Measured step times and their fitted line (the step chart draws them), if any were given.
     pub measured: Option<MeasuredOverlay>,
+    /// Published measurements of this model on this GPU, weight precision and TP, each with the
+    /// scenario's cost model's prediction (both batch charts draw them).
+    pub references: Vec<Reference>,
 }
 
 /// axis = round_up(1.15 x max(128, 2 x knee, pool)), capped at [`MAX_AXIS_BATCH`].
@@ -131,5 +135,6 @@ fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: u32)
         ttft_target_s: scenario.ttft_target_s,
         tp: scenario.tp,
         measured: None,
+        references: references(scenario),
     }
 }

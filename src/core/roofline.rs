@@ -96,7 +96,7 @@ pub struct StepTime {
     pub compute_s: f64,
     /// Two ring all-reduces per layer: 2 x layers x 2(TP-1)/TP x B x hidden x 2 B / link, in s.
     pub allreduce_s: f64,
-    /// The calibration's fixed per-step overhead, in s.
+    /// The cost model's fixed costs per step (per step, per layer, all-reduce latency), in s.
     pub overhead_s: f64,
     /// max(weights / bw, GEMM compute) + max(KV / bw, attention compute) + allreduce_s +
     /// overhead_s, in s; max(memory_s, compute_s) + allreduce_s + overhead_s when every group is

@@ -25,7 +25,17 @@ pub(super) fn bandwidth(scenario: &Scenario, d: &Derivation) -> Line {
         "peak × achieved fraction (MBU)",
         format!("{} × {}", tb_per_s(b.peak_bytes_per_s), percent_trimmed(b.mbu)),
         tb_per_s(b.effective_bytes_per_s),
-        format!("Realistic mode also adds {} ms of overhead to every step.", trimmed(b.overhead_s * 1e3, 2)),
+        if b.measured {
+            format!(
+                "The measured profile: the GEMMs read at this bandwidth, the KV at {} of peak ({}), compute-bound                  groups multiply at {} of the tensor peak, and every step pays {} ms of fixed costs (per step,                  per layer and all-reduce latency).",
+                percent_trimmed(b.attention_mbu),
+                tb_per_s(b.attention_bytes_per_s),
+                percent_trimmed(b.compute_fraction),
+                trimmed(b.overhead_s * 1e3, 2)
+            )
+        } else {
+            format!("Realistic mode also adds {} ms of overhead to every step.", trimmed(b.overhead_s * 1e3, 2))
+        },
     )
 }
 
@@ -62,12 +72,14 @@ pub(super) fn step_formula(d: &Derivation) -> Line {
     let weights = f.fixed_weight_read_bytes.map_or("W(B)".to_string(), size);
     let tail = format!("B × {} + {} ms", us(f.allreduce_per_seq_s), trimmed(f.overhead_s * 1e3, 2));
     let bw = tb_per_s(f.bandwidth_bytes_per_s);
+    let kv_bw = tb_per_s(f.kv_bandwidth_bytes_per_s);
     let kv = size(f.kv_bytes_per_seq);
-    let (formula, numbers) = if per_operator(d) {
+    let two_bandwidths = f.kv_bandwidth_bytes_per_s != f.bandwidth_bytes_per_s;
+    let (formula, numbers) = if per_operator(d) || two_bandwidths {
         (
             "step(B) = max(weights read(B) / TP / bandwidth, 2 × active params × B / peak) + max(B × KV per sequence / shards / bandwidth, B × attention FLOPs per sequence / peak) + all-reduce(B) + overhead",
             format!(
-                "max({weights} / {bw}, B × {}) + max(B × {kv} / {bw}, B × {}) + {tail}",
+                "max({weights} / {bw}, B × {}) + max(B × {kv} / {kv_bw}, B × {}) + {tail}",
                 us(f.compute_per_seq_s),
                 us(f.attention_compute_per_seq_s)
             ),
@@ -199,11 +211,14 @@ pub(super) fn step_note(scenario: &Scenario, st: &StepAt) -> String {
 pub(super) fn compute_check(d: &Derivation, st: &StepAt) -> Line {
     let t = &st.time;
     let c = &d.compute;
-    let peak = if d.weights.tp > 1 {
+    let mut peak = if d.weights.tp > 1 {
         format!("({} × {})", d.weights.tp, tflop_per_s(c.per_gpu_flop_per_s))
     } else {
         tflop_per_s(c.per_gpu_flop_per_s)
     };
+    if c.fraction < 1.0 {
+        peak = format!("({peak} × {})", percent_trimmed(c.fraction));
+    }
     let numbers = format!("2 × {} × {} FLOP / {peak}", e9(c.active_params), thousands(f64::from(st.batch)));
     let gemm = &t.terms.gemm;
     let note = if t.terms.all_memory_bound() {

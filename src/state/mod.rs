@@ -21,11 +21,8 @@ pub mod view;
 use serde::{Deserialize, Serialize};
 
 use crate::core::presets::ModelSpec;
-use crate::core::presets::{GPUS, MODELS};
-use crate::core::prefix::PrefixCache;
 use crate::core::calibration::{CostModel, Engine};
-use crate::core::roofline::{Calibration, Precision, Scenario};
-use crate::core::spec::Speculation;
+use crate::core::roofline::{Calibration, Scenario};
 use fields::CTX;
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 pub use stops::{log_stops, nearest_stop_index};
@@ -105,32 +102,11 @@ pub struct Notice {
     pub message: String,
 }
 
-/// TTFT target default: MLPerf Inference's server-scenario TTFT for llama3.1-8b (2,000 ms, p99).
-pub const DEFAULT_TTFT_S: f64 = 2.0;
-/// Share of HBM given to weights plus KV, as vLLM's `gpu_memory_utilization` default.
-pub const DEFAULT_MEMORY_UTILIZATION: f64 = 0.9;
+pub use crate::core::presets::{DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S, WORKED_EXAMPLE};
 /// Capacity plan default load, in requests/s: four worked-example replicas' worth.
 pub const DEFAULT_RATE_REQ_PER_S: f64 = 100.0;
 /// Capacity plan default price: an assumed $2.50 per GPU-hour, to be replaced by your own.
 pub const DEFAULT_PRICE_PER_GPU_HOUR: f64 = 2.5;
-
-/// The worked example's scenario: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256
-/// out, on the ideal roofline.
-pub const WORKED_EXAMPLE: Scenario = Scenario {
-    model: MODELS[0],
-    gpu: GPUS[0],
-    weight_precision: Precision::Bf16,
-    kv_precision: Precision::Bf16,
-    tp: 1,
-    context_tokens: 2048,
-    output_tokens: 256,
-    tpot_target_s: 0.010,
-    ttft_target_s: DEFAULT_TTFT_S,
-    memory_utilization: DEFAULT_MEMORY_UTILIZATION,
-    calibration: CostModel::Ideal,
-    speculation: Speculation::OFF,
-    prefix: PrefixCache::NONE,
-};
 
 impl Default for Inputs {
     /// The worked example, with realistic mode off and the default capacity plan and simulator.
@@ -173,6 +149,12 @@ impl Inputs {
     pub fn with_realistic(mut self, calibration: Option<Calibration>) -> Inputs {
         self.set_realistic(calibration);
         self
+    }
+
+    /// "Custom": these MBU and overhead values, whatever was chosen before.
+    pub fn set_custom(&mut self, calibration: Calibration) {
+        self.calibration_choice = CalibrationChoice::Custom;
+        self.scenario.calibration = CostModel::Custom(calibration);
     }
 
     /// "Your measurements": custom terms from the measured-data fit.

@@ -15,11 +15,12 @@
 use super::published::{PublishedPoint, UseClass};
 use super::CostModel;
 use crate::core::model::prefill_attention_flop;
-use crate::core::presets::{gpu_by_id, model_by_id};
+use crate::core::presets::{gpu_by_id, model_by_id, WORKED_EXAMPLE};
 use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline, MAX_BATCH};
 
-/// The scenario of a published point at its mean context, under `calibration`; `None` when its model
-/// or GPU is not a preset.
+/// The scenario of a published point at its mean context, under `calibration`, with the worked
+/// example's memory share (0.9, vLLM's default) and no speculation or prefix cache (the data state
+/// neither; the targets do not enter a prediction); `None` when its model or GPU is not a preset.
 pub fn scenario_of(p: &PublishedPoint, calibration: CostModel) -> Option<Scenario> {
     let model = *model_by_id(p.model_id)?;
     let gpu = *gpu_by_id(p.gpu_id)?;
@@ -33,7 +34,7 @@ pub fn scenario_of(p: &PublishedPoint, calibration: CostModel) -> Option<Scenari
         context_tokens: context as u32,
         output_tokens: p.osl_mean.round().max(1.0) as u32,
         calibration,
-        ..crate::core::calibration::published::BASE_SCENARIO
+        ..WORKED_EXAMPLE
     })
 }
 

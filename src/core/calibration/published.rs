@@ -6,12 +6,9 @@ mod data;
 
 use serde::{Deserialize, Serialize};
 
-use super::{CostModel, Engine};
+use super::Engine;
 use crate::core::precision::Precision;
-use crate::core::presets::{GPUS, MODELS};
-use crate::core::prefix::PrefixCache;
 use crate::core::roofline::Scenario;
-use crate::core::spec::Speculation;
 pub use data::POINTS;
 
 /// How a row enters the calibration, from its `use_class` and whether its batch is known.
@@ -70,30 +67,15 @@ pub struct PublishedPoint {
     pub output_tokens_per_s: Option<f64>,
 }
 
-/// Targets, memory share and the rest of a published point's scenario that the data do not state:
-/// the page's defaults (0.9 of HBM as vLLM; no speculation or prefix cache; the targets unused).
-pub const BASE_SCENARIO: Scenario = Scenario {
-    model: MODELS[0],
-    gpu: GPUS[0],
-    weight_precision: Precision::Bf16,
-    kv_precision: Precision::Bf16,
-    tp: 1,
-    context_tokens: 2048,
-    output_tokens: 256,
-    tpot_target_s: 1.0,
-    ttft_target_s: 60.0,
-    memory_utilization: 0.9,
-    calibration: CostModel::Ideal,
-    speculation: Speculation::OFF,
-    prefix: PrefixCache::NONE,
-};
 
-/// The points that match a scenario's model, GPU, weight precision and TP (the page's references).
-pub fn matching(scenario: &Scenario) -> Vec<&'static PublishedPoint> {
-    POINTS
-        .iter()
-        .filter(|p| {
-            p.model_id == scenario.model.id
+/// The indices in [`POINTS`] of the priced points that match a scenario's model, GPU, weight
+/// precision and TP (the page's references).
+pub fn matching(scenario: &Scenario) -> Vec<usize> {
+    (0..POINTS.len())
+        .filter(|&i| {
+            let p = &POINTS[i];
+            !p.model_id.is_empty()
+                && p.model_id == scenario.model.id
                 && p.gpu_id == scenario.gpu.id
                 && p.weight_precision == scenario.weight_precision
                 && p.tp == scenario.tp

@@ -91,8 +91,14 @@ fn resolve_direct(profile: &Profile, gpu_id: &str, slot: Slot) -> Option<Resolve
     if let Some(g) = peer {
         return value_of(g).map(|value| Resolved { value, origin: Origin::SameGeneration(g.gpu_id) });
     }
-    let mut values: Vec<f64> = profile.gpus.iter().filter_map(value_of).collect();
-    median(&mut values).map(|value| Resolved { value, origin: Origin::Median })
+    // The profile covers a handful of GPUs: the median on the stack, no allocation on the step's path.
+    let mut values = [0.0; 32];
+    let mut n = 0;
+    for v in profile.gpus.iter().filter_map(value_of).take(values.len()) {
+        values[n] = v;
+        n += 1;
+    }
+    median(&mut values[..n]).map(|value| Resolved { value, origin: Origin::Median })
 }
 
 impl Profile<'_> {

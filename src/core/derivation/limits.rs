@@ -99,7 +99,15 @@ pub(super) fn knee(scenario: &Scenario, analysis: &Analysis, f: &StepFormula) ->
             None => KneeForm::Numeric,
             Some(weight_bytes) => {
                 let at = step_time_at(scenario, analysis.knee_exact).terms;
-                linear_knee(target_s, weight_bytes, f, at.gemm.bound(), at.decode_attention.bound())
+                let (gemm, attention) = (at.gemm.bound(), at.decode_attention.bound());
+                let two_bandwidths = f.kv_bandwidth_bytes_per_s != f.bandwidth_bytes_per_s;
+                if two_bandwidths && (gemm, attention) == (Bound::Memory, Bound::Memory) {
+                    // Weights and KV read at different achieved bandwidths (the measured profile):
+                    // no single budget in bytes, so the knee is bisected.
+                    KneeForm::Numeric
+                } else {
+                    linear_knee(target_s, weight_bytes, f, gemm, attention)
+                }
             }
         }
     };
@@ -135,7 +143,7 @@ pub(super) fn linear_knee(
             budget_s,
             compute_per_seq_s: f.compute_per_seq_s,
             attention_per_seq_s: match attention {
-                Bound::Memory => f.kv_bytes_per_seq / bw,
+                Bound::Memory => f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s,
                 Bound::Compute => f.attention_compute_per_seq_s,
             },
             allreduce_per_seq_s: f.allreduce_per_seq_s,

@@ -15,11 +15,20 @@ use serde::Serialize;
 pub struct Bandwidth {
     pub peak_bytes_per_s: f64,
     pub mbu: f64,
-    /// peak x MBU, in B/s.
+    /// peak x MBU (the GEMMs' achieved bandwidth), in B/s.
     pub effective_bytes_per_s: f64,
+    /// Decode attention's achieved share of peak (MBU except in the measured profile).
+    pub attention_mbu: f64,
+    /// peak x attention_mbu, in B/s.
+    pub attention_bytes_per_s: f64,
+    /// Achieved share of the tensor peak (1 except in the measured profile).
+    pub compute_fraction: f64,
+    /// Every fixed cost of a step: per step, per layer and the all-reduces' latency, in s.
     pub overhead_s: f64,
-    /// Realistic mode is on (MBU below 1 or an overhead).
+    /// A calibration is on (custom, the user's fit or the measured profile).
     pub realistic: bool,
+    /// The measured profile (per-group fractions and fixed costs) is on.
+    pub measured: bool,
 }
 
 /// The dense tensor peak decode multiplies at: TP x the GPU's peak for the weight format.
@@ -29,8 +38,11 @@ pub struct ComputePeak {
     pub per_gpu_flop_per_s: f64,
     /// The tensor-core format of that peak (INT4 weights multiply at BF16).
     pub precision: Precision,
-    /// TP x per_gpu_flop_per_s, in FLOP/s.
+    /// TP x per_gpu_flop_per_s x the cost model's achieved fraction (1 but in the measured
+    /// profile), in FLOP/s.
     pub peak_flop_per_s: f64,
+    /// The achieved fraction of the tensor peak.
+    pub fraction: f64,
 }
 
 /// step(B) as a function of B: its per-step and per-sequence coefficients.
@@ -40,8 +52,10 @@ pub struct StepFormula {
     pub fixed_weight_read_bytes: Option<f64>,
     /// KV bytes per sequence per GPU, in B.
     pub kv_bytes_per_seq: f64,
-    /// Effective bandwidth, in B/s.
+    /// Effective bandwidth of the weight reads, in B/s.
     pub bandwidth_bytes_per_s: f64,
+    /// Effective bandwidth of the KV reads, in B/s (the same but in the measured profile).
+    pub kv_bandwidth_bytes_per_s: f64,
     /// 2 x active params / peak: GEMM compute seconds per sequence in the batch.
     pub compute_per_seq_s: f64,
     /// Decode attention FLOPs of one sequence at the context / peak: attention compute seconds per
@@ -89,22 +103,28 @@ pub struct StepAt {
 /// and the all-reduces' latency).
 pub(super) fn bandwidth(scenario: &Scenario) -> Bandwidth {
     let c = cost_terms(scenario);
-    let layers = scenario.model.layers;
+    let peak = scenario.gpu.hbm_bandwidth_bytes_per_s;
     Bandwidth {
-        peak_bytes_per_s: scenario.gpu.hbm_bandwidth_bytes_per_s,
+        peak_bytes_per_s: peak,
         mbu: c.gemm.memory,
         effective_bytes_per_s: effective_bandwidth_bytes_per_s(scenario),
-        overhead_s: c.fixed_overhead_s(layers) + c.collective_latency_per_step_s(layers, scenario.tp),
+        attention_mbu: c.decode_attention.memory,
+        attention_bytes_per_s: peak * c.decode_attention.memory,
+        compute_fraction: c.gemm.compute,
+        overhead_s: c.fixed_s(scenario.model.layers, scenario.tp),
         realistic: scenario.calibration != CostModel::Ideal,
+        measured: matches!(scenario.calibration, CostModel::Measured(_)),
     }
 }
 
 pub(super) fn compute_peak(scenario: &Scenario, analysis: &Analysis) -> ComputePeak {
+    let fraction = cost_terms(scenario).gemm.compute;
     ComputePeak {
         active_params: scenario.model.active_params,
         per_gpu_flop_per_s: scenario.weight_precision.compute_peak(&scenario.gpu).0,
         precision: analysis.compute_precision,
-        peak_flop_per_s: analysis.peak_flop_per_s,
+        peak_flop_per_s: analysis.peak_flop_per_s * fraction,
+        fraction,
     }
 }
 
@@ -119,6 +139,7 @@ pub(super) fn step_formula(
         fixed_weight_read_bytes: w.moe.is_none().then_some(w.per_gpu_bytes),
         kv_bytes_per_seq: kv.per_gpu_bytes,
         bandwidth_bytes_per_s: bw.effective_bytes_per_s,
+        kv_bandwidth_bytes_per_s: bw.attention_bytes_per_s,
         compute_per_seq_s: 2.0 * c.active_params / c.peak_flop_per_s,
         attention_compute_per_seq_s: decode_attention_flop(&scenario.model, scenario.context_tokens)
             / c.peak_flop_per_s,

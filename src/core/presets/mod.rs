@@ -18,6 +18,12 @@ pub use wire::{GpuWire, ModelWire};
 
 use serde::Serialize;
 
+use super::calibration::CostModel;
+use super::precision::Precision;
+use super::prefix::PrefixCache;
+use super::roofline::Scenario;
+use super::spec::Speculation;
+
 /// How a layer's attention caches keys and values.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum Attention {
@@ -121,3 +127,26 @@ pub fn model_by_id(id: &str) -> Option<&'static ModelSpec> {
 pub fn gpu_by_id(id: &str) -> Option<&'static GpuSpec> {
     GPUS.iter().find(|g| g.id == id)
 }
+
+/// TTFT target default: MLPerf Inference's server-scenario TTFT for llama3.1-8b (2,000 ms, p99).
+pub const DEFAULT_TTFT_S: f64 = 2.0;
+/// Share of HBM given to weights plus KV, as vLLM's `gpu_memory_utilization` default.
+pub const DEFAULT_MEMORY_UTILIZATION: f64 = 0.9;
+
+/// The worked example's scenario: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256
+/// out, on the ideal roofline.
+pub const WORKED_EXAMPLE: Scenario = Scenario {
+    model: MODELS[0],
+    gpu: GPUS[0],
+    weight_precision: Precision::Bf16,
+    kv_precision: Precision::Bf16,
+    tp: 1,
+    context_tokens: 2048,
+    output_tokens: 256,
+    tpot_target_s: 0.010,
+    ttft_target_s: DEFAULT_TTFT_S,
+    memory_utilization: DEFAULT_MEMORY_UTILIZATION,
+    calibration: CostModel::Ideal,
+    speculation: Speculation::OFF,
+    prefix: PrefixCache::NONE,
+};

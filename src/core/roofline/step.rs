@@ -16,8 +16,8 @@
 //!
 //! Each group costs max(bytes / (bandwidth x f_memory), FLOPs / (TP x peak x f_compute)), with the
 //! cost model's achieved fractions ([`crate::core::calibration`]; 1 on the ideal roofline); the step
-//! is their sum plus the all-reduces (two per layer: latency + bytes linear in T over the link) and the
-//! cost model's fixed overhead (per step + layers x per layer), in s:
+//! is their sum plus the all-reduces' bytes (two per layer, linear in T, over the link) and the cost
+//! model's fixed costs (per step + layers x per layer + the all-reduces' latency), in s:
 //!
 //! step = Σ_g max(bytes_g / bw, FLOP_g / peak) + all-reduce(T) + overhead
 //!      = (bytes of the memory-bound groups) / bw + (FLOPs of the compute-bound groups) / peak + ...
@@ -114,9 +114,10 @@ pub struct StepTerms {
     pub gemm: GroupCost,
     pub decode_attention: GroupCost,
     pub prefill_attention: GroupCost,
-    /// All-reduces for the step's tokens, their latency included, in s (0 at TP 1).
+    /// All-reduces' bytes for the step's tokens over the link, in s (0 at TP 1).
     pub allreduce_s: f64,
-    /// The cost model's fixed overhead (per step + layers x per layer), in s.
+    /// The cost model's fixed costs per step (per step + layers x per layer + the all-reduces'
+    /// latency), in s.
     pub overhead_s: f64,
     /// Σ group times + allreduce_s + overhead_s, in s.
     pub step_s: f64,
@@ -166,9 +167,8 @@ pub struct StepRoofline {
     prefill_attention: Rates,
     /// All-reduce time per token in the step (bytes over the link), in s.
     allreduce_s_per_token: f64,
-    /// The all-reduces' latency per step (2 x layers x per-call latency at TP > 1), in s.
-    allreduce_latency_s: f64,
-    /// The cost model's fixed overhead per step (per step + layers x per layer), in s.
+    /// The cost model's fixed costs per step: per step + layers x per layer + the all-reduces'
+    /// latency (2 x layers x per call at TP > 1), in s.
     overhead_s: f64,
 }
 
@@ -213,7 +213,6 @@ impl StepRoofline {
         let attention = decode_attention_flop(&scenario.model, scenario.context_tokens.max(1));
         let c = cost_terms(scenario);
         let (bw, peak) = (scenario.gpu.hbm_bandwidth_bytes_per_s, peak_flop_per_s(scenario));
-        let layers = scenario.model.layers;
         StepRoofline {
             model: scenario.model,
             weight_bytes_per_param: scenario.weight_precision.bytes_per_element(),
@@ -225,8 +224,7 @@ impl StepRoofline {
             decode_attention: Rates::new(bw, peak, c.decode_attention, c.gemm),
             prefill_attention: Rates::new(bw, peak, c.prefill_attention, c.gemm),
             allreduce_s_per_token: allreduce_s(scenario, 1.0),
-            allreduce_latency_s: c.collective_latency_per_step_s(layers, scenario.tp),
-            overhead_s: c.fixed_overhead_s(layers),
+            overhead_s: c.fixed_s(scenario.model.layers, scenario.tp),
         }
     }
 
@@ -274,7 +272,7 @@ impl StepRoofline {
                 Bound::Memory => bytes += g.bytes * rates.bytes_weight,
             }
         }
-        let allreduce_s = self.allreduce_s_per_token * tokens + self.allreduce_latency_s;
+        let allreduce_s = self.allreduce_s_per_token * tokens;
         let step_s = bytes / self.gemm.bandwidth_bytes_per_s
             + flop / self.gemm.peak_flop_per_s
             + allreduce_s
