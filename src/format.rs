@@ -4,6 +4,7 @@
 mod headline;
 pub mod placement;
 pub mod prefix;
+pub mod references;
 pub mod search;
 pub mod spec;
 use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};

@@ -1,6 +1,6 @@
 //! Chart 3: the interactivity trade-off: tokens/s per GPU against tokens/s per user (1 / TPOT), one
 //! point per batch that fits the KV pool, with the TPOT target, the knee and, in realistic mode, the
-//! ideal roofline's curve.
+//! ideal roofline's curve, and published measurements of the configuration (triangles).
 
 mod labels;
 use plotters::coord::Shift;
@@ -8,6 +8,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::frame::{mark_point_ring, ChartFrame, FrameResult};
+use super::references;
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
@@ -35,12 +36,13 @@ pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
 ) -> FrameResult<DB> {
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
-    let plot = legend_and_plot(root, &legend(realistic, style), style)?;
+    let plot = legend_and_plot(root, &legend(realistic, !curves.references.is_empty(), style), style)?;
+    let published = references::speed_coords(&curves.references);
     let (fitting, ideal) = (curves.ladder.as_slice(), curves.ideal_ladder.as_slice());
     let target_x = target_tokens_per_s_per_user(curves.tpot_target_s);
     let plotted = || fitting.iter().chain(ideal);
-    let x_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x));
-    let y_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu));
+    let x_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0)));
+    let y_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1)));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
     let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;
     let on_plot = |points: &[BatchPoint]| speeds(points).iter().map(|xy| chart.backend_coord(xy)).collect();
@@ -58,6 +60,7 @@ pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
         draw_markers(&mut chart, fitting, style)?;
         label_points(&mut chart, curves, fitting, style, &mut clutter)?;
     }
+    references::draw_triangles(&mut chart, &published, style)?;
     let ring = mark.map(|pt| (pt.batch, (pt.tokens_per_s_per_user, pt.tokens_per_s_per_gpu)));
     mark_point_ring(&mut chart, ring, style)?;
     root.present()?;
@@ -65,7 +68,7 @@ pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
 }
 
 /// The chart's legend: the curve, the marker colours and, in realistic mode, the ideal curve.
-fn legend<'a>(realistic: bool, style: &ChartStyle) -> Vec<LegendItem<'a>> {
+fn legend<'a>(realistic: bool, published: bool, style: &ChartStyle) -> Vec<LegendItem<'a>> {
     let p = style.palette;
     let mut items = vec![
         LegendItem::solid("Batch sizes in the KV pool", p.throughput),
@@ -74,6 +77,9 @@ fn legend<'a>(realistic: bool, style: &ChartStyle) -> Vec<LegendItem<'a>> {
     ];
     if realistic {
         items.push(LegendItem::dashed("Ideal roofline", p.throughput));
+    }
+    if published {
+        items.push(LegendItem::triangle(references::LEGEND_LABEL, p.text));
     }
     items
 }

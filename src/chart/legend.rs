@@ -6,30 +6,42 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// A legend marker's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerShape {
+    Ring,
+    Triangle,
+}
+
 /// One legend entry: a label, its series colour and whether its line is dashed (or a marker).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LegendItem<'a> {
     pub label: &'a str,
     pub color: RGBColor,
     pub dashed: bool,
-    /// A ring marker instead of a line (measured points).
-    pub marker: bool,
+    /// A marker instead of a line: a ring (your measured points) or a triangle (published ones).
+    pub marker: Option<MarkerShape>,
 }
 
 impl<'a> LegendItem<'a> {
     /// A solid series.
     pub fn solid(label: &'a str, color: RGBColor) -> Self {
-        LegendItem { label, color, dashed: false, marker: false }
+        LegendItem { label, color, dashed: false, marker: None }
     }
 
     /// A dashed reference series.
     pub fn dashed(label: &'a str, color: RGBColor) -> Self {
-        LegendItem { label, color, dashed: true, marker: false }
+        LegendItem { label, color, dashed: true, marker: None }
+    }
+
+    /// Published measurements, drawn as filled triangles.
+    pub fn triangle(label: &'a str, color: RGBColor) -> Self {
+        LegendItem { label, color, dashed: false, marker: Some(MarkerShape::Triangle) }
     }
 
     /// Points drawn as markers (measured data).
     pub fn marker(label: &'a str, color: RGBColor) -> Self {
-        LegendItem { label, color, dashed: false, marker: true }
+        LegendItem { label, color, dashed: false, marker: Some(MarkerShape::Ring) }
     }
 }
 
@@ -54,12 +66,14 @@ pub fn legend_and_plot<DB: DrawingBackend>(
     for (item, (x, row)) in items.iter().zip(slots) {
         let y = style.px(4.0) as i32 + row as i32 * row_height + row_height / 2;
         let ends = vec![(x, y), (x + swatch, y)];
-        if item.marker {
+        if item.marker == Some(MarkerShape::Ring) {
             legend.draw(&Circle::new(
                 (x + swatch / 2, y),
                 style.px(MARKER_CSS_PX),
                 style.stroke(item.color, 2.0),
             ))?;
+        } else if item.marker == Some(MarkerShape::Triangle) {
+            legend.draw(&TriangleMarker::new((x + swatch / 2, y), style.px(MARKER_CSS_PX) + 1, item.color.filled()))?;
         } else if item.dashed {
             let (dash, gap) = (style.px(DASH_CSS_PX.0), style.px(DASH_CSS_PX.1));
             legend.draw(&DashedPathElement::new(ends, dash, gap, style.dashed_stroke(item.color, 3.0)))?;

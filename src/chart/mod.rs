@@ -10,6 +10,7 @@ mod marks;
 pub mod path_batch;
 pub mod placement_attainment;
 pub mod rate;
+pub mod references;
 pub mod search;
 pub mod sim_throughput;
 pub mod step;
@@ -24,7 +25,7 @@ pub use axes::{
 };
 pub use frame::{ChartFrame, FrameResult};
 pub use interactivity::{draw_interactivity_chart, draw_interactivity_chart_marked};
-pub use legend::{legend_and_plot, LegendItem};
+pub use legend::{legend_and_plot, LegendItem, MarkerShape};
 pub use marks::{
     batch_series, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee, sweep_series,
     vertical_marker, vertical_marker_on, NO_GOODPUT_NOTE,

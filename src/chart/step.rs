@@ -1,12 +1,14 @@
 //! Chart 2: step time against batch size: the memory term, the compute term, the total step time
 //! when all-reduce or overhead add to them, the ideal step time in realistic mode, the TPOT target,
-//! and measured step times (ring markers) with their fitted line (dashed) when given.
+//! measured step times (ring markers) with their fitted line (dashed) when given, and published
+//! measurements of the configuration (triangles).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
+use super::references;
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, BatchChart,
     ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
@@ -42,8 +44,14 @@ pub fn draw_step_chart_marked<DB: DrawingBackend>(
     let terms = curves.points.iter().flat_map(|pt| [pt.step.memory_s, pt.step.compute_s, pt.step.step_s]);
     let ideal = curves.ideal_points.iter().map(|pt| pt.step.step_s);
     let measured = curves.measured.iter().flat_map(measured_values);
+    let published = curves.references.iter().filter(|r| r.batch <= curves.axis_max_batch).map(|r| r.tpot_s);
     let y_max = axis_top(
-        terms.chain(ideal).chain(measured).chain(std::iter::once(curves.tpot_target_s)).map(s_to_ms),
+        terms
+            .chain(ideal)
+            .chain(measured)
+            .chain(published)
+            .chain(std::iter::once(curves.tpot_target_s))
+            .map(s_to_ms),
     );
     let mut chart = batch_axes(&plot, curves, y_max, "Step time (ms)", style)?;
     if !curves.ideal_points.is_empty() {
@@ -63,6 +71,7 @@ pub fn draw_step_chart_marked<DB: DrawingBackend>(
     if let Some(m) = &curves.measured {
         draw_measured(&mut chart, m, style)?;
     }
+    references::draw_triangles(&mut chart, &references::step_coords(&curves.references), style)?;
     mark_batch_line(&mut chart, mark.map(|pt| pt.batch), style)?;
     root.present()?;
     Ok(ChartFrame::of(&chart))
@@ -121,6 +130,9 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
     }
     if !curves.ideal_points.is_empty() {
         items.push(LegendItem::dashed("Ideal step time", p.step_total));
+    }
+    if !curves.references.is_empty() {
+        items.push(LegendItem::triangle(references::LEGEND_LABEL, p.text));
     }
     if let Some(m) = &curves.measured {
         items.push(LegendItem::marker("Measured TPOT", p.text));

@@ -37,6 +37,11 @@ impl Lesson {
         (self.apply)(&mut inputs);
         inputs
     }
+
+    /// The cost model the lesson's numbers come from, as its caption says it.
+    pub fn calibration_note(&self) -> String {
+        format!("Calibration: {}.", self.inputs().calibration_choice.label())
+    }
 }
 
 /// The TPOT slider's loosest target, in s: the lab's stand-in for "no TPOT objective".

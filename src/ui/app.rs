@@ -7,7 +7,9 @@ use super::animate::ExploreBar;
 use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
+use super::calibration_control::Calibrate;
 use super::controls::Controls;
+use super::published_table::PublishedTable;
 use super::derivation::DerivationPanel;
 use super::embed_bar::EmbedBar;
 use super::export::TableExport;
@@ -88,12 +90,14 @@ fn Results() -> impl IntoView {
     view! {
         <section class="results" aria-label="Results">
             <Headline/>
+            <Calibrate/>
             <ExploreBar/>
             <div class="charts">
                 <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
                 <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
                 <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
             </div>
+            <PublishedTable/>
             <div class="panel-slot" data-panel="table">
                 <BatchTable/>
                 <TableExport shown=table_shown/>

@@ -1,4 +1,4 @@
-//! The calibration control beside the headline: ideal roofline, measured engines (with the engine),
+//! The calibration control under the headline: ideal roofline, measured engines (with the engine),
 //! custom (MBU and overhead) or the user's own measurements' fit, with the measured profile's accuracy
 //! and, for a GPU or slot the data do not cover, where its terms come from.
 
@@ -55,10 +55,7 @@ fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<Calibration>
     match choice {
         CalibrationChoice::Ideal => i.set_realistic(None),
         CalibrationChoice::Measured => i.set_measured(i.engine().unwrap_or(DEFAULT_ENGINE)),
-        CalibrationChoice::Custom => {
-            i.set_realistic(None);
-            i.set_realistic(Some(custom));
-        }
+        CalibrationChoice::Custom => i.set_custom(custom),
         CalibrationChoice::Fit => i.set_fit(fitted.unwrap_or(custom)),
     }
 }
@@ -82,7 +79,7 @@ pub fn Calibrate() -> impl IntoView {
     };
     let has_sliders = move || matches!(choice(), CalibrationChoice::Custom | CalibrationChoice::Fit);
     view! {
-        <fieldset class="group" id="calibration">
+        <fieldset class="group calib-bar" id="calibration">
             <legend>"Calibration"</legend>
             <PresetSelect id="calib" label="Cost model" options=options
                 selected=Signal::derive(move || choice().id().to_string()) on_pick=on_pick/>

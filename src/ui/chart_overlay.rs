@@ -8,6 +8,8 @@ use web_sys::{FocusEvent, HtmlCanvasElement, KeyboardEvent, PointerEvent};
 
 use super::chart_canvas::ChartKind;
 use super::linked::Linked;
+use super::page::PageMemos;
+use crate::format::references::readout_line;
 use crate::chart::ChartFrame;
 use crate::core::curves::{Curves, MAX_AXIS_BATCH};
 use crate::core::nearest::batch_at_speed;
@@ -229,5 +231,12 @@ fn Readout(linked: Linked) -> impl IntoView {
             "Meets TPOT: " <span data-field="tpot">{field(|p| yes_no(p.meets_tpot).to_string())}</span>
             " · TTFT: " <span data-field="ttft">{field(|p| yes_no(p.meets_ttft).to_string())}</span>
         </div>
+        {move || published_lines(linked).into_iter().map(|line| view! { <div data-field="published">{line}</div> }).collect_view()}
     }
+}
+
+/// A line for each published measurement at the shown batch (source on hover).
+fn published_lines(linked: Linked) -> Vec<String> {
+    let (Some(p), Some(memos)) = (linked.shown.get(), use_context::<PageMemos>()) else { return Vec::new() };
+    memos.curves.with(|c| c.references.iter().filter(|r| r.batch == p.batch).map(readout_line).collect())
 }

@@ -1,9 +1,8 @@
-//! The control panel: hardware, workload, prefix caching, targets, calibration and speculative
+//! The control panel: hardware, workload, prefix caching, targets and speculative
 //! decoding, each control writing one field of the inputs.
 
 use leptos::prelude::*;
 
-use super::calibration_control::Calibrate;
 use super::custom_fields::{custom_gpu_body, custom_model_body};
 use super::page::PageState;
 use super::prefix_controls::PrefixControls;
@@ -30,7 +29,6 @@ pub fn Controls() -> impl IntoView {
             <Workload/>
             <PrefixControls/>
             <Targets/>
-            <Calibrate/>
             <SpecControls/>
         </section>
     }

@@ -57,6 +57,7 @@ fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
         (Some(l), _) => view! {
             <strong class="lesson-title">{format!("Lesson {}: {}. ", l.number, l.title)}</strong>
             <span class="lesson-text">{l.text}</span>
+            " "<span class="lesson-calib">{l.calibration_note()}</span>
         }
         .into_any(),
         (None, Some(n)) => view! {

@@ -32,6 +32,7 @@ mod page;
 mod panic_banner;
 mod placement;
 mod prefix_controls;
+mod published_table;
 mod search_chart;
 mod search_panel;
 mod search_prices;

@@ -29,6 +29,7 @@ test('the default page is the ideal roofline and says how accurate the measured 
   await expect(page.locator('#calib')).toHaveValue('ideal');
   await expect(page.locator('#calib-accuracy')).toContainText(/median TPOT error [\d.]+% \(worst [\d.]+%\) over 27 published measurements/);
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
+  await expect(page.locator('#batch-table caption')).toContainText('ideal roofline: step times are lower bounds no engine reaches');
 });
 
 test('measured engines price the fixed costs, follow the engine and return to the worked example', async ({ page }) => {
@@ -68,4 +69,64 @@ test('custom shows the MBU and overhead sliders and a bad calib value gets a not
   await openApp(page, '?calib=bogus');
   await expect(page.locator('#notices')).toContainText('calib=');
   await expect(page.locator('#calib')).toHaveValue('ideal');
+});
+
+test('the cost model control sits under the headline, above the charts', async ({ page }) => {
+  await openApp(page);
+  const headline = await page.locator('#headline').boundingBox();
+  const control = await page.locator('#calibration').boundingBox();
+  const charts = await page.locator('.charts').boundingBox();
+  expect(control.y).toBeGreaterThanOrEqual(headline.y + headline.height - 1);
+  expect(control.y + control.height).toBeLessThanOrEqual(charts.y + 1);
+  await expect(page.locator('.controls #calib')).toHaveCount(0);
+});
+
+/** The published table's rows as objects keyed by header. */
+async function publishedRows(page) {
+  return page.locator('#published-table').evaluate((t) => {
+    const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    return [...t.querySelectorAll('tbody tr')].map((tr) =>
+      Object.fromEntries([...tr.children].map((td, i) => [heads[i], td.textContent.trim()])));
+  });
+}
+
+test('published measurements of the configuration are listed with the model error, which calibration closes', async ({ page }) => {
+  await openApp(page);
+  await expect(page.locator('#published-table')).toHaveCount(0);
+  await openApp(page, '?model=qwen3-8b');
+  const ideal = await publishedRows(page);
+  expect(ideal.map((r) => r.Run.split(':')[0])).toEqual(['GPS-01', 'GPS-02', 'GPS-03', 'GPS-04', 'GPS-05', 'GPS-06']);
+  expect(ideal[4].Run).toBe('GPS-05: SGLang v0.5.3.post3, GPUStack performance lab, 2025-10/11 (doc)');
+  for (const r of ideal) {
+    // The ideal roofline is a bound: every measured run is slower than it, by more than a quarter.
+    expect(num(r['Model TPOT (ms)'])).toBeLessThan(0.75 * num(r['Measured TPOT (ms)']));
+    const error = 100 * (num(r['Model TPOT (ms)']) / num(r['Measured TPOT (ms)']) - 1);
+    expect(r.Error).toMatch(/^-\d+\.\d%$/);
+    expect(Math.abs(Number(r.Error.replace('%', '')) - error)).toBeLessThan(0.2);
+  }
+  await expect(page.locator('#published-table caption')).toContainText('Ideal roofline');
+  await page.selectOption('#calib', 'measured');
+  await expect(page.locator('#published-table caption')).toContainText('measured engines, vLLM');
+  const measured = await publishedRows(page);
+  for (const r of measured.filter((x) => x.Run.includes(': vLLM'))) {
+    expect(Math.abs(num(r['Model TPOT (ms)']) / num(r['Measured TPOT (ms)']) - 1)).toBeLessThan(0.02);
+  }
+});
+
+test('the read-out names the published run at the shown batch', async ({ page }) => {
+  await openApp(page, '?model=qwen3-8b&mark=4');
+  const line = page.locator('[data-panel="step"] .chart-readout [data-field="published"]');
+  // GPUStack ran vLLM, SGLang and TensorRT-LLM at concurrency 4.
+  await expect(line).toHaveCount(3);
+  await expect(line.nth(0)).toContainText('Published GPS-03, GPUStack performance lab, vLLM v0.11.0');
+  await expect(line.nth(0)).toContainText('7.38 ms');
+  await expect(line.nth(1)).toContainText('GPS-05, GPUStack performance lab, SGLang');
+  await expect(line.nth(2)).toContainText('GPS-06, GPUStack performance lab, TensorRT-LLM');
+});
+
+test('every lesson says which calibration its numbers use', async ({ page }) => {
+  for (const n of [1, 5, 8]) {
+    await openApp(page, `?lesson=${n}`);
+    await expect(page.locator('#lesson-caption .lesson-calib')).toHaveText('Calibration: Ideal roofline (the worked example).');
+  }
 });
