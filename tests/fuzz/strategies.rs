@@ -20,7 +20,8 @@ use goodput_lab::state::sim::{
 use goodput_lab::state::prefix::{HIT, PREFIX};
 use goodput_lab::state::spec::{ACCEPTANCE, DRAFT_TOKENS, HEAD_COST, MODES as SPEC_MODES};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
-use goodput_lab::state::KEYS;
+use goodput_lab::core::calibration::Engine;
+use goodput_lab::state::{CalibrationChoice, KEYS};
 
 /// Texts that are almost numbers, or numbers no field accepts: NaN and infinity spelled every way,
 /// overflow, underflow, separators, signs, hex, full-width and Arabic-Indic digits.
@@ -138,6 +139,8 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "view" => Panel::ALL.iter().map(|p| p.id().to_string()).collect(),
         "theme" => Theme::ALL.iter().map(|t| t.id().to_string()).collect(),
         "lesson" => ids(&["1", "2", "3", "4", "5", "6", "7", "8"]),
+        "calib" => CalibrationChoice::ALL.iter().map(|c| c.id().to_string()).collect(),
+        "engine" => Engine::ALL.iter().map(|e| e.id().to_string()).collect(),
         _ => return None,
     })
 }
@@ -380,7 +383,9 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
     let precisions = (select(Precision::WEIGHTS.to_vec()), select(Precision::KV.to_vec()));
     let lengths = (select(TP_CHOICES.to_vec()), base(CTX), base(OUT));
     let targets = (base(TPOT), base(TTFT), base(UTIL));
-    let calibration = prop::option::of((base(MBU), base(OVERHEAD)));
+    let custom = (base(MBU), base(OVERHEAD)).prop_map(|(mbu, overhead_s)| Calibration { mbu, overhead_s }.into());
+    let measured = select(Engine::ALL.to_vec()).prop_map(CostModel::Measured);
+    let calibration = prop_oneof![1 => Just(CostModel::Ideal), 1 => custom, 1 => measured];
     // The prefix as a share of the context (0 and 1 included) and any hit rate.
     let prefix = prop_oneof![1 => Just((0.0, 0.0)), 3 => (prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0], base(HIT))];
     (model, gpu, precisions, lengths, targets, (calibration, prefix, speculation()))
@@ -395,7 +400,7 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
             tpot_target_s: tpot,
             ttft_target_s: ttft,
             memory_utilization: util,
-            calibration: cal.map_or(CostModel::Ideal, |(mbu, overhead_s)| Calibration { mbu, overhead_s }.into()),
+            calibration: cal,
             speculation,
             prefix: goodput_lab::core::prefix::PrefixCache {
                 prefix_tokens: (share * ctx).floor() as u32,
