@@ -6,14 +6,7 @@ use crate::core::roofline::Scenario;
 use crate::format::{fixed, ms, thousands};
 
 /// The table's columns, in order.
-pub const HEADERS: [&str; 6] = [
-    "Run",
-    "Concurrency",
-    "Prompt / answer (tokens)",
-    "Measured TPOT (ms)",
-    "Model TPOT (ms)",
-    "Error",
-];
+pub const HEADERS: [&str; 6] = ["Run", "Batch", "In / out (tokens)", "Measured (ms)", "Model (ms)", "Error"];
 
 /// A signed percentage with one decimal (`+12.7%`, `-0.3%`).
 pub fn signed_percent(share: f64) -> String {
@@ -38,8 +31,8 @@ pub fn row(r: &Reference) -> [String; 6] {
 /// The table's caption: what the rows are and which cost model predicted them.
 pub fn caption(scenario: &Scenario, model_name: &str) -> String {
     format!(
-        "Published measurements of {} on {} × {} ({} weights), against the page's cost model ({}) at each run's own \
-         lengths and concurrency",
+        "Published TPOT of {} on {} × {} ({} weights) beside the page's cost model ({}), at each run's own lengths \
+         and concurrency",
         scenario.model.name,
         scenario.tp,
         scenario.gpu.name,

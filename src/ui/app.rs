@@ -7,7 +7,6 @@ use super::animate::ExploreBar;
 use super::batch_table::BatchTable;
 use super::capacity::CapacityPanel;
 use super::chart_canvas::{ChartCanvas, ChartKind};
-use super::calibration_control::Calibrate;
 use super::controls::Controls;
 use super::published_table::PublishedTable;
 use super::derivation::DerivationPanel;
@@ -90,7 +89,6 @@ fn Results() -> impl IntoView {
     view! {
         <section class="results" aria-label="Results">
             <Headline/>
-            <Calibrate/>
             <ExploreBar/>
             <div class="charts">
                 <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>

@@ -1,4 +1,4 @@
-//! The calibration control under the headline: ideal roofline, measured engines (with the engine),
+//! The calibration control, first in the control panel beside the headline: ideal roofline, measured engines (with the engine),
 //! custom (MBU and overhead) or the user's own measurements' fit, with the measured profile's accuracy
 //! and, for a GPU or slot the data do not cover, where its terms come from.
 
@@ -17,11 +17,11 @@ use crate::state::calibration::{clamped, DEFAULT_ENGINE};
 use crate::state::fields::{MBU_INPUT, OVERHEAD_INPUT};
 use crate::state::{CalibrationChoice, Inputs};
 
-/// "median error N% over M published measurements" for the measured profile.
+/// "Measured engines: median TPOT error N% (worst W%), M published runs" for the measured profile.
 pub fn accuracy_line() -> String {
     let s = summarize(&tpot_errors(POINTS, &PROFILE));
     format!(
-        "Measured engines: median TPOT error {} (worst {}) over {} published measurements.",
+        "Measured engines: median TPOT error {} (worst {}), {} published runs",
         percent(s.median_abs_error),
         percent(s.worst_abs_error),
         s.count
@@ -78,19 +78,23 @@ pub fn Calibrate() -> impl IntoView {
         }
     };
     let has_sliders = move || matches!(choice(), CalibrationChoice::Custom | CalibrationChoice::Fit);
+    let explained = move || choice() != CalibrationChoice::Ideal;
+    let provenance = move || (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get())).flatten();
     view! {
-        <fieldset class="group calib-bar" id="calibration">
+        <fieldset class="group" id="calibration">
             <legend>"Calibration"</legend>
             <PresetSelect id="calib" label="Cost model" options=options
                 selected=Signal::derive(move || choice().id().to_string()) on_pick=on_pick/>
-            <p class="hint" id="calib-hint">{move || hint(choice())}</p>
             <Show when=move || choice() == CalibrationChoice::Measured>
                 <PresetSelect id="engine" label="Engine" options=engines.clone()
                     selected=Signal::derive(move || inputs.get().engine().unwrap_or(DEFAULT_ENGINE).id().to_string())
                     on_pick=on_engine/>
-                <p class="hint" id="calib-provenance">{move || provenance_line(&inputs.get())}</p>
             </Show>
             <p class="hint" id="calib-accuracy">{accuracy_line()}</p>
+            <Show when=explained>
+                <p class="hint" id="calib-hint">{move || hint(choice())}</p>
+            </Show>
+            {move || provenance().map(|line| view! { <p class="hint" id="calib-provenance">{line}</p> })}
             <Show when=has_sliders>
                 <FieldSlider input=MBU_INPUT step=1.0/>
                 <FieldSlider input=OVERHEAD_INPUT step=0.1/>

@@ -1,8 +1,9 @@
-//! The control panel: hardware, workload, prefix caching, targets and speculative
+//! The control panel: calibration, hardware, workload, prefix caching, targets and speculative
 //! decoding, each control writing one field of the inputs.
 
 use leptos::prelude::*;
 
+use super::calibration_control::Calibrate;
 use super::custom_fields::{custom_gpu_body, custom_model_body};
 use super::page::PageState;
 use super::prefix_controls::PrefixControls;
@@ -25,6 +26,8 @@ const TTFT_STOPS_MS: [u32; 20] = [
 pub fn Controls() -> impl IntoView {
     view! {
         <section class="controls" aria-label="Scenario controls">
+            // First, so the cost model sits beside the headline (and the first chart keeps its place).
+            <Calibrate/>
             <Hardware/>
             <Workload/>
             <PrefixControls/>
