@@ -6,8 +6,7 @@
 use leptos::prelude::*;
 
 use super::page::{PageMemos, PageState};
-use crate::core::calibration::summary::{summary, Figures, Load, Summary};
-use crate::core::calibration::CostModel;
+use crate::core::calibration::summary::{Figures, Summary};
 use crate::format::search::usd;
 use crate::format::{ms, significant, thousands};
 use crate::state::calibration::DEFAULT_ENGINE;
@@ -84,16 +83,8 @@ fn search_sentence(own: &Figures, m: &Figures) -> String {
 /// The note for `panel`: shown only while the page's cost model is the ideal roofline.
 #[component]
 pub fn IdealNote(panel: NotePanel) -> impl IntoView {
-    let PageState { inputs, set_inputs, .. } = PageState::get();
-    let scenario = PageMemos::get().scenario;
-    let load = Memo::new(move |_| {
-        let i = inputs.get();
-        Load { rate_req_per_s: i.rate_req_per_s, price_per_gpu_hour: i.price_per_gpu_hour }
-    });
-    let shown = Memo::new(move |_| {
-        let s = scenario.get();
-        (s.calibration == CostModel::Ideal).then(|| summary(&s, DEFAULT_ENGINE, load.get()))
-    });
+    let set_inputs = PageState::get().set_inputs;
+    let shown = PageMemos::get().ideal_note;
     let use_measured = move |_| set_inputs.update(|i| i.set_measured(DEFAULT_ENGINE));
     move || {
         shown.get().map(|s| {

@@ -7,6 +7,8 @@ use super::channel::Changes;
 use super::linked::Linked;
 use super::theme;
 use crate::chart::Look;
+use crate::core::calibration::summary::{summary, Load, Summary};
+use crate::core::calibration::CostModel;
 use crate::core::curves::{curves_with_measured, Curves};
 use crate::core::fit::{fit, Fit, FitError, MeasuredPoint};
 use crate::core::roofline::{analyze, Analysis, Scenario};
@@ -14,6 +16,7 @@ use crate::core::table::{batch_table, BatchRow};
 use crate::panel_protocol::changes;
 use crate::share::{link_query, LinkState};
 use crate::state::view::View;
+use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::Inputs;
 
 /// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
@@ -97,6 +100,9 @@ pub struct PageMemos {
     pub rows: Memo<Vec<BatchRow>>,
     pub measured_fit: Memo<Result<Fit, FitError>>,
     pub curves: Memo<Curves>,
+    /// While the page prices on the ideal roofline, its figures beside the measured engines' (the four
+    /// planning panels' notes read this one memo); `None` otherwise.
+    pub ideal_note: Memo<Option<Summary>>,
     /// The page's whole state as its query string (what the URL shows).
     pub page_query: Memo<String>,
     pub look: Signal<Look>,
@@ -115,10 +121,15 @@ impl PageMemos {
             let fitted = measured_fit.get();
             curves_with_measured(&scenario.get(), &analysis.get(), &points.get(), fitted.as_ref().ok())
         });
+        let ideal_note = Memo::new(move |_| {
+            let i = inputs.get();
+            let load = Load { rate_req_per_s: i.rate_req_per_s, price_per_gpu_hour: i.price_per_gpu_hour };
+            (i.scenario.calibration == CostModel::Ideal).then(|| summary(&i.scenario, DEFAULT_ENGINE, load))
+        });
         let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
         let look = theme::look_signal(view);
         let linked = Linked::new((view, set_view), scenario, analysis);
-        PageMemos { scenario, analysis, rows, measured_fit, curves, page_query, look, linked }
+        PageMemos { scenario, analysis, rows, measured_fit, curves, ideal_note, page_query, look, linked }
     }
 
     /// The page's memos, as App provided them.
