@@ -118,3 +118,16 @@ fn with_a_prefix_cache_the_drafter_pool_line_holds_the_prefix_once_for_target_an
     );
     assert!(note.starts_with(&want), "{note}\nwant {want}");
 }
+
+#[test]
+fn without_a_crossover_the_readout_and_the_derivation_never_print_the_models_batch_bound() {
+    let s = lesson(8).unwrap().inputs().scenario;
+    assert_eq!(crossover_batch(&s), None);
+    let summary = goodput_lab::core::roofline::spec_summary(&s).expect("speculation is on");
+    let sentence = goodput_lab::format::spec::spec_sentence(&summary);
+    assert!(sentence.ends_with("It pays at every batch: no crossover."), "{sentence}");
+    let bound = goodput_lab::format::thousands(f64::from(goodput_lab::core::roofline::MAX_BATCH));
+    let d = derive_scenario(&s);
+    let text = format!("{sentence} {:?}", lines(&s, &d));
+    assert!(!text.contains(&bound), "{bound} printed: {text}");
+}

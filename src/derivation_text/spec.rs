@@ -3,7 +3,6 @@
 
 use super::{line, Line};
 use crate::core::derivation::SpecLines;
-use crate::core::roofline::MAX_BATCH;
 use crate::core::spec::Drafter;
 use crate::format::{fixed, ms, req_per_s, size, thousands, trimmed};
 
@@ -118,10 +117,7 @@ fn crossover_line(s: &SpecLines) -> Line {
         ),
         None => (
             "none".to_string(),
-            format!(
-                "Speculation pays at every batch up to {}: the KV read once for E tokens outweighs the extra FLOPs.",
-                thousands(f64::from(MAX_BATCH))
-            ),
+            "Speculation pays at every batch: the KV read once for E tokens outweighs the extra FLOPs.".to_string(),
         ),
     };
     line(

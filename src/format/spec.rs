@@ -2,13 +2,13 @@
 //! crossover batch, as one sentence.
 
 use super::{fixed, thousands};
-use crate::core::roofline::{SpecSummary, MAX_BATCH};
+use crate::core::roofline::SpecSummary;
 
 /// "2.77 tokens per sequence per step. Knee 102 with speculation, 64 without; KV pool 159 (208
 /// without). It pays at every batch." (or "It stops paying at batch 141, ...").
 pub fn spec_sentence(s: &SpecSummary) -> String {
     let crossover = match s.crossover {
-        None => format!("It pays at every batch up to {}.", thousands(f64::from(MAX_BATCH))),
+        None => "It pays at every batch: no crossover.".to_string(),
         Some(b) => {
             let place = if b > s.pool_with { ", past the KV pool" } else { "" };
             format!(
