@@ -331,3 +331,17 @@ fn bad_placement_values_fall_back_with_one_notice_each() {
     assert_eq!(split.link_bytes_per_s, None);
     assert_eq!(from_query("xp=20").0.placement.split.prefill_instances, 8, "clamped to 8");
 }
+
+#[test]
+fn every_models_context_slider_ends_at_the_models_maximum_context() {
+    for model in goodput_lab::core::presets::MODELS {
+        let inputs = Inputs::default().with_model(*model);
+        let stops = inputs.context_stops();
+        let max = inputs.context_tokens_max();
+        assert_eq!(stops.last(), Some(&max), "{}: the slider's end is the model's maximum", model.id);
+        assert!(stops.iter().all(|&s| s <= max), "{}: no stop past the maximum", model.id);
+        assert!(stops.contains(&2048), "{}: the worked example's context is a stop", model.id);
+    }
+    let llama = Inputs::default();
+    assert_eq!(llama.context_stops().last(), Some(&131_072));
+}

@@ -182,6 +182,12 @@ impl Inputs {
         context_tokens_max_for(&self.scenario.model)
     }
 
+    /// The context slider's stops: log-spaced from the field's minimum to the model's maximum (its
+    /// last stop), so no part of the slider sits past what the model accepts.
+    pub fn context_stops(&self) -> Vec<u32> {
+        log_stops(CTX.min as u32, self.context_tokens_max())
+    }
+
     /// These inputs with the model (and the context clamped to its maximum).
     pub fn with_model(self, model: ModelSpec) -> Inputs {
         let context_tokens = self.scenario.context_tokens.min(context_tokens_max_for(&model));

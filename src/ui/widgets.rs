@@ -31,23 +31,23 @@ pub fn PresetSelect(
     }
 }
 
-/// A range input over fixed stops (log-spaced), showing the exact value with its unit.
+/// A range input over stops (log-spaced; they may follow the state, as the context's follow the
+/// model's maximum), showing the exact value with its unit.
 #[component]
 pub fn StopSlider(
     id: &'static str,
     label: &'static str,
     unit: &'static str,
-    stops: Vec<u32>,
+    #[prop(into)] stops: Signal<Vec<u32>>,
     value: Signal<u32>,
     on_value: impl Fn(u32) + 'static,
 ) -> impl IntoView {
-    let max_index = stops.len().saturating_sub(1);
-    let stops = StoredValue::new(stops);
-    let index = move || stops.with_value(|s| nearest_stop_index(s, value.get()));
+    let max_index = move || stops.with(|s| s.len().saturating_sub(1));
+    let index = move || stops.with(|s| nearest_stop_index(s, value.get()));
     let text = move || format!("{} {unit}", thousands(f64::from(value.get())));
     let on_input = move |ev| {
-        let i = event_target_value(&ev).parse::<usize>().unwrap_or(0).min(max_index);
-        if let Some(v) = stops.with_value(|s| s.get(i).copied()) {
+        let i = event_target_value(&ev).parse::<usize>().unwrap_or(0).min(max_index());
+        if let Some(v) = stops.with_untracked(|s| s.get(i).copied()) {
             on_value(v);
         }
     };
