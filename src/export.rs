@@ -108,8 +108,15 @@ pub fn sim_table_headers(load: LoadMode, counting: Counting) -> Vec<String> {
     h.push(format!("Both targets{by}, lowest to highest seed (%)"));
     h.extend(["TTFT only", "TPOT only"].map(|t| format!("{t}{by} (%)")));
     h.extend(
-        ["TTFT p50 (ms)", "TTFT p90 (ms)", "TPOT p50 (ms)", "TPOT p90 (ms)", "Throughput (tokens/s)", "Steady state"]
-            .map(String::from),
+        [
+            "TTFT p50 (ms)",
+            "TTFT p90 (ms)",
+            "TPOT p50 (ms)",
+            "TPOT p90 (ms)",
+            "Throughput (tokens/s)",
+            "Steady state",
+        ]
+        .map(String::from),
     );
     h
 }

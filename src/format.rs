@@ -1,7 +1,7 @@
 //! Display formatting: numbers as the worked example prints them, and the headline sentence. Pure and
 //! testable natively; the only place base units become ms, GB or TB/s.
 
-mod headline;
+pub mod headline;
 pub mod placement;
 pub mod prefix;
 pub mod references;
@@ -190,7 +190,8 @@ pub fn sim_goodput_range(sweep: &crate::core::sim::Sweep) -> String {
 /// out as warm-up".
 pub fn sim_sample(sweep: &crate::core::sim::Sweep) -> String {
     let warmup = sweep.points.first().map_or(0, |p| p.warmup_requests);
-    let over = if sweep.seeds <= 1 { "one seed".to_string() } else { format!("medians over {} seeds", sweep.seeds) };
+    let over =
+        if sweep.seeds <= 1 { "one seed".to_string() } else { format!("medians over {} seeds", sweep.seeds) };
     format!("{over}; the first {warmup} requests of each run left out as warm-up")
 }
 
@@ -244,4 +245,15 @@ pub fn sim_analytic(scenario: &Scenario, analysis: &Analysis, cap: u32) -> Strin
             significant(evaluate(scenario, analysis.server_batch).throughput_req_per_s)
         ),
     }
+}
+
+/// The rule from the workload to the context, with the page's numbers: "Context 2,048 tokens =
+/// 1,920 in + 256 out ÷ 2 (the mean a sequence holds while it answers)."
+pub fn context_rule(scenario: &Scenario) -> String {
+    format!(
+        "Context {} tokens = {} in + {} out ÷ 2 (what a sequence holds on average while it answers)",
+        thousands(f64::from(scenario.context_tokens)),
+        thousands(f64::from(scenario.prompt_tokens())),
+        thousands(f64::from(scenario.output_tokens)),
+    )
 }

@@ -8,11 +8,11 @@ pub mod derivation_text; // the derivation panel's lines as text (pure)
 pub mod export; // CSV of the tables and file names that say the scenario (pure)
 pub mod format; // numbers and sentences as the page prints them
 pub mod panel_protocol; // page <-> lazily loaded panels messages (pure, postcard-encoded)
-pub mod share; // the scenario summary, share links and the embed snippet (pure)
 pub mod search_protocol; // page <-> configuration search workers messages (pure, postcard-encoded)
+pub mod share; // the scenario summary, share links and the embed snippet (pure)
 pub mod sim_protocol; // page <-> simulator worker messages (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
-#[cfg(target_arch = "wasm32")]
-pub mod worker_scope; // the worker side of the module Web Workers (browser only)
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
-pub mod ui; // Leptos components (browser only)
+pub mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod worker_scope; // the worker side of the module Web Workers (browser only) // Leptos components (browser only)

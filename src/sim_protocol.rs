@@ -93,24 +93,11 @@ pub enum Part {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     /// `done` of the part's `total` load levels are run.
-    Progress {
-        seq: u32,
-        part: Part,
-        done: u32,
-        total: u32,
-    },
+    Progress { seq: u32, part: Part, done: u32, total: u32 },
     /// The shard's per-seed sweeps, in seed order, not combined.
-    SeedSweeps {
-        seq: u32,
-        shard: u8,
-        sweeps: Vec<Sweep>,
-    },
+    SeedSweeps { seq: u32, shard: u8, sweeps: Vec<Sweep> },
     /// Tail part `part`'s budgets, in budget order, and the split's sweep if it ran it.
-    Tail {
-        seq: u32,
-        part: u8,
-        tail: TailPart,
-    },
+    Tail { seq: u32, part: u8, tail: TailPart },
 }
 
 impl Job {

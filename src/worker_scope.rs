@@ -15,7 +15,11 @@ pub fn in_worker() -> bool {
 
 /// The worker's clock (`performance.now()` of its global scope), in ms; 0 outside a worker.
 pub fn now_ms() -> f64 {
-    js_sys::global().dyn_into::<WorkerGlobalScope>().ok().and_then(|s| s.performance()).map_or(0.0, |p| p.now())
+    js_sys::global()
+        .dyn_into::<WorkerGlobalScope>()
+        .ok()
+        .and_then(|s| s.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// In a worker scope, answers every message with `answer(bytes, post)`; `name` labels console
@@ -30,7 +34,10 @@ pub fn serve(name: &'static str, answer: impl Fn(&[u8], &mut dyn FnMut(Vec<u8>))
     }
 }
 
-fn listen(name: &'static str, answer: impl Fn(&[u8], &mut dyn FnMut(Vec<u8>)) + 'static) -> Result<(), JsValue> {
+fn listen(
+    name: &'static str,
+    answer: impl Fn(&[u8], &mut dyn FnMut(Vec<u8>)) + 'static,
+) -> Result<(), JsValue> {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().dyn_into()?;
     let reply_to = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {

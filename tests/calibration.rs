@@ -12,7 +12,7 @@ use goodput_lab::core::calibration::{
     cost_terms, resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot,
 };
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
-use goodput_lab::core::roofline::{analyze, step_time, weight_bytes, kv_bytes_per_seq, Scenario};
+use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes, Scenario};
 use goodput_lab::state::{from_query, to_query, CalibrationChoice, WORKED_EXAMPLE};
 
 fn close(a: f64, b: f64, rel: f64, what: &str) {
@@ -24,14 +24,23 @@ fn the_shipped_profile_and_points_are_what_the_fit_gives_on_the_data() {
     let points = read(CSV).expect("the data file reads");
     assert_eq!(points.len(), 48, "every row of data/calibration.csv");
     let shipped_points = include_str!("../src/core/calibration/published/data.rs");
-    assert_eq!(render_points(&points), shipped_points, "published/data.rs is stale: cargo run --bin calibrate");
+    assert_eq!(
+        render_points(&points),
+        shipped_points,
+        "published/data.rs is stale: cargo run --bin calibrate"
+    );
     let shipped_profile = include_str!("../src/core/calibration/profile.rs");
-    assert_eq!(render_profile(&fit(&points)), shipped_profile, "profile.rs is stale: cargo run --bin calibrate");
+    assert_eq!(
+        render_profile(&fit(&points)),
+        shipped_profile,
+        "profile.rs is stale: cargo run --bin calibrate"
+    );
 }
 
 #[test]
 fn the_data_file_is_the_shared_reference_copied_unchanged() {
-    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/measured/calibration.csv");
+    let shared =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/measured/calibration.csv");
     if let Ok(text) = std::fs::read_to_string(&shared) {
         assert_eq!(text, CSV, "data/calibration.csv differs from the shared reference");
     }
@@ -88,7 +97,11 @@ fn under_tensor_parallelism_each_layer_pays_two_all_reduce_latencies() {
     close(extra, 2.0 * 32.0 * 20e-6, 1e-9, "2 x layers x latency");
     close(step_time(&with, 8).overhead_s, 2.0 * 32.0 * 20e-6, 1e-12, "a fixed cost of the step");
     let tp1 = Scenario { tp: 1, ..with };
-    assert_eq!(step_time(&tp1, 8).step_s, step_time(&Scenario { tp: 1, ..base }, 8).step_s, "no all-reduce at TP 1");
+    assert_eq!(
+        step_time(&tp1, 8).step_s,
+        step_time(&Scenario { tp: 1, ..base }, 8).step_s,
+        "no all-reduce at TP 1"
+    );
 }
 
 #[test]
@@ -139,16 +152,17 @@ fn the_measured_profile_predicts_the_calibration_set_within_its_median_budget() 
 
 #[test]
 fn the_issues_cases_are_slower_under_the_measured_profile_than_the_ideal_roofline() {
-    let qwen = Scenario {
-        model: *model_by_id("qwen3-8b").unwrap(),
-        context_tokens: 343,
-        ..WORKED_EXAMPLE
-    };
+    let qwen = Scenario { model: *model_by_id("qwen3-8b").unwrap(), context_tokens: 343, ..WORKED_EXAMPLE };
     let measured = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..qwen };
     let (ideal_ms, measured_ms) = (step_time(&qwen, 1).step_s * 1e3, step_time(&measured, 1).step_s * 1e3);
-    assert!(ideal_ms < 5.0 && measured_ms > 6.8 && measured_ms < 7.7, "{ideal_ms} -> {measured_ms} (GPS-01: 7.22)");
+    assert!(
+        ideal_ms < 5.0 && measured_ms > 6.8 && measured_ms < 7.7,
+        "{ideal_ms} -> {measured_ms} (GPS-01: 7.22)"
+    );
     let b200 = Scenario { gpu: *gpu_by_id("b200").unwrap(), ..measured };
-    assert!(step_time(&b200, 1).step_s > step_time(&Scenario { calibration: CostModel::Ideal, ..b200 }, 1).step_s);
+    assert!(
+        step_time(&b200, 1).step_s > step_time(&Scenario { calibration: CostModel::Ideal, ..b200 }, 1).step_s
+    );
 }
 
 #[test]

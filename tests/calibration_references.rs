@@ -74,7 +74,11 @@ fn triangles(s: &Scenario, step: bool) -> usize {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        let drawn = if step { draw_step_chart(&root, &c, &style) } else { draw_interactivity_chart(&root, &c, &style) };
+        let drawn = if step {
+            draw_step_chart(&root, &c, &style)
+        } else {
+            draw_interactivity_chart(&root, &c, &style)
+        };
         drawn.expect("chart draws");
     }
     let text = Palette::LIGHT.text;

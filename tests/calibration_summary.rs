@@ -1,14 +1,32 @@
 //! The ideal roofline beside the measured engines (`core::calibration::summary`): every figure the
 //! planning panels' notes print, checked against a computation written out here (a scan over batches,
-//! the step at batch 1, the plan's ceiling by hand), and total where nothing runs.
+//! the step at batch 1, the plan's ceiling over the chunked replica's p90 rate by hand), and total where nothing runs.
 
 use goodput_lab::core::calibration::summary::{figures, summary, Figures, Load};
 use goodput_lab::core::calibration::{CostModel, Engine};
+use goodput_lab::core::capacity::Placing;
+use goodput_lab::core::placement::{chunked_best, Percentile, PlacementMode, Split};
 use goodput_lab::core::presets::{model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{evaluate, kv_pool_batch, step_time, Scenario};
 use goodput_lab::state::{DEFAULT_PRICE_PER_GPU_HOUR, DEFAULT_RATE_REQ_PER_S, WORKED_EXAMPLE};
 
-const LOAD: Load = Load { rate_req_per_s: DEFAULT_RATE_REQ_PER_S, price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR };
+const PLACING: Placing = Placing {
+    mode: PlacementMode::Colocated,
+    split: Split {
+        prefill_instances: 1,
+        prefill_tp: 1,
+        decode_instances: 1,
+        decode_tp: 1,
+        link_bytes_per_s: None,
+    },
+    chunk_tokens: 512,
+    percentile: Percentile::P90_FIXED,
+};
+const LOAD: Load = Load {
+    rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
+    usd_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
+    placing: PLACING,
+};
 
 fn measured(s: &Scenario, engine: Engine) -> Scenario {
     Scenario { calibration: CostModel::Measured(engine), ..*s }
@@ -21,14 +39,13 @@ fn knee_by_scan(s: &Scenario) -> u32 {
     (1..=pool.min(100_000)).take_while(|&b| evaluate(s, b).goodput_req_per_s > 0.0).last().unwrap_or(0)
 }
 
-/// GPUs and $/M tokens for the load, from the knee's goodput, written out.
-fn plan_by_hand(s: &Scenario, knee: u32, load: Load) -> (u32, f64) {
-    let b = f64::from(knee);
-    let replica_req_per_s = b / (f64::from(s.output_tokens) * step_time(s, knee).step_s);
+/// GPUs and $/M tokens for the load, from the chunked replica's p90 rate, written out.
+fn plan_by_hand(s: &Scenario, load: Load) -> (u32, f64) {
+    let replica_req_per_s = chunked_best(s, 512, &Percentile::P90_FIXED).rate_req_per_s;
     let replicas = (load.rate_req_per_s / replica_req_per_s).ceil();
     let gpus = replicas * f64::from(s.tp);
     let tokens_per_hour = load.rate_req_per_s * f64::from(s.output_tokens) * 3600.0;
-    (gpus as u32, gpus * load.price_per_gpu_hour / tokens_per_hour * 1e6)
+    (gpus as u32, gpus * load.usd_per_gpu_hour / tokens_per_hour * 1e6)
 }
 
 fn close(a: f64, b: f64, rel: f64, what: &str) {
@@ -44,7 +61,8 @@ fn on_the_ideal_roofline_the_own_figures_are_the_worked_example_knee_64_at_9_92_
 }
 
 #[test]
-fn the_measured_knee_on_the_worked_example_is_below_the_ideal_knee_and_is_the_last_batch_inside_both_targets() {
+fn the_measured_knee_on_the_worked_example_is_below_the_ideal_knee_and_is_the_last_batch_inside_both_targets()
+{
     for engine in Engine::ALL {
         let s = summary(&WORKED_EXAMPLE, engine, LOAD);
         let knee = s.measured.knee_batch.expect("some batch meets the targets on measured engines");
@@ -82,7 +100,7 @@ fn measured_engines_need_at_least_the_ideal_gpus_for_the_load_as_the_plan_writte
         let load = Load { rate_req_per_s: rate, ..LOAD };
         let s = summary(&WORKED_EXAMPLE, Engine::Vllm, load);
         let m = measured(&WORKED_EXAMPLE, Engine::Vllm);
-        let (gpus, usd) = plan_by_hand(&m, s.measured.knee_batch.unwrap(), load);
+        let (gpus, usd) = plan_by_hand(&m, load);
         assert_eq!(s.measured.gpus, Some(gpus), "rate {rate}");
         close(s.measured.usd_per_million_tokens.unwrap(), usd, 1e-9, "$/M tokens");
         assert!(s.measured.gpus >= s.own.gpus, "rate {rate}: {:?} >= {:?}", s.measured.gpus, s.own.gpus);
@@ -141,9 +159,13 @@ fn every_preset_pair_and_engine_gives_finite_figures_or_none_and_measured_never_
                 for engine in Engine::ALL {
                     let sum = summary(&s, engine, LOAD);
                     let what = format!("{} on {} x{tp}, {engine:?}", model.id, gpu.id);
-                    for x in [sum.measured.knee_tpot_s, sum.measured.floor_tpot_s, sum.measured.usd_per_million_tokens]
-                        .into_iter()
-                        .flatten()
+                    for x in [
+                        sum.measured.knee_tpot_s,
+                        sum.measured.floor_tpot_s,
+                        sum.measured.usd_per_million_tokens,
+                    ]
+                    .into_iter()
+                    .flatten()
                     {
                         assert!(x.is_finite() && x > 0.0, "{what}: {x}");
                     }

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
+use goodput_lab::core::calibration::{cost_terms, CostModel, Engine};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
-use goodput_lab::core::calibration::{cost_terms, CostModel, Engine};
 use goodput_lab::core::roofline::{
     analyze, evaluate, step_time_at, Bound, Calibration, Limit, Precision, Scenario, TP_CHOICES,
 };
@@ -183,7 +183,8 @@ fn check_knee(s: &Scenario, d: &Derivation, label: &str) {
         }
         KneeForm::Compute { budget_s, compute_per_seq_s, attention_per_seq_s, allreduce_per_seq_s } => {
             let f = &d.step;
-            let attention = (f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s).max(f.attention_compute_per_seq_s);
+            let attention =
+                (f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s).max(f.attention_compute_per_seq_s);
             same(attention_per_seq_s, attention, &format!("{what} attention per sequence"));
             near(budget_s / (compute_per_seq_s + attention_per_seq_s + allreduce_per_seq_s), k.exact, &what);
         }

@@ -6,10 +6,12 @@ mod common;
 use common::worked_example;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
+use goodput_lab::core::sim::{sweep, SimConfig};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;
-use goodput_lab::core::sim::{sweep, SimConfig};
-use goodput_lab::export::{batch_table_csv, file_name, seed_range_cell, sim_sweep_csv, sim_table_csv, table_csv};
+use goodput_lab::export::{
+    batch_table_csv, file_name, seed_range_cell, sim_sweep_csv, sim_table_csv, table_csv,
+};
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::{from_query, Inputs};
 
@@ -163,7 +165,11 @@ fn the_table_button_exports_the_rows_the_page_shows_with_per_gpu_columns_under_t
     for query in ["", "tp=2&model=llama-3.1-70b", "kv=fp8&tpot=20"] {
         let (inputs, _) = from_query(query);
         let s = inputs.scenario;
-        assert_eq!(table_csv(&inputs), batch_table_csv(&batch_table(&s, &analyze(&s)), s.tp > 1, s.prefix.active()), "{query}");
+        assert_eq!(
+            table_csv(&inputs),
+            batch_table_csv(&batch_table(&s, &analyze(&s)), s.tp > 1, s.prefix.active()),
+            "{query}"
+        );
     }
     let (tp2, _) = from_query("tp=2&model=llama-3.1-70b");
     assert!(parse(&table_csv(&tp2)).0.iter().any(|h| h.contains("per GPU")), "per-GPU columns under TP");

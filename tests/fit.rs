@@ -91,7 +91,8 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
 #[test]
 fn the_fit_ignores_the_scenarios_own_calibration() {
     let points = worked_example_points(&SWEEP, 0.8, 1e-3);
-    let realistic = Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }.into(), ..worked_example() };
+    let realistic =
+        Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }.into(), ..worked_example() };
     assert_eq!(fit(&realistic, &points), fit(&worked_example(), &points));
 }
 

@@ -11,12 +11,12 @@ mod extremes;
 mod finite;
 #[path = "fuzz/placement.rs"]
 mod placement;
+#[path = "fuzz/regressions.rs"]
+mod regressions;
 #[path = "fuzz/search.rs"]
 mod search;
 #[path = "fuzz/spec.rs"]
 mod spec;
-#[path = "fuzz/regressions.rs"]
-mod regressions;
 #[path = "fuzz/strategies.rs"]
 mod strategies;
 
@@ -39,6 +39,7 @@ use goodput_lab::core::fit::{fit, MeasuredPoint};
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::nearest::batch_at_speed;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
+use goodput_lab::core::roofline::context_for;
 use goodput_lab::core::roofline::{
     analyze, evaluate, step_terms, step_time, Precision, Scenario, StepMix, TP_CHOICES,
 };
@@ -50,10 +51,14 @@ use goodput_lab::format::{headline, sim_goodput, NOT_A_NUMBER};
 use goodput_lab::share::{link_query, scenario_summary};
 use goodput_lab::sim_protocol::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
-use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use goodput_lab::state::fields::{
+    NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
+};
 use goodput_lab::state::lessons::LESSONS;
 use goodput_lab::state::prefix::{HIT, PREFIX};
-use goodput_lab::state::sim::{ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED, SEEDS};
+use goodput_lab::state::sim::{
+    ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED, SEEDS,
+};
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
@@ -184,7 +189,14 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
             && Precision::KV.contains(&i.scenario.kv_precision)
     );
     prop_assert!(TP_CHOICES.contains(&i.scenario.tp));
-    within(&CTX, f64::from(i.scenario.context_tokens), (CTX.min, f64::from(i.context_tokens_max())))?;
+    // The prompt lies in its field up to the longest the model accepts, and the context is the
+    // one rule's: prompt + output / 2, within the model's maximum.
+    let prompt = i.scenario.prompt_tokens();
+    within(&PROMPT, f64::from(prompt), (PROMPT.min, f64::from(i.prompt_tokens_max())))?;
+    prop_assert_eq!(i.scenario.context_tokens, context_for(prompt, i.scenario.output_tokens));
+    // Within the model's maximum, unless even the shortest prompt beside the output passes it.
+    let floor = context_for(PROMPT.min as u32, i.scenario.output_tokens);
+    prop_assert!(i.scenario.context_tokens <= i.context_tokens_max().max(floor));
     in_field(&OUT, f64::from(i.scenario.output_tokens))?;
     in_field(&TPOT, i.scenario.tpot_target_s)?;
     in_field(&TTFT, i.scenario.ttft_target_s)?;
@@ -246,7 +258,10 @@ fn round_trips(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     prop_assert!(close(again.scenario.tpot_target_s, i.scenario.tpot_target_s, &TPOT), "{query}");
     prop_assert!(close(again.scenario.ttft_target_s, i.scenario.ttft_target_s, &TTFT), "{query}");
     prop_assert!(close(again.scenario.memory_utilization, i.scenario.memory_utilization, &UTIL), "{query}");
-    prop_assert_eq!(again.scenario.prefix.prefix_tokens, i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens));
+    prop_assert_eq!(
+        again.scenario.prefix.prefix_tokens,
+        i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens)
+    );
     prop_assert!(close(again.scenario.prefix.hit_rate, i.scenario.prefix.hit_rate, &HIT), "{query}");
     placement::placement_round_trips(&i.placement, &again.placement)
 }
@@ -337,7 +352,7 @@ fn core_is_finite(inputs: &Inputs, view: &View, points: &[MeasuredPoint]) -> Res
     all_finite("curves", &c)?;
     let d = derive(&s, &a);
     all_finite("derivation", &d)?;
-    let plan = capacity_plan(&s, &a, inputs.rate_req_per_s, inputs.price_per_gpu_hour);
+    let plan = capacity_plan(&s, &inputs.placing(), inputs.rate_req_per_s, inputs.usd_per_gpu_hour());
     all_finite("plan", &plan)?;
     let speed = c.ladder.first().map_or(1.0, |p| p.tokens_per_s_per_user);
     prop_assert!(batch_at_speed(&s, speed * 0.5, a.kv_pool_batch) >= 1);

@@ -88,7 +88,8 @@ fn with_a_prefix_cache_the_drafter_pool_line_holds_the_prefix_once_for_target_an
     let spec = d.speculation.expect("speculation's lines");
     // By hand: 1,024 cached tokens of target + draft KV held once; each sequence holds 2,048 - 0.5 x
     // 1,024 = 1,536 tokens of both.
-    let draft = Scenario { model: *goodput_lab::core::presets::model_by_id("llama-3.2-1b").expect("preset"), ..s };
+    let draft =
+        Scenario { model: *goodput_lab::core::presets::model_by_id("llama-3.2-1b").expect("preset"), ..s };
     let per_token = (kv_bytes_per_seq(&s) + kv_bytes_per_seq(&draft)) / 2048.0;
     common::assert_close(spec.prefix_shared_bytes, 1024.0 * per_token, 1e-12, "the shared copy");
     common::assert_close(
@@ -97,7 +98,10 @@ fn with_a_prefix_cache_the_drafter_pool_line_holds_the_prefix_once_for_target_an
         1e-12,
         "what a sequence holds",
     );
-    let free = spec.usable_bytes - spec.weight_bytes_per_gpu - spec.prefix_shared_bytes - spec.draft_weight_bytes_per_gpu;
+    let free = spec.usable_bytes
+        - spec.weight_bytes_per_gpu
+        - spec.prefix_shared_bytes
+        - spec.draft_weight_bytes_per_gpu;
     let pool = (free / (spec.kv_bytes_per_seq_per_gpu + spec.draft_kv_bytes_per_seq_per_gpu)).floor();
     assert_eq!(f64::from(spec.summary.pool_with), pool, "the printed numbers give the printed pool");
     let printed = lines(&s, &d);

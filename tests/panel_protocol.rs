@@ -123,8 +123,14 @@ fn a_capacity_change_sets_only_the_load_and_the_price() {
     };
     assert_eq!(unchanged, before.0, "nothing else moved");
     assert_eq!(measured, before.1);
+    // `price` is a custom GPU's; a preset's price lives in the search's `prices` (the capacity
+    // plan's box edits that list, which travels as ToPage::Search).
     let query = to_query(&inputs);
-    assert!(query.contains("rate=42.5") && query.contains("price=3.1"), "{query}");
+    assert!(query.contains("rate=42.5") && !query.contains("price="), "{query}");
+    let mut edited = inputs;
+    edited.set_usd_per_gpu_hour(3.1);
+    assert_eq!(changes(&inputs, &edited), vec![ToPage::Search(edited.search)]);
+    assert_eq!(from_query(&to_query(&edited)).0.usd_per_gpu_hour(), 3.1, "{}", to_query(&edited));
 }
 
 #[test]

@@ -125,7 +125,8 @@ fn the_simulators_step_is_the_analytic_function_for_any_composition() {
 #[test]
 fn prefill_and_ttft_are_one_step_of_the_prompt() {
     for ctx in [128_u32, 2048, 32_768] {
-        let s = Scenario { context_tokens: ctx, ..worked_example() };
+        // A prompt of `ctx` tokens: its context is ctx + 256 / 2 (`core::roofline::context_for`).
+        let s = Scenario { context_tokens: ctx + 128, ..worked_example() };
         let mix = StepMix {
             prefill_tokens: f64::from(ctx),
             prefill_attention_flop: prefill_attention_flop(&s.model, ctx),

@@ -33,14 +33,15 @@ fn pairs(p: f64) -> f64 {
 
 #[test]
 fn a_hit_prefills_only_the_suffix_whose_attention_still_covers_the_whole_prompt() {
-    let s = with_prefix(1024, 0.5);
+    // A 2,048-token prompt: context 2,048 + 256 / 2 (the one rule, `core::roofline::context_for`).
+    let s = Scenario { context_tokens: 2048 + 128, ..with_prefix(1024, 0.5) };
     let hit = prefill_time_cached(&s, 1024);
     // 1,024 suffix tokens: the GEMMs are compute-bound (2 x 8.03e9 x 1,024 / 989e12 = 16.6 ms
     // against 16.06 GB / 3.35 TB/s = 4.8 ms); the attention scores the suffix's pairs over the
     // whole prompt, pairs(2,048) - pairs(1,024) per layer, and reads the cached 1,024 tokens' KV.
     let gemm_s = (2.0 * PARAMS * 1024.0 / BF16_PEAK).max(2.0 * PARAMS / BANDWIDTH);
-    let attention_s =
-        (LAYERS * (pairs(2048.0) - pairs(1024.0)) * FLOP_PER_PAIR_LAYER / BF16_PEAK).max(1024.0 * KV_BYTES_PER_TOKEN / BANDWIDTH);
+    let attention_s = (LAYERS * (pairs(2048.0) - pairs(1024.0)) * FLOP_PER_PAIR_LAYER / BF16_PEAK)
+        .max(1024.0 * KV_BYTES_PER_TOKEN / BANDWIDTH);
     assert_close(hit.prefill_s, gemm_s + attention_s, 1e-9, "hit prefill = suffix GEMMs + suffix attention");
     assert_eq!((hit.prompt_tokens, hit.cached_tokens), (2048, 1024));
     let miss_s = 2.0 * PARAMS * 2048.0 / BF16_PEAK + LAYERS * pairs(2048.0) * FLOP_PER_PAIR_LAYER / BF16_PEAK;
@@ -85,7 +86,8 @@ fn the_ttft_target_checks_the_miss_while_any_request_misses_and_the_hit_when_all
 #[test]
 fn the_pool_holds_the_shared_prefix_once_and_each_hit_only_its_suffix() {
     let free = 80e9 * 0.9 - PARAMS * 2.0;
-    let pool = |p: f64, h: f64| ((free - p * KV_BYTES_PER_TOKEN) / ((2048.0 - h * p) * KV_BYTES_PER_TOKEN)).floor();
+    let pool =
+        |p: f64, h: f64| ((free - p * KV_BYTES_PER_TOKEN) / ((2048.0 - h * p) * KV_BYTES_PER_TOKEN)).floor();
     assert_eq!(f64::from(kv_pool_batch(&worked_example())), (free / (2048.0 * KV_BYTES_PER_TOKEN)).floor());
     assert_eq!(kv_pool_batch(&worked_example()), 208);
     assert_eq!(f64::from(kv_pool_batch(&with_prefix(1024, 0.5))), pool(1024.0, 0.5));
@@ -95,7 +97,12 @@ fn the_pool_holds_the_shared_prefix_once_and_each_hit_only_its_suffix() {
     // No hit, no shared copy: the pool is the worked example's.
     assert_eq!(kv_pool_batch(&with_prefix(1024, 0.0)), 208);
     // The simulator's pool, in held tokens: the same free bytes less the one copy.
-    assert_close(kv_pool_tokens(&with_prefix(1024, 0.5)), free / KV_BYTES_PER_TOKEN - 1024.0, 1e-12, "sim pool");
+    assert_close(
+        kv_pool_tokens(&with_prefix(1024, 0.5)),
+        free / KV_BYTES_PER_TOKEN - 1024.0,
+        1e-12,
+        "sim pool",
+    );
 }
 
 #[test]
@@ -103,7 +110,10 @@ fn a_decode_step_still_reads_every_sequences_whole_context() {
     let plain = worked_example();
     for b in [1, 64, 200] {
         assert_eq!(step_time(&with_prefix(1024, 0.9), b), step_time(&plain, b), "batch {b}");
-        assert_eq!(step_time(&with_prefix(1024, 0.9), b).kv_read_bytes, f64::from(b) * 2048.0 * KV_BYTES_PER_TOKEN);
+        assert_eq!(
+            step_time(&with_prefix(1024, 0.9), b).kv_read_bytes,
+            f64::from(b) * 2048.0 * KV_BYTES_PER_TOKEN
+        );
     }
 }
 
@@ -120,7 +130,7 @@ fn no_prefix_or_no_hit_changes_nothing() {
 
 #[test]
 fn a_whole_prompt_prefix_still_computes_the_prompts_last_token() {
-    let s = with_prefix(2048, 1.0);
+    let s = Scenario { context_tokens: 2048 + 128, ..with_prefix(2048, 1.0) };
     assert_eq!(s.prefix.cached_tokens(2048), 2047);
     let hit = prefill_time_cached(&s, s.prefix.cached_tokens(2048));
     // One token still reads every weight (16.06 GB / 3.35 TB/s = 4.79 ms) and the cached 2,047
@@ -139,7 +149,10 @@ fn the_drawn_hit_share_is_the_hit_rate_on_a_long_run() {
     // Binomial standard error at n = 20,000: sqrt(0.3 x 0.7 / 20,000) = 0.0032; 4 of them.
     assert!((hits - 0.3).abs() < 0.013, "hit share {hits}");
     for (r, b) in reqs.iter().zip(&before) {
-        assert_eq!((r.arrival_s, r.prompt_tokens, r.output_tokens), (b.arrival_s, b.prompt_tokens, b.output_tokens));
+        assert_eq!(
+            (r.arrival_s, r.prompt_tokens, r.output_tokens),
+            (b.arrival_s, b.prompt_tokens, b.output_tokens)
+        );
         assert!(r.cached_tokens == 0 || r.cached_tokens == 1024.min(r.prompt_tokens - 1), "{r:?}");
     }
 }
@@ -162,7 +175,8 @@ fn the_simulator_serves_prefix_hits_with_a_shorter_mean_ttft() {
     let most = mean_ttft(with_prefix(1024, 0.9));
     assert!(half < plain && most < half, "median TTFT: none {plain} s, 50% {half} s, 90% {most} s");
     // The idle replica's TTFT for one request is its prefill: a hit's is about half a miss's.
-    let one = |s: Scenario| simulate(&SimConfig { requests: 1, ..config(s) }, 1.0).ttft.p50_s.expect("served");
+    let one =
+        |s: Scenario| simulate(&SimConfig { requests: 1, ..config(s) }, 1.0).ttft.p50_s.expect("served");
     let all = with_prefix(1024, 1.0);
     assert!(one(all) < 0.6 * one(worked_example()), "{} against {}", one(all), one(worked_example()));
 }
@@ -177,7 +191,12 @@ fn the_simulator_holds_more_sequences_with_hits_before_the_pool_fills() {
     };
     let plain = peak(worked_example());
     let cached = peak(with_prefix(1024, 0.9));
-    assert!(cached.batch_mean > 1.3 * plain.batch_mean, "mean batch {} against {}", cached.batch_mean, plain.batch_mean);
+    assert!(
+        cached.batch_mean > 1.3 * plain.batch_mean,
+        "mean batch {} against {}",
+        cached.batch_mean,
+        plain.batch_mean
+    );
 }
 
 #[test]
@@ -201,7 +220,11 @@ fn a_prefix_longer_than_the_context_or_a_bad_hit_rate_gets_a_notice_and_a_sane_v
     let (inputs, notices) = from_query("prefix=lots&hit=-3");
     assert_eq!(inputs.scenario.prefix, PrefixCache::NONE);
     assert_eq!(notices.len(), 2, "{notices:?}");
-    assert!(notices[0].message.starts_with("prefix=“lots” is not a whole number of tokens"), "{}", notices[0].message);
+    assert!(
+        notices[0].message.starts_with("prefix=“lots” is not a whole number of tokens"),
+        "{}",
+        notices[0].message
+    );
 }
 
 #[test]
@@ -222,7 +245,10 @@ fn the_table_note_and_the_derivation_state_the_split_ttft_and_the_pool_arithmeti
     assert!(ttft.contains("checks the miss"), "{ttft}");
     let pool = prefix_pool_note(&s, &a).expect("a note");
     assert!(pool.starts_with("KV pool: 277 sequences"), "{pool}");
-    assert!(pool.contains("2,048 − 50% × 1,024 = 1,536 tokens") && pool.contains("208 without the cache"), "{pool}");
+    assert!(
+        pool.contains("2,048 − 50% × 1,024 = 1,536 tokens") && pool.contains("208 without the cache"),
+        "{pool}"
+    );
     let line = lines(&s, &derive(&s, &a)).into_iter().find(|l| l.id == "pool").expect("a pool line");
     assert!(line.formula.contains("shared prefix KV, held once"), "{}", line.formula);
     assert!(line.numbers.contains("134 MB") && line.numbers.contains("201 MB"), "{}", line.numbers);

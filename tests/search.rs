@@ -2,7 +2,9 @@
 //! dominance order, its shards cover the space once, and it counts what it evaluates.
 
 use goodput_lab::core::capacity::S_PER_HOUR;
-use goodput_lab::core::placement::{best_split, compare, disaggregated, Split, GPUS_PER_SIDE_MAX};
+use goodput_lab::core::placement::{
+    best_split, compare, disaggregated, Percentile, Split, GPUS_PER_SIDE_MAX,
+};
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::presets::GPU_PRICES;
 use goodput_lab::core::roofline::TP_CHOICES;
@@ -18,6 +20,7 @@ fn spec() -> SearchSpec {
         load_req_per_s: 100.0,
         usd_per_gpu_hour: GPU_PRICES.map(|p| p.usd_per_gpu_hour),
         link_bytes_per_s: None,
+        percentile: Percentile::P90_FIXED,
     }
 }
 
@@ -47,11 +50,13 @@ fn search_evaluates_46716_configurations_every_tp_and_every_split_of_every_group
 #[test]
 fn colocated_row_is_the_placement_panels_chunked_point_with_its_arithmetic() {
     let s = spec();
-    let row = row_for(&s, &worked_example_config(Layout::Colocated { tp: 1 })).expect("the worked example serves");
-    let chunked = compare(&WORKED_EXAMPLE, 512, &Split::default()).chunked;
+    let row =
+        row_for(&s, &worked_example_config(Layout::Colocated { tp: 1 })).expect("the worked example serves");
+    let chunked = compare(&WORKED_EXAMPLE, 512, &Split::default(), &Percentile::P90_FIXED).chunked;
     assert_eq!(row.rate_req_per_s, chunked.rate_req_per_s);
     eprintln!("worked example, colocated chunked: {:?}", row);
-    assert!(close(row.goodput_per_gpu_req_per_s, 16.96, 0.005), "{}", row.goodput_per_gpu_req_per_s);
+    // 16.94 req/s until issue 25 (mean TTFT and TPOT); at p90 with prefill steps counted, 13.46.
+    assert!(close(row.goodput_per_gpu_req_per_s, 13.46, 0.005), "{}", row.goodput_per_gpu_req_per_s);
     assert_eq!(row.tpot_s, chunked.tpot_s.unwrap());
     // Written out: tokens/s per GPU = rate x 256 / 1; per user = 1 / TPOT; GPUs for 100 req/s =
     // ceil(100 / rate) x 1; $/Mtok = GPUs x price / (100 x 256 x 3600) x 1e6.
@@ -61,11 +66,9 @@ fn colocated_row_is_the_placement_panels_chunked_point_with_its_arithmetic() {
     assert_eq!(f64::from(row.gpus_for_load), gpus);
     let usd = gpus * GPU_PRICES[0].usd_per_gpu_hour / (100.0 * 256.0 * S_PER_HOUR) * 1e6;
     assert!(close(row.usd_per_million_tokens, usd, 1e-12), "{} vs {usd}", row.usd_per_million_tokens);
-    // The GPU's capacity binds, not the 10 ms target: past the GEMM ridge every extra request a
-    // second adds at least a second of step time a second, so the steady state vanishes at a TPOT
-    // of about 7.6 ms (the step at the ridge).
-    assert_eq!(row.binds, goodput_lab::core::placement::Binds::Capacity);
-    assert!(row.tpot_s < 0.0080 && row.tpot_s > 0.0074, "{}", row.tpot_s);
+    // At p90 the 10 ms TPOT target binds: an answer that sees more prompt steps than most misses it.
+    assert_eq!(row.binds, goodput_lab::core::placement::Binds::Tpot);
+    assert!(close(row.tpot_s, 0.010, 1e-6), "{}", row.tpot_s);
 }
 
 #[test]
@@ -73,35 +76,59 @@ fn disaggregated_row_is_the_best_split_of_its_tp_pair_by_brute_force() {
     let s = spec();
     let found = search(&s);
     let rows: Vec<&Row> = found.rows.iter().filter(|r| r.config.gpu_index == 0).collect();
-    for row in rows.iter().filter(|r| r.config.weight_precision == Precision::Bf16 && r.config.kv_precision == Precision::Bf16) {
+    for row in rows
+        .iter()
+        .filter(|r| r.config.weight_precision == Precision::Bf16 && r.config.kv_precision == Precision::Bf16)
+    {
         let Layout::Disaggregated { prefill_tp, decode_tp, .. } = row.config.layout else { continue };
         let split = row.config.split(None).unwrap();
-        let d = disaggregated(&row.config.scenario(&WORKED_EXAMPLE), &split);
+        let d = disaggregated(&row.config.scenario(&WORKED_EXAMPLE), &split, &Percentile::P90_FIXED);
         assert_eq!(row.rate_req_per_s, d.rate_req_per_s);
         assert_eq!(row.gpus, split.prefill_instances * prefill_tp + split.decode_instances * decode_tp);
         let mut best = 0.0_f64;
         for x in 1..=8 / prefill_tp {
             for y in 1..=8 / decode_tp {
-                let other = Split { prefill_instances: x, prefill_tp, decode_instances: y, decode_tp, link_bytes_per_s: None };
-                best = best.max(disaggregated(&WORKED_EXAMPLE, &other).goodput_per_gpu_req_per_s);
+                let other = Split {
+                    prefill_instances: x,
+                    prefill_tp,
+                    decode_instances: y,
+                    decode_tp,
+                    link_bytes_per_s: None,
+                };
+                best = best.max(
+                    disaggregated(&WORKED_EXAMPLE, &other, &Percentile::P90_FIXED).goodput_per_gpu_req_per_s,
+                );
             }
         }
-        assert!(close(row.goodput_per_gpu_req_per_s, best, 1e-12), "{:?}: {} vs {best}", row.config, row.goodput_per_gpu_req_per_s);
+        assert!(
+            close(row.goodput_per_gpu_req_per_s, best, 1e-12),
+            "{:?}: {} vs {best}",
+            row.config,
+            row.goodput_per_gpu_req_per_s
+        );
     }
     // The best disaggregated row of the worked example's group is the placement panel's best split.
-    let (_, panel) = best_split(&WORKED_EXAMPLE, None).unwrap();
+    let (_, panel) = best_split(&WORKED_EXAMPLE, None, &Percentile::P90_FIXED).unwrap();
     let top = found
         .rows
         .iter()
         .filter(|r| r.config.gpu_index == 0 && r.config.weight_precision == Precision::Bf16)
-        .filter(|r| r.config.kv_precision == Precision::Bf16 && matches!(r.config.layout, Layout::Disaggregated { .. }))
+        .filter(|r| {
+            r.config.kv_precision == Precision::Bf16
+                && matches!(r.config.layout, Layout::Disaggregated { .. })
+        })
         .map(|r| r.goodput_per_gpu_req_per_s)
         .fold(0.0, f64::max);
-    assert!(close(top, panel.goodput_per_gpu_req_per_s, 1e-12), "{top} vs {}", panel.goodput_per_gpu_req_per_s);
+    assert!(
+        close(top, panel.goodput_per_gpu_req_per_s, 1e-12),
+        "{top} vs {}",
+        panel.goodput_per_gpu_req_per_s
+    );
 }
 
 fn dominates(a: &Row, b: &Row) -> bool {
-    let (ua, ga, ub, gb) = (a.tokens_per_s_per_user, a.tokens_per_s_per_gpu, b.tokens_per_s_per_user, b.tokens_per_s_per_gpu);
+    let (ua, ga, ub, gb) =
+        (a.tokens_per_s_per_user, a.tokens_per_s_per_gpu, b.tokens_per_s_per_user, b.tokens_per_s_per_gpu);
     ua >= ub && ga >= gb && (ua > ub || ga > gb)
 }
 
@@ -112,7 +139,10 @@ fn frontier_rows_are_undominated_and_every_other_row_is_dominated() {
     assert!(!on.is_empty());
     for w in on.windows(2) {
         let (a, b) = (&rows[w[0]], &rows[w[1]]);
-        assert!(a.tokens_per_s_per_user < b.tokens_per_s_per_user && a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu);
+        assert!(
+            a.tokens_per_s_per_user < b.tokens_per_s_per_user
+                && a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu
+        );
     }
     for &i in &on {
         assert!(!rows.iter().any(|r| dominates(r, &rows[i])), "frontier row {i} is dominated");
@@ -120,7 +150,8 @@ fn frontier_rows_are_undominated_and_every_other_row_is_dominated() {
     for (i, row) in rows.iter().enumerate().filter(|(i, _)| !on.contains(i)) {
         let by_frontier = on.iter().any(|&j| dominates(&rows[j], row) || rows[j] == *row);
         let tied = on.iter().any(|&j| {
-            rows[j].tokens_per_s_per_user == row.tokens_per_s_per_user && rows[j].tokens_per_s_per_gpu == row.tokens_per_s_per_gpu
+            rows[j].tokens_per_s_per_user == row.tokens_per_s_per_user
+                && rows[j].tokens_per_s_per_gpu == row.tokens_per_s_per_gpu
         });
         assert!(by_frontier || tied, "row {i} is off the frontier but nothing on it beats it");
     }
@@ -166,8 +197,13 @@ fn three_shards_cover_every_group_once_and_give_the_single_threads_rows() {
 fn a_model_that_fits_no_gpu_at_tp_1_gets_no_tp_1_colocated_rows_for_small_gpus() {
     // Llama 3.1 405B in BF16 is 810 GB: no single GPU holds it, so no TP-1 colocated row exists.
     let model = *goodput_lab::core::presets::model_by_id("llama-3.1-405b").expect("a 405B preset");
-    let s = SearchSpec { scenario: goodput_lab::core::roofline::Scenario { model, ..WORKED_EXAMPLE }, ..spec() };
+    let s =
+        SearchSpec { scenario: goodput_lab::core::roofline::Scenario { model, ..WORKED_EXAMPLE }, ..spec() };
     let found = search(&s);
-    assert!(!found.rows.iter().any(|r| r.config.layout == Layout::Colocated { tp: 1 } && r.config.weight_precision == Precision::Bf16));
+    assert!(!found
+        .rows
+        .iter()
+        .any(|r| r.config.layout == Layout::Colocated { tp: 1 }
+            && r.config.weight_precision == Precision::Bf16));
     assert_eq!(found.evaluated, 46_716);
 }

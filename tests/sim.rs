@@ -141,10 +141,10 @@ fn at_low_load_ttft_is_the_analytic_prefill() {
         ..config(s)
     };
     let p = simulate(&c, 0.01);
-    let prompt = Scenario { context_tokens: (2048 - 128), ..s };
+    // The worked example's prompt: 2,048 of context less 256 / 2.
     assert_close(
         p.ttft.p50_s.unwrap(),
-        goodput_lab::core::prefill::prefill_time(&prompt).prefill_s,
+        goodput_lab::core::prefill::prefill_of(&s, 2048 - 128, 0).prefill_s,
         0.01,
         "TTFT alone",
     );
@@ -261,7 +261,8 @@ fn percentiles_are_the_nearest_ranks_of_the_sorted_values_whatever_their_signs()
             values[1] = f64::NAN;
             values[2] = f64::NEG_INFINITY;
         }
-        let mut sorted: Vec<f64> = values.iter().map(|x| if x.is_nan() { f64::INFINITY } else { *x }).collect();
+        let mut sorted: Vec<f64> =
+            values.iter().map(|x| if x.is_nan() { f64::INFINITY } else { *x }).collect();
         sorted.sort_by(f64::total_cmp);
         let rank = |q: f64| sorted[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
         let p = goodput_lab::core::sim::percentiles(&values);

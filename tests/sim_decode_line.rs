@@ -25,14 +25,24 @@ fn a_decode_step_is_a_line_in_held_kv_for_every_preset_and_drafter() {
     for model in MODELS.iter() {
         for (gpu, tp) in [("h100-sxm", 1), ("h200-sxm", 8), ("l4", 1)] {
             for speculation in drafters() {
-                let s = Scenario { model: *model, gpu: *gpu_by_id(gpu).unwrap(), tp, speculation, ..worked_example() };
+                let s = Scenario {
+                    model: *model,
+                    gpu: *gpu_by_id(gpu).unwrap(),
+                    tp,
+                    speculation,
+                    ..worked_example()
+                };
                 let cost = StepCost::new(&s);
                 for decode_tokens in [1, 7, 64, 500] {
                     let (intercept_s, slope_s) = cost.decode_line(decode_tokens);
                     for kv in [0.0, 1.0, 3000.0, 131_072.0, 2.5e6] {
                         let kv_tokens = kv * f64::from(decode_tokens);
-                        let stepped = cost.step_s(&StepWork { decode_tokens, kv_tokens, ..StepWork::default() });
-                        let what = format!("{} on {gpu} x{tp}, {speculation:?}, {decode_tokens} decodes at {kv_tokens} KV", model.id);
+                        let stepped =
+                            cost.step_s(&StepWork { decode_tokens, kv_tokens, ..StepWork::default() });
+                        let what = format!(
+                            "{} on {gpu} x{tp}, {speculation:?}, {decode_tokens} decodes at {kv_tokens} KV",
+                            model.id
+                        );
                         assert_close(intercept_s + slope_s * kv_tokens, stepped, 1e-11, &what);
                     }
                 }
@@ -63,7 +73,9 @@ fn a_lone_decode_is_timed_as_stepping_each_step_on_the_per_operator_step() {
     let cost = StepCost::new(&s);
     let output_tokens = 4000;
     let steps: Vec<f64> = (0..output_tokens - 1)
-        .map(|j| cost.step_s(&StepWork { decode_tokens: 1, kv_tokens: f64::from(1500 + j), ..StepWork::default() }))
+        .map(|j| {
+            cost.step_s(&StepWork { decode_tokens: 1, kv_tokens: f64::from(1500 + j), ..StepWork::default() })
+        })
         .collect();
     let tpot_s = steps.iter().sum::<f64>() / f64::from(output_tokens - 1);
     // A target between the first and the last step's time: only the earlier steps are on time.
@@ -83,7 +95,9 @@ fn a_mixed_step_is_its_line_plus_the_prompt_attention_for_every_preset() {
             let s = Scenario { model: *model, gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() };
             let cost = StepCost::new(&s);
             let mut lines = StepLines::new(&cost).expect("lines without speculation");
-            for (decode_tokens, prefill_tokens, done) in [(0, 512, 0), (63, 449, 1024), (1, 8191, 0), (255, 1, 30_000), (500, 0, 0)] {
+            for (decode_tokens, prefill_tokens, done) in
+                [(0, 512, 0), (63, 449, 1024), (1, 8191, 0), (255, 1, 30_000), (500, 0, 0)]
+            {
                 let work = StepWork {
                     decode_tokens,
                     prefill_tokens,
@@ -98,6 +112,9 @@ fn a_mixed_step_is_its_line_plus_the_prompt_attention_for_every_preset() {
     }
     for speculation in &drafters()[1..] {
         let cost = StepCost::new(&Scenario { speculation: *speculation, ..worked_example() });
-        assert!(StepLines::new(&cost).is_none(), "no lines with {speculation:?}: the drafter's time is not a function of T");
+        assert!(
+            StepLines::new(&cost).is_none(),
+            "no lines with {speculation:?}: the drafter's time is not a function of T"
+        );
     }
 }

@@ -35,10 +35,20 @@ fn decodes_longer_than_the_calendar_ring_leave_on_their_last_step() {
     let outputs = [100_000, 3, 70_000, 65_537, 65_538, 200, 131_075];
     let reqs: Vec<Request> = outputs
         .iter()
-        .map(|&output_tokens| Request { arrival_s: 0.0, prompt_tokens: PROMPT_TOKENS, output_tokens, cached_tokens: 0 })
+        .map(|&output_tokens| Request {
+            arrival_s: 0.0,
+            prompt_tokens: PROMPT_TOKENS,
+            output_tokens,
+            cached_tokens: 0,
+        })
         .collect();
-    let server =
-        Server { chunk_tokens: 2048, max_concurrency: 16, kv_pool_tokens: 1e9, prefill_free: true, tpot_target_s: 1.0 };
+    let server = Server {
+        chunk_tokens: 2048,
+        max_concurrency: 16,
+        kv_pool_tokens: 1e9,
+        prefill_free: true,
+        tpot_target_s: 1.0,
+    };
     let t = run(&reqs, server, cost, Load::Open);
     assert_eq!(t.steps, 131_074, "the longest request's decode steps");
     for (i, want_s) in expected_latencies_s(&cost, &outputs).into_iter().enumerate() {

@@ -10,11 +10,11 @@ use goodput_lab::chart::{
     draw_placement_attainment_chart, nearest_point, AttainmentView, ChartStyle, Palette, PlacementCurve,
 };
 use goodput_lab::core::placement::{disaggregated, Split};
-use goodput_lab::core::prefill::prefill_time;
+use goodput_lab::core::prefill::prefill_of;
 use goodput_lab::core::roofline::Scenario;
 use goodput_lab::core::sim::{
-    prompt_tokens_mean, simulate_disaggregated, sweep, sweep_disaggregated, Arrivals, Counting, DisaggConfig,
-    LengthDist, Lengths, LoadMode, SimConfig, StepCost, Sweep,
+    simulate_disaggregated, sweep, sweep_disaggregated, Arrivals, Counting, DisaggConfig, LengthDist,
+    Lengths, LoadMode, SimConfig, StepCost, Sweep,
 };
 use goodput_lab::sim_protocol::compute;
 use goodput_lab::state::from_query;
@@ -50,7 +50,7 @@ fn a_whole_prompt_on_the_simulator_costs_the_analytic_prefill_to_the_bit() {
         let s = Scenario { tp, ..worked_example() };
         let cost = StepCost::new(&s);
         for prompt in [1, 100, 1920, 8192] {
-            let analytic = prefill_time(&Scenario { context_tokens: prompt, ..s }).prefill_s;
+            let analytic = prefill_of(&s, prompt, 0).prefill_s;
             assert_eq!(cost.prefill_s(prompt), analytic, "TP {tp}, {prompt} tokens");
         }
     }
@@ -58,7 +58,8 @@ fn a_whole_prompt_on_the_simulator_costs_the_analytic_prefill_to_the_bit() {
 
 #[test]
 fn at_a_low_rate_ttft_is_prefill_plus_transfer_and_tpot_the_batch_1_step_by_hand() {
-    let prompt = prompt_tokens_mean(2048, 256);
+    // The worked example's requests: 2,048 tokens of context held over 256 out: 1,920 in.
+    let prompt = 2048.0 - 256.0 / 2.0;
     // Compute-bound GEMMs (2 x params x P) plus causal attention (P(P+1)/2 pairs per layer and head).
     let attention_flop = LAYERS * (prompt * (prompt + 1.0) / 2.0) * HEADS * 2.0 * (2.0 * HEAD_DIM);
     let prefill_s = (2.0 * PARAMS * prompt + attention_flop) / H100_BF16;
@@ -81,7 +82,7 @@ fn with_ttft_unbounded_the_decode_instances_serve_the_analytic_decode_rate_withi
     let s = Scenario { ttft_target_s: 1e6, ..worked_example() };
     let c = SimConfig { requests: 8000, ..steady(s) };
     for (x, y) in [(2, 1), (4, 2)] {
-        let analytic = disaggregated(&s, &split(x, y));
+        let analytic = disaggregated(&s, &split(x, y), &c.percentile());
         let decode_rate = f64::from(y) * analytic.decode_rate_req_per_s;
         let d = DisaggConfig::new(&c, &split(x, y), None);
         assert_eq!(d.decode_cap, analytic.decode_batch, "the cap is the analytic decode batch (64)");
@@ -139,9 +140,15 @@ fn simulated_and_analytic_split_goodput_per_gpu_differ_by_less_than_40_percent()
     let cases = [
         // 2% until issue 15: the warm-up and the overload test moved seed 1's split from 12.4 to
         // 12.2 req/s/GPU (a level at 98% of the decode side's analytic rate now counts as overloaded).
-        (String::new(), 0.03),
+        // 4% since issue 25: the analytic decode side runs the largest batch whose p90 TPOT (with
+        // the batch's spread) meets the target, 11.89 req/s/GPU against the simulated 11.52.
+        (String::new(), 0.04),
         ("yd=2".to_string(), 0.15),
-        (format!("{heavy}&xp=2&yd=1"), 0.11),
+        // 40% since issue 25: at p90 the analytic split gives each of its x prefill instances its own
+        // queue (rate / x), while the simulator pools them (a prompt goes to the instance that frees
+        // first), which waits less: analytic 2.43 against simulated 3.25 req/s/GPU (README,
+        // "Placement, stated").
+        (format!("{heavy}&xp=2&yd=1"), 0.40),
         (format!("{heavy}&xp=1&yd=2"), 0.40),
     ];
     for (q, gap_max) in cases {

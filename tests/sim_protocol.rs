@@ -7,8 +7,8 @@ use goodput_lab::codec::to_bytes;
 use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::sim_protocol::{
     assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, join_tails,
-    levels_total, respond, shards_for, tail, tail_parts_for, Job, Part, Reply, SimResult, TailPart, CHUNK_BUDGETS,
-    PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
+    levels_total, respond, shards_for, tail, tail_parts_for, Job, Part, Reply, SimResult, TailPart,
+    CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
 };
 use goodput_lab::state::{from_query, Inputs};
 
@@ -70,9 +70,10 @@ fn last_total(replies: &[Reply]) -> u32 {
 #[test]
 fn a_job_carries_its_sequence_number_inputs_and_shard() {
     let (inputs, _) = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70");
-    for job in
-        [Job::Seeds { seq: 42, inputs, shard: 1, shards: 3 }, Job::Tail { seq: 43, inputs, chunk_level: 2.5, part: 1, parts: 2 }]
-    {
+    for job in [
+        Job::Seeds { seq: 42, inputs, shard: 1, shards: 3 },
+        Job::Tail { seq: 43, inputs, chunk_level: 2.5, part: 1, parts: 2 },
+    ] {
         assert_eq!(decode_job(&encode_job(&job)), Some(job));
     }
     assert_eq!(decode_job(b"garbage"), None, "a malformed job is no job");
@@ -99,7 +100,10 @@ fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
     let total = last_total(progress);
     assert_eq!(dones.last(), Some(&total), "the last progress reaches the shard's total");
     assert!(dones.windows(2).all(|w| w[1] > w[0]), "progress only counts up: {dones:?}");
-    assert!(dones.len() as u32 <= PROGRESS_POSTS_MAX + 1, "at most {PROGRESS_POSTS_MAX} posts and the last: {dones:?}");
+    assert!(
+        dones.len() as u32 <= PROGRESS_POSTS_MAX + 1,
+        "at most {PROGRESS_POSTS_MAX} posts and the last: {dones:?}"
+    );
     assert!(dones.len() >= 2, "progress is posted while the shard runs: {dones:?}");
 }
 
@@ -108,7 +112,10 @@ fn progress_waits_for_the_workers_clock_but_always_reaches_the_total() {
     let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=7");
     let job = Job::Seeds { seq: 7, inputs, shard: 0, shards: 2 };
     let progress = |replies: Vec<Reply>| -> Vec<u32> {
-        replies.iter().filter_map(|r| if let Reply::Progress { done, .. } = r { Some(*done) } else { None }).collect()
+        replies
+            .iter()
+            .filter_map(|r| if let Reply::Progress { done, .. } = r { Some(*done) } else { None })
+            .collect()
     };
     let still = progress(replies_on(&job, || 0.0));
     let total = last_total(&replies(&job));
@@ -129,8 +136,10 @@ fn the_tail_parts_run_every_budget_once_in_order_and_the_split_once() {
         let (inputs, _) = from_query(query);
         let split = query.contains("disagg");
         for parts in 1..=SHARDS_MAX {
-            let got: Vec<TailPart> = (0..parts).map(|part| tail(&inputs, 2.0, part, parts, |_, _| {})).collect();
-            let budgets: Vec<u32> = got.iter().flat_map(|t| t.chunks.iter().map(|c| c.chunk_tokens)).collect();
+            let got: Vec<TailPart> =
+                (0..parts).map(|part| tail(&inputs, 2.0, part, parts, |_, _| {})).collect();
+            let budgets: Vec<u32> =
+                got.iter().flat_map(|t| t.chunks.iter().map(|c| c.chunk_tokens)).collect();
             assert_eq!(budgets, CHUNK_BUDGETS, "{query} over {parts} parts");
             let with_split = got.iter().filter(|t| t.placement.is_some()).count();
             assert_eq!(with_split, usize::from(split), "{query} over {parts} parts: the split's sweep once");

@@ -5,13 +5,13 @@ mod common;
 
 use common::{assert_close, worked_example};
 use goodput_lab::core::model::{decode_attention_flop, params_read};
+use goodput_lab::core::prefix::PrefixCache;
 use goodput_lab::core::presets::{model_by_id, MODELS};
 use goodput_lab::core::roofline::{
     analyze, crossover_batch, draft_memory, effective_bandwidth_bytes_per_s, evaluate,
     expected_tokens_per_step, kv_bytes_per_seq, kv_pool_batch, kv_pool_held_tokens, kv_pool_sequences,
     peak_flop_per_s, step_terms, step_time, usable_hbm_bytes, weight_bytes, Scenario, StepMix,
 };
-use goodput_lab::core::prefix::PrefixCache;
 use goodput_lab::core::sim::kv_pool_tokens;
 use goodput_lab::core::spec::{Drafter, Speculation};
 
@@ -187,6 +187,7 @@ fn search_row(s: Scenario) -> goodput_lab::core::search::Row {
         load_req_per_s: 100.0,
         usd_per_gpu_hour: GPU_PRICES.map(|p| p.usd_per_gpu_hour),
         link_bytes_per_s: None,
+        percentile: goodput_lab::core::placement::Percentile::P90_FIXED,
     };
     let config = Config {
         gpu_index: 0,
@@ -210,7 +211,7 @@ fn search_rows_price_speculation_a_chunked_step_with_draft_and_verify_over_e() {
     assert!(with.tpot_s <= s.tpot_target_s);
     // The chunked operating point at the row's rate: its step is draft + verify of its decodes
     // (k + 1 tokens each) beside the prompts' chunks, and TPOT is that step over E.
-    let op = chunked_best(&s, 512);
+    let op = chunked_best(&s, 512, &goodput_lab::core::placement::Percentile::P90_FIXED);
     assert_close(op.rate_req_per_s, with.rate_req_per_s, 1e-12, "the row is the chunked best");
     let e = expected_tokens_per_step(4, 0.7);
     let t = op.tpot_s.unwrap() * e;

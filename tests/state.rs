@@ -18,7 +18,7 @@ use goodput_lab::state::{
 
 /// The worked example's state as its canonical query.
 const WORKED_EXAMPLE_QUERY: &str =
-    "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90&rate=100&price=2.5";
+    "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000&util=90&rate=100";
 
 #[test]
 fn empty_query_gives_the_worked_example_defaults_without_notices() {
@@ -49,20 +49,21 @@ fn a_url_with_every_key_opens_that_state() {
     assert!((inputs.scenario.memory_utilization - 0.85).abs() < 1e-12);
     let c = inputs.realistic().expect("mbu and overhead turn realistic mode on");
     assert!((c.mbu - 0.7).abs() < 1e-12 && (c.overhead_s - 0.0015).abs() < 1e-12);
-    assert!((inputs.rate_req_per_s - 42.5).abs() < 1e-12 && (inputs.price_per_gpu_hour - 3.1).abs() < 1e-12);
+    // `price` with a preset GPU prices that GPU in the search's list (the capacity plan's price).
+    assert!((inputs.rate_req_per_s - 42.5).abs() < 1e-12 && (inputs.usd_per_gpu_hour() - 3.1).abs() < 1e-12);
 }
 
 #[test]
 fn every_key_round_trips() {
-    let preset = "model=llama-3.1-70b&gpu=mi300x&w=int4&kv=fp8&tp=2&ctx=3000&out=99&tpot=7.5&ttft=450\
-                  &util=80&prefix=1000&hit=75&mbu=65&overhead=0.5&rate=12.5&price=1.75";
+    let preset = "model=llama-3.1-70b&gpu=mi300x&w=int4&kv=fp8&tp=2&in=2951&out=99&tpot=7.5&ttft=450\
+                  &util=80&prefix=1000&hit=75&mbu=65&overhead=0.5&rate=12.5&prices=mi300x%3A1.75";
     let custom = "model=custom&m_params=20&m_active=4&m_layers=24&m_hidden=2880&m_heads=64&m_kv_heads=8\
                   &m_head_dim=64&m_experts=32&m_top_k=4&m_window=128&m_swa_layers=12&m_max_ctx=65536\
                   &gpu=custom&g_hbm=96&g_bw=4.2&g_bf16=900&g_fp8=1800&g_fp4=0&g_link=400\
-                  &w=fp4&kv=bf16&tp=8&ctx=4096&out=1000&tpot=30&ttft=1000&util=90&rate=5&price=4";
+                  &w=fp4&kv=bf16&tp=8&in=3596&out=1000&tpot=30&ttft=1000&util=90&rate=5&price=4";
     let base =
-        "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90\
-                &rate=100&price=2.5";
+        "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000&util=90\
+                &rate=100";
     let sim_open = format!(
         "{base}&sim=1&load=closed&count=tokens&arrivals=bursty&burst=3&lengths=uniform&spread=20&requests=5000\
          &seed=7&seeds=3&chunk=1024&cap=32&prefill=free&attain=85&rate_max=40&points=24"
@@ -70,16 +71,28 @@ fn every_key_round_trips() {
     let sim_closed = format!("{base}&lengths=fixed&seed=9&pct=p99");
     let disagg = format!("{base}&place=disagg&xp=3&tpp=2&yd=1&tpd=4&xfer=50");
     let colo_split = format!("{base}&yd=2&xfer=12.5");
-    let search = format!("{base}&search=1&ssort=cost&sgpu=b200&sw=fp8&skv=fp4&splace=disagg&prices=h100-sxm%3A2.1%2Cb200%3A4");
-    let spec_base = "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000\
+    let search = format!(
+        "{base}&search=1&ssort=cost&sgpu=b200&sw=fp8&skv=fp4&splace=disagg&prices=h100-sxm%3A2.1%2Cb200%3A4"
+    );
+    let spec_base = "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000\
                      &util=90";
-    let spec_draft = format!("{spec_base}&spec=draft&draft=llama-3.2-3b&k=6&accept=0.55&rate=100&price=2.5");
-    let spec_head = format!("{spec_base}&spec=head&headcost=0.25&k=2&accept=0.9&rate=100&price=2.5");
-    let measured_engines = "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000\
-                            &util=90&calib=measured&engine=sglang&rate=100&price=2.5";
-    for query in
-        [preset, custom, &sim_open, &sim_closed, &disagg, &colo_split, &search, &spec_draft, &spec_head, measured_engines]
-    {
+    let spec_draft = format!("{spec_base}&spec=draft&draft=llama-3.2-3b&k=6&accept=0.55&rate=100");
+    let spec_head = format!("{spec_base}&spec=head&headcost=0.25&k=2&accept=0.9&rate=100");
+    let measured_engines =
+        "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000\
+                            &util=90&calib=measured&engine=sglang&rate=100";
+    for query in [
+        preset,
+        custom,
+        &sim_open,
+        &sim_closed,
+        &disagg,
+        &colo_split,
+        &search,
+        &spec_draft,
+        &spec_head,
+        measured_engines,
+    ] {
         let (inputs, notices) = from_query(query);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(to_query(&inputs), query);
@@ -97,14 +110,26 @@ fn every_key_round_trips() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(points.len(), 3);
     assert_eq!(measured::with_measured(page_query(&inputs, &view_state), &points), measured_query);
-    let joined =
-        [preset, custom, &sim_open, &sim_closed, &disagg, &search, &view, "present=1", &measured_query, "lesson=1"]
-            .into_iter()
-            .chain([spec_draft.as_str(), spec_head.as_str(), measured_engines])
-            .collect::<Vec<_>>()
-            .join("&");
+    let joined = [
+        preset,
+        custom,
+        &sim_open,
+        &sim_closed,
+        &disagg,
+        &search,
+        &view,
+        "present=1",
+        &measured_query,
+        "lesson=1",
+    ]
+    .into_iter()
+    .chain([spec_draft.as_str(), spec_head.as_str(), measured_engines])
+    .collect::<Vec<_>>()
+    .join("&");
     let covered: Vec<&str> = joined.split('&').map(|kv| kv.split('=').next().unwrap()).collect();
-    for key in KEYS.iter().filter(|k| **k != "realistic") {
+    // `realistic` and `ctx` are read from older links and never written (`ctx` gives way to `in`;
+    // the_prompt_and_output_give_the_context_by_one_rule_and_round_trip_as_in_and_out reads it).
+    for key in KEYS.iter().filter(|k| !matches!(**k, "realistic" | "ctx")) {
         assert!(covered.contains(key), "round trip misses key {key}");
     }
 }
@@ -166,7 +191,10 @@ fn realistic_mode_at_the_ideal_calibration_stays_on_through_a_link() {
     assert!(query.contains("mbu=100&overhead=0"), "{query}");
     assert_eq!(from_query(&query).0, inputs);
     let off = inputs.with_realistic(None);
-    assert_eq!((off.realistic(), off.scenario.calibration), (None, goodput_lab::core::roofline::CostModel::Ideal));
+    assert_eq!(
+        (off.realistic(), off.scenario.calibration),
+        (None, goodput_lab::core::roofline::CostModel::Ideal)
+    );
     assert!(!to_query(&off).contains("mbu"), "{}", to_query(&off));
 }
 
@@ -203,7 +231,8 @@ fn garbage_values_fall_back_to_defaults_with_one_notice_each() {
 #[test]
 fn out_of_range_numbers_are_clamped_with_a_notice() {
     let (inputs, notices) = from_query("ctx=1&tpot=0&out=10000000");
-    assert_eq!(inputs.scenario.context_tokens, 128);
+    // ctx clamps to 128, which beside 16,384 out leaves the shortest prompt, 16 in: 16 + 8,192.
+    assert_eq!(inputs.scenario.context_tokens, 8208);
     assert_eq!(inputs.scenario.tpot_target_s, 0.001);
     assert_eq!(inputs.scenario.output_tokens, 16_384);
     assert_eq!(notices.len(), 3);
@@ -278,7 +307,11 @@ fn every_bound_control_writes_the_value_its_url_key_carries() {
         let mut inputs = from_query("realistic=1&sim=1").0;
         (input.set)(&mut inputs, value);
         assert_eq!((input.get)(&inputs), value, "{} reads back what it wrote", field.key);
-        let pair = format!("{}={}", field.key, field.write(value));
+        // A preset GPU's price travels in the search's `prices` list (`h100-sxm:333`).
+        let pair = match field.key {
+            "price" => format!("prices={}%3A{}", inputs.scenario.gpu.id, field.write(value)),
+            key => format!("{key}={}", field.write(value)),
+        };
         assert!(to_query(&inputs).split('&').any(|p| p == pair), "{pair} in {}", to_query(&inputs));
     }
     let mut ideal = Inputs::default();
@@ -333,15 +366,41 @@ fn bad_placement_values_fall_back_with_one_notice_each() {
 }
 
 #[test]
-fn every_models_context_slider_ends_at_the_models_maximum_context() {
+fn every_models_prompt_slider_ends_where_the_context_reaches_the_models_maximum() {
     for model in goodput_lab::core::presets::MODELS {
         let inputs = Inputs::default().with_model(*model);
-        let stops = inputs.context_stops();
-        let max = inputs.context_tokens_max();
-        assert_eq!(stops.last(), Some(&max), "{}: the slider's end is the model's maximum", model.id);
+        let stops = inputs.prompt_stops();
+        let max = inputs.prompt_tokens_max();
+        // context = prompt + output / 2 at the last stop is the model's maximum context.
+        assert_eq!(max + 256 / 2, inputs.context_tokens_max(), "{}", model.id);
+        assert_eq!(stops.last(), Some(&max), "{}: the slider's end is the longest prompt", model.id);
         assert!(stops.iter().all(|&s| s <= max), "{}: no stop past the maximum", model.id);
-        assert!(stops.contains(&2048), "{}: the worked example's context is a stop", model.id);
     }
     let llama = Inputs::default();
-    assert_eq!(llama.context_stops().last(), Some(&131_072));
+    assert_eq!(llama.prompt_stops().last(), Some(&(131_072 - 128)));
+}
+
+#[test]
+fn the_prompt_and_output_give_the_context_by_one_rule_and_round_trip_as_in_and_out() {
+    let (i, notices) = from_query("in=2048&out=300");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(
+        (i.scenario.prompt_tokens(), i.scenario.output_tokens, i.scenario.context_tokens),
+        (2048, 300, 2198)
+    );
+    let query = to_query(&i);
+    assert!(query.contains("in=2048&out=300") && !query.contains("ctx="), "{query}");
+    assert_eq!(from_query(&query).0, i);
+    // A link from before the prompt control gives its context; the prompt is what it stands for.
+    let (old, notices) = from_query("ctx=2048&out=256");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!((old.scenario.context_tokens, old.scenario.prompt_tokens()), (2048, 1920));
+    // Changing the output keeps the prompt; the context follows.
+    let mut longer = i;
+    longer.set_output_tokens(1000);
+    assert_eq!((longer.scenario.prompt_tokens(), longer.scenario.context_tokens), (2048, 2548));
+    // A prompt past what the model accepts is clamped so the context stays within it, with a notice.
+    let (capped, notices) = from_query("in=200000&out=256");
+    assert_eq!(capped.scenario.context_tokens, 131_072);
+    assert_eq!(notices.len(), 1, "{notices:?}");
 }

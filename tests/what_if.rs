@@ -223,24 +223,31 @@ fn realistic_mode_divides_bandwidth_by_mbu_and_adds_the_overhead() {
 }
 
 #[test]
-fn capacity_plan_runs_replicas_at_the_knee() {
+fn capacity_plan_runs_replicas_at_the_chunked_p90_point_below_the_decode_only_knee() {
+    use goodput_lab::core::capacity::Placing;
+    use goodput_lab::core::placement::{chunked_best, Percentile, PlacementMode, Split};
+    let placing = Placing {
+        mode: PlacementMode::Colocated,
+        split: Split::default(),
+        chunk_tokens: 512,
+        percentile: Percentile::P90_FIXED,
+    };
     let s = worked_example();
-    let a = analyze(&s);
-    let plan = capacity_plan(&s, &a, 100.0, 2.5).expect("the worked example has a knee");
-    let per_replica = 64.0 / (256.0 * ((16.06e9 + 64.0 * 2048.0 * 131072.0) / 3.35e12));
-    assert_close(plan.replica_goodput_req_per_s, per_replica, 1e-12, "replica goodput");
-    assert_eq!((plan.replicas, plan.gpus), (4, 4));
-    assert_close(
-        plan.cost_per_million_tokens,
-        4.0 * 2.5 / (100.0 * 256.0 * 3600.0) * 1e6,
-        1e-12,
-        "$/M tokens",
-    );
+    let plan = capacity_plan(&s, &placing, 100.0, 2.5).expect("the worked example serves");
+    let rate = chunked_best(&s, 512, &Percentile::P90_FIXED).rate_req_per_s;
+    assert_close(plan.unit.rate_req_per_s, rate, 1e-12, "the placement panel's chunked point");
+    // The knee without prefill: 64 / (256 x step(64)) = 25.2 req/s; prompts take their share.
+    let knee = 64.0 / (256.0 * ((16.06e9 + 64.0 * 2048.0 * 131072.0) / 3.35e12));
+    assert!(rate < knee && rate > 0.4 * knee, "{rate} vs {knee}");
+    let replicas = (100.0 / rate).ceil();
+    assert_eq!((f64::from(plan.replicas), f64::from(plan.gpus)), (replicas, replicas));
+    let usd = replicas * 2.5 / (100.0 * 256.0 * 3600.0) * 1e6;
+    assert_close(plan.cost_per_million_tokens, usd, 1e-12, "$/M tokens");
     let tp2 = Scenario { tp: 2, tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
-    let plan2 = capacity_plan(&tp2, &analyze(&tp2), 100.0, 2.5).unwrap();
+    let plan2 = capacity_plan(&tp2, &placing, 100.0, 2.5).unwrap();
     assert_eq!(plan2.gpus, plan2.replicas * 2);
     let none = Scenario { tpot_target_s: 0.001, ..worked_example() };
-    assert_eq!(capacity_plan(&none, &analyze(&none), 100.0, 2.5), None);
+    assert_eq!(capacity_plan(&none, &placing, 100.0, 2.5), None);
 }
 
 #[test]

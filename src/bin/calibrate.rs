@@ -48,22 +48,41 @@ const LOGO_MEDIAN_BUDGET: f64 = 0.10;
 
 fn table(title: &str, rows: &[report::RowError], scale: f64, unit: &str) {
     println!("{title}");
-    println!("  {:<8} {:<10} {:>12} {:>12} {:>8}", "row", "gpu", format!("measured {unit}"), format!("model {unit}"), "error");
+    println!(
+        "  {:<8} {:<10} {:>12} {:>12} {:>8}",
+        "row",
+        "gpu",
+        format!("measured {unit}"),
+        format!("model {unit}"),
+        "error"
+    );
     for r in rows {
         println!(
             "  {:<8} {:<10} {:>12.2} {:>12.2} {:>+7.1}%",
-            r.id, r.gpu_id, r.measured * scale, r.predicted * scale, 100.0 * r.error()
+            r.id,
+            r.gpu_id,
+            r.measured * scale,
+            r.predicted * scale,
+            100.0 * r.error()
         );
     }
 }
 
 fn verdict(name: &str, value: f64, budget: f64) -> bool {
     let pass = value <= budget;
-    println!("  {name}: {:.1}% (budget <= {:.0}%) {}", 100.0 * value, 100.0 * budget, if pass { "PASS" } else { "FAIL" });
+    println!(
+        "  {name}: {:.1}% (budget <= {:.0}%) {}",
+        100.0 * value,
+        100.0 * budget,
+        if pass { "PASS" } else { "FAIL" }
+    );
     pass
 }
 
-fn print_report(points: &[goodput_lab::core::calibration::published::PublishedPoint], fitted: &goodput_lab::core::calibration::fit::Fitted) -> bool {
+fn print_report(
+    points: &[goodput_lab::core::calibration::published::PublishedPoint],
+    fitted: &goodput_lab::core::calibration::fit::Fitted,
+) -> bool {
     let profile = fitted.profile();
     let errors = report::tpot_errors(points, &profile);
     table("TPOT on the calibration set (fitted rows):", &errors, 1e3, "ms");

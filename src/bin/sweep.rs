@@ -21,7 +21,10 @@ fn main() {
         let per_gpu = goodput_lab::format::sim_goodput_per_gpu;
         println!("placement colo {}", per_gpu(&result.sweep, p.colocated_gpus));
         println!("placement disagg {}", per_gpu(&p.sweep, p.gpus));
-        println!("placement analytic {}", goodput_lab::format::significant(p.analytic.goodput_per_gpu_req_per_s));
+        println!(
+            "placement analytic {}",
+            goodput_lab::format::significant(p.analytic.goodput_per_gpu_req_per_s)
+        );
         println!("placement points {}", p.sweep.points.len());
     }
     for c in &result.chunks {

@@ -1,6 +1,7 @@
 //! The axes the charts share: batch and rate axes, grids, tick labels and axis ends, the KV pool's
 //! shading.
 
+use super::legend::LegendItem;
 use super::{vertical_marker, BatchChart, ChartStyle, DrawResult, XyChart};
 use crate::core::curves::Curves;
 use crate::core::sim::{LoadMode, Sweep};
@@ -74,6 +75,13 @@ pub fn xy_axes_labelled<'a, DB: DrawingBackend>(
         .y_label_formatter(y_label)
         .draw()?;
     Ok(chart)
+}
+
+/// What the shading past the KV pool means, for the legend of a chart on [`batch_axes`]; `None`
+/// when the pool lies at or past the axis's end (nothing is shaded).
+pub fn pool_shade_legend<'a>(curves: &Curves, style: &ChartStyle) -> Option<LegendItem<'a>> {
+    let shaded = curves.kv_pool_batch < curves.axis_max_batch.max(1);
+    shaded.then(|| LegendItem::solid("Shaded: past the KV pool, no batch runs", style.palette.pool))
 }
 
 /// Greys out the batches past the KV pool (they cannot run) and labels the pool's edge.

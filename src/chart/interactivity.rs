@@ -41,7 +41,9 @@ pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
     let (fitting, ideal) = (curves.ladder.as_slice(), curves.ideal_ladder.as_slice());
     let target_x = target_tokens_per_s_per_user(curves.tpot_target_s);
     let plotted = || fitting.iter().chain(ideal);
-    let x_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0)));
+    let x_max = axis_top(
+        plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0)),
+    );
     let y_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1)));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
     let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;

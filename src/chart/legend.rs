@@ -73,7 +73,11 @@ pub fn legend_and_plot<DB: DrawingBackend>(
                 style.stroke(item.color, 2.0),
             ))?;
         } else if item.marker == Some(MarkerShape::Triangle) {
-            legend.draw(&TriangleMarker::new((x + swatch / 2, y), style.px(MARKER_CSS_PX) + 1, item.color.filled()))?;
+            legend.draw(&TriangleMarker::new(
+                (x + swatch / 2, y),
+                style.px(MARKER_CSS_PX) + 1,
+                item.color.filled(),
+            ))?;
         } else if item.dashed {
             let (dash, gap) = (style.px(DASH_CSS_PX.0), style.px(DASH_CSS_PX.1));
             legend.draw(&DashedPathElement::new(ends, dash, gap, style.dashed_stroke(item.color, 3.0)))?;

@@ -21,7 +21,8 @@ use plotters::prelude::*;
 
 pub use attainment::{draw_attainment_chart, AttainmentView};
 pub use axes::{
-    axis_top, batch_axes, sweep_rate_desc, sweep_rate_max, tick_label, xy_axes, xy_axes_labelled,
+    axis_top, batch_axes, pool_shade_legend, sweep_rate_desc, sweep_rate_max, tick_label, xy_axes,
+    xy_axes_labelled,
 };
 pub use frame::{ChartFrame, FrameResult};
 pub use interactivity::{draw_interactivity_chart, draw_interactivity_chart_marked};

@@ -6,8 +6,8 @@ use plotters::prelude::*;
 
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::{
-    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, ChartStyle,
-    DrawResult, LegendItem,
+    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,
+    ChartStyle, DrawResult, LegendItem,
 };
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
@@ -40,6 +40,7 @@ pub fn draw_rate_chart_marked<DB: DrawingBackend>(
         legend.push(LegendItem::dashed("Ideal throughput", p.throughput));
         legend.push(LegendItem::dashed("Ideal goodput", p.goodput));
     }
+    legend.extend(pool_shade_legend(curves, style));
     let plot = legend_and_plot(root, &legend, style)?;
     let all_points = curves.points.iter().chain(&curves.ideal_points);
     let y_max = axis_top(all_points.map(|pt| pt.throughput_req_per_s));

@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::references;
 use super::{
-    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, BatchChart,
-    ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
+    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,
+    BatchChart, ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
 };
 use crate::core::curves::Curves;
 use crate::core::fit::MeasuredOverlay;
@@ -140,6 +140,7 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
             items.push(LegendItem::dashed("Fit to measured", p.text));
         }
     }
+    items.extend(pool_shade_legend(curves, style));
     items
 }
 

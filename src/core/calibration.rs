@@ -160,7 +160,13 @@ impl CostTerms {
     /// Custom: every group reads at `mbu` of peak and multiplies at the full peak; the overhead per step.
     pub fn custom(c: Calibration) -> CostTerms {
         let e = Efficiency { memory: c.mbu, compute: 1.0 };
-        CostTerms { gemm: e, decode_attention: e, prefill_attention: e, step_overhead_s: c.overhead_s, ..CostTerms::IDEAL }
+        CostTerms {
+            gemm: e,
+            decode_attention: e,
+            prefill_attention: e,
+            step_overhead_s: c.overhead_s,
+            ..CostTerms::IDEAL
+        }
     }
 
     /// The fixed costs every step pays: per step + layers x per layer + (at TP > 1) two all-reduce

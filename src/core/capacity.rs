@@ -1,50 +1,134 @@
-//! The capacity plan: replicas and GPUs for a target request rate when each replica runs at the
-//! knee, and what a million output tokens then cost.
+//! The capacity plan: how many replicas (or disaggregated systems) and GPUs serve a target load
+//! inside both targets at the page's attainment percentile, with each request's prefill on the
+//! GPUs, and what a million output tokens then cost at the GPU's price. The configuration search
+//! prices each row with these same functions, so the two give one answer for one configuration.
 
 use serde::{Deserialize, Serialize};
 
-use super::roofline::{evaluate, Analysis, Scenario};
+use super::placement::{chunked_best, disaggregated, Binds, Disaggregated, Percentile, PlacementMode, Split};
+use super::roofline::Scenario;
 
 /// Seconds in an hour, for $/GPU-hour.
 pub const S_PER_HOUR: f64 = 3600.0;
 
-/// A plan for serving `rate_req_per_s` inside both targets.
+/// Where a unit of serving runs: what a plan (and a search row) derives everything else from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// The unit's highest rate inside both targets at the percentile, in requests/s.
+    pub rate_req_per_s: f64,
+    /// GPUs of one unit: a colocated replica's TP, or x x TP_p + y x TP_d.
+    pub gpus: u32,
+    /// TPOT's p-quantile there (disaggregated: the decode instances' at their batch), in s.
+    pub tpot_s: f64,
+    /// TTFT's p-quantile there, in s.
+    pub ttft_s: f64,
+    /// What stops the rate from rising further.
+    pub binds: Binds,
+}
+
+impl Point {
+    /// A disaggregated system's point; `None` when it has no TPOT or TTFT.
+    pub fn of(d: &Disaggregated) -> Option<Point> {
+        let (tpot_s, ttft_s) = (d.decode_tpot_s?, d.ttft_s?);
+        Some(Point { rate_req_per_s: d.rate_req_per_s, gpus: d.gpus, tpot_s, ttft_s, binds: d.binds })
+    }
+}
+
+/// How prefill is placed for a plan: the page's placement control.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Placing {
+    pub mode: PlacementMode,
+    /// The split, when disaggregated.
+    pub split: Split,
+    /// The colocated replica's step token budget (chunked prefill), in tokens.
+    pub chunk_tokens: u32,
+    pub percentile: Percentile,
+}
+
+/// The unit `placing` describes on `scenario` at its highest rate inside both targets: a colocated
+/// replica with chunked prefill ([`chunked_best`]) or the split ([`disaggregated`]); `None` when
+/// it serves nothing.
+pub fn unit_point(scenario: &Scenario, placing: &Placing) -> Option<Point> {
+    let point = match placing.mode {
+        PlacementMode::Colocated => {
+            let op = chunked_best(scenario, placing.chunk_tokens, &placing.percentile);
+            let (tpot_s, ttft_s) = (op.tpot_s?, op.ttft_s?);
+            Point {
+                rate_req_per_s: op.rate_req_per_s,
+                gpus: scenario.tp.max(1),
+                tpot_s,
+                ttft_s,
+                binds: op.binds,
+            }
+        }
+        PlacementMode::Disaggregated => {
+            Point::of(&disaggregated(scenario, &placing.split, &placing.percentile))?
+        }
+    };
+    (point.rate_req_per_s > 0.0 && point.rate_req_per_s.is_finite() && point.gpus > 0).then_some(point)
+}
+
+/// A plan for serving a load inside both targets.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CapacityPlan {
-    /// Goodput of one replica at the server batch, in requests/s.
-    pub replica_goodput_req_per_s: f64,
-    /// ceil(rate / replica goodput).
+    /// One unit (replica or system) at its operating point.
+    pub unit: Point,
+    /// ceil(load / unit rate).
     pub replicas: u32,
-    /// replicas x TP.
+    /// replicas x the unit's GPUs.
     pub gpus: u32,
+    /// The GPU's price, in $ per GPU-hour.
+    pub usd_per_gpu_hour: f64,
     /// gpus x price, in $ per hour.
     pub cost_per_hour: f64,
-    /// cost_per_hour / (rate x output tokens x 3600) x 1e6, in $ per million output tokens.
+    /// cost_per_hour / (load x output tokens x 3600) x 1e6, in $ per million output tokens.
     pub cost_per_million_tokens: f64,
 }
 
-/// The plan for a target rate and a $/GPU-hour price; `None` when no batch meets the targets or
-/// the rate is not positive.
+/// The plan for `rate_req_per_s` with `placing` at `usd_per_gpu_hour`; `None` when the unit serves
+/// nothing inside the targets, the load is not positive, or the GPUs would not fit a u32.
 pub fn capacity_plan(
     scenario: &Scenario,
-    analysis: &Analysis,
+    placing: &Placing,
     rate_req_per_s: f64,
-    price_per_gpu_hour: f64,
+    usd_per_gpu_hour: f64,
 ) -> Option<CapacityPlan> {
-    if analysis.server_batch == 0 || !(rate_req_per_s.is_finite() && rate_req_per_s > 0.0) {
+    let unit = unit_point(scenario, placing)?;
+    plan_at(&unit, rate_req_per_s, usd_per_gpu_hour, scenario.output_tokens)
+}
+
+/// The plan for a unit already priced at `unit`.
+pub fn plan_at(
+    unit: &Point,
+    rate_req_per_s: f64,
+    usd_per_gpu_hour: f64,
+    output_tokens: u32,
+) -> Option<CapacityPlan> {
+    let gpus = gpus_for(rate_req_per_s, unit.rate_req_per_s, unit.gpus);
+    if gpus == 0 {
         return None;
     }
-    let replica_goodput_req_per_s = evaluate(scenario, analysis.server_batch).goodput_req_per_s;
-    let replicas = (rate_req_per_s / replica_goodput_req_per_s).ceil();
-    if !(replicas.is_finite() && replicas >= 1.0 && replicas <= f64::from(u32::MAX / 8)) {
-        return None;
+    let cost_per_hour = f64::from(gpus) * usd_per_gpu_hour;
+    Some(CapacityPlan {
+        unit: *unit,
+        replicas: gpus / unit.gpus.max(1),
+        gpus,
+        usd_per_gpu_hour,
+        cost_per_hour,
+        cost_per_million_tokens: usd_per_million_tokens(cost_per_hour, rate_req_per_s, output_tokens),
+    })
+}
+
+/// ceil(load / rate) x gpus; 0 for no load, and 0 (no plan) when that count does not fit a u32: a
+/// count clamped to u32::MAX would claim GPUs that do not serve the load (a configuration serving
+/// 2e-12 req/s; tests/fuzz/search.rs found one).
+pub fn gpus_for(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> u32 {
+    let count = (load_req_per_s / rate_req_per_s).ceil() * f64::from(gpus);
+    if count.is_finite() && count >= 1.0 && count <= f64::from(u32::MAX) {
+        count as u32
+    } else {
+        0
     }
-    let replicas = replicas as u32;
-    let gpus = replicas * scenario.tp.max(1);
-    let cost_per_hour = f64::from(gpus) * price_per_gpu_hour;
-    let cost_per_million_tokens =
-        usd_per_million_tokens(cost_per_hour, rate_req_per_s, scenario.output_tokens);
-    Some(CapacityPlan { replica_goodput_req_per_s, replicas, gpus, cost_per_hour, cost_per_million_tokens })
 }
 
 /// $ per million output tokens of GPUs costing `usd_per_hour` together while they serve

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::calibration::references::{references, Reference};
 use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
 use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
+use super::table::runnable;
 
 /// Most points one curve carries; beyond this the batches are strided. Plotters rounds to whole
 /// pixels, so a few pixels per segment draws straighter lines than one point per pixel.
@@ -28,7 +29,11 @@ pub struct Curves {
     pub ideal_ladder: Vec<BatchPoint>,
     /// Right end of the batch axis.
     pub axis_max_batch: u32,
+    /// The reachable knee: the largest batch meeting both targets that the KV pool holds
+    /// ([`Analysis::server_batch`]); what the charts mark.
     pub knee_batch: u32,
+    /// The TPOT knee, which may lie past the pool ([`Analysis::knee_batch`]).
+    pub tpot_knee_batch: u32,
     pub kv_pool_batch: u32,
     /// The TPOT target, in s.
     pub tpot_target_s: f64,
@@ -43,9 +48,10 @@ pub struct Curves {
     pub references: Vec<Reference>,
 }
 
-/// axis = round_up(1.15 x max(128, 2 x knee, pool)), capped at [`MAX_AXIS_BATCH`].
+/// axis = round_up(1.15 x max(128, 2 x reachable knee, pool)), capped at [`MAX_AXIS_BATCH`]: a
+/// TPOT knee past the pool does not stretch the axis over batches that cannot run.
 pub fn axis_max_batch(analysis: &Analysis) -> u32 {
-    let widest = 128_u32.max(analysis.knee_batch.saturating_mul(2)).max(analysis.kv_pool_batch);
+    let widest = 128_u32.max(analysis.server_batch.saturating_mul(2)).max(analysis.kv_pool_batch);
     let padded = (f64::from(widest) * 1.15).ceil() as u32;
     round_up_nice(padded).min(MAX_AXIS_BATCH)
 }
@@ -63,7 +69,9 @@ pub fn sampled_batches(axis_max: u32, analysis: &Analysis) -> Vec<u32> {
     let stride = axis_max.div_ceil(MAX_POINTS).max(1);
     let mut batches: Vec<u32> = (1..=axis_max).step_by(stride as usize).collect();
     batches.push(axis_max);
-    for b in [analysis.knee_batch, analysis.knee_batch.saturating_add(1), analysis.kv_pool_batch] {
+    let knee = analysis.server_batch;
+    for b in [knee, knee.saturating_add(1), analysis.kv_pool_batch, analysis.kv_pool_batch.saturating_add(1)]
+    {
         if (1..=axis_max).contains(&b) {
             batches.push(b);
         }
@@ -78,7 +86,7 @@ pub fn sampled_batches(axis_max: u32, analysis: &Analysis) -> Vec<u32> {
 pub fn ladder_batches(analysis: &Analysis) -> Vec<u32> {
     let pool = analysis.kv_pool_batch.min(MAX_AXIS_BATCH);
     let mut batches: Vec<u32> = (0..32).map(|i| 1_u32 << i).take_while(|&b| b <= pool).collect();
-    for b in [analysis.knee_batch, analysis.knee_batch.saturating_add(1), pool] {
+    for b in [analysis.server_batch, analysis.server_batch.saturating_add(1), pool] {
         if (1..=pool).contains(&b) {
             batches.push(b);
         }
@@ -115,10 +123,14 @@ pub fn curves_with_measured(
 /// The curves sampled from batch 1 to `axis_max_batch`.
 fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: u32) -> Curves {
     let batches = sampled_batches(axis_max_batch, analysis);
-    let points = batches.iter().map(|&b| evaluate(scenario, b)).collect();
+    let pool = analysis.kv_pool_batch;
+    let points = batches.iter().map(|&b| runnable(evaluate(scenario, b), pool)).collect();
     let ideal = scenario.ideal();
-    let ideal_points =
-        if ideal == *scenario { Vec::new() } else { batches.iter().map(|&b| evaluate(&ideal, b)).collect() };
+    let ideal_points = if ideal == *scenario {
+        Vec::new()
+    } else {
+        batches.iter().map(|&b| runnable(evaluate(&ideal, b), pool)).collect()
+    };
     let rungs = ladder_batches(analysis);
     let ladder = rungs.iter().map(|&b| evaluate(scenario, b)).collect();
     let ideal_ladder =
@@ -129,7 +141,8 @@ fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: u32)
         ladder,
         ideal_ladder,
         axis_max_batch,
-        knee_batch: analysis.knee_batch,
+        knee_batch: analysis.server_batch,
+        tpot_knee_batch: analysis.knee_batch,
         kv_pool_batch: analysis.kv_pool_batch,
         tpot_target_s: scenario.tpot_target_s,
         ttft_target_s: scenario.ttft_target_s,

@@ -18,8 +18,8 @@ use super::spec::Speculation;
 use limits::{goodput, knee, pool};
 pub use limits::{Goodput, Knee, KneeForm, Pool};
 use sizes::{kv_seq, kv_token, weights};
-pub use spec::SpecLines;
 pub use sizes::{KvSeq, KvShape, KvToken, MoeReads, SlidingKv, Weights};
+pub use spec::SpecLines;
 use step::{bandwidth, compute_peak, step_at, step_batches, step_formula};
 pub use step::{Bandwidth, ComputePeak, Role, StepAt, StepFormula};
 

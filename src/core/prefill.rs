@@ -12,7 +12,7 @@ use super::roofline::{
 /// The time to prefill one prompt on the replica, and its terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Prefill {
-    /// The prompt's tokens (the scenario's context).
+    /// The prompt's tokens ([`Scenario::prompt_tokens`]).
     pub prompt_tokens: u32,
     /// Tokens of it found cached (a shared prefix's hit) and not computed; 0 for a whole prompt.
     pub cached_tokens: u32,
@@ -41,27 +41,32 @@ pub fn prefill_time(scenario: &Scenario) -> Prefill {
     prefill_time_cached(scenario, 0)
 }
 
-/// A prompt of P = context tokens whose first C tokens are cached (a hit on the shared prefix): one
+/// A prompt of P = [`Scenario::prompt_tokens`] tokens whose first C tokens are cached (a hit on the shared prefix): one
 /// step of the P - C uncached tokens, whose GEMMs see P - C tokens and whose attention reads the
 /// C cached tokens' KV and computes the suffix's causal pairs over the whole prompt,
 /// attention FLOPs(P) - attention FLOPs(C). prefill_hit = max(weights_read(P - C) / TP / bw,
 /// 2 x active x (P - C) / (TP x peak)) + max(C x KV per token / shards / bw, (attn(P) - attn(C)) /
 /// (TP x peak)) + all-reduce(P - C) + overhead, in s. C = 0 is [`prefill_time`].
 pub fn prefill_time_cached(scenario: &Scenario, cached_tokens: u32) -> Prefill {
+    prefill_of(scenario, scenario.prompt_tokens(), cached_tokens)
+}
+
+/// [`prefill_time_cached`] for a prompt of `prompt_tokens` (the simulator's requests vary).
+pub fn prefill_of(scenario: &Scenario, prompt_tokens: u32, cached_tokens: u32) -> Prefill {
     let m = &scenario.model;
-    let cached = cached_tokens.min(scenario.context_tokens);
+    let prompt = prompt_tokens.max(1);
+    let cached = cached_tokens.min(prompt);
     let mix = if cached == 0 {
         StepMix {
-            prefill_tokens: f64::from(scenario.context_tokens),
-            prefill_attention_flop: prefill_attention_flop(m, scenario.context_tokens),
+            prefill_tokens: f64::from(prompt),
+            prefill_attention_flop: prefill_attention_flop(m, prompt),
             ..StepMix::default()
         }
     } else {
         StepMix {
-            prefill_tokens: f64::from(scenario.context_tokens - cached),
+            prefill_tokens: f64::from(prompt - cached),
             prefill_kv_tokens: f64::from(cached),
-            prefill_attention_flop: prefill_attention_flop(m, scenario.context_tokens)
-                - prefill_attention_flop(m, cached),
+            prefill_attention_flop: prefill_attention_flop(m, prompt) - prefill_attention_flop(m, cached),
             ..StepMix::default()
         }
     };
@@ -69,7 +74,7 @@ pub fn prefill_time_cached(scenario: &Scenario, cached_tokens: u32) -> Prefill {
     let flop = terms.gemm.flop + terms.prefill_attention.flop;
     let bytes = terms.gemm.bytes + terms.prefill_attention.bytes;
     Prefill {
-        prompt_tokens: scenario.context_tokens,
+        prompt_tokens: prompt,
         cached_tokens: cached,
         flop,
         compute_s: flop / peak_flop_per_s(scenario),
@@ -86,7 +91,7 @@ pub fn prefill_time_cached(scenario: &Scenario, cached_tokens: u32) -> Prefill {
 pub fn target_prefill(scenario: &Scenario) -> Prefill {
     let prefix = &scenario.prefix;
     if prefix.active() && prefix.hit_rate >= 1.0 {
-        prefill_time_cached(scenario, prefix.cached_tokens(scenario.context_tokens))
+        prefill_time_cached(scenario, prefix.cached_tokens(scenario.prompt_tokens()))
     } else {
         prefill_time(scenario)
     }
@@ -114,7 +119,7 @@ pub fn ttft_split(scenario: &Scenario, step_s: f64) -> TtftSplit {
     if !prefix.active() {
         return TtftSplit { hit_s: miss_s, miss_s, mean_s: miss_s, target_s: miss_s };
     }
-    let cached = prefix.cached_tokens(scenario.context_tokens);
+    let cached = prefix.cached_tokens(scenario.prompt_tokens());
     let hit_s = step_s + prefill_time_cached(scenario, cached).prefill_s;
     let h = prefix.hit_rate;
     let mean_s = h * hit_s + (1.0 - h) * miss_s;

@@ -13,13 +13,13 @@ mod speculative;
 mod step;
 use serde::{Deserialize, Serialize};
 
-pub use super::calibration::{Calibration, CostModel};
 use super::calibration::cost_terms;
+pub use super::calibration::{Calibration, CostModel};
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::prefill::ttft_split;
-use super::presets::{Attention, GpuSpec, ModelSpec};
 use super::prefix::PrefixCache;
+use super::presets::{Attention, GpuSpec, ModelSpec};
 use super::spec::Speculation;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
@@ -49,8 +49,8 @@ pub struct Scenario {
     pub kv_precision: Precision,
     /// Tensor-parallel degree: GPUs one replica spans.
     pub tp: u32,
-    /// Tokens of KV every running sequence holds (the worked example's simplification: all at this length),
-    /// also the prompt length TTFT prefills.
+    /// Tokens of KV every running sequence holds (the worked example's simplification: all at this
+    /// length): the mean context over a request's answer, prompt + output / 2 ([`context_for`]).
     pub context_tokens: u32,
     /// Tokens each request generates.
     pub output_tokens: u32,
@@ -68,7 +68,20 @@ pub struct Scenario {
     pub prefix: PrefixCache,
 }
 
+/// The one rule from the workload as users state it to the context the step model reads:
+/// context = prompt + floor(output / 2), in tokens. A sequence holds its prompt plus the tokens it
+/// has written, so over its answer it holds prompt + output / 2 on average.
+pub fn context_for(prompt_tokens: u32, output_tokens: u32) -> u32 {
+    prompt_tokens.saturating_add(output_tokens / 2)
+}
+
 impl Scenario {
+    /// The prompt (tokens in) of the scenario's requests: the inverse of [`context_for`],
+    /// context - floor(output / 2), at least 1 token.
+    pub fn prompt_tokens(&self) -> u32 {
+        self.context_tokens.saturating_sub(self.output_tokens / 2).max(1)
+    }
+
     /// The same scenario on the ideal roofline.
     pub fn ideal(&self) -> Scenario {
         Scenario { calibration: CostModel::Ideal, ..*self }

@@ -14,7 +14,8 @@ mod row;
 use serde::{Deserialize, Serialize};
 
 use crate::core::placement::{
-    beats, combine, decode_side, prefill_side, DecodeSide, Disaggregated, PrefillSide, Split, GPUS_PER_SIDE_MAX,
+    beats, combine, decode_side, prefill_side, DecodeSide, Disaggregated, Percentile, PrefillSide, Split,
+    GPUS_PER_SIDE_MAX,
 };
 use crate::core::precision::Precision;
 use crate::core::presets::GPUS;
@@ -38,6 +39,8 @@ pub struct SearchSpec {
     pub usd_per_gpu_hour: [f64; GPU_COUNT],
     /// The KV transfer's bandwidth for disaggregated splits, in B/s; `None`: each GPU's interconnect.
     pub link_bytes_per_s: Option<f64>,
+    /// The attainment target and length spread TTFT and TPOT are read at.
+    pub percentile: Percentile,
 }
 
 /// How a configuration places prefill and decode.
@@ -142,11 +145,12 @@ pub fn search_group(spec: &SearchSpec, group: &Group) -> Found {
             found.rows.extend(row_for(spec, &config));
         }
     }
-    let prefills = TP_CHOICES.map(|tp| prefill_side(&scenario, tp, spec.link_bytes_per_s));
-    let decodes = TP_CHOICES.map(|tp| decode_side(&scenario, tp));
+    let pct = &spec.percentile;
+    let prefills = TP_CHOICES.map(|tp| prefill_side(&scenario, tp, spec.link_bytes_per_s, pct));
+    let decodes = TP_CHOICES.map(|tp| decode_side(&scenario, tp, pct));
     for prefill in &prefills {
         for decode in &decodes {
-            let (best, evaluated) = best_split_of(spec.link_bytes_per_s, prefill, decode);
+            let (best, evaluated) = best_split_of(spec.link_bytes_per_s, prefill, decode, pct);
             found.evaluated += evaluated;
             let row = best.and_then(|(split, d)| {
                 let config = Config { layout: Layout::of(&split), ..base };
@@ -176,6 +180,7 @@ fn best_split_of(
     link_bytes_per_s: Option<f64>,
     prefill: &PrefillSide,
     decode: &DecodeSide,
+    pct: &Percentile,
 ) -> (Option<(Split, Disaggregated)>, u32) {
     let (prefill_tp, decode_tp) = (prefill.tp, decode.tp);
     let mut best: Option<(Split, Disaggregated)> = None;
@@ -183,8 +188,9 @@ fn best_split_of(
     for prefill_instances in 1..=GPUS_PER_SIDE_MAX / prefill_tp {
         for decode_instances in 1..=GPUS_PER_SIDE_MAX / decode_tp {
             evaluated += 1;
-            let split = Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
-            let d = combine(&split, prefill, decode);
+            let split =
+                Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
+            let d = combine(&split, prefill, decode, pct);
             if beats(&d, best.as_ref().map(|(_, b)| b)) {
                 best = Some((split, d));
             }

@@ -11,7 +11,8 @@ pub const LISTED_BATCHES: [u32; 6] = [1, 16, 32, 64, 96, 128];
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BatchRow {
     pub point: BatchPoint,
-    /// This is the largest batch meeting the TPOT target.
+    /// This is the reachable knee: the largest batch meeting both targets that the KV pool holds
+    /// ([`Analysis::server_batch`]).
     pub is_knee: bool,
     /// This is the largest batch whose KV fits the pool.
     pub is_kv_pool: bool,
@@ -19,21 +20,23 @@ pub struct BatchRow {
     pub fits_kv_pool: bool,
 }
 
-/// Rows for the listed batches plus the knee and the KV-pool batch, ascending, without repeats.
+/// Rows for the listed batches plus the reachable knee and the KV-pool batch, ascending, without
+/// repeats.
 pub fn batch_table(scenario: &Scenario, analysis: &Analysis) -> Vec<BatchRow> {
     let mut batches: Vec<u32> = LISTED_BATCHES.to_vec();
-    batches.extend([analysis.knee_batch, analysis.kv_pool_batch]);
+    batches.extend([analysis.server_batch, analysis.kv_pool_batch]);
     batches.retain(|&b| b > 0);
     batches.sort_unstable();
     batches.dedup();
     batches.into_iter().map(|b| batch_row(scenario, analysis, b)).collect()
 }
 
-/// The row for batch `b`: its point and how it stands against the knee and the KV pool.
+/// The row for batch `b`: its point and how it stands against the knee and the KV pool. A batch
+/// past the pool cannot run, so it serves no goodput whatever its step time.
 pub fn batch_row(scenario: &Scenario, analysis: &Analysis, b: u32) -> BatchRow {
     BatchRow {
-        point: evaluate(scenario, b),
-        is_knee: b == analysis.knee_batch,
+        point: runnable(evaluate(scenario, b), analysis.kv_pool_batch),
+        is_knee: b == analysis.server_batch,
         is_kv_pool: b == analysis.kv_pool_batch,
         fits_kv_pool: b <= analysis.kv_pool_batch,
     }
@@ -55,4 +58,14 @@ pub fn with_batches(
     }
     all.sort_by_key(|r| r.point.batch);
     all
+}
+
+/// `point`, with no goodput when its batch lies past a KV pool of `pool` sequences: the one place
+/// the table and the charts learn that such a batch cannot run.
+pub fn runnable(point: BatchPoint, pool: u32) -> BatchPoint {
+    if point.batch <= pool {
+        point
+    } else {
+        BatchPoint { goodput_req_per_s: 0.0, goodput_per_gpu_req_per_s: 0.0, ..point }
+    }
 }

@@ -89,7 +89,10 @@ fn pool_line(s: &SpecLines) -> Line {
         (
             "(usable − weights − shared prefix KV, target and draft, held once − draft weights) / (KV a \
              sequence holds + draft KV it holds)",
-            format!("({usable} − {weights} − {} − {draft}) / ({kv} + {draft_kv})", size(s.prefix_shared_bytes)),
+            format!(
+                "({usable} − {weights} − {} − {draft}) / ({kv} + {draft_kv})",
+                size(s.prefix_shared_bytes)
+            ),
         )
     } else {
         (

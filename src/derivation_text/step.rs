@@ -34,7 +34,10 @@ pub(super) fn bandwidth(scenario: &Scenario, d: &Derivation) -> Line {
                 trimmed(b.overhead_s * 1e3, 2)
             )
         } else {
-            format!("Realistic mode also adds {} ms of overhead to every step.", trimmed(b.overhead_s * 1e3, 2))
+            format!(
+                "Realistic mode also adds {} ms of overhead to every step.",
+                trimmed(b.overhead_s * 1e3, 2)
+            )
         },
     )
 }

@@ -1,7 +1,10 @@
 //! The headline sentence: the knee and what a larger batch costs, or why no batch runs, with live
 //! numbers.
 
+use super::placement::percentile_label;
 use super::{gb, ms, req_per_s, target_ms, thousands};
+use crate::core::capacity::{Placing, Point};
+use crate::core::placement::PlacementMode;
 use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
 
 /// The one sentence above the charts that states the lesson with live numbers.
@@ -31,7 +34,7 @@ pub fn headline(scenario: &Scenario, analysis: &Analysis) -> String {
             "No batch meets the {} ms TTFT target: prefilling {} tokens takes {} ms even beside a batch of 1, \
              so goodput is 0 at every batch size.",
             target_ms(scenario.ttft_target_s),
-            thousands(f64::from(scenario.context_tokens)),
+            thousands(f64::from(scenario.prompt_tokens())),
             ms(floor_s)
         ),
         Limit::WeightsDoNotFit { weight_bytes, usable_bytes, gpus_needed } => {
@@ -79,7 +82,7 @@ pub(super) fn ttft_headline(scenario: &Scenario, analysis: &Analysis) -> String 
         "The {} ms TTFT target binds first: prefilling {} tokens takes {} ms, so the largest batch meeting both targets \
          is {}, goodput {} req/s ({} per GPU).",
         target_ms(scenario.ttft_target_s),
-        thousands(f64::from(scenario.context_tokens)),
+        thousands(f64::from(scenario.prompt_tokens())),
         ms(analysis.prefill.prefill_s),
         thousands(f64::from(analysis.knee_batch)),
         req_per_s(knee.goodput_req_per_s),
@@ -119,4 +122,25 @@ pub(super) fn tpot_headline(scenario: &Scenario, analysis: &Analysis, target: &s
         thousands(gain_pct),
         req_per_s(more.goodput_req_per_s)
     )
+}
+
+/// What the replica serves with each request's prefill on its GPUs, at the page's percentile (the
+/// capacity plan's unit): "With prefill too, one replica serves 13.4 req/s (p90)." The decode-only
+/// numbers before it are the lesson; this is the number to plan with.
+pub fn with_prefill(unit: Option<&Point>, placing: &Placing) -> String {
+    let pct = percentile_label(placing.percentile.share);
+    match (unit, placing.mode) {
+        (None, _) => {
+            format!("With each prompt's prefill on the GPUs too, no rate meets both targets at {pct}.")
+        }
+        (Some(u), PlacementMode::Colocated) => format!(
+            "With each prompt's prefill on the GPUs too, one replica serves {} req/s at {pct}.",
+            req_per_s(u.rate_req_per_s)
+        ),
+        (Some(u), PlacementMode::Disaggregated) => format!(
+            "With prefill on its own GPUs, the split serves {} req/s on {} GPUs at {pct}.",
+            req_per_s(u.rate_req_per_s),
+            thousands(f64::from(u.gpus))
+        ),
+    }
 }

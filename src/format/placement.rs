@@ -1,7 +1,9 @@
 //! The placement comparison as the page prints it: one row per placement (rate, GPUs, goodput per
-//! GPU, TPOT, mean TTFT, what binds), where the KV transfer's bandwidth comes from, and the finding.
+//! GPU, GPUs for the load, TPOT and TTFT at the percentile, what binds), where the KV transfer's
+//! bandwidth comes from, and the finding.
 
-use super::{ms_or_dash, significant, thousands, trimmed};
+use super::{fixed, ms, ms_or_dash, significant, thousands, trimmed};
+use crate::core::capacity::gpus_for;
 use crate::core::placement::{Binds, Comparison, Disaggregated, Operating, Split};
 use crate::core::roofline::Scenario;
 use crate::core::units::bytes_to_gb;
@@ -15,6 +17,8 @@ pub struct PlacementRow {
     pub rate: String,
     pub gpus: String,
     pub per_gpu: String,
+    /// GPUs for the capacity plan's load: ceil(load / rate) x GPUs.
+    pub gpus_for_load: String,
     pub tpot: String,
     pub ttft: String,
     pub binds: String,
@@ -35,7 +39,12 @@ pub fn binds_text(binds: Binds) -> &'static str {
 }
 
 /// The three rows: chunked colocated, unchunked colocated, the disaggregated split.
-pub fn rows(comparison: &Comparison, chunk_tokens: u32, split: &Split) -> Vec<PlacementRow> {
+pub fn rows(
+    comparison: &Comparison,
+    chunk_tokens: u32,
+    split: &Split,
+    load_req_per_s: f64,
+) -> Vec<PlacementRow> {
     let gpus = comparison.colocated_gpus;
     let colocated = |id, label: String, p: &Operating| PlacementRow {
         id,
@@ -43,6 +52,7 @@ pub fn rows(comparison: &Comparison, chunk_tokens: u32, split: &Split) -> Vec<Pl
         rate: significant(p.rate_req_per_s),
         gpus: thousands(f64::from(gpus)),
         per_gpu: significant(comparison.per_gpu(p)),
+        gpus_for_load: gpus_for_load_text(load_req_per_s, p.rate_req_per_s, gpus),
         tpot: ms_or_dash(p.tpot_s),
         ttft: ms_or_dash(p.ttft_s),
         binds: binds_text(p.binds).to_string(),
@@ -54,21 +64,54 @@ pub fn rows(comparison: &Comparison, chunk_tokens: u32, split: &Split) -> Vec<Pl
             &comparison.chunked,
         ),
         colocated("unchunked", "Colocated, whole prompts".to_string(), &comparison.unchunked),
-        split_row("disagg", format!("Disaggregated {}", split_text(split)), &comparison.disaggregated),
+        split_row(
+            "disagg",
+            format!("Disaggregated {}", split_text(split)),
+            &comparison.disaggregated,
+            load_req_per_s,
+        ),
     ];
     if let Some((best, d)) = &comparison.best_split {
-        rows.push(split_row("best", format!("Best split per GPU: {}", split_text(best)), d));
+        rows.push(split_row("best", format!("Best split per GPU: {}", split_text(best)), d, load_req_per_s));
     }
     rows
 }
 
-fn split_row(id: &'static str, label: String, d: &Disaggregated) -> PlacementRow {
+/// ceil(load / rate) x GPUs as the table prints it; a dash when nothing is served.
+pub fn gpus_for_load_text(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> String {
+    match gpus_for(load_req_per_s, rate_req_per_s, gpus) {
+        0 => "–".to_string(),
+        n => thousands(f64::from(n)),
+    }
+}
+
+/// `p90`, `p99`, `p99.9`: the attainment share as a percentile's name.
+pub fn percentile_label(share: f64) -> String {
+    format!("p{}", trimmed(share * 100.0, 2))
+}
+
+/// A time in s with two decimals and its unit (`0.17 s`), or a dash.
+pub fn seconds_text(time_s: f64) -> String {
+    if time_s.is_finite() {
+        format!("{} s", fixed(time_s, 2))
+    } else {
+        "–".to_string()
+    }
+}
+
+/// A time in ms as [`ms`] prints it, with its unit (`10.00 ms`).
+pub fn ms_text(time_s: f64) -> String {
+    format!("{} ms", ms(time_s))
+}
+
+fn split_row(id: &'static str, label: String, d: &Disaggregated, load_req_per_s: f64) -> PlacementRow {
     PlacementRow {
         id,
         label,
         rate: significant(d.rate_req_per_s),
         gpus: thousands(f64::from(d.gpus)),
         per_gpu: significant(d.goodput_per_gpu_req_per_s),
+        gpus_for_load: gpus_for_load_text(load_req_per_s, d.rate_req_per_s, d.gpus),
         tpot: ms_or_dash(d.decode_tpot_s),
         ttft: ms_or_dash(d.ttft_s),
         binds: binds_text(d.binds).to_string(),

@@ -50,7 +50,9 @@ pub fn prefix_pool_note(scenario: &Scenario, analysis: &Analysis) -> Option<Stri
     let cached = p.cached_tokens(scenario.context_tokens);
     // With a drafter, its weights leave the free bytes and its KV joins what a sequence holds (both 0
     // without one), so the sentence's numbers give the pool the table shows.
-    let free = usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft_memory(scenario).weight_bytes_per_gpu;
+    let free = usable_hbm_bytes(scenario)
+        - weight_bytes_per_gpu(scenario)
+        - draft_memory(scenario).weight_bytes_per_gpu;
     let held = kv_bytes_per_seq_held(scenario) + draft_kv_bytes_per_seq_held(scenario);
     let without = kv_pool_batch(&Scenario { prefix: PrefixCache::NONE, ..*scenario });
     Some(format!(

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{placement_config, PlacementSim, CHUNK_BUDGETS, SHARDS_MAX};
 use crate::core::placement::disaggregated;
-use crate::core::sim::{chunk_tradeoff, shard_seeds, sweep_disaggregated, ChunkPoint, DisaggConfig, SimConfig};
+use crate::core::sim::{
+    chunk_tradeoff, shard_seeds, sweep_disaggregated, ChunkPoint, DisaggConfig, SimConfig,
+};
 use crate::state::Inputs;
 
 /// What one part of the tail ran.
@@ -44,7 +46,13 @@ fn share(split: bool, part: u8, parts: u8) -> (Range<usize>, bool) {
 
 /// Part `part` of `parts` of the goodput-dependent rest: its block of the chunk trade-off at
 /// `chunk_level` and, if it is the part that runs it, the split's sweep (with its progress).
-pub fn tail(inputs: &Inputs, chunk_level: f64, part: u8, parts: u8, progress: impl FnMut(u32, u32)) -> TailPart {
+pub fn tail(
+    inputs: &Inputs,
+    chunk_level: f64,
+    part: u8,
+    parts: u8,
+    progress: impl FnMut(u32, u32),
+) -> TailPart {
     let c = inputs.sim.config(&inputs.scenario);
     let d = placement_config(inputs, &c);
     let (budgets, runs_split) = share(d.is_some(), part, parts);
@@ -70,6 +78,6 @@ fn placement_sim(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)
         gpus: d.gpus(),
         colocated_gpus: c.scenario.tp.max(1),
         sweep: sweep_disaggregated(c, d, progress)?,
-        analytic: disaggregated(&c.scenario, &d.split),
+        analytic: disaggregated(&c.scenario, &d.split, &c.percentile()),
     })
 }

@@ -13,7 +13,11 @@ pub const DEFAULT_ENGINE: Engine = Engine::Vllm;
 
 /// The choice and cost model the query asks for. Without `calib`, `mbu`, `overhead` or `realistic=1`
 /// mean custom, else ideal. `calib=fit` without `mbu`/`overhead` fits the query's `measured` points.
-pub fn read(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) -> (CalibrationChoice, CostModel) {
+pub fn read(
+    raw: &RawQuery,
+    scenario: &Scenario,
+    notices: &mut Vec<Notice>,
+) -> (CalibrationChoice, CostModel) {
     let custom_given = raw.get("mbu").is_some() || raw.get("overhead").is_some();
     let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
     let implied = if custom_given || flag { CalibrationChoice::Custom } else { CalibrationChoice::Ideal };
@@ -21,12 +25,8 @@ pub fn read(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) -> (
         None => implied,
         Some(text) => CalibrationChoice::from_id(&text.trim().to_ascii_lowercase()).unwrap_or_else(|| {
             let ids: Vec<&str> = CalibrationChoice::ALL.iter().map(|c| c.id()).collect();
-            let message = format!(
-                "calib={} is not one of {}; using {}.",
-                quoted(text),
-                ids.join(", "),
-                implied.id()
-            );
+            let message =
+                format!("calib={} is not one of {}; using {}.", quoted(text), ids.join(", "), implied.id());
             notices.push(Notice { key: "calib", message });
             implied
         }),
@@ -47,8 +47,12 @@ fn read_engine(raw: &RawQuery, choice: CalibrationChoice, notices: &mut Vec<Noti
     let engine = Engine::from_id(&text.trim().to_ascii_lowercase());
     if engine.is_none() {
         let ids: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
-        let message =
-            format!("engine={} is not one of {}; using {}.", quoted(text), ids.join(", "), DEFAULT_ENGINE.id());
+        let message = format!(
+            "engine={} is not one of {}; using {}.",
+            quoted(text),
+            ids.join(", "),
+            DEFAULT_ENGINE.id()
+        );
         notices.push(Notice { key: "engine", message });
     } else if choice != CalibrationChoice::Measured {
         let message = "engine= applies to calib=measured only; it is ignored.".to_string();
@@ -69,9 +73,10 @@ fn fit_of_query(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) 
     match fit(scenario, &points) {
         Ok(f) => clamped(&f).0,
         Err(_) => {
-            let message = "calib=fit needs measured points that fit (measured=batch:TPOT,...); using custom's \
+            let message =
+                "calib=fit needs measured points that fit (measured=batch:TPOT,...); using custom's \
                            defaults."
-                .to_string();
+                    .to_string();
             notices.push(Notice { key: "calib", message });
             Calibration::REALISTIC_DEFAULT
         }

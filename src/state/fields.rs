@@ -203,12 +203,17 @@ pub const OVERHEAD_INPUT: InputField =
     OVERHEAD.bound(|i| shown_calibration(i).overhead_s, |i, v| calibrate(i, |c| c.overhead_s = v));
 /// [`RATE`] for the capacity plan.
 pub const RATE_INPUT: InputField = RATE.bound(|i| i.rate_req_per_s, |i, v| i.rate_req_per_s = v);
-/// [`PRICE`] for the capacity plan.
-pub const PRICE_INPUT: InputField = PRICE.bound(|i| i.price_per_gpu_hour, |i, v| i.price_per_gpu_hour = v);
+/// [`PRICE`] for the capacity plan: the page's GPU's price ([`Inputs::usd_per_gpu_hour`]).
+pub const PRICE_INPUT: InputField = PRICE.bound(|i| i.usd_per_gpu_hour(), |i, v| i.set_usd_per_gpu_hour(v));
 
-/// Context length held per sequence (and prefilled), in tokens; a model's maximum may be lower.
+/// Context length held per sequence, in tokens; a model's maximum may be lower. The page sets it
+/// from the prompt and the output ([`PROMPT`], [`crate::core::roofline::context_for`]); `ctx` is
+/// still read from links that carry it and no `in`.
 pub const CTX: NumberField =
     NumberField::new("ctx", "Context length", "tokens", (128.0, 1_048_576.0)).whole();
+/// Prompt length (tokens in) per request: the workload as users state it.
+pub const PROMPT: NumberField =
+    NumberField::new("in", "Prompt length", "tokens", (16.0, 1_048_576.0)).whole();
 /// Output tokens per request.
 pub const OUT: NumberField = NumberField::new("out", "Output length", "tokens", (1.0, 16_384.0)).whole();
 /// TPOT target.

@@ -20,10 +20,10 @@ pub mod view;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::presets::ModelSpec;
 use crate::core::calibration::{CostModel, Engine};
-use crate::core::roofline::{Calibration, Scenario};
-use fields::CTX;
+use crate::core::presets::ModelSpec;
+use crate::core::roofline::{context_for, Calibration, Scenario};
+use fields::{CTX, OUT, PROMPT};
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 pub use stops::{log_stops, nearest_stop_index};
 pub use validation::validate;
@@ -66,8 +66,12 @@ pub enum CalibrationChoice {
 }
 
 impl CalibrationChoice {
-    pub const ALL: [CalibrationChoice; 4] =
-        [CalibrationChoice::Ideal, CalibrationChoice::Measured, CalibrationChoice::Custom, CalibrationChoice::Fit];
+    pub const ALL: [CalibrationChoice; 4] = [
+        CalibrationChoice::Ideal,
+        CalibrationChoice::Measured,
+        CalibrationChoice::Custom,
+        CalibrationChoice::Fit,
+    ];
 
     /// The URL id.
     pub fn id(self) -> &'static str {
@@ -182,22 +186,48 @@ impl Inputs {
         context_tokens_max_for(&self.scenario.model)
     }
 
-    /// The context slider's stops: log-spaced from the field's minimum to the model's maximum (its
-    /// last stop), so no part of the slider sits past what the model accepts.
-    pub fn context_stops(&self) -> Vec<u32> {
-        log_stops(CTX.min as u32, self.context_tokens_max())
+    /// The longest prompt whose context (prompt + output / 2) the model accepts, in tokens.
+    pub fn prompt_tokens_max(&self) -> u32 {
+        prompt_tokens_max_for(self.context_tokens_max(), self.scenario.output_tokens)
     }
 
-    /// These inputs with the model (and the context clamped to its maximum).
+    /// The prompt slider's stops: log-spaced from the field's minimum to the longest prompt the
+    /// model accepts at this output (its last stop), so no part of the slider does nothing.
+    pub fn prompt_stops(&self) -> Vec<u32> {
+        log_stops(PROMPT.min as u32, self.prompt_tokens_max())
+    }
+
+    /// Sets the prompt (tokens in), within what the model accepts: the context follows by
+    /// [`context_for`], and the shared prefix stays within it.
+    pub fn set_prompt_tokens(&mut self, prompt_tokens: u32) {
+        let prompt = prompt_tokens.clamp(PROMPT.min as u32, self.prompt_tokens_max());
+        self.scenario.context_tokens = context_for(prompt, self.scenario.output_tokens);
+        self.scenario.prefix.prefix_tokens = self.scenario.prefix.prefix_tokens.min(prompt);
+    }
+
+    /// Sets the output (tokens out) and keeps the prompt: the context follows.
+    pub fn set_output_tokens(&mut self, output_tokens: u32) {
+        let prompt = self.scenario.prompt_tokens();
+        self.scenario.output_tokens = output_tokens.clamp(OUT.min as u32, OUT.max as u32);
+        self.set_prompt_tokens(prompt);
+    }
+
+    /// These inputs with the model (and the prompt clamped to what it accepts).
     pub fn with_model(self, model: ModelSpec) -> Inputs {
-        let context_tokens = self.scenario.context_tokens.min(context_tokens_max_for(&model));
-        let mut prefix = self.scenario.prefix;
-        prefix.prefix_tokens = prefix.prefix_tokens.min(context_tokens);
-        Inputs { scenario: Scenario { model, context_tokens, prefix, ..self.scenario }, ..self }
+        let prompt = self.scenario.prompt_tokens();
+        let mut next = Inputs { scenario: Scenario { model, ..self.scenario }, ..self };
+        next.set_prompt_tokens(prompt);
+        next
     }
 }
 
 /// A model's maximum context within the context field's range, in tokens.
 fn context_tokens_max_for(model: &ModelSpec) -> u32 {
     (model.context_tokens_max as f64).clamp(CTX.min, CTX.max) as u32
+}
+
+/// The longest prompt whose context stays within `context_max` at `output_tokens`, at least the
+/// prompt field's minimum.
+fn prompt_tokens_max_for(context_max: u32, output_tokens: u32) -> u32 {
+    context_max.saturating_sub(output_tokens / 2).max(PROMPT.min as u32)
 }

@@ -6,8 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use super::fields::{quoted, InputField, NumberField};
 use super::{Notice, RawQuery};
+use crate::core::capacity::Placing;
 use crate::core::placement::{PlacementMode, Split, INSTANCES_MAX};
+use crate::core::presets::{CUSTOM_ID, GPUS};
 use crate::core::roofline::TP_CHOICES;
+use crate::core::search::GPU_COUNT;
 
 /// The placement control's state: the mode, and the split it keeps while colocated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -110,5 +113,39 @@ impl PlacementInputs {
             ),
         ];
         all.into_iter().filter(|(_, _, shown)| disaggregated || *shown).map(|(k, v, _)| (k, v)).collect()
+    }
+}
+
+impl super::Inputs {
+    /// Where the capacity plan puts prefill: the placement control's mode and split, the
+    /// simulator's step budget, and the page's percentile ([`super::Inputs::percentile`]).
+    pub fn placing(&self) -> Placing {
+        Placing {
+            mode: self.placement.mode,
+            split: self.placement.split,
+            chunk_tokens: self.sim.chunk_tokens,
+            percentile: self.percentile(),
+        }
+    }
+
+    /// The page's GPU in the search's price list, if it is a preset there.
+    pub fn gpu_price_index(&self) -> Option<usize> {
+        GPUS.iter()
+            .take(GPU_COUNT)
+            .position(|g| g.id == self.scenario.gpu.id && self.scenario.gpu.id != CUSTOM_ID)
+    }
+
+    /// The page's GPU's $ per GPU-hour: the search's sourced (and editable) price for a preset,
+    /// the `price` key for a custom GPU.
+    pub fn usd_per_gpu_hour(&self) -> f64 {
+        self.gpu_price_index().map_or(self.price_per_gpu_hour, |i| self.search.usd_per_gpu_hour[i])
+    }
+
+    /// Sets the page's GPU's price: its entry in the search's price list, or the custom GPU's.
+    pub fn set_usd_per_gpu_hour(&mut self, usd_per_gpu_hour: f64) {
+        match self.gpu_price_index() {
+            Some(i) => self.search.usd_per_gpu_hour[i] = usd_per_gpu_hour,
+            None => self.price_per_gpu_hour = usd_per_gpu_hour,
+        }
     }
 }

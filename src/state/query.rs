@@ -2,13 +2,13 @@
 //! view) written back as the canonical query.
 
 use super::custom::{write_fields, GPU_FIELDS, MODEL_FIELDS};
-use super::fields::{CTX, OUT, PRICE, RATE, TPOT, TTFT, UTIL};
+use super::fields::{OUT, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL};
 use super::{lessons, prefix, spec, validate, view, Inputs, Notice};
 use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 79] = [
+pub const KEYS: [&str; 80] = [
     "model",
     "m_params",
     "m_active",
@@ -32,6 +32,7 @@ pub const KEYS: [&str; 79] = [
     "w",
     "kv",
     "tp",
+    "in",
     "ctx",
     "out",
     "tpot",
@@ -173,7 +174,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         ("w", scenario.weight_precision.id().to_string()),
         ("kv", scenario.kv_precision.id().to_string()),
         ("tp", scenario.tp.to_string()),
-        ("ctx", CTX.write(f64::from(scenario.context_tokens))),
+        ("in", PROMPT.write(f64::from(scenario.prompt_tokens()))),
         ("out", OUT.write(f64::from(scenario.output_tokens))),
         ("tpot", TPOT.write(scenario.tpot_target_s)),
         ("ttft", TTFT.write(scenario.ttft_target_s)),
@@ -182,10 +183,11 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     pairs.extend(prefix::pairs(inputs));
     pairs.extend(super::calibration::pairs(inputs));
     pairs.extend(spec::pairs(&scenario.speculation));
-    pairs.extend([
-        ("rate", RATE.write(inputs.rate_req_per_s)),
-        ("price", PRICE.write(inputs.price_per_gpu_hour)),
-    ]);
+    pairs.push(("rate", RATE.write(inputs.rate_req_per_s)));
+    // A preset GPU's price lives in the search's `prices`; `price` is a custom GPU's.
+    if inputs.gpu_price_index().is_none() {
+        pairs.push(("price", PRICE.write(inputs.price_per_gpu_hour)));
+    }
     pairs.extend(inputs.sim.pairs());
     pairs.extend(inputs.placement.pairs());
     pairs.extend(inputs.search.pairs());

@@ -184,6 +184,7 @@ impl super::Inputs {
             load_req_per_s: self.rate_req_per_s,
             usd_per_gpu_hour: self.search.usd_per_gpu_hour,
             link_bytes_per_s: self.placement.split.link_bytes_per_s,
+            percentile: self.percentile(),
         }
     }
 }

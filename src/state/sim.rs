@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::fields::{quoted, InputField, NumberField};
 use super::{Notice, RawQuery};
+use crate::core::placement::Percentile;
 use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
 use crate::core::sim::{auto_rate_max, Arrivals, Counting, LengthDist, Lengths, LoadMode, SimConfig};
 
@@ -261,5 +262,16 @@ impl SimInputs {
         let shown = self.shown.then(|| ("sim", "1".to_string()));
         let rest = all.into_iter().filter(|(_, _, changed)| self.shown || *changed).map(|(k, v, _)| (k, v));
         shown.into_iter().chain(rest).collect()
+    }
+}
+
+impl super::Inputs {
+    /// What every analytic capacity number is read at: the simulator's attainment target over its
+    /// lengths' spread (one percentile across the page's panels).
+    pub fn percentile(&self) -> Percentile {
+        Percentile {
+            share: self.sim.attainment_target,
+            length_cv: Lengths { dist: self.sim.lengths, length_cv: self.sim.length_cv }.cv(),
+        }
     }
 }

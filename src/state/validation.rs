@@ -2,11 +2,14 @@
 //! out-of-range number is clamped, and each repair adds a notice.
 
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
-use super::fields::{quoted, CTX, OUT, PRICE, RATE, TPOT, TTFT, UTIL};
-use super::{calibration, context_tokens_max_for, placement, prefix, search, sim, spec, Inputs, Notice, RawQuery};
+use super::fields::{quoted, CTX, OUT, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL};
+use super::{
+    calibration, context_tokens_max_for, placement, prefix, prompt_tokens_max_for, search, sim, spec, Inputs,
+    Notice, RawQuery,
+};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
-use crate::core::roofline::{CostModel, Precision, Scenario, TP_CHOICES};
+use crate::core::roofline::{context_for, CostModel, Precision, Scenario, TP_CHOICES};
 
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
 /// out-of-range number is clamped, and each such repair adds a [`Notice`].
@@ -16,15 +19,32 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
     let mut scenario = read_scenario(raw, &defaults.scenario, &mut notices);
     let (calibration_choice, cost_model) = calibration::read(raw, &scenario, &mut notices);
     scenario.calibration = cost_model;
-    let inputs = Inputs {
+    let rate_req_per_s = RATE.read(raw.get("rate"), defaults.rate_req_per_s, &mut notices);
+    let before = notices.len();
+    let price_per_gpu_hour = PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices);
+    // Malformed, it fell back to the default; clamped or taken, it is a price to apply.
+    let price_taken = raw.get("price").is_some()
+        && (notices.len() == before || price_per_gpu_hour != defaults.price_per_gpu_hour);
+    let mut inputs = Inputs {
         scenario,
         calibration_choice,
-        rate_req_per_s: RATE.read(raw.get("rate"), defaults.rate_req_per_s, &mut notices),
-        price_per_gpu_hour: PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices),
+        rate_req_per_s,
+        price_per_gpu_hour,
         sim: sim::read(raw, &mut notices),
         placement: placement::read(raw, &mut notices),
         search: search::read(raw, &mut notices),
     };
+    // A `price` with a preset GPU (links from before the capacity plan used the search's prices)
+    // prices that GPU, unless `prices` names it.
+    let named = |id: &str| {
+        raw.get("prices").is_some_and(|p| p.split(',').any(|e| e.trim().starts_with(&format!("{id}:"))))
+    };
+    if let Some(i) = inputs.gpu_price_index().filter(|_| price_taken) {
+        if !named(inputs.scenario.gpu.id) {
+            inputs.search.usd_per_gpu_hour[i] = inputs.price_per_gpu_hour;
+        }
+        inputs.price_per_gpu_hour = defaults.price_per_gpu_hour;
+    }
     (inputs, notices)
 }
 
@@ -38,10 +58,11 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         read_choice(raw.get("w"), "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
     let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, defaults.kv_precision, notices);
     let tp = read_tp(raw.get("tp"), notices);
-    let ctx_reason = format!("the most {} accepts", model.name);
-    let ctx_cap = (f64::from(context_tokens_max_for(&model)), ctx_reason.as_str());
-    let context_default = f64::from(defaults.context_tokens);
-    let context_tokens = CTX.read_capped(raw.get("ctx"), context_default, ctx_cap, notices) as u32;
+    // The output is read first (the context follows from it), its notice kept in key order.
+    let mut out_notices = Vec::new();
+    let output_tokens = OUT.read(raw.get("out"), f64::from(defaults.output_tokens), &mut out_notices) as u32;
+    let context_tokens = read_context(raw, &model, output_tokens, defaults, notices);
+    notices.append(&mut out_notices);
     Scenario {
         model,
         gpu,
@@ -49,7 +70,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         kv_precision,
         tp,
         context_tokens,
-        output_tokens: OUT.read(raw.get("out"), f64::from(defaults.output_tokens), notices) as u32,
+        output_tokens,
         tpot_target_s: TPOT.read(raw.get("tpot"), defaults.tpot_target_s, notices),
         ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
         memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
@@ -57,6 +78,35 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         speculation: spec::read(raw, notices),
         prefix: prefix::read(raw, context_tokens, notices),
     }
+}
+
+/// The context from `in` (tokens in) and the output by [`context_for`], the prompt capped so the
+/// context stays within what the model accepts; a link with `ctx` and no `in` (written before the
+/// prompt control) gives the context itself.
+fn read_context(
+    raw: &RawQuery,
+    model: &ModelSpec,
+    output_tokens: u32,
+    defaults: &Scenario,
+    notices: &mut Vec<Notice>,
+) -> u32 {
+    let max = context_tokens_max_for(model);
+    if raw.get("in").is_none() && raw.get("ctx").is_some() {
+        let reason = format!("the most {} accepts", model.name);
+        let default = f64::from(defaults.context_tokens);
+        let context =
+            CTX.read_capped(raw.get("ctx"), default, (f64::from(max), reason.as_str()), notices) as u32;
+        // The prompt it stands for, within the prompt field (a context shorter than half the
+        // output leaves the shortest prompt), so the state writes back as the same `in`.
+        let prompt = context.saturating_sub(output_tokens / 2);
+        let kept = prompt.clamp(PROMPT.min as u32, prompt_tokens_max_for(max, output_tokens));
+        return context_for(kept, output_tokens);
+    }
+    let reason = format!("the most {} accepts less half the output", model.name);
+    let cap = f64::from(prompt_tokens_max_for(max, output_tokens));
+    let default = f64::from(defaults.prompt_tokens());
+    let prompt = PROMPT.read_capped(raw.get("in"), default, (cap, reason.as_str()), notices) as u32;
+    context_for(prompt, output_tokens)
 }
 
 /// The model preset named by `model`, or the custom model built from the `m_*` keys.

@@ -25,7 +25,11 @@ pub fn BatchTable() -> impl IntoView {
     let prefix_on = move || inputs.with(|i| i.scenario.prefix.active());
     let prefix_notes = move || {
         let (s, a) = (inputs.get().scenario, analysis.get());
-        [prefix_ttft_note(&s, &a), prefix_pool_note(&s, &a)].into_iter().flatten().collect::<Vec<_>>().join(" ")
+        [prefix_ttft_note(&s, &a), prefix_pool_note(&s, &a)]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     view! {
         <Show when=move || !nothing_runs() fallback=move || view! { <NoTable/> }>

@@ -45,7 +45,11 @@ fn provenance_line(inputs: &Inputs) -> Option<String> {
         })
         .collect();
     (!borrowed.is_empty()).then(|| {
-        format!("No published measurement covers this on {}; transferred: {}.", inputs.scenario.gpu.name, borrowed.join("; "))
+        format!(
+            "No published measurement covers this on {}; transferred: {}.",
+            inputs.scenario.gpu.name,
+            borrowed.join("; ")
+        )
     })
 }
 
@@ -64,10 +68,13 @@ fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<Calibration>
 pub fn Calibrate() -> impl IntoView {
     let PageState { inputs, set_inputs, points, .. } = PageState::get();
     let choice = move || inputs.get().calibration_choice;
-    let options = CalibrationChoice::ALL.iter().map(|c| (c.id().to_string(), c.label().to_string())).collect();
+    let options =
+        CalibrationChoice::ALL.iter().map(|c| (c.id().to_string(), c.label().to_string())).collect();
     let on_pick = move |id: String| {
         let Some(c) = CalibrationChoice::from_id(&id) else { return };
-        let fitted = fit(&inputs.get_untracked().scenario.ideal(), &points.get_untracked()).ok().map(|f| clamped(&f).0);
+        let fitted = fit(&inputs.get_untracked().scenario.ideal(), &points.get_untracked())
+            .ok()
+            .map(|f| clamped(&f).0);
         set_inputs.update(|i| choose(i, c, fitted));
     };
     let engines: Vec<(String, String)> =
@@ -79,7 +86,8 @@ pub fn Calibrate() -> impl IntoView {
     };
     let has_sliders = move || matches!(choice(), CalibrationChoice::Custom | CalibrationChoice::Fit);
     let explained = move || choice() != CalibrationChoice::Ideal;
-    let provenance = move || (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get())).flatten();
+    let provenance =
+        move || (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get())).flatten();
     view! {
         <fieldset class="group" id="calibration">
             <legend>"Calibration"</legend>

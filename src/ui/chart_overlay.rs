@@ -9,11 +9,11 @@ use web_sys::{FocusEvent, HtmlCanvasElement, KeyboardEvent, PointerEvent};
 use super::chart_canvas::ChartKind;
 use super::linked::Linked;
 use super::page::PageMemos;
-use crate::format::references::readout_line;
 use crate::chart::ChartFrame;
 use crate::core::curves::{Curves, MAX_AXIS_BATCH};
 use crate::core::nearest::batch_at_speed;
 use crate::core::roofline::BatchPoint;
+use crate::format::references::readout_line;
 use crate::format::{ms, req_per_s, thousands, yes_no};
 
 /// A drawn chart's frame and the canvas's backing pixels per CSS pixel (devicePixelRatio).

@@ -11,10 +11,11 @@ use super::spec_controls::SpecControls;
 use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Precision, TP_CHOICES};
+use crate::format::context_rule;
 use crate::panel_protocol::PanelState;
 use crate::state::fields::{OUT, TPOT_INPUT, TTFT, UTIL_INPUT};
-use crate::state::Inputs;
 use crate::state::log_stops;
+use crate::state::Inputs;
 
 /// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
 const TTFT_STOPS_MS: [u32; 20] = [
@@ -97,25 +98,25 @@ fn Hardware() -> impl IntoView {
     }
 }
 
-/// Context and output lengths.
+/// Prompt and output lengths, as users state a workload, and the context they give (the one
+/// place the rule is shown).
 #[component]
 fn Workload() -> impl IntoView {
     let PageState { inputs, set_inputs, .. } = PageState::get();
-    // The context's stops end at the model's maximum, so the whole slider moves the value.
-    let context_stops = Signal::derive(move || inputs.with(Inputs::context_stops));
+    // The prompt's stops end where the context reaches the model's maximum, so the whole slider
+    // moves the value.
+    let prompt_stops = Signal::derive(move || inputs.with(Inputs::prompt_stops));
     let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {
         <fieldset class="group">
             <legend>"Workload"</legend>
-            <StopSlider id="ctx" label="Context length" unit="tokens" stops=context_stops
-                value=Signal::derive(move || inputs.get().scenario.context_tokens)
-                on_value=move |v| set_inputs.update(|i| {
-                    i.scenario.context_tokens = v.min(i.context_tokens_max());
-                    i.scenario.prefix.prefix_tokens = i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens);
-                })/>
+            <StopSlider id="in" label="Prompt length" unit="tokens" stops=prompt_stops
+                value=Signal::derive(move || inputs.get().scenario.prompt_tokens())
+                on_value=move |v| set_inputs.update(|i| i.set_prompt_tokens(v))/>
             <StopSlider id="out" label="Output length" unit="tokens" stops=Signal::stored(output_stops)
                 value=Signal::derive(move || inputs.get().scenario.output_tokens)
-                on_value=move |v| set_inputs.update(|i| i.scenario.output_tokens = v)/>
+                on_value=move |v| set_inputs.update(|i| i.set_output_tokens(v))/>
+            <p id="context-rule" class="context-rule">{move || context_rule(&inputs.get().scenario)}</p>
         </fieldset>
     }
 }
@@ -134,4 +135,3 @@ fn Targets() -> impl IntoView {
         </fieldset>
     }
 }
-

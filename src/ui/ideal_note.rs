@@ -53,7 +53,9 @@ fn capacity_sentence(engine: &str, m: &Figures) -> String {
         ),
         _ => "no batch meets both targets, so no number of GPUs serves this load".to_string(),
     };
-    format!("Ideal roofline: a lower bound on GPUs no engine reaches. Measured engines ({engine}): {measured}.")
+    format!(
+        "Ideal roofline: a lower bound on GPUs no engine reaches. Measured engines ({engine}): {measured}."
+    )
 }
 
 /// "Ideal roofline: an upper bound on goodput. Measured engines (vLLM): knee 48, 9.60 ms, 21.3 req/s per GPU."

@@ -4,13 +4,13 @@ mod animate;
 mod app;
 mod batch_rows;
 mod batch_table;
+mod calibration_control;
 mod canvas_backend;
 mod canvas_calls;
 mod capacity;
 mod channel;
 mod chart_canvas;
 mod chart_overlay;
-mod calibration_control;
 mod controls;
 mod custom_fields;
 mod derivation;
@@ -41,19 +41,19 @@ mod search_table;
 mod share;
 mod sim_charts;
 mod sim_controls;
-mod spec_controls;
+mod sim_flight;
 mod sim_panel;
 mod sim_placement;
 mod sim_runner;
 mod sim_table;
-mod sim_flight;
 mod sim_worker;
-pub(crate) mod worker;
+mod spec_controls;
 mod text_measure;
 mod theme;
 mod theme_picker;
 mod url;
 mod widgets;
+pub(crate) mod worker;
 
 /// Installs the panic hook (console report, then the error banner) and mounts the app on `<body>`.
 pub fn start() {

@@ -15,8 +15,8 @@ use crate::core::roofline::{analyze, Analysis, Scenario};
 use crate::core::table::{batch_table, BatchRow};
 use crate::panel_protocol::changes;
 use crate::share::{link_query, LinkState};
-use crate::state::view::View;
 use crate::state::calibration::DEFAULT_ENGINE;
+use crate::state::view::View;
 use crate::state::Inputs;
 
 /// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
@@ -123,7 +123,11 @@ impl PageMemos {
         });
         let ideal_note = Memo::new(move |_| {
             let i = inputs.get();
-            let load = Load { rate_req_per_s: i.rate_req_per_s, price_per_gpu_hour: i.price_per_gpu_hour };
+            let load = Load {
+                rate_req_per_s: i.rate_req_per_s,
+                usd_per_gpu_hour: i.usd_per_gpu_hour(),
+                placing: i.placing(),
+            };
             (i.scenario.calibration == CostModel::Ideal).then(|| summary(&i.scenario, DEFAULT_ENGINE, load))
         });
         let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));

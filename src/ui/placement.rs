@@ -10,7 +10,8 @@ use super::page::{InputsSignals, PageState};
 use super::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::core::placement::{compare, PlacementMode};
 use crate::core::roofline::TP_CHOICES;
-use crate::format::placement::{finding, link_text, rows, PlacementRow};
+use crate::format::fixed;
+use crate::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
 use crate::panel_protocol::{PanelKind, PanelState};
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
 
@@ -42,7 +43,7 @@ pub fn PlacementPanel() -> impl IntoView {
             <IdealNote panel=NotePanel::Placement/>
             <p class="hint">
                 "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV "
-                "to y decode instances. Each placement's highest rate inside both targets, per GPU (steady state, mean TTFT)."
+                "to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state)."
             </p>
             <Show when=move || asked.get() fallback=ask>
                 {panel_body(PanelKind::Placement, state, || view! { <PlacementBody/> }.into_any())}
@@ -60,12 +61,13 @@ pub fn PlacementBody() -> impl IntoView {
     let inputs = signals.inputs;
     let comparison = Memo::new(move |_| {
         let i = inputs.get();
-        compare(&i.scenario, i.sim.chunk_tokens, &i.placement.split)
+        compare(&i.scenario, i.sim.chunk_tokens, &i.placement.split, &i.percentile())
     });
+    let pct = move || percentile_label(inputs.get().percentile().share);
     let table = move || {
         let i = inputs.get();
         let chosen = if i.placement.mode == PlacementMode::Disaggregated { "disagg" } else { "chunked" };
-        rows(&comparison.get(), i.sim.chunk_tokens, &i.placement.split)
+        rows(&comparison.get(), i.sim.chunk_tokens, &i.placement.split, i.rate_req_per_s)
             .into_iter()
             .map(|r| row_view(r, chosen))
             .collect_view()
@@ -76,8 +78,10 @@ pub fn PlacementBody() -> impl IntoView {
             <caption class="visually-hidden">"Placements compared on the page's targets"</caption>
             <thead><tr>
                 <th scope="col">"Placement"</th><th scope="col">"Rate (req/s)"</th><th scope="col">"GPUs"</th>
-                <th scope="col">"Goodput per GPU (req/s)"</th><th scope="col">"TPOT (ms)"</th>
-                <th scope="col">"Mean TTFT (ms)"</th><th scope="col">"Binds"</th>
+                <th scope="col">"Goodput per GPU (req/s)"</th>
+                <th scope="col">{move || format!("GPUs for {} req/s", fixed(inputs.get().rate_req_per_s, 2))}</th>
+                <th scope="col">{move || format!("{} TPOT (ms)", pct())}</th>
+                <th scope="col">{move || format!("{} TTFT (ms)", pct())}</th><th scope="col">"Binds"</th>
             </tr></thead>
             <tbody>{table}</tbody>
         </table>
@@ -94,7 +98,7 @@ fn row_view(r: PlacementRow, chosen: &'static str) -> impl IntoView {
     view! {
         <tr data-placement=r.id class=class>
             <th scope="row">{r.label}</th><td>{r.rate}</td><td>{r.gpus}</td><td>{r.per_gpu}</td>
-            <td>{r.tpot}</td><td>{r.ttft}</td><td>{r.binds}</td>
+            <td data-field="gpus-for-load">{r.gpus_for_load}</td><td>{r.tpot}</td><td>{r.ttft}</td><td>{r.binds}</td>
         </tr>
     }
 }

@@ -13,8 +13,7 @@ use crate::state::fields::NumberField;
 use crate::state::log_stops;
 use crate::state::sim::{
     choice_id, ArrivalKind, SimInputs, ARRIVALS, ATTAIN_INPUT, BURST_INPUT, CAP, CHUNK, COUNTINGS, LENGTHS,
-    LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEEDS_INPUT,
-    SEED_INPUT,
+    LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
 };
 use crate::state::Inputs;
 

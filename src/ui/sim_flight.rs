@@ -4,7 +4,9 @@
 
 use super::worker::now_ms;
 use crate::core::sim::Sweep;
-use crate::sim_protocol::{assemble, chunk_level, combine_shards, join_tails, levels_total, Job, SimResult, TailPart};
+use crate::sim_protocol::{
+    assemble, chunk_level, combine_shards, join_tails, levels_total, Job, SimResult, TailPart,
+};
 use crate::state::Inputs;
 
 /// A request: its number and the state it sweeps.

@@ -15,7 +15,8 @@ use crate::chart::Look;
 use crate::core::placement::PlacementMode;
 use crate::core::roofline::{Analysis, Scenario};
 use crate::format::{
-    ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_steady_note, target_ms,
+    ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_steady_note,
+    target_ms,
 };
 use crate::panel_protocol::{PanelKind, PanelState};
 use crate::sim_protocol::SimResult;

@@ -14,7 +14,9 @@ use super::sim_flight::{Ask, Flight};
 use super::sim_worker::SimWorker;
 use super::worker::{now_ms, performance_mark, pool_size};
 use crate::format::thousands;
-use crate::sim_protocol::{compute, decode, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX};
+use crate::sim_protocol::{
+    compute, decode, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
+};
 use crate::state::Inputs;
 
 /// The signals a sweep reports into.
@@ -108,7 +110,9 @@ impl SimRunner {
             }
             let (shards, tails) = match q.local {
                 true => (0, 0),
-                false => (shards_for(&ask.inputs, q.workers.len()), tail_parts_for(&ask.inputs, q.workers.len())),
+                false => {
+                    (shards_for(&ask.inputs, q.workers.len()), tail_parts_for(&ask.inputs, q.workers.len()))
+                }
             };
             q.in_flight = Some(Flight::new(ask, shards, tails));
             let Ask { seq, inputs } = ask;
@@ -206,7 +210,9 @@ impl SimRunner {
                     f.store(shard, sweeps).map_or(Step::Wait, Step::Post)
                 }
                 Reply::Tail { .. } if f.ask.seq != latest => Step::Finish(None),
-                Reply::Tail { part, tail, .. } => f.store_tail(part, tail).map_or(Step::Wait, |r| Step::Finish(Some(r))),
+                Reply::Tail { part, tail, .. } => {
+                    f.store_tail(part, tail).map_or(Step::Wait, |r| Step::Finish(Some(r)))
+                }
             }
         };
         match step {

@@ -16,7 +16,12 @@ pub fn SimTable(result: Signal<Option<SimResult>>) -> impl IntoView {
     let rows = move || {
         result.get().map(|r| {
             let bands = r.sweep.bands.clone();
-            r.sweep.points.iter().enumerate().map(|(j, p)| row_view(p, bands.get(j), r.counting)).collect_view()
+            r.sweep
+                .points
+                .iter()
+                .enumerate()
+                .map(|(j, p)| row_view(p, bands.get(j), r.counting))
+                .collect_view()
         })
     };
     let rate_header = move || match result.get().map(|r| r.load) {

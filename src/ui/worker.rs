@@ -39,7 +39,10 @@ impl ModuleWorker {
     /// or wasm fetch reaches the page as the worker's `error` event). The browser fetches its
     /// files now, not at page load. Calls `on_reply` with each reply, or with an `Err` once if the
     /// worker fails to load or crashes.
-    pub fn spawn(loader_url: &'static str, on_reply: impl Fn(Reply) + 'static) -> Result<ModuleWorker, String> {
+    pub fn spawn(
+        loader_url: &'static str,
+        on_reply: impl Fn(Reply) + 'static,
+    ) -> Result<ModuleWorker, String> {
         let worker = create_worker(loader_url)?;
         let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
         let on_reply = Rc::new(on_reply);

@@ -44,7 +44,7 @@ test('the table lists batch 1, the seed batches, the knee and the KV pool in ord
 });
 
 for (const { id, after, check } of [
-  { id: 'ctx', after: '2,560 tokens', check: async (page) => expect(Number((await rowFor(page, '64'))[1])).toBeCloseTo(seedStepMs(64, 2560, 2), 2) },
+  { id: 'in', after: '2,560 tokens', check: async (page) => expect(Number((await rowFor(page, '64'))[1])).toBeCloseTo(seedStepMs(64, 2560, 2), 2) },
   { id: 'kv', after: 'FP8', check: async (page) => expect((await page.locator('#batch-table tr.knee th').textContent())).toBe('129') },
   { id: 'tpot', after: '11 ms', check: async (page) => expect((await page.locator('#batch-table tr.knee th').textContent())).toBe('77') },
   { id: 'out', after: '320 tokens', check: async (page) => expect((await rowFor(page, '64'))[4]).toBe('20.2') },
@@ -66,13 +66,13 @@ for (const { id, after, check } of [
 
 test('the table follows the thumb while it is still being dragged (input, not change)', async ({ page }) => {
   await openApp(page);
-  await page.locator('#ctx').scrollIntoViewIfNeeded();
-  const box = await page.locator('#ctx').boundingBox();
+  await page.locator('#in').scrollIntoViewIfNeeded();
+  const box = await page.locator('#in').boundingBox();
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.5, y);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width * 0.8, y, { steps: 5 });
-  const during = await page.locator('#ctx-value').textContent();
+  const during = await page.locator('#in-value').textContent();
   expect(during).not.toBe('2,048 tokens');
   const ctx = Number(during.replace(/[^0-9]/g, ''));
   expect(Number((await rowFor(page, '16'))[1])).toBeCloseTo(seedStepMs(16, ctx, 2), 2);
@@ -81,7 +81,7 @@ test('the table follows the thumb while it is still being dragged (input, not ch
 
 test('a URL with every key opens that state', async ({ page }) => {
   const errors = await openApp(page, '?model=llama-3.1-8b&gpu=h100-sxm&ctx=8192&kv=fp8&tpot=25&out=512');
-  await expect(page.locator('#ctx-value')).toHaveText('8,192 tokens');
+  await expect(page.locator('#in-value')).toHaveText('8,192 tokens');
   await expect(page.locator('#kv-value')).toHaveText('FP8');
   await expect(page.locator('#tpot-value')).toHaveText('25 ms');
   await expect(page.locator('#out-value')).toHaveText('512 tokens');
@@ -108,8 +108,8 @@ test('moving a control rewrites the query string without adding history entries'
   await urlSettled(page);
   const params = new URL(page.url()).searchParams;
   expect(Object.fromEntries(params)).toEqual({
-    model: 'llama-3.1-8b', gpu: 'h100-sxm', w: 'bf16', kv: 'bf16', tp: '1', ctx: '2048', out: '256', tpot: '8',
-    ttft: '2000', util: '90', rate: '100', price: '2.5',
+    model: 'llama-3.1-8b', gpu: 'h100-sxm', w: 'bf16', kv: 'bf16', tp: '1', in: '1920', out: '256', tpot: '8',
+    ttft: '2000', util: '90', rate: '100',
   });
   expect(await page.evaluate(() => history.length)).toBe(historyBefore);
   await page.reload();
@@ -130,7 +130,7 @@ test('a URL with garbage values shows a notice and the seed defaults', async ({ 
 test('out-of-range numbers are clamped with a notice, and nothing shows NaN', async ({ page }) => {
   await openApp(page, '?ctx=10000000&tpot=0&out=0');
   await expect(page.locator('#notices li')).toHaveCount(3);
-  await expect(page.locator('#ctx-value')).toHaveText('131,072 tokens');
+  await expect(page.locator('#in-value')).toHaveText('131,072 tokens');
   await expect(page.locator('#tpot-value')).toHaveText('1 ms');
   await expect(page.locator('#headline')).toContainText('No batch meets 1 ms');
   const text = await page.locator('body').innerText();
@@ -165,7 +165,7 @@ test('every control has a label, a value with its unit, and the presets name the
     await expect(page.locator(`#${id} option:checked`)).toHaveCount(1);
   }
   for (const [label, id, text] of [
-    ['Context length', 'ctx', '2,048 tokens'], ['KV cache precision', 'kv', 'BF16'],
+    ['Prompt length', 'in', '1,920 tokens'], ['KV cache precision', 'kv', 'BF16'],
     ['TPOT target', 'tpot', '10 ms'], ['Output length', 'out', '256 tokens'],
   ]) {
     await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('type', 'range');
@@ -186,7 +186,7 @@ test('the knee row is visibly highlighted', async ({ page }) => {
 
 test('every slider runs end to end without errors, NaN or a blank chart', async ({ page }) => {
   const errors = await openApp(page);
-  for (const id of ['w', 'kv', 'util', 'ctx', 'out', 'tpot', 'ttft']) {
+  for (const id of ['w', 'kv', 'util', 'in', 'out', 'tpot', 'ttft']) {
     for (const key of ['End', 'Home', 'End']) {
       await page.locator(`#${id}`).focus();
       await page.keyboard.press(key);
@@ -195,8 +195,9 @@ test('every slider runs end to end without errors, NaN or a blank chart', async 
     }
   }
   // Every slider now sits at its maximum: FP4 weights and KV, 100% of HBM, 131,072 tokens of
-  // context, 16,384 output tokens, 500 ms TPOT and 60 s TTFT. Pool: (80 GB - 4.015 GB) / 4.295 GB.
-  await expect(page.locator('#ctx-value')).toHaveText('131,072 tokens');
+  // context (the longest prompt beside 16,384 output tokens: 131,072 - 16,384 / 2 = 122,880 in),
+  // 500 ms TPOT and 60 s TTFT. Pool: (80 GB - 4.015 GB) / 4.295 GB.
+  await expect(page.locator('#in-value')).toHaveText('122,880 tokens');
   await expect(page.locator('#out-value')).toHaveText('16,384 tokens');
   await expect(page.locator('#w-value')).toHaveText('FP4');
   await expect(page.locator('#ttft-value')).toHaveText('60,000 ms');

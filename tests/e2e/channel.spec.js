@@ -75,13 +75,13 @@ test('a page change reaches the open panel once and the panel sends nothing back
 test('with no panel open the page sends nothing, and every message is bytes, never a query string', async ({ page }) => {
   await recordChannel(page);
   await openApp(page);
-  await page.locator('#ctx').focus();
+  await page.locator('#in').focus();
   await page.keyboard.press('ArrowRight');
   await quiet(page);
   expect((await counts(page)).toPanel).toBe(0);
   await openSimulator(page);
   await page.selectOption('#arrivals', 'constant');
-  await page.locator('#ctx').focus();
+  await page.locator('#in').focus();
   await page.keyboard.press('ArrowRight');
   await quiet(page);
   const messages = await page.evaluate(() => [...window.__channel.toPage, ...window.__channel.toPanel]);

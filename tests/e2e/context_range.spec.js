@@ -5,14 +5,14 @@ const { openApp, pressOn } = require('./helpers');
 
 test('the context slider ends at the model maximum and every step moves the value', async ({ page }) => {
   await openApp(page);
-  await pressOn(page, 'ctx', 'End');
-  await expect(page.locator('#ctx-value')).toHaveText('131,072 tokens');
-  const max = Number(await page.locator('#ctx').getAttribute('max'));
-  await pressOn(page, 'ctx', 'ArrowLeft');
-  await expect(page.locator('#ctx-value')).not.toHaveText('131,072 tokens');
-  expect(Number(await page.locator('#ctx').inputValue())).toBe(max - 1);
+  await pressOn(page, 'in', 'End');
+  await expect(page.locator('#in-value')).toHaveText('131,072 tokens');
+  const max = Number(await page.locator('#in').getAttribute('max'));
+  await pressOn(page, 'in', 'ArrowLeft');
+  await expect(page.locator('#in-value')).not.toHaveText('131,072 tokens');
+  expect(Number(await page.locator('#in').inputValue())).toBe(max - 1);
   await page.selectOption('#model', 'gemma-2-9b');
-  await pressOn(page, 'ctx', 'End');
-  await expect(page.locator('#ctx-value')).toHaveText('8,192 tokens');
-  expect(Number(await page.locator('#ctx').getAttribute('max'))).toBeLessThan(max);
+  await pressOn(page, 'in', 'End');
+  await expect(page.locator('#in-value')).toHaveText('8,192 tokens');
+  expect(Number(await page.locator('#in').getAttribute('max'))).toBeLessThan(max);
 });

@@ -44,7 +44,7 @@ test('a burst of slider inputs inside one frame draws each chart exactly once', 
   await waitForAllCharts(page);
   await frames(page, 3);
   const before = await draws(page);
-  const shown = await page.evaluate(inputs, { id: 'ctx', values: [8, 9, 10, 11, 12, 13], perFrame: 6 });
+  const shown = await page.evaluate(inputs, { id: 'in', values: [8, 9, 10, 11, 12, 13], perFrame: 6 });
   expect(new Set(shown).size).toBe(6); // the page took every input before the frame ended
   await frames(page, 3);
   const after = await draws(page);
@@ -56,7 +56,7 @@ test('one input per frame draws each chart once per frame', async ({ page }) => 
   const errors = await openApp(page);
   await frames(page, 3);
   const before = await draws(page);
-  await page.evaluate(inputs, { id: 'ctx', values: [8, 9, 10, 11, 12], perFrame: 1 });
+  await page.evaluate(inputs, { id: 'in', values: [8, 9, 10, 11, 12], perFrame: 1 });
   await frames(page, 3);
   const after = await draws(page);
   for (const id of CHART_IDS) expect(after[id] - before[id], id).toBe(5);
@@ -72,7 +72,7 @@ test('a chart out of view is not redrawn while inputs change, then redrawn once 
   await frames(page, 3);
   const before = await draws(page);
   const label = await page.locator('#chart-rate').getAttribute('aria-label');
-  await page.evaluate(inputs, { id: 'ctx', values: [8, 9, 10, 11, 12, 13, 14], perFrame: 1 });
+  await page.evaluate(inputs, { id: 'in', values: [8, 9, 10, 11, 12, 13, 14], perFrame: 1 });
   await frames(page, 5);
   expect(await draws(page)).toEqual(before);
   // The text alternative follows the state at once; only the pixels wait.
@@ -99,7 +99,7 @@ test('exporting a PNG draws a pending change first', async ({ page }) => {
   const [before, during, after] = await page.evaluate(async () => {
     const canvas = document.getElementById('chart-rate');
     const count = () => Number(canvas.dataset.draws);
-    const el = document.getElementById('ctx');
+    const el = document.getElementById('in');
     const was = count();
     el.value = String(Number(el.value) + 3);
     el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -119,7 +119,7 @@ test('the URL is written at most every 250 ms during a stream of inputs, ends on
     window.__writes = [];
     const replace = history.replaceState.bind(history);
     history.replaceState = (state, title, url) => {
-      window.__writes.push({ at: performance.now(), ctx: new URL(url, location.href).searchParams.get('ctx') });
+      window.__writes.push({ at: performance.now(), ctx: new URL(url, location.href).searchParams.get('in') });
       return replace(state, title, url);
     };
   });
@@ -129,11 +129,11 @@ test('the URL is written at most every 250 ms during a stream of inputs, ends on
   const start = await page.evaluate(() => performance.now());
   // About 1.2 s of inputs, one per frame, up and down the context slider; no change event.
   const values = Array.from({ length: 72 }, (_, i) => 6 + (Math.floor(i / 3) % 8));
-  await page.evaluate(inputs, { id: 'ctx', values, perFrame: 1 });
+  await page.evaluate(inputs, { id: 'in', values, perFrame: 1 });
   const end = await page.evaluate(() => performance.now());
-  const finalText = await page.locator('#ctx-value').textContent();
+  const finalText = await page.locator('#in-value').textContent();
   const finalCtx = finalText.replace(/[^0-9]/g, '');
-  await expect.poll(() => new URL(page.url()).searchParams.get('ctx')).toBe(finalCtx);
+  await expect.poll(() => new URL(page.url()).searchParams.get('in')).toBe(finalCtx);
   const writes = (await page.evaluate(() => window.__writes)).filter((w) => w.at >= start);
   expect(writes.length).toBeGreaterThanOrEqual(2);
   expect(writes.length).toBeLessThanOrEqual(Math.ceil((end - start) / 250) + 2);
@@ -147,7 +147,7 @@ test('a change event (the end of a drag) writes the URL without waiting out the 
   const errors = await openApp(page);
   await urlSettled(page);
   const [sinceChangeMs, ctx] = await page.evaluate(async () => {
-    const el = document.getElementById('ctx');
+    const el = document.getElementById('in');
     // Two inputs 10 ms apart: the second waits for the 250 ms interval ...
     for (const v of [7, 9]) {
       el.value = String(v);
@@ -158,9 +158,9 @@ test('a change event (the end of a drag) writes the URL without waiting out the 
     const t0 = performance.now();
     el.dispatchEvent(new Event('change', { bubbles: true }));
     while (window.goodputUrlPending) await new Promise((r) => setTimeout(r, 5));
-    return [performance.now() - t0, new URLSearchParams(location.search).get('ctx')];
+    return [performance.now() - t0, new URLSearchParams(location.search).get('in')];
   });
   expect(sinceChangeMs).toBeLessThan(200);
-  expect(ctx).toBe((await page.locator('#ctx-value').textContent()).replace(/[^0-9]/g, ''));
+  expect(ctx).toBe((await page.locator('#in-value').textContent()).replace(/[^0-9]/g, ''));
   expect(errors).toEqual([]);
 });

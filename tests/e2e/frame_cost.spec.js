@@ -32,7 +32,7 @@ test('an input updates the batch table in place: the same row and cell elements,
     window.__kept = { rows: Array.from(document.querySelectorAll('#batch-table tbody tr')), row, step: row.children[1] };
   });
   const stepBefore = await page.evaluate(() => window.__kept.step.textContent);
-  await page.evaluate(moveSlider, 'ctx');
+  await page.evaluate(moveSlider, 'in');
   await expect.poll(() => page.evaluate(() => window.__kept.step.textContent)).not.toBe(stepBefore);
   const kept = await page.evaluate(() => {
     const row = document.querySelector('#batch-table tbody tr[data-batch="32"]');
@@ -72,7 +72,7 @@ test('a chart draw strokes its grid and curves in a few batched paths, not one p
   const draws = () => page.$eval('#chart-rate', (c) => Number(c.dataset.draws));
   const before = await draws();
   const strokesBefore = await page.evaluate(() => window.__strokes);
-  await page.evaluate(moveSlider, 'ctx');
+  await page.evaluate(moveSlider, 'in');
   await expect.poll(draws).toBeGreaterThan(before);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const strokes = (await page.evaluate(() => window.__strokes)) - strokesBefore;
@@ -90,14 +90,14 @@ test('a held arrow key (input and change on every repeat) writes the URL at most
     window.__writes = [];
     const replace = history.replaceState.bind(history);
     history.replaceState = (state, title, url) => {
-      window.__writes.push({ at: performance.now(), ctx: new URL(url, location.href).searchParams.get('ctx') });
+      window.__writes.push({ at: performance.now(), ctx: new URL(url, location.href).searchParams.get('in') });
       return replace(state, title, url);
     };
   });
   const errors = await openApp(page);
   await urlSettled(page);
   const [start, end] = await page.evaluate(async () => {
-    const el = document.getElementById('ctx');
+    const el = document.getElementById('in');
     const t0 = performance.now();
     // 1.5 s of key repeats, every 33 ms (a typical repeat rate): each fires input, then change.
     for (let k = 0; k < 45; k++) {
@@ -108,8 +108,8 @@ test('a held arrow key (input and change on every repeat) writes the URL at most
     }
     return [t0, performance.now()];
   });
-  const finalCtx = (await page.locator('#ctx-value').textContent()).replace(/[^0-9]/g, '');
-  await expect.poll(() => new URL(page.url()).searchParams.get('ctx')).toBe(finalCtx);
+  const finalCtx = (await page.locator('#in-value').textContent()).replace(/[^0-9]/g, '');
+  await expect.poll(() => new URL(page.url()).searchParams.get('in')).toBe(finalCtx);
   const writes = (await page.evaluate(() => window.__writes)).filter((w) => w.at >= start);
   expect(writes.length).toBeGreaterThanOrEqual(2);
   expect(writes.length).toBeLessThanOrEqual(Math.ceil((end - start) / 250) + 2);

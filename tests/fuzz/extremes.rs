@@ -41,7 +41,8 @@ const WORKED_EXAMPLE_WEIGHT_BYTES: f64 = 8.03e9 * 2.0;
 fn a_context_of_one_token_is_clamped_to_128_with_a_notice_and_the_batch_table_still_fills() {
     let (inputs, notices, line) = open("ctx=1");
     assert_eq!(only_notice(&notices, "ctx"), "ctx=1 is outside 128–131072 tokens; using 128 tokens.");
-    assert_eq!(inputs.scenario.context_tokens, 128);
+    // The shortest prompt it stands for, 16 tokens in, beside 256 out: context 16 + 128.
+    assert_eq!(inputs.scenario.context_tokens, 144);
     assert!(line.starts_with("Largest batch meeting 10 ms:"), "{line}");
     let s = inputs.scenario;
     assert!(batch_table(&s, &analyze(&s)).iter().any(|r| r.is_knee));
@@ -59,9 +60,10 @@ fn ten_million_tokens_of_context_stop_at_the_models_maximum_and_the_notice_names
             "{message}"
         );
         assert_eq!(inputs.scenario.context_tokens, 131_072);
-        // Prefilling 131,072 tokens: 2 x 8.03e9 x 131,072 FLOP alone is 2.1 s at 989 TFLOP/s, past 2 s.
+        // Prefilling its 130,944-token prompt (131,072 of context less 256 / 2): 2 x 8.03e9 x 130,944
+        // FLOP alone is 2.1 s at 989 TFLOP/s, past 2 s.
         assert!(
-            line.starts_with("No batch meets the 2,000 ms TTFT target: prefilling 131,072 tokens"),
+            line.starts_with("No batch meets the 2,000 ms TTFT target: prefilling 130,944 tokens"),
             "{line}"
         );
     }

@@ -8,6 +8,7 @@ use proptest::sample::select;
 use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 
+use goodput_lab::core::placement::Percentile;
 use goodput_lab::core::placement::{
     compare, disaggregated, Disaggregated, Operating, PlacementMode, Split, GPUS_PER_SIDE_MAX, INSTANCES_MAX,
 };
@@ -150,12 +151,12 @@ fn split_ok(what: &str, split: &Split, d: &Disaggregated) -> Result<(), TestCase
 
 /// Every placement on `s` with `chunk` tokens a step and `split`: finite, non-negative, readable.
 fn placements_ok(s: &Scenario, chunk: u32, split: &Split) -> Result<(), TestCaseError> {
-    let c = compare(s, chunk, split);
+    let c = compare(s, chunk, split, &Percentile::P90_FIXED);
     all_finite("comparison", &c)?;
     operating_ok("chunked", &c.chunked)?;
     operating_ok("unchunked", &c.unchunked)?;
     split_ok("split", split, &c.disaggregated)?;
-    prop_assert_eq!(disaggregated(s, split), c.disaggregated);
+    prop_assert_eq!(disaggregated(s, split, &Percentile::P90_FIXED), c.disaggregated);
     if let Some((best, d)) = &c.best_split {
         split_ok("best split", best, d)?;
         let searched = split.prefill_instances * split.prefill_tp <= GPUS_PER_SIDE_MAX
@@ -163,7 +164,7 @@ fn placements_ok(s: &Scenario, chunk: u32, split: &Split) -> Result<(), TestCase
         let (most, this) = (d.goodput_per_gpu_req_per_s, c.disaggregated.goodput_per_gpu_req_per_s);
         prop_assert!(!searched || most >= this * (1.0 - 1e-12), "best {most} below the split's {this}");
     }
-    for r in rows(&c, chunk, split) {
+    for r in rows(&c, chunk, split, 100.0) {
         readable(
             r.id,
             &format!("{} {} {} {} {} {} {}", r.label, r.rate, r.gpus, r.per_gpu, r.tpot, r.ttft, r.binds),

@@ -28,21 +28,25 @@ fn row_ok(row: &Row, load_req_per_s: f64) -> Result<(), TestCaseError> {
 
 #[test]
 fn the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier() {
-    check("the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier", valid_query(), |q| {
-        let (inputs, _, _) = from_page_query(&q);
-        let spec = inputs.search_spec();
-        let found = search(&spec);
-        prop_assert_eq!(found.evaluated, 46_716);
-        for row in &found.rows {
-            row_ok(row, spec.load_req_per_s)?;
-        }
-        let on = frontier(&found.rows);
-        prop_assert_eq!(on.is_empty(), found.rows.is_empty());
-        for pair in on.windows(2) {
-            let (a, b) = (&found.rows[pair[0]], &found.rows[pair[1]]);
-            prop_assert!(a.tokens_per_s_per_user < b.tokens_per_s_per_user);
-            prop_assert!(a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu);
-        }
-        Ok(())
-    });
+    check(
+        "the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier",
+        valid_query(),
+        |q| {
+            let (inputs, _, _) = from_page_query(&q);
+            let spec = inputs.search_spec();
+            let found = search(&spec);
+            prop_assert_eq!(found.evaluated, 46_716);
+            for row in &found.rows {
+                row_ok(row, spec.load_req_per_s)?;
+            }
+            let on = frontier(&found.rows);
+            prop_assert_eq!(on.is_empty(), found.rows.is_empty());
+            for pair in on.windows(2) {
+                let (a, b) = (&found.rows[pair[0]], &found.rows[pair[1]]);
+                prop_assert!(a.tokens_per_s_per_user < b.tokens_per_s_per_user);
+                prop_assert!(a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu);
+            }
+            Ok(())
+        },
+    );
 }

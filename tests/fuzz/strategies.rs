@@ -7,20 +7,22 @@ use proptest::sample::select;
 use proptest::strategy::Union;
 use proptest::string::string_regex;
 
+use goodput_lab::core::calibration::Engine;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
-use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::core::roofline::{Calibration, CostModel, Precision, Scenario, TP_CHOICES};
+use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
-use goodput_lab::state::fields::{NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, RATE, TPOT, TTFT, UTIL};
+use goodput_lab::state::fields::{
+    NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
+};
 use goodput_lab::state::placement::{DECODE_INSTANCES, MODES, PREFILL_INSTANCES, TRANSFER};
+use goodput_lab::state::prefix::{HIT, PREFIX};
 use goodput_lab::state::sim::{
     ARRIVALS, ATTAIN, BURST, CAP, CHUNK, COUNTINGS, LENGTHS, LENGTH_CV, LOADS, PERCENTILES, POINTS, PREFILLS,
     RATE_MAX, REQUESTS, SEED,
 };
-use goodput_lab::state::prefix::{HIT, PREFIX};
 use goodput_lab::state::spec::{ACCEPTANCE, DRAFT_TOKENS, HEAD_COST, MODES as SPEC_MODES};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
-use goodput_lab::core::calibration::Engine;
 use goodput_lab::state::{CalibrationChoice, KEYS};
 
 /// Texts that are almost numbers, or numbers no field accepts: NaN and infinity spelled every way,
@@ -105,8 +107,8 @@ pub const MARKUP: &[&str] = &[
 /// Every numeric field a URL key reads, by key.
 pub fn field_of(key: &str) -> Option<NumberField> {
     let top = [
-        CTX, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED, CHUNK, CAP,
-        ATTAIN, RATE_MAX, POINTS, PREFIX, HIT,
+        CTX, PROMPT, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED,
+        CHUNK, CAP, ATTAIN, RATE_MAX, POINTS, PREFIX, HIT,
     ];
     let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER, DRAFT_TOKENS, ACCEPTANCE, HEAD_COST];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
@@ -383,29 +385,35 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
     let precisions = (select(Precision::WEIGHTS.to_vec()), select(Precision::KV.to_vec()));
     let lengths = (select(TP_CHOICES.to_vec()), base(CTX), base(OUT));
     let targets = (base(TPOT), base(TTFT), base(UTIL));
-    let custom = (base(MBU), base(OVERHEAD)).prop_map(|(mbu, overhead_s)| Calibration { mbu, overhead_s }.into());
+    let custom =
+        (base(MBU), base(OVERHEAD)).prop_map(|(mbu, overhead_s)| Calibration { mbu, overhead_s }.into());
     let measured = select(Engine::ALL.to_vec()).prop_map(CostModel::Measured);
     let calibration = prop_oneof![1 => Just(CostModel::Ideal), 1 => custom, 1 => measured];
     // The prefix as a share of the context (0 and 1 included) and any hit rate.
-    let prefix = prop_oneof![1 => Just((0.0, 0.0)), 3 => (prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0], base(HIT))];
+    let prefix =
+        prop_oneof![1 => Just((0.0, 0.0)), 3 => (prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0], base(HIT))];
     (model, gpu, precisions, lengths, targets, (calibration, prefix, speculation()))
-        .prop_map(|(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), (cal, (share, hit), speculation))| Scenario {
-            model,
-            gpu,
-            weight_precision: w,
-            kv_precision: kv,
-            tp,
-            context_tokens: ctx as u32,
-            output_tokens: out as u32,
-            tpot_target_s: tpot,
-            ttft_target_s: ttft,
-            memory_utilization: util,
-            calibration: cal,
-            speculation,
-            prefix: goodput_lab::core::prefix::PrefixCache {
-                prefix_tokens: (share * ctx).floor() as u32,
-                hit_rate: hit,
+        .prop_map(
+            |(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), (cal, (share, hit), speculation))| {
+                Scenario {
+                    model,
+                    gpu,
+                    weight_precision: w,
+                    kv_precision: kv,
+                    tp,
+                    context_tokens: ctx as u32,
+                    output_tokens: out as u32,
+                    tpot_target_s: tpot,
+                    ttft_target_s: ttft,
+                    memory_utilization: util,
+                    calibration: cal,
+                    speculation,
+                    prefix: goodput_lab::core::prefix::PrefixCache {
+                        prefix_tokens: (share * ctx).floor() as u32,
+                        hit_rate: hit,
+                    },
+                }
             },
-        })
+        )
         .boxed()
 }

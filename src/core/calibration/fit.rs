@@ -91,7 +91,8 @@ fn params_of(rows: &[&PublishedPoint]) -> Vec<Param> {
 
 /// The profile the unknowns `x` stand for; `keep[k]` false leaves a GPU slot out.
 fn candidate(params: &[Param], x: &[f64], keep: &[bool]) -> Fitted {
-    let mut fitted = Fitted { layer_overhead_s: 0.0, engine_step_overhead_s: [0.0; 3], gpus: Vec::new(), rounds: 0 };
+    let mut fitted =
+        Fitted { layer_overhead_s: 0.0, engine_step_overhead_s: [0.0; 3], gpus: Vec::new(), rounds: 0 };
     for (k, &param) in params.iter().enumerate() {
         match param {
             Param::Layer => fitted.layer_overhead_s = x[k],

@@ -67,7 +67,6 @@ pub struct PublishedPoint {
     pub output_tokens_per_s: Option<f64>,
 }
 
-
 /// The indices in [`POINTS`] of the priced points that match a scenario's model, GPU, weight
 /// precision and TP (the page's references).
 pub fn matching(scenario: &Scenario) -> Vec<usize> {

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CostModel, Engine};
-use crate::core::capacity::capacity_plan;
+use crate::core::capacity::{capacity_plan, Placing};
 use crate::core::roofline::{analyze, evaluate, step_time, Analysis, Limit, Scenario};
 
 /// One cost model's planning figures for a scenario.
@@ -29,13 +29,15 @@ pub struct Figures {
     pub usd_per_million_tokens: Option<f64>,
 }
 
-/// The target load and GPU price the capacity plan's figures are for.
+/// The target load, GPU price and placement the capacity plan's figures are for.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Load {
     /// Requests per second to serve.
     pub rate_req_per_s: f64,
     /// $ per GPU-hour.
-    pub price_per_gpu_hour: f64,
+    pub usd_per_gpu_hour: f64,
+    /// Where prefill runs and the percentile the plan is read at.
+    pub placing: Placing,
 }
 
 /// The scenario's own figures beside the measured engines' for the same scenario.
@@ -53,7 +55,7 @@ pub struct Summary {
 pub fn figures(scenario: &Scenario, load: Load) -> Figures {
     let analysis = analyze(scenario);
     let knee = (analysis.server_batch > 0).then(|| evaluate(scenario, analysis.server_batch));
-    let plan = capacity_plan(scenario, &analysis, load.rate_req_per_s, load.price_per_gpu_hour);
+    let plan = capacity_plan(scenario, &load.placing, load.rate_req_per_s, load.usd_per_gpu_hour);
     Figures {
         knee_batch: knee.map(|p| p.batch),
         knee_tpot_s: knee.and_then(|p| finite(p.step.step_s)),

@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 use crate::core::roofline::{
-    analyze, draft_kv_bytes_per_seq_held, draft_memory, evaluate, kv_bytes_per_seq_held, prefix_shared_kv_bytes,
-    spec_summary, usable_hbm_bytes, weight_bytes_per_gpu, Scenario, SpecStep, SpecSummary, StepTerms,
+    analyze, draft_kv_bytes_per_seq_held, draft_memory, evaluate, kv_bytes_per_seq_held,
+    prefix_shared_kv_bytes, spec_summary, usable_hbm_bytes, weight_bytes_per_gpu, Scenario, SpecStep,
+    SpecSummary, StepTerms,
 };
 use crate::core::spec::Drafter;
 

@@ -5,8 +5,8 @@ use super::{KvSeq, Weights};
 use crate::core::calibration::cost_terms;
 use crate::core::model::{decode_attention_flop, expected_experts};
 use crate::core::roofline::{
-    allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, CostModel, Limit, Precision,
-    Scenario, StepTime, MAX_BATCH,
+    allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, CostModel, Limit, Precision, Scenario,
+    StepTime, MAX_BATCH,
 };
 use serde::Serialize;
 

@@ -2,7 +2,8 @@
 //! chunked (every step carries the decodes plus prompt chunks up to a step token budget) and
 //! unchunked (a whole prompt is one step that every running decode waits for).
 
-use super::queue::{largest_ok, md1_wait_s};
+use super::percentile::{tpot_meets, tpot_quantile_s, wait_quantile_s, Percentile, TpotSpread};
+use super::queue::{fixed_point_s, largest_ok, md1_wait_s};
 use super::{Binds, Operating};
 use crate::core::model::prefill_attention_flop;
 use crate::core::prefill::prefill_time;
@@ -10,8 +11,6 @@ use crate::core::roofline::{
     draft_s, expected_tokens_per_step, kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline,
 };
 
-/// Fixed-point iterations for a step time; the map is monotone, so it converges or runs away.
-const ITERATIONS: usize = 200;
 /// A steady step longer than this many TPOT targets has run away (the load exceeds capacity).
 const RUNAWAY_TARGETS: f64 = 1e3;
 
@@ -27,6 +26,16 @@ pub enum Probe {
 }
 
 impl Probe {
+    /// TPOT's p-quantile in full; for pass or fail only whether it meets the target (the target
+    /// itself when it does, infinity when not), which is all [`first_missed`] reads.
+    fn tpot_s(self, spread: &TpotSpread, pct: &Percentile, target_s: f64) -> f64 {
+        match self {
+            Probe::Full => tpot_quantile_s(spread, pct),
+            Probe::PassOrFail if tpot_meets(spread, pct, target_s) => target_s,
+            Probe::PassOrFail => f64::INFINITY,
+        }
+    }
+
     fn limit_s(self, scenario: &Scenario) -> f64 {
         match self {
             Probe::Full => RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6),
@@ -35,88 +44,151 @@ impl Probe {
     }
 }
 
-/// The least fixed point of `t = next(t)` from `start` (= next(0)), or `None` if it runs past
-/// `limit_s`. `next` is monotone, so plain iteration rises to it; each step also tries the root of
-/// the chord through the last two iterates (a secant step), which for a convex `next` (a sum of
-/// roofline maxima) stays at or below the fixed point and reaches it in a few steps where plain
-/// iteration crawls (slope near 1, close to capacity). A jump past it is safe: from there
-/// iteration falls back to it and never passes `limit_s` again. A chord of slope >= 1 while
-/// next(t) > t means no fixed point lies ahead (convexity): the load runs away, as it does when
-/// the iterations run out unconverged.
-fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
-    let mut t = start_s;
-    let mut last: Option<(f64, f64)> = None;
-    for _ in 0..ITERATIONS {
-        let n = next(t);
-        if !(n.is_finite() && n <= limit_s) {
-            return None;
-        }
-        if (n - t).abs() <= 1e-10 * n.max(1e-12) {
-            return Some(n);
-        }
-        let slope = last.map(|(t0, n0)| (n - n0) / (t - t0));
-        if n > t && slope.is_some_and(|k| k >= 1.0) {
-            return None;
-        }
-        let secant = slope.map(|k| t + (n - t) / (1.0 - k)).filter(|root| root.is_finite() && *root > n);
-        last = Some((t, n));
-        t = secant.map_or(n, |root| root.min(limit_s));
-    }
-    None
+/// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget C, read at
+/// `pct`. Steps are of two kinds: while a prompt waits, a *prompt step* carries the B decodes and
+/// s = min(C - B, prompt) of the head prompt's tokens (t_p); otherwise a *decode step* carries the
+/// decodes alone (t_d). A prompt of P tokens takes k = P / s prompt steps, so prompt steps come at
+/// rate x k a second and the mean step is t = t_d + rate x k x t x (t_p - t_d), with
+/// B = rate x output x t (Little's law), solved as a fixed point. Mean TPOT = t. The prompt server
+/// is M/G/1 with service k x t_p (CV: the prompt lengths'): TTFT = k x t_p + W, W's p-quantile as
+/// [`wait_quantile_s`]. TPOT's p-quantile counts the prompt steps inside an answer and the batch's
+/// spread ([`chunked_spread`]). Every running sequence holds the scenario's context (as the batch
+/// table); a chunk reads its prompt's earlier KV, (P - s) / 2 tokens on average. With speculative
+/// decoding a step also runs the drafter and verifies k_d + 1 tokens per decode (B(k_d + 1) of
+/// the budget), a request decodes for output / E steps and TPOT = t / E.
+pub fn chunked_at(
+    scenario: &Scenario,
+    chunk_tokens: u32,
+    rate_req_per_s: f64,
+    pct: &Percentile,
+) -> Operating {
+    chunked_probe(scenario, chunk_tokens, rate_req_per_s, Probe::Full, pct)
 }
 
-/// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget. In steady
-/// state each step of length t carries B = rate x output x t decodes (Little's law: a request
-/// decodes for `output` steps) and c = rate x prompt x t prompt tokens (the prompts arriving
-/// during it), so t = step(B decodes + c prompt tokens), solved by fixed-point iteration; TPOT = t.
-/// A prompt is prefilled with the budget the decodes leave, C - B tokens a step, so it takes
-/// D = prompt x t / (C - B) and queues as M/D/1: TTFT = D + W(rate, D) (mean). Assumes every
-/// running sequence holds the scenario's context (as the batch table does); each chunk also reads
-/// its prompt's earlier KV. With speculative decoding a step also runs the drafter for the B
-/// decodes and verifies k + 1 tokens for each (B(k + 1) of the budget), a request decodes for
-/// output / E steps (B = rate x output / E x t), and TPOT = t / E.
-pub fn chunked_at(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64) -> Operating {
-    chunked_probe(scenario, chunk_tokens, rate_req_per_s, Probe::Full)
+/// The two step kinds of a chunked replica at a mean step of `t` s.
+struct ChunkedSteps {
+    batch: f64,
+    /// Prompt tokens a prompt step carries (s); 0 when the decodes fill the budget.
+    chunk: f64,
+    decode_s: f64,
+    prompt_s: f64,
+}
+
+/// A chunked replica's steps as functions of the mean step.
+struct Chunked<'a> {
+    scenario: &'a Scenario,
+    roofline: StepRoofline,
+    rate: f64,
+    budget: f64,
+    prompt: f64,
+    /// Output tokens per step a decode keeps (E) and drafts it verifies (k_d).
+    e: f64,
+    k: f64,
+    /// The prompt lengths' CV.
+    cv: f64,
+}
+
+impl Chunked<'_> {
+    fn steps(&self, t: f64) -> ChunkedSteps {
+        let s = self.scenario;
+        let batch = self.rate * f64::from(s.output_tokens) / self.e * t;
+        let chunk = (self.budget - batch * (1.0 + self.k)).clamp(0.0, self.prompt);
+        let decode =
+            StepMix { verify_draft_tokens: self.k, ..StepMix::decode(batch, f64::from(s.context_tokens)) };
+        let share = if chunk > 0.0 { chunk / self.prompt } else { 0.0 };
+        let prompt_mix = StepMix {
+            prefill_tokens: chunk,
+            prefill_kv_tokens: (self.prompt - chunk) / 2.0,
+            prefill_attention_flop: share * prefill_attention_flop(&s.model, s.prompt_tokens()),
+            ..decode
+        };
+        let draft = if batch > 0.0 { draft_s(s, batch) } else { 0.0 };
+        let decode_s = self.roofline.terms(&decode).step_s + draft;
+        let prompt_s = self.roofline.terms(&prompt_mix).step_s + draft;
+        ChunkedSteps { batch, chunk, decode_s, prompt_s }
+    }
+
+    /// The next mean step from `t`: t_d + rate x k x t x (t_p - t_d); infinite when the decodes
+    /// leave no budget for prompts.
+    fn next_s(&self, t: f64) -> f64 {
+        let st = self.steps(t);
+        if st.chunk <= 0.0 {
+            return f64::INFINITY;
+        }
+        st.decode_s + self.rate * self.prompt / st.chunk * t * (st.prompt_s - st.decode_s)
+    }
 }
 
 /// [`chunked_at`], evaluated as far as `probe` says.
-pub fn chunked_probe(scenario: &Scenario, chunk_tokens: u32, rate_req_per_s: f64, probe: Probe) -> Operating {
-    let roofline = StepRoofline::new(scenario);
-    let (prompt, output) = (f64::from(scenario.context_tokens), f64::from(scenario.output_tokens));
-    let attention_flop_per_prompt = prefill_attention_flop(&scenario.model, scenario.context_tokens);
-    let budget = f64::from(chunk_tokens);
+pub fn chunked_probe(
+    scenario: &Scenario,
+    chunk_tokens: u32,
+    rate_req_per_s: f64,
+    probe: Probe,
+    pct: &Percentile,
+) -> Operating {
     let (e, k) = speculation_factors(scenario);
-    let mix = |t: f64| {
-        let decodes = rate_req_per_s * output / e * t;
-        // A prompt split into chunks of s tokens (the budget the decodes leave) reads
-        // 0 + s + 2s + ... of its own earlier KV: prompt x (prompt - s) / (2 s) tokens in all.
-        let chunk = (budget - decodes * (1.0 + k)).clamp(1.0, prompt.max(1.0));
-        StepMix {
-            decode_seqs: decodes,
-            decode_kv_tokens: decodes * prompt,
-            prefill_tokens: rate_req_per_s * prompt * t,
-            prefill_kv_tokens: rate_req_per_s * t * prompt * (prompt - chunk) / (2.0 * chunk),
-            prefill_attention_flop: rate_req_per_s * t * attention_flop_per_prompt,
-            verify_draft_tokens: k,
-        }
-    };
-    let step_s = |t: f64| {
-        let m = mix(t);
-        let draft = if m.decode_seqs > 0.0 { draft_s(scenario, m.decode_seqs) } else { 0.0 };
-        roofline.terms(&m).step_s + draft
+    let model = Chunked {
+        scenario,
+        roofline: StepRoofline::new(scenario),
+        rate: rate_req_per_s,
+        budget: f64::from(chunk_tokens),
+        prompt: f64::from(scenario.prompt_tokens()),
+        e,
+        k,
+        cv: pct.cv(),
     };
     // The probe's limit is on TPOT = t / E; the step itself may take E times longer.
     let limit_s = probe.limit_s(scenario) * e;
-    let Some(t) = fixed_point_s(step_s(0.0), limit_s, step_s) else {
-        return Operating::overloaded(Binds::Capacity);
+    let Some(t) = fixed_point_s(model.next_s(0.0), limit_s, |t| model.next_s(t)) else {
+        let binds = if model.steps(0.0).chunk <= 0.0 { Binds::StepBudget } else { Binds::Capacity };
+        return Operating::overloaded(binds);
     };
-    let batch = rate_req_per_s * output / e * t;
-    let left_tokens = f64::from(chunk_tokens) - batch * (1.0 + k);
-    let budget_ok = batch * (1.0 + k) + rate_req_per_s * prompt * t <= f64::from(chunk_tokens);
-    let prefill_s = if left_tokens > 0.0 { prompt * t / left_tokens } else { f64::INFINITY };
-    let ttft_s = prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
-    let binds = first_missed(scenario, t / e, ttft_s, batch, budget_ok);
-    Operating { rate_req_per_s, batch, tpot_s: Some(t / e), ttft_s: finite(ttft_s), binds }
+    let st = model.steps(t);
+    let service_s = model.prompt / st.chunk * st.prompt_s;
+    let ttft_s = service_s + wait_quantile_s(rate_req_per_s, service_s, pct.cv(), pct);
+    let ttft_mean_s = service_s + md1_wait_s(rate_req_per_s, service_s) * (1.0 + pct.cv().powi(2));
+    let spread = chunked_spread(&model, &st, t);
+    let tpot_s = probe.tpot_s(&spread, pct, scenario.tpot_target_s);
+    let budget_ok = st.chunk >= 1.0 || model.prompt < 1.0;
+    let binds = first_missed(scenario, tpot_s, ttft_s, st.batch, budget_ok);
+    Operating {
+        rate_req_per_s,
+        batch: st.batch,
+        tpot_s: finite(tpot_s),
+        ttft_s: finite(ttft_s),
+        tpot_mean_s: finite(t / e),
+        ttft_mean_s: finite(ttft_mean_s),
+        binds,
+    }
+}
+
+/// What spreads a chunked replica's TPOT (module [`super::percentile`]): an answer of `output / E`
+/// steps sees Poisson(rate x output / E x t) prompts of k = P / s prompt steps each (k's CV is the
+/// prompts'), each step t_p - t_d longer; its batch's mean over its life has variance 2/3 x B, each
+/// sequence adding the decode step's slope; and the two move together, as the prompts that land in
+/// an answer then decode beside it for half its life on average (covariance rate x output / E x t / 2
+/// between the count and the batch).
+fn chunked_spread(model: &Chunked, st: &ChunkedSteps, t: f64) -> TpotSpread {
+    let (e, output) = (model.e, f64::from(model.scenario.output_tokens).max(1.0));
+    let steps_per_prompt = model.prompt / st.chunk;
+    let cv2 = 1.0 + model.cv * model.cv;
+    let delta = st.prompt_s - st.decode_s;
+    let prefill_var_s2 = delta * delta * model.rate * t * steps_per_prompt.powi(2) * cv2 / (e * output);
+    let slope = decode_slope_s(model.scenario, &model.roofline, st.batch, model.k);
+    let cross_s2 = delta * steps_per_prompt * (slope / e) * model.rate * t / e;
+    TpotSpread {
+        mean_s: t / e,
+        batch_var_s2: (slope / e).powi(2) * 2.0 / 3.0 * st.batch + cross_s2,
+        prefill_var_s2,
+    }
+}
+
+/// How much one more decoding sequence lengthens a decode step at `batch`, in s.
+fn decode_slope_s(scenario: &Scenario, roofline: &StepRoofline, batch: f64, k: f64) -> f64 {
+    let ctx = f64::from(scenario.context_tokens);
+    let at = |b: f64| roofline.terms(&StepMix { verify_draft_tokens: k, ..StepMix::decode(b, ctx) }).step_s;
+    (at(batch + 1.0) - at(batch)).max(0.0)
 }
 
 /// (E, k) with speculative decoding on, (1, 0) without: tokens kept per decode per step and the
@@ -132,15 +204,21 @@ fn speculation_factors(scenario: &Scenario) -> (f64, f64) {
 
 /// Unchunked prefill at `rate_req_per_s`: each prompt is a step of its own, prefill(prompt),
 /// that runs before the decodes (prefill first, as vLLM without chunking), so decodes get the
-/// share 1 - rate x prefill of the time: TPOT = step(B) / (1 - rate x prefill) with
+/// share 1 - rate x prefill of the time: mean TPOT = step(B) / (1 - rate x prefill) with
 /// B = rate x output x TPOT (fixed point). A new prompt waits for the step in flight, then for the
-/// prompts ahead (M/D/1): TTFT = step(B) + prefill + W(rate, prefill) (mean).
-pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64) -> Operating {
-    unchunked_probe(scenario, rate_req_per_s, Probe::Full)
+/// prompts ahead (M/G/1): TTFT = step(B) + prefill + W, W's p-quantile as [`wait_quantile_s`]; an
+/// answer's TPOT spreads with the prompts that land inside it (each adds its prefill) and its batch.
+pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64, pct: &Percentile) -> Operating {
+    unchunked_probe(scenario, rate_req_per_s, Probe::Full, pct)
 }
 
 /// [`unchunked_at`], evaluated as far as `probe` says.
-pub fn unchunked_probe(scenario: &Scenario, rate_req_per_s: f64, probe: Probe) -> Operating {
+pub fn unchunked_probe(
+    scenario: &Scenario,
+    rate_req_per_s: f64,
+    probe: Probe,
+    pct: &Percentile,
+) -> Operating {
     let prefill_s = prefill_time(scenario).prefill_s;
     let decode_share = 1.0 - rate_req_per_s * prefill_s;
     if decode_share <= 0.0 {
@@ -150,13 +228,32 @@ pub fn unchunked_probe(scenario: &Scenario, rate_req_per_s: f64, probe: Probe) -
     let tpot_of =
         |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output * tpot_s).step_s / decode_share;
     let limit_s = probe.limit_s(scenario);
-    let Some(tpot_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
+    let Some(tpot_mean_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
         return Operating::overloaded(Binds::Capacity);
     };
-    let batch = rate_req_per_s * output * tpot_s;
-    let ttft_s = tpot_s * decode_share + prefill_s + md1_wait_s(rate_req_per_s, prefill_s);
+    let batch = rate_req_per_s * output * tpot_mean_s;
+    let step_s = tpot_mean_s * decode_share;
+    let cv = pct.cv();
+    let ttft_s = step_s + prefill_s + wait_quantile_s(rate_req_per_s, prefill_s, cv, pct);
+    let ttft_mean_s = step_s + prefill_s + md1_wait_s(rate_req_per_s, prefill_s) * (1.0 + cv * cv);
+    let slope = decode_slope_s(scenario, &StepRoofline::new(scenario), batch, 0.0) / decode_share;
+    let spread = TpotSpread {
+        mean_s: tpot_mean_s,
+        batch_var_s2: slope * slope * 2.0 / 3.0 * batch,
+        prefill_var_s2: prefill_s * prefill_s * (1.0 + cv * cv) * rate_req_per_s * tpot_mean_s
+            / output.max(1.0),
+    };
+    let tpot_s = probe.tpot_s(&spread, pct, scenario.tpot_target_s);
     let binds = first_missed(scenario, tpot_s, ttft_s, batch, true);
-    Operating { rate_req_per_s, batch, tpot_s: Some(tpot_s), ttft_s: finite(ttft_s), binds }
+    Operating {
+        rate_req_per_s,
+        batch,
+        tpot_s: finite(tpot_s),
+        ttft_s: finite(ttft_s),
+        tpot_mean_s: Some(tpot_mean_s),
+        ttft_mean_s: finite(ttft_mean_s),
+        binds,
+    }
 }
 
 fn finite(x: f64) -> Option<f64> {

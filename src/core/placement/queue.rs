@@ -1,5 +1,6 @@
 //! The queueing arithmetic the placements share: an M/D/1 queue's mean wait, the highest arrival
-//! rate whose mean wait fits a slack, and a bisection over a monotone feasibility test.
+//! rate whose mean wait fits a slack, a bisection over a monotone feasibility test, and the least
+//! fixed point of a monotone step-time map.
 
 /// Mean wait in an M/D/1 queue (Poisson arrivals at `rate_req_per_s`, one server, a fixed
 /// `service_s` each): W = rho x D / (2 (1 - rho)), rho = rate x D, in s; infinite at rho >= 1.
@@ -42,4 +43,37 @@ pub fn largest_ok(hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
         }
     }
     lo
+}
+
+/// Fixed-point iterations for a step time; the map is monotone, so it converges or runs away.
+const ITERATIONS: usize = 200;
+
+/// The least fixed point of `t = next(t)` from `start` (= next(0)), or `None` if it runs past
+/// `limit_s`. `next` is monotone, so plain iteration rises to it; each step also tries the root of
+/// the chord through the last two iterates (a secant step), which for a convex `next` (a sum of
+/// roofline maxima) stays at or below the fixed point and reaches it in a few steps where plain
+/// iteration crawls (slope near 1, close to capacity). A jump past it is safe: from there
+/// iteration falls back to it and never passes `limit_s` again. A chord of slope >= 1 while
+/// next(t) > t means no fixed point lies ahead (convexity): the load runs away, as it does when
+/// the iterations run out unconverged.
+pub fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
+    let mut t = start_s;
+    let mut last: Option<(f64, f64)> = None;
+    for _ in 0..ITERATIONS {
+        let n = next(t);
+        if !(n.is_finite() && n <= limit_s) {
+            return None;
+        }
+        if (n - t).abs() <= 1e-10 * n.max(1e-12) {
+            return Some(n);
+        }
+        let slope = last.map(|(t0, n0)| (n - n0) / (t - t0));
+        if n > t && slope.is_some_and(|k| k >= 1.0) {
+            return None;
+        }
+        let secant = slope.map(|k| t + (n - t) / (1.0 - k)).filter(|root| root.is_finite() && *root > n);
+        last = Some((t, n));
+        t = secant.map_or(n, |root| root.min(limit_s));
+    }
+    None
 }

@@ -12,8 +12,8 @@ mod wire;
 
 pub use custom::{CustomGpu, CustomModel, CUSTOM_ID};
 pub use gpus::GPUS;
-pub use prices::{default_price, GpuPrice, GPU_PRICES};
 pub use models::MODELS;
+pub use prices::{default_price, GpuPrice, GPU_PRICES};
 pub use wire::{GpuWire, ModelWire};
 
 use serde::Serialize;

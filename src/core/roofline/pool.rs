@@ -49,7 +49,8 @@ pub fn kv_pool_sequences(scenario: &Scenario) -> f64 {
 /// is 0 without a draft model or head: [`draft_memory`]).
 pub fn kv_bytes_per_held_token(scenario: &Scenario) -> f64 {
     let context = f64::from(scenario.context_tokens.max(1));
-    kv_bytes_per_seq(scenario) / context / kv_shards(scenario) + draft_memory(scenario).kv_bytes_per_seq_per_gpu / context
+    kv_bytes_per_seq(scenario) / context / kv_shards(scenario)
+        + draft_memory(scenario).kv_bytes_per_seq_per_gpu / context
 }
 
 /// The KV pool in held tokens (the simulator's unit, target and drafter KV per token together):
@@ -57,8 +58,11 @@ pub fn kv_bytes_per_held_token(scenario: &Scenario) -> f64 {
 /// shared prefix's one copy (C = min(P, context - 1) tokens while h > 0), in tokens (0 if none).
 /// The one formula for the simulator's pool too (`core::sim::sweep::kv_pool_tokens` calls it).
 pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
-    let free = usable_hbm_bytes(scenario) - weight_bytes_per_gpu(scenario) - draft_memory(scenario).weight_bytes_per_gpu;
-    let tokens = free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.context_tokens);
+    let free = usable_hbm_bytes(scenario)
+        - weight_bytes_per_gpu(scenario)
+        - draft_memory(scenario).weight_bytes_per_gpu;
+    let tokens =
+        free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.context_tokens);
     if tokens.is_finite() {
         tokens.max(0.0)
     } else {

@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Config, SearchSpec};
-use crate::core::capacity::usd_per_million_tokens;
-use crate::core::placement::{chunked_best, disaggregated, Binds, Disaggregated};
+pub use crate::core::capacity::Point;
+use crate::core::capacity::{gpus_for, unit_point, usd_per_million_tokens, Placing};
+use crate::core::placement::{Binds, PlacementMode};
 
 /// A configuration at its operating point.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,10 +22,10 @@ pub struct Row {
     pub tokens_per_s_per_gpu: f64,
     /// 1 / TPOT at the operating point, in tokens/s per user.
     pub tokens_per_s_per_user: f64,
-    /// TPOT at the operating point (disaggregated: the decode instances' step at their knee batch,
+    /// TPOT's p-quantile at the operating point (disaggregated: the decode instances' step at their knee batch,
     /// an upper bound when the prefill side binds), in s.
     pub tpot_s: f64,
-    /// Mean TTFT at the operating point, in s.
+    /// TTFT's p-quantile at the operating point, in s.
     pub ttft_s: f64,
     /// What stops the rate from rising further.
     pub binds: Binds,
@@ -36,37 +37,17 @@ pub struct Row {
     pub usd_per_million_tokens: f64,
 }
 
-/// Where a configuration runs: what [`Row`] derives everything else from.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Point {
-    pub rate_req_per_s: f64,
-    pub gpus: u32,
-    pub tpot_s: f64,
-    pub ttft_s: f64,
-    pub binds: Binds,
-}
-
-impl Point {
-    /// A disaggregated system's point; `None` when it has no TPOT or TTFT.
-    pub fn of(d: &Disaggregated) -> Option<Point> {
-        let (tpot_s, ttft_s) = (d.decode_tpot_s?, d.ttft_s?);
-        Some(Point { rate_req_per_s: d.rate_req_per_s, gpus: d.gpus, tpot_s, ttft_s, binds: d.binds })
-    }
-}
-
 /// The row of `config` on `spec`, or `None` when it serves nothing inside both targets.
 pub fn row_for(spec: &SearchSpec, config: &Config) -> Option<Row> {
-    let scenario = config.scenario(&spec.scenario);
-    let point = match config.split(spec.link_bytes_per_s) {
-        None => {
-            let op = chunked_best(&scenario, spec.chunk_tokens);
-            let (tpot_s, ttft_s) = (op.tpot_s?, op.ttft_s?);
-            let gpus = scenario.tp.max(1);
-            Point { rate_req_per_s: op.rate_req_per_s, gpus, tpot_s, ttft_s, binds: op.binds }
-        }
-        Some(split) => Point::of(&disaggregated(&scenario, &split))?,
+    let placing = Placing {
+        mode: config
+            .split(spec.link_bytes_per_s)
+            .map_or(PlacementMode::Colocated, |_| PlacementMode::Disaggregated),
+        split: config.split(spec.link_bytes_per_s).unwrap_or_default(),
+        chunk_tokens: spec.chunk_tokens,
+        percentile: spec.percentile,
     };
-    row_at(spec, config, &point)
+    row_at(spec, config, &unit_point(&config.scenario(&spec.scenario), &placing)?)
 }
 
 /// The row of `config` running at `point`, or `None` when it serves nothing.
@@ -95,16 +76,4 @@ pub fn row_at(spec: &SearchSpec, config: &Config, point: &Point) -> Option<Row> 
         gpus_for_load,
         usd_per_million_tokens: usd_per_million_tokens(billed_usd_per_hour, billed_rate, output_tokens),
     })
-}
-
-/// ceil(load / rate) x gpus; 0 for no load, and 0 (no plan, billed as one system) when that count
-/// does not fit a u32: a count clamped to u32::MAX would claim GPUs that do not serve the load (a
-/// configuration serving 2e-12 req/s; tests/fuzz/search.rs found one).
-fn gpus_for(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> u32 {
-    let count = (load_req_per_s / rate_req_per_s).ceil() * f64::from(gpus);
-    if count.is_finite() && count >= 1.0 && count <= f64::from(u32::MAX) {
-        count as u32
-    } else {
-        0
-    }
 }

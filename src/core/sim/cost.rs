@@ -57,7 +57,10 @@ impl StepLines {
         if cost.spec.is_some() {
             return None;
         }
-        Some(StepLines { slope_s_per_token: cost.decode_line(1).1, intercept_by_tokens_s: ByCount::default() })
+        Some(StepLines {
+            slope_s_per_token: cost.decode_line(1).1,
+            intercept_by_tokens_s: ByCount::default(),
+        })
     }
 
     /// [`StepCost::step_s`] of `work` as the line's sum (see the type).
@@ -168,7 +171,11 @@ impl StepCost {
             seed: DRAW_SEED,
             drafter,
         });
-        StepCost { roofline: StepRoofline::new(scenario), prompt: PromptAttention::new(&scenario.model), spec }
+        StepCost {
+            roofline: StepRoofline::new(scenario),
+            prompt: PromptAttention::new(&scenario.model),
+            spec,
+        }
     }
 
     /// The same pricing with the accepted-token draws seeded by `seed`.
@@ -247,9 +254,7 @@ impl StepCost {
     /// the same). The line is read off step_s at 0 and at [`DECODE_LINE_KV_TOKENS`] held tokens; in
     /// floating point it matches step_s to about 1e-13 relative (`tests/sim_decode_line.rs`).
     pub fn decode_line(&self, decode_tokens: u32) -> (f64, f64) {
-        let at = |kv_tokens: f64| {
-            self.step_s(&StepWork { decode_tokens, kv_tokens, ..StepWork::default() })
-        };
+        let at = |kv_tokens: f64| self.step_s(&StepWork { decode_tokens, kv_tokens, ..StepWork::default() });
         let intercept_s = at(0.0);
         (intercept_s, (at(DECODE_LINE_KV_TOKENS) - intercept_s) / DECODE_LINE_KV_TOKENS)
     }

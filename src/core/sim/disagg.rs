@@ -35,7 +35,7 @@ impl DisaggConfig {
     /// analytic system rate, else (when that serves nothing) the colocated sweep's top per GPU
     /// times the split's GPUs.
     pub fn new(c: &SimConfig, split: &Split, cap: Option<u32>) -> DisaggConfig {
-        let analytic = disaggregated(&c.scenario, split);
+        let analytic = disaggregated(&c.scenario, split, &c.percentile());
         let per_gpu_top = c.rate_max_req_per_s / f64::from(c.scenario.tp.max(1));
         let twice = 2.0 * analytic.rate_req_per_s;
         let rate_max_req_per_s =
@@ -111,8 +111,7 @@ fn prefill_side(reqs: &[Request], sides: &Sides) -> Vec<Option<f64>> {
                 );
             let done_s = r.arrival_s.max(free) + sides.prefill_cost.prefill_s(r.prompt_tokens);
             free_s[k] = done_s;
-            let prompt = Scenario { context_tokens: r.prompt_tokens, ..sides.prefill };
-            Some(done_s + kv_transfer_s(&prompt, sides.config.split.link_bytes_per_s))
+            Some(done_s + kv_transfer_s(&sides.prefill, r.prompt_tokens, sides.config.split.link_bytes_per_s))
         })
         .collect()
 }

@@ -25,14 +25,14 @@ pub use steady::{
     OVERLOAD_SDS, TTFT_RISE_RATIO, TTFT_RISE_SHARE,
 };
 pub use sweep::{
-    auto_rate_max, chunk_tradeoff, combine_seed_sweeps, kv_pool_tokens, seed_count, seed_sweeps, simulate, sweep,
-    sweep_levels, sweep_with_progress,
-    ChunkPoint, GoodputBound, Sweep,
+    auto_rate_max, chunk_tradeoff, combine_seed_sweeps, kv_pool_tokens, seed_count, seed_sweeps, simulate,
+    sweep, sweep_levels, sweep_with_progress, ChunkPoint, GoodputBound, Sweep,
 };
-pub use workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Lengths, Request};
+pub use workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Lengths, Request};
 
 use serde::{Deserialize, Serialize};
 
+use super::placement::Percentile;
 use super::roofline::Scenario;
 
 /// Open or closed load, as a benchmark would offer it.
@@ -79,4 +79,12 @@ pub struct SimConfig {
     pub rate_points: u32,
     /// The idealized limit: prompts cost nothing.
     pub prefill_free: bool,
+}
+
+impl SimConfig {
+    /// The analytic steady state's reading of this run: its attainment target over its lengths'
+    /// spread, so the analytic numbers and the sweep count the same share of the same requests.
+    pub fn percentile(&self) -> Percentile {
+        Percentile { share: self.attainment_target, length_cv: self.lengths.cv() }
+    }
 }

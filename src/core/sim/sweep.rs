@@ -11,7 +11,7 @@ use super::engine::{run, Load, Server};
 use super::seeds::{combine, sweep_each_seed, SeedBand};
 use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
-use super::workload::{draw_prefix_hits, prompt_tokens_mean, requests, Arrivals, LengthDist, Request};
+use super::workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{evaluate, kv_pool_held_tokens, Analysis, Scenario};
 
@@ -75,10 +75,7 @@ pub fn auto_rate_max(scenario: &Scenario, analysis: &Analysis) -> f64 {
 /// The sweep's unit-rate workload: arrivals at 1 request/s, lengths around the scenario's means.
 pub(super) fn unit_workload(c: &SimConfig) -> Vec<Request> {
     let scenario = &c.scenario;
-    let means = (
-        prompt_tokens_mean(scenario.context_tokens, scenario.output_tokens),
-        f64::from(scenario.output_tokens),
-    );
+    let means = (f64::from(scenario.prompt_tokens()), f64::from(scenario.output_tokens));
     let mut reqs = requests(c.arrivals, c.lengths, means, c.requests.max(1), 1.0, c.seed);
     draw_prefix_hits(&mut reqs, scenario.prefix, c.seed);
     reqs
@@ -165,7 +162,8 @@ pub fn sweep(c: &SimConfig) -> Sweep {
 
 /// Load levels a sweep runs at most: the grid plus the refinement, for every seed.
 pub fn sweep_levels(c: &SimConfig) -> u32 {
-    (grid(c).len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 }) * seed_configs(c).len() as u32
+    (grid(c).len() as u32 + if c.load == LoadMode::Open { REFINE_STEPS } else { 0 })
+        * seed_configs(c).len() as u32
 }
 
 /// [`sweep`], calling `progress(done, total)` after each level it runs.

@@ -36,6 +36,18 @@ pub struct Lengths {
     pub length_cv: f64,
 }
 
+impl Lengths {
+    /// The CV the drawn lengths have: 0 when fixed, the uniform's half-width (capped at the mean)
+    /// over sqrt(3), the log-normal's own.
+    pub fn cv(&self) -> f64 {
+        match self.dist {
+            LengthDist::Fixed => 0.0,
+            LengthDist::Uniform => (3.0_f64.sqrt() * self.length_cv).min(1.0) / 3.0_f64.sqrt(),
+            LengthDist::LogNormal => self.length_cv,
+        }
+    }
+}
+
 /// One request as the load generator sends it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Request {
@@ -46,13 +58,6 @@ pub struct Request {
     /// Tokens at the start of its prompt found in the shared prefix cache (0 for a miss): not
     /// prefilled, and held once by the replica rather than by this request.
     pub cached_tokens: u32,
-}
-
-/// Mean prompt for a context of `context_tokens` held on average while `output_tokens` are decoded:
-/// prompt = context - output / 2 (at least 1), so a running sequence holds `context` tokens of KV
-/// halfway through its decode, as the analytic model assumes.
-pub fn prompt_tokens_mean(context_tokens: u32, output_tokens: u32) -> f64 {
-    (f64::from(context_tokens) - f64::from(output_tokens) / 2.0).max(1.0)
 }
 
 /// `count` requests at `rate_req_per_s` with prompt and output lengths around their means. Gaps are

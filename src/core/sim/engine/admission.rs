@@ -29,7 +29,13 @@ impl Engine<'_> {
                 self.prefill_reserved += own;
                 self.prefill_done += f64::from(cached);
                 let flop_done = self.cost.prompt_attention_flop(cached);
-                self.prefilling.push_back(Prefilling { id, done: cached, total, flop_done, flop_next: flop_done });
+                self.prefilling.push_back(Prefilling {
+                    id,
+                    done: cached,
+                    total,
+                    flop_done,
+                    flop_next: flop_done,
+                });
             }
             self.note_kv_peak();
         }

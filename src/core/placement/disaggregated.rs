@@ -1,0 +1,152 @@
+//! The disaggregated split's two sides, each at the page's percentile: a prefill instance (M/G/1
+//! on whole prompts, then the KV transfer) and a decode instance (decode-only steps at the largest
+//! batch whose TPOT p-quantile meets the target), and the system they make together.
+
+use super::percentile::{tpot_meets, tpot_quantile_s, wait_quantile_s, Percentile, TpotSpread};
+use super::queue::{largest_ok, md1_wait_s};
+use super::{Binds, Disaggregated, Split};
+use crate::core::model::kv_elements_per_seq;
+use crate::core::prefill::prefill_time;
+use crate::core::roofline::{evaluate, knee_batch, kv_pool_batch, step_time, Scenario};
+
+/// The split's numbers at `pct`. A prefill instance prefills one prompt at a time (FCFS, M/G/1):
+/// TTFT = prefill + transfer + W, W's p-quantile as [`wait_quantile_s`], and its highest rate is
+/// the largest with that inside the target. A decode instance never prefills: it runs the largest
+/// batch within its KV pool whose TPOT p-quantile (the batch's spread alone) meets the target. The
+/// transfer is the prompt's whole KV over one link (an upper bound: TP shards could move in
+/// parallel) and delays the first token as the issue counts it.
+pub fn disaggregated(scenario: &Scenario, split: &Split, pct: &Percentile) -> Disaggregated {
+    let prefill = prefill_side(scenario, split.prefill_tp, split.link_bytes_per_s, pct);
+    combine(split, &prefill, &decode_side(scenario, split.decode_tp, pct), pct)
+}
+
+/// One prefill instance of `tp` GPUs: its prefill, transfer and highest rate.
+#[derive(Clone, Copy, Debug)]
+pub struct PrefillSide {
+    pub tp: u32,
+    /// One prompt's prefill, in s.
+    pub prefill_s: f64,
+    /// One prompt's KV over the link, in s.
+    pub transfer_s: f64,
+    /// The instance's highest rate with TTFT's p-quantile inside the target, in requests/s.
+    pub rate_req_per_s: f64,
+    /// The prompt lengths' CV (the prefill's, as the prefill is near proportional to the prompt).
+    pub service_cv: f64,
+}
+
+/// One prefill instance of `tp` GPUs on `scenario`'s GPU, its KV sent over `link_bytes_per_s`
+/// (`None`: the GPU's interconnect); serves nothing when the weights leave no KV room.
+pub fn prefill_side(
+    scenario: &Scenario,
+    tp: u32,
+    link_bytes_per_s: Option<f64>,
+    pct: &Percentile,
+) -> PrefillSide {
+    let side = Scenario { tp: tp.max(1), ..*scenario };
+    let prefill_s = prefill_time(&side).prefill_s;
+    let transfer_s = kv_transfer_s(&side, side.prompt_tokens(), link_bytes_per_s);
+    let cv = pct.cv();
+    let ttft_s = |rate: f64| prefill_s + transfer_s + wait_quantile_s(rate, prefill_s, cv, pct);
+    let holds = kv_pool_batch(&side) >= 1 && ttft_s(0.0) <= scenario.ttft_target_s;
+    let rate_req_per_s = if holds && prefill_s > 0.0 {
+        largest_ok(1.0 / prefill_s, |r| ttft_s(r) <= scenario.ttft_target_s)
+    } else {
+        0.0
+    };
+    PrefillSide { tp: side.tp, prefill_s, transfer_s, rate_req_per_s, service_cv: cv }
+}
+
+/// transfer = KV bytes of the prompt / link, in s: one prompt of `prompt_tokens` tokens (its whole
+/// KV, all heads) over `link_bytes_per_s`, or the GPU's interconnect (per direction) when `None`.
+/// The analytic split sends [`Scenario::prompt_tokens`]; the simulator's disaggregated run calls it
+/// per prompt.
+pub fn kv_transfer_s(scenario: &Scenario, prompt_tokens: u32, link_bytes_per_s: Option<f64>) -> f64 {
+    let link = link_bytes_per_s.unwrap_or(scenario.gpu.interconnect_bytes_per_s);
+    let elements = kv_elements_per_seq(&scenario.model, prompt_tokens);
+    elements * scenario.kv_precision.bytes_per_element() / link
+}
+
+/// One decode instance of `tp` GPUs at the largest batch within its KV pool whose TPOT
+/// p-quantile meets the target (no TTFT: it never prefills).
+#[derive(Clone, Copy, Debug)]
+pub struct DecodeSide {
+    pub tp: u32,
+    /// That batch, at most min(TPOT knee, KV pool), in sequences.
+    pub batch: u32,
+    /// B / (output x step(B)), in requests/s.
+    pub rate_req_per_s: f64,
+    /// TPOT's p-quantile at B, in s; `None` when no batch fits.
+    pub tpot_s: Option<f64>,
+}
+
+/// One decode instance of `tp` GPUs on `scenario`'s GPU: the batch b <= min(knee, pool) with the
+/// most b whose TPOT p-quantile, step(b) + the spread of a batch of b ([`decode_spread`]), meets
+/// the target.
+pub fn decode_side(scenario: &Scenario, tp: u32, pct: &Percentile) -> DecodeSide {
+    let side = Scenario { tp: tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
+    let top = knee_batch(&side).min(kv_pool_batch(&side));
+    let quantile = |b: u32| tpot_quantile_s(&decode_spread(&side, b), pct);
+    let fits = |b: u32| tpot_meets(&decode_spread(&side, b), pct, side.tpot_target_s);
+    let (mut lo, mut hi) = (0_u32, top);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let batch = lo;
+    let point = (batch > 0).then(|| evaluate(&side, batch));
+    DecodeSide {
+        tp: side.tp,
+        batch,
+        rate_req_per_s: point.map_or(0.0, |p| p.throughput_req_per_s),
+        tpot_s: point.map(|_| quantile(batch)),
+    }
+}
+
+/// A decode-only batch of `batch`'s TPOT spread: mean step(B); the batch's mean over an answer
+/// has variance 2/3 x B (M/G/inf), each sequence adding step(B + 1) - step(B).
+pub fn decode_spread(scenario: &Scenario, batch: u32) -> TpotSpread {
+    let step = step_time(scenario, batch.max(1)).step_s;
+    let slope = (step_time(scenario, batch.max(1).saturating_add(1)).step_s - step).max(0.0);
+    TpotSpread {
+        mean_s: step,
+        batch_var_s2: slope * slope * 2.0 / 3.0 * f64::from(batch),
+        prefill_var_s2: 0.0,
+    }
+}
+
+/// x prefill instances and y decode instances together: the system's rate, GPUs and binding side.
+pub fn combine(split: &Split, p: &PrefillSide, d: &DecodeSide, pct: &Percentile) -> Disaggregated {
+    let (x, y) = (f64::from(split.prefill_instances.max(1)), f64::from(split.decode_instances.max(1)));
+    let rate = (x * p.rate_req_per_s).min(y * d.rate_req_per_s);
+    let gpus = split.prefill_instances.max(1) * p.tp + split.decode_instances.max(1) * d.tp;
+    let ttft_s = wait_quantile_s(rate / x, p.prefill_s, p.service_cv, pct) + p.prefill_s + p.transfer_s;
+    let ttft_mean_s =
+        md1_wait_s(rate / x, p.prefill_s) * (1.0 + p.service_cv.powi(2)) + p.prefill_s + p.transfer_s;
+    Disaggregated {
+        prefill_s: p.prefill_s,
+        transfer_s: p.transfer_s,
+        prefill_rate_req_per_s: p.rate_req_per_s,
+        decode_batch: d.batch,
+        decode_rate_req_per_s: d.rate_req_per_s,
+        decode_tpot_s: d.tpot_s,
+        ttft_s: ttft_s.is_finite().then_some(ttft_s),
+        ttft_mean_s: ttft_mean_s.is_finite().then_some(ttft_mean_s),
+        rate_req_per_s: rate,
+        gpus,
+        goodput_per_gpu_req_per_s: rate / f64::from(gpus),
+        binds: if x * p.rate_req_per_s < y * d.rate_req_per_s {
+            Binds::PrefillSide
+        } else {
+            Binds::DecodeSide
+        },
+        balanced_prefill_per_decode: if p.rate_req_per_s > 0.0 {
+            d.rate_req_per_s / p.rate_req_per_s
+        } else {
+            0.0
+        },
+    }
+}
