@@ -130,7 +130,7 @@ pub const LESSONS: [Lesson; 8] = [
                where the GPU's compute runs out before either target binds. Prefill is most of the work, \
                and chunked steps carry the few decodes alongside the prompt chunks at 6.88 ms, well inside \
                20 ms, whereas the split pays for 2 decode GPUs beside its 8 prefill GPUs.",
-        panel: Panel::Table,
+        panel: Panel::Placement,
         apply: |i| {
             let s = &mut i.scenario;
             (s.context_tokens, s.output_tokens) = (8192, 128);
