@@ -5,7 +5,8 @@
 const { test, expect } = require('@playwright/test');
 const { logChartText, chartText, collisions, inside } = require('./chart_text');
 
-const SIZES = [[1920, 1080], [1280, 800], [390, 844]];
+// [width, height, devicePixelRatio]: 1920 x 1080 at 150% browser zoom is a 1280 x 720 CSS window at 1.5.
+const SIZES = [[1920, 1080, 1], [1280, 800, 1], [1280, 720, 1.5], [390, 844, 1]];
 /** Each lesson's panel as `<html data-view>` names it, and an element that shows it is up. */
 const PANELS = {
   1: ['rate', '#chart-rate'], 2: ['step', '#chart-step'], 3: ['rate', '#chart-rate'], 4: ['step', '#chart-step'],
@@ -56,38 +57,40 @@ function boxOf(page, selector) {
   });
 }
 
-for (const [width, height] of SIZES) {
-  for (let n = 1; n <= 8; n++) {
-    test(`at ${width}x${height} lesson ${n} presented shows its ${PANELS[n][0]} panel whole on the screen`, async ({ page }) => {
-      await page.setViewportSize({ width, height });
-      const errors = await presentLesson(page, n);
-      const screen = await screenBox(page);
-      await expect(page.locator(`.results > [data-panel="${PANELS[n][0]}"], .charts > [data-panel="${PANELS[n][0]}"]`).first()).toBeVisible();
-      const canvases = await drawnCanvases(page);
-      if (n <= 6) expect(canvases.length, 'a chart lesson shows its charts').toBeGreaterThan(0);
-      for (const id of canvases) {
-        const box = await boxOf(page, `#${id}`);
-        expect(inside(box, screen), `#${id} ${JSON.stringify(box)} inside ${width}x${height}`).toBe(true);
-        // A chart, not a sliver: at least a fifth of the screen's height.
-        expect(box.height, `#${id} height`).toBeGreaterThan(height / 5);
-        expect(collisions(await chartText(page, id)), `#${id} labels overlap`).toEqual([]);
-      }
-      if (n === 7) {
-        await expect(page.locator('#placement')).toBeVisible();
-        const table = await boxOf(page, '#placement-table');
-        expect(table.top >= 0 && table.bottom <= height, `placement table ${JSON.stringify(table)}`).toBe(true);
-      }
-      if (n === 8) {
-        // The row's batch cell whole on the screen (the rest of a wide row scrolls sideways on a phone).
-        const knee = await boxOf(page, '#batch-table tr.knee th');
-        expect(inside(knee, screen), `knee row ${JSON.stringify(knee)}`).toBe(true);
-      }
-      const scroll = await page.evaluate(() => [document.documentElement.scrollHeight, innerHeight]);
-      expect(scroll[0], 'the page itself does not scroll').toBeLessThanOrEqual(scroll[1] + 1);
-      await page.screenshot({ path: `/tmp/shots-present/present-${width}x${height}-lesson${n}.png` });
-      expect(errors).toEqual([]);
-    });
-  }
+for (const [width, height, ratio] of SIZES) {
+  test.describe(`at ${width}x${height}${ratio > 1 ? ` x${ratio}` : ''}`, () => {
+    test.use({ viewport: { width, height }, deviceScaleFactor: ratio });
+    for (let n = 1; n <= 8; n++) {
+      test(`lesson ${n} presented shows its ${PANELS[n][0]} panel whole on the screen`, async ({ page }) => {
+        const errors = await presentLesson(page, n);
+        const screen = await screenBox(page);
+        await expect(page.locator(`.results > [data-panel="${PANELS[n][0]}"], .charts > [data-panel="${PANELS[n][0]}"]`).first()).toBeVisible();
+        const canvases = await drawnCanvases(page);
+        if (n <= 6) expect(canvases.length, 'a chart lesson shows its charts').toBeGreaterThan(0);
+        for (const id of canvases) {
+          const box = await boxOf(page, `#${id}`);
+          expect(inside(box, screen), `#${id} ${JSON.stringify(box)} inside ${width}x${height}`).toBe(true);
+          // A chart, not a sliver: at least a fifth of the screen's height.
+          expect(box.height, `#${id} height`).toBeGreaterThan(height / 5);
+          expect(collisions(await chartText(page, id)), `#${id} labels overlap`).toEqual([]);
+        }
+        if (n === 7) {
+          await expect(page.locator('#placement')).toBeVisible();
+          const table = await boxOf(page, '#placement-table');
+          expect(table.top >= 0 && table.bottom <= height, `placement table ${JSON.stringify(table)}`).toBe(true);
+        }
+        if (n === 8) {
+          // The row's batch cell whole on the screen (the rest of a wide row scrolls sideways on a phone).
+          const knee = await boxOf(page, '#batch-table tr.knee th');
+          expect(inside(knee, screen), `knee row ${JSON.stringify(knee)}`).toBe(true);
+        }
+        const scroll = await page.evaluate(() => [document.documentElement.scrollHeight, innerHeight]);
+        expect(scroll[0], 'the page itself does not scroll').toBeLessThanOrEqual(scroll[1] + 1);
+        await page.screenshot({ path: `/tmp/shots-present/present-${width}x${height}x${ratio}-lesson${n}.png` });
+        expect(errors).toEqual([]);
+      });
+    }
+  });
 }
 
 for (const n of [1, 2, 5]) {
