@@ -88,7 +88,7 @@ pub fn draw_attainment_chart<DB: DrawingBackend>(
     chart.draw_series(both.into_iter().map(|xy| Circle::new(xy, radius, p.goodput.filled())))?;
     let cross = style.stroke(p.text, 2.0);
     chart.draw_series(over.into_iter().map(|xy| Cross::new(xy, style.px(6.0) as i32, cross)))?;
-    mark_overloaded(&mut chart, sweep, style)?;
+    mark_overloaded(&mut chart, sweep, 0.5 * target_pct, style)?;
     mark_goodput(&mut chart, sweep, 0.5 * target_pct, style)?;
     root.present()?;
     Ok(())
@@ -111,19 +111,31 @@ fn band_polygon(sweep: &Sweep, view: &AttainmentView) -> Vec<(f64, f64)> {
     upper.chain(rows.iter().rev().map(|&(x, lo, _)| (x, lo))).collect()
 }
 
-/// Labels the first overloaded rate "overloaded: the queue grows", just above its cross.
+/// Labels the first overloaded rate "overloaded: the queue grows", just above its cross, on the side
+/// with room inside the plot and below the goodput label (its top at `goodput_label_y` %); where
+/// neither side has room (a phone's short plot) the crosses go unlabelled rather than overlap.
 fn mark_overloaded<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     sweep: &Sweep,
+    goodput_label_y: f64,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let Some(first) = sweep.points.iter().find(|pt| pt.overloaded) else { return Ok(()) };
-    let x = first.rate_req_per_s;
-    let right_half = x > 0.5 * chart.x_range().end;
-    let h = if right_half { HPos::Right } else { HPos::Left };
-    let font = style.font(13.0).color(&style.palette.text).pos(Pos::new(h, VPos::Bottom));
-    let at = (x, 12.0);
-    chart.draw_series(std::iter::once(EmptyElement::at(at) + Text::new(OVERLOADED_MARK, (0, 0), font)))?;
+    let (x, y) = (first.rate_req_per_s, 12.0);
+    let font = style.font(13.0).color(&style.palette.text);
+    let (w, h) = chart.plotting_area().estimate_text_size(OVERLOADED_MARK, &font)?;
+    let (w, h) = (w as i32, h as i32);
+    let (xs, _) = chart.plotting_area().get_pixel_range();
+    let (ax, ay) = chart.backend_coord(&(x, y));
+    let goodput_bottom = chart.backend_coord(&(x, goodput_label_y)).1 + style.px(4.0) as i32 + h;
+    let sides = if x > 0.5 * chart.x_range().end { [HPos::Right, HPos::Left] } else { [HPos::Left, HPos::Right] };
+    let fits = |side: &HPos| {
+        let left = if matches!(side, HPos::Right) { ax - w } else { ax };
+        left >= xs.start && left + w <= xs.end
+    };
+    let Some(side) = sides.into_iter().find(fits).filter(|_| ay - h > goodput_bottom) else { return Ok(()) };
+    let font = font.pos(Pos::new(side, VPos::Bottom));
+    chart.draw_series(std::iter::once(EmptyElement::at((x, y)) + Text::new(OVERLOADED_MARK, (0, 0), font)))?;
     Ok(())
 }
 

@@ -56,18 +56,21 @@ pub fn xy_axes_labelled<'a, DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<XyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let p = style.palette;
+    let fit = LabelFit::of(plot, (x_max, y_max), y_label, style);
     let mut chart = ChartBuilder::on(plot)
-        .margin(style.px(12.0))
+        .margin(style.px(MARGIN_CSS_PX))
         .margin_top(style.px(4.0))
-        .x_label_area_size(style.px(48.0))
-        .y_label_area_size(style.px(64.0))
+        .x_label_area_size(style.px(X_LABEL_AREA_CSS_PX))
+        .y_label_area_size(fit.y_area_px)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .axis_desc_style(style.font(15.0))
-        .label_style(style.font(13.0))
+        .axis_desc_style(style.font(AXIS_DESC_CSS_PX))
+        .label_style(style.font(TICK_CSS_PX))
+        .x_labels(fit.x_labels)
+        .y_labels(fit.y_labels)
         .light_line_style(p.grid.mix(0.4))
         .bold_line_style(p.grid)
         .axis_style(p.text)
@@ -82,6 +85,49 @@ pub fn xy_axes_labelled<'a, DB: DrawingBackend>(
 pub fn pool_shade_legend<'a>(curves: &Curves, style: &ChartStyle) -> Option<LegendItem<'a>> {
     let shaded = curves.kv_pool_batch < curves.axis_max_batch.max(1);
     shaded.then(|| LegendItem::solid("Shaded: past the KV pool, no batch runs", style.palette.pool))
+}
+
+/// Tick labels' and axis titles' sizes, the outer margin and the x label area, in CSS pixels.
+const TICK_CSS_PX: f64 = 13.0;
+const AXIS_DESC_CSS_PX: f64 = 15.0;
+const MARGIN_CSS_PX: f64 = 12.0;
+const X_LABEL_AREA_CSS_PX: f64 = 48.0;
+/// The y label area's least width: wide enough for short tick labels beside the axis title.
+const Y_LABEL_AREA_MIN_CSS_PX: f64 = 64.0;
+
+/// How the axes' text fits the plot: the y label area wide enough for the widest tick label beside
+/// the axis title, and as many ticks per axis as leave a gap between neighbouring labels (at most
+/// plotters' 10), so labels never collide on a phone or in a presentation's large type.
+struct LabelFit {
+    y_area_px: u32,
+    x_labels: usize,
+    y_labels: usize,
+}
+
+impl LabelFit {
+    fn of<DB: DrawingBackend>(
+        plot: &DrawingArea<DB, Shift>,
+        (x_max, y_max): (f64, f64),
+        y_label: &dyn Fn(&f64) -> String,
+        style: &ChartStyle,
+    ) -> LabelFit {
+        let size = |text: &str, css_px: f64| plot.estimate_text_size(text, &style.font(css_px)).unwrap_or((0, 0));
+        // The top tick's label is as wide as any: ticks are round values up to the axis end.
+        let y_widest = [y_label(&y_max), y_label(&(y_max * 0.9))].iter().map(|t| size(t, TICK_CSS_PX).0).max();
+        let (_, desc_h) = size("Ag", AXIS_DESC_CSS_PX);
+        let y_area_px = (y_widest.unwrap_or(0) + desc_h + style.px(16.0)).max(style.px(Y_LABEL_AREA_MIN_CSS_PX));
+        let (x_widest, tick_h) = size(&tick_label(x_max, x_max), TICK_CSS_PX);
+        let (w, h) = plot.dim_in_pixel();
+        let margins = 2 * style.px(MARGIN_CSS_PX);
+        let plot_w = w.saturating_sub(y_area_px + margins);
+        let plot_h = h.saturating_sub(style.px(X_LABEL_AREA_CSS_PX) + margins);
+        let count = |room: u32, each: u32| ((room / each.max(1)) as usize).clamp(2, 10);
+        LabelFit {
+            y_area_px,
+            x_labels: count(plot_w, x_widest + style.px(16.0)),
+            y_labels: count(plot_h, (tick_h * 8 / 5).max(1)),
+        }
+    }
 }
 
 /// Greys out the batches past the KV pool (they cannot run) and labels the pool's edge.

@@ -98,7 +98,8 @@ fn speeds(points: &[BatchPoint]) -> Vec<(f64, f64)> {
     points.iter().map(|pt| (pt.tokens_per_s_per_user, pt.tokens_per_s_per_gpu)).collect()
 }
 
-/// The TPOT target as a vertical line at `x` tokens/s per user, labelled at its top.
+/// The TPOT target as a vertical line at `x` tokens/s per user, labelled at its top (with its speed
+/// per user where the plot is wide enough).
 fn draw_target<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     x: f64,
@@ -112,7 +113,11 @@ fn draw_target<DB: DrawingBackend>(
         vec![(x, 0.0), (x, y_max)],
         style.stroke(color, 2.0),
     )))?;
-    let text = format!("TPOT target {} ms = {} tokens/s/user", target_ms(tpot_target_s), thousands(x));
+    let full = format!("TPOT target {} ms = {} tokens/s/user", target_ms(tpot_target_s), thousands(x));
+    // A phone's plot is narrower than the whole sentence: then the target alone, kept inside it.
+    let plot_w = chart.plotting_area().get_pixel_range().0.len() as u32;
+    let fits = chart.plotting_area().estimate_text_size(&full, &style.font(13.0)).is_ok_and(|(w, _)| w < plot_w);
+    let text = if fits { full } else { format!("TPOT target {} ms", target_ms(tpot_target_s)) };
     let label = Label { text, color, at: (x, y_max), placements: &TARGET_PLACEMENTS, force: true };
     place_label(chart, label, style, clutter)?;
     clutter.paths.push(vec![chart.backend_coord(&(x, 0.0)), chart.backend_coord(&(x, y_max))]);

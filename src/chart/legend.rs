@@ -54,16 +54,18 @@ pub fn legend_and_plot<DB: DrawingBackend>(
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&style.palette.background)?;
     let font = style.font(13.0).pos(Pos::new(HPos::Left, VPos::Center));
-    let widths: Vec<i32> = items
-        .iter()
-        .map(|item| root.estimate_text_size(item.label, &font).map_or(0, |(w, _)| w as i32))
-        .collect();
-    let slots = legend_layout(&widths, root.dim_in_pixel().0 as i32, style);
-    let rows = slots.iter().map(|&(_, row)| row + 1).max().unwrap_or(1);
+    let width = root.dim_in_pixel().0 as i32;
+    let room = width - style.px(LEFT_CSS_PX) as i32 - entry_extra(style);
+    let text_w = |t: &str| root.estimate_text_size(t, &font).map_or(0, |(w, _)| w as i32);
+    let lines: Vec<Vec<String>> = items.iter().map(|item| wrap_label(item.label, room, &text_w)).collect();
+    let sizes: Vec<(i32, u32)> =
+        lines.iter().map(|l| (l.iter().map(|t| text_w(t)).max().unwrap_or(0), l.len() as u32)).collect();
+    let slots = legend_layout(&sizes, width, style);
+    let rows = slots.iter().zip(&sizes).map(|(&(_, row), &(_, n))| row + n).max().unwrap_or(1);
     let row_height = style.px(22.0) as i32;
     let (legend, plot) = root.split_vertically(rows * row_height as u32 + style.px(8.0));
     let swatch = style.px(22.0) as i32;
-    for (item, (x, row)) in items.iter().zip(slots) {
+    for ((item, (x, row)), label) in items.iter().zip(slots).zip(lines) {
         let y = style.px(4.0) as i32 + row as i32 * row_height + row_height / 2;
         let ends = vec![(x, y), (x + swatch, y)];
         if item.marker == Some(MarkerShape::Ring) {
@@ -84,24 +86,59 @@ pub fn legend_and_plot<DB: DrawingBackend>(
         } else {
             legend.draw(&PathElement::new(ends, style.stroke(item.color, 3.0)))?;
         }
-        let label_at = (x + swatch + style.px(4.0) as i32, y);
-        legend.draw(&Text::new(item.label.to_string(), label_at, font.clone()))?;
+        for (i, line) in label.into_iter().enumerate() {
+            let label_at = (x + swatch + style.px(4.0) as i32, y + i as i32 * row_height);
+            legend.draw(&Text::new(line, label_at, font.clone()))?;
+        }
     }
     Ok(plot)
 }
 
-/// Where each legend entry starts: (x in pixels, row), flowing left to right and wrapping at `width`.
-fn legend_layout(label_widths: &[i32], width: i32, style: &ChartStyle) -> Vec<(i32, u32)> {
-    let left = style.px(56.0) as i32;
-    let entry_extra = (style.px(22.0) + style.px(4.0) + style.px(16.0)) as i32;
+/// The legend's left inset, in CSS pixels (about where the plot starts).
+const LEFT_CSS_PX: f64 = 56.0;
+
+/// An entry's swatch and the gaps beside its label, in device pixels.
+fn entry_extra(style: &ChartStyle) -> i32 {
+    (style.px(22.0) + style.px(4.0) + style.px(16.0)) as i32
+}
+
+/// `label` as lines no wider than `room` pixels (by `text_w`), broken between words; one line when it
+/// fits, and a word wider than `room` keeps a line of its own. A phone's legend wraps its long
+/// entries instead of running past the chart.
+fn wrap_label(label: &str, room: i32, text_w: &dyn Fn(&str) -> i32) -> Vec<String> {
+    if text_w(label) <= room {
+        return vec![label.to_string()];
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for word in label.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if text_w(&format!("{line} {word}")) <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// Where each legend entry starts: (x in pixels, row), flowing left to right and wrapping at `width`;
+/// an entry of `(width, lines)` with more than one line takes rows of its own.
+fn legend_layout(entries: &[(i32, u32)], width: i32, style: &ChartStyle) -> Vec<(i32, u32)> {
+    let left = style.px(LEFT_CSS_PX) as i32;
+    let entry_extra = entry_extra(style);
     let (mut x, mut row) = (left, 0);
-    let mut slots = Vec::with_capacity(label_widths.len());
-    for &w in label_widths {
-        if x > left && x + w + entry_extra > width {
+    let mut slots = Vec::with_capacity(entries.len());
+    for &(w, lines) in entries {
+        if x > left && (lines > 1 || x + w + entry_extra > width) {
             (x, row) = (left, row + 1);
         }
         slots.push((x, row));
-        x += w + entry_extra;
+        if lines > 1 {
+            (x, row) = (left, row + lines);
+        } else {
+            x += w + entry_extra;
+        }
     }
     slots
 }

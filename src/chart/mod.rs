@@ -35,7 +35,10 @@ pub use placement_attainment::{draw_placement_attainment_chart, nearest_point, P
 pub use rate::{draw_rate_chart, draw_rate_chart_marked};
 pub use sim_throughput::draw_sim_throughput_chart;
 pub use step::{draw_step_chart, draw_step_chart_marked};
-pub use style::{ChartStyle, Look, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX};
+pub use style::{
+    presentation_zoom, ChartStyle, Look, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX,
+    PRESENT_SCREEN_CSS_PX, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN,
+};
 
 /// A chart with continuous x and y axes.
 pub type XyChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;

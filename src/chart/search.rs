@@ -1,13 +1,16 @@
 //! The configuration search's chart: tokens/s per GPU against tokens/s per user, one point per
 //! shown configuration coloured by placement, the Pareto frontier of those points as a line, the
-//! TPOT target as a vertical line at 1 / TPOT, and the hovered point ringed.
+//! TPOT target as a vertical line at 1 / TPOT (its value in the legend), and the hovered point ringed.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::frame::{ChartFrame, FrameResult};
-use super::{axis_top, legend_and_plot, vertical_marker, xy_axes, ChartStyle, LegendItem};
+use super::{axis_top, legend_and_plot, xy_axes, ChartStyle, LegendItem};
 use crate::format::{target_ms, thousands};
+
+/// A legend entry's left inset, swatch and gaps around its label, in CSS pixels (`legend.rs`).
+const LEGEND_ENTRY_CSS_PX: f64 = 56.0 + 22.0 + 4.0 + 16.0;
 
 /// One configuration on the chart.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,15 +41,22 @@ pub fn draw_search_chart<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> FrameResult<DB> {
     let p = style.palette;
+    let target_x = 1.0 / data.tpot_target_s;
+    let target_x = (target_x.is_finite() && target_x > 0.0).then_some(target_x);
+    // The target's value is said in the legend, never beside its line: the frontier starts at the
+    // line's top, where a label would cross it. Its speed per user only where the legend has room.
+    let short = format!("TPOT target {} ms", target_ms(data.tpot_target_s));
+    let full = target_x.map(|x| format!("{short} = {} tokens/s/user", thousands(x)));
+    let room = root.dim_in_pixel().0.saturating_sub(style.px(LEGEND_ENTRY_CSS_PX));
+    let fits = |t: &String| root.estimate_text_size(t, &style.font(13.0)).is_ok_and(|(w, _)| w < room);
+    let target_label = full.filter(fits).unwrap_or(short);
     let legend = [
         LegendItem::marker("Colocated (chunked)", p.throughput),
         LegendItem::marker("Disaggregated", p.compute),
         LegendItem::solid("Pareto frontier", p.goodput),
-        LegendItem::solid("TPOT target", p.target),
+        LegendItem::solid(&target_label, p.target),
     ];
     let plot = legend_and_plot(root, &legend, style)?;
-    let target_x = 1.0 / data.tpot_target_s;
-    let target_x = (target_x.is_finite() && target_x > 0.0).then_some(target_x);
     let x_max = axis_top(data.points.iter().map(|pt| pt.tokens_per_s_per_user).chain(target_x));
     let y_max = axis_top(data.points.iter().map(|pt| pt.tokens_per_s_per_gpu));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
@@ -60,9 +70,8 @@ pub fn draw_search_chart<DB: DrawingBackend>(
     let line: Vec<(f64, f64)> = data.frontier.iter().filter_map(|&i| data.points.get(i)).map(xy).collect();
     chart.draw_series(LineSeries::new(line, style.stroke(p.goodput, 2.0)))?;
     if let Some(x) = target_x {
-        let label =
-            format!("TPOT target {} ms = {} tokens/s/user", target_ms(data.tpot_target_s), thousands(x));
-        vertical_marker(&mut chart, x, y_max, &label, p.target, style)?;
+        let line = PathElement::new(vec![(x, 0.0), (x, y_max)], style.stroke(p.target, 1.5));
+        chart.draw_series(std::iter::once(line))?;
     }
     if let Some(pt) = data.hovered.and_then(|i| data.points.get(i)) {
         chart.draw_series(std::iter::once(Circle::new(xy(pt), style.px(7.0), style.stroke(p.text, 2.5))))?;

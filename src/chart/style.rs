@@ -1,5 +1,5 @@
-//! The charts' look: palettes per theme, the look a page picks, and the style (colours and device
-//! pixels) every chart draws with.
+//! The charts' look: palettes per theme, the look a page picks, the style (colours and device
+//! pixels) every chart draws with, and how much a presentation scales chart text with the screen.
 
 use plotters::prelude::*;
 
@@ -124,6 +124,31 @@ impl Look {
     /// The chart style for a canvas at `device_pixel_ratio`.
     pub fn style(self, device_pixel_ratio: f64) -> ChartStyle {
         ChartStyle { palette: self.palette(), scale: device_pixel_ratio * self.zoom() }
+    }
+}
+
+/// The screen, in CSS pixels, at which a presented chart's text is drawn at its page size; a larger
+/// one scales it up in proportion (the lesser of the two ratios), so a projector's back row reads
+/// tick labels at 1920 x 1080 (13 px x 1.35 x 1.67: 29 px) as well as at 1280 x 800.
+pub const PRESENT_SCREEN_CSS_PX: (f64, f64) = (1150.0, 650.0);
+
+/// The most a presentation scales chart text and lines up (a 4K window at devicePixelRatio 1).
+pub const PRESENT_ZOOM_MAX: f64 = 3.0;
+
+/// The least: on a phone the projector look's larger text (x [`Look::zoom`]) comes back to about the
+/// page's, so a 350 px chart keeps its labels apart and inside it.
+pub const PRESENT_ZOOM_MIN: f64 = 0.75;
+
+/// How much larger than the projector look on the page a presented chart draws its text and lines in a
+/// viewport of `(width, height)` CSS pixels: the smaller of the viewport's ratios to
+/// [`PRESENT_SCREEN_CSS_PX`], within [`PRESENT_ZOOM_MIN`] and [`PRESENT_ZOOM_MAX`] (1 for a size
+/// that is not a number).
+pub fn presentation_zoom((width, height): (f64, f64)) -> f64 {
+    let ratio = (width / PRESENT_SCREEN_CSS_PX.0).min(height / PRESENT_SCREEN_CSS_PX.1);
+    if ratio.is_finite() {
+        ratio.clamp(PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX)
+    } else {
+        1.0
     }
 }
 

@@ -131,7 +131,7 @@ pub const LESSONS: [Lesson; 8] = [
                TTFT binds first: a 512-token step budget cuts each prompt into 16 steps, and a prompt \
                waits for those of every prompt ahead of it, so here the split buys no goodput per GPU \
                but a TPOT that prompts never stretch.",
-        panel: Panel::Table,
+        panel: Panel::Placement,
         apply: |i| {
             let s = &mut i.scenario;
             (s.context_tokens, s.output_tokens) = (8192, 128);

@@ -29,18 +29,22 @@ pub enum Panel {
     Interactivity,
     Table,
     Derivation,
+    /// Prefill and decode colocated or disaggregated: the placements compared.
+    Placement,
     /// The configuration search (chart and table).
     Search,
     Sim,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 7] = [
+    /// In the page's order (↑/↓ step through it while presenting).
+    pub const ALL: [Panel; 8] = [
         Panel::Rate,
         Panel::Step,
         Panel::Interactivity,
         Panel::Table,
         Panel::Derivation,
+        Panel::Placement,
         Panel::Search,
         Panel::Sim,
     ];
@@ -53,6 +57,7 @@ impl Panel {
             Panel::Interactivity => "interactivity",
             Panel::Table => "table",
             Panel::Derivation => "derivation",
+            Panel::Placement => "placement",
             Panel::Search => "search",
             Panel::Sim => "sim",
         }
@@ -66,6 +71,7 @@ impl Panel {
             Panel::Interactivity => "Per GPU against per user",
             Panel::Table => "Batch table",
             Panel::Derivation => "The arithmetic",
+            Panel::Placement => "Colocated or disaggregated",
             Panel::Search => "Configuration search",
             Panel::Sim => "Simulated attainment",
         }

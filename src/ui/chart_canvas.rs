@@ -171,10 +171,25 @@ pub(super) fn paint<T, E: std::fmt::Debug>(
         return None;
     };
     let root = Measured(backend).into_drawing_area();
-    let style = look.style(scale);
+    // Presenting, text and lines grow with the window: the one place chart text is scaled for it.
+    let style = look.style(scale * presented_zoom());
     draw(&root, &style)
         .map_err(|e| leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id()))
         .ok()
+}
+
+/// [`crate::chart::presentation_zoom`] for the window while `<html data-mode="present">`, else 1.
+fn presented_zoom() -> f64 {
+    let Some(window) = web_sys::window() else { return 1.0 };
+    let root = window.document().and_then(|d| d.document_element());
+    if root.and_then(|r| r.get_attribute("data-mode")).as_deref() != Some("present") {
+        return 1.0;
+    }
+    let css = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| v.ok().and_then(|v| v.as_f64());
+    match (css(window.inner_width()), css(window.inner_height())) {
+        (Some(w), Some(h)) => crate::chart::presentation_zoom((w, h)),
+        _ => 1.0,
+    }
 }
 
 /// Draws one of the batch charts with the marked batch; returns where its plot landed.

@@ -14,6 +14,7 @@ use crate::format::fixed;
 use crate::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
 use crate::panel_protocol::{PanelKind, PanelState};
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
+use crate::state::view::{Mode, Panel};
 
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
 const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
@@ -22,13 +23,18 @@ const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
 /// says `place=disagg`, on loading or later, as lesson 7 does).
 #[component]
 pub fn PlacementPanel() -> impl IntoView {
-    let inputs = PageState::get().inputs;
+    let PageState { inputs, view, .. } = PageState::get();
     let state = expect_context::<Memo<PanelState>>();
-    let disaggregated = Memo::new(move |_| inputs.get().placement.mode == PlacementMode::Disaggregated);
-    let (asked, set_asked) = signal(disaggregated.get_untracked());
+    // Disaggregated, or the panel a presentation or embed shows (`view=placement`).
+    let wanted = Memo::new(move |_| {
+        let v = view.get();
+        inputs.get().placement.mode == PlacementMode::Disaggregated
+            || (v.mode != Mode::Page && v.panel == Panel::Placement)
+    });
+    let (asked, set_asked) = signal(wanted.get_untracked());
     // A lesson or a link that turns disaggregation on later opens the panel too; it stays open.
     Effect::new(move |_| {
-        if disaggregated.get() {
+        if wanted.get() {
             set_asked.set(true);
         }
     });
@@ -38,7 +44,7 @@ pub fn PlacementPanel() -> impl IntoView {
         }
     };
     view! {
-        <section id="placement" class="panel placement" aria-labelledby="placement-title">
+        <section id="placement" class="panel placement" data-panel="placement" aria-labelledby="placement-title">
             <h2 id="placement-title">"Prefill and decode: colocated or disaggregated"</h2>
             <IdealNote panel=NotePanel::Placement/>
             <p class="hint">

@@ -396,8 +396,8 @@ test('? shows the key legend on the page', async ({ page }) => {
 test('stepping the presented panel onto the simulator opens it and keeps the lesson', async ({ page }) => {
   const errors = await openPresent(page, '&lesson=2&view=rate');
   await expect(page.locator('#lesson-caption')).toContainText('Lesson 2: FP8 KV cache.');
-  // rate -> step -> interactivity -> table -> derivation -> search -> sim: six steps down.
-  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
+  // rate -> step -> interactivity -> table -> derivation -> placement -> search -> sim: seven steps down.
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
   await expect.poll(() => queryValue(page, 'view')).toBe('sim');
   await expect.poll(() => queryValue(page, 'sim')).toBe('1');
   await simSettled(page);
