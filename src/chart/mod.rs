@@ -4,6 +4,7 @@
 pub mod attainment;
 mod axes;
 pub mod frame;
+pub mod hold;
 pub mod interactivity;
 mod legend;
 mod marks;

@@ -12,7 +12,7 @@ use super::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Precision, TP_CHOICES};
 use crate::panel_protocol::PanelState;
-use crate::state::fields::{OUT, TPOT_INPUT, TTFT, UTIL_INPUT};
+use crate::state::fields::{CTX, OUT, TPOT_INPUT, TTFT, UTIL_INPUT};
 use crate::state::Inputs;
 use crate::state::log_stops;
 
@@ -103,19 +103,22 @@ fn Workload() -> impl IntoView {
     let PageState { inputs, set_inputs, .. } = PageState::get();
     // The context's stops end at the model's maximum, so the whole slider moves the value.
     let context_stops = Signal::derive(move || inputs.with(Inputs::context_stops));
+    let context_cap = Signal::derive(move || {
+        inputs.with(|i| (f64::from(i.context_tokens_max()), format!("the most {} accepts", i.scenario.model.name)))
+    });
     let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {
         <fieldset class="group">
             <legend>"Workload"</legend>
-            <StopSlider id="ctx" label="Context length" unit="tokens" stops=context_stops
-                value=Signal::derive(move || inputs.get().scenario.context_tokens)
+            <StopSlider field=CTX stops=context_stops cap=context_cap
+                value=Signal::derive(move || f64::from(inputs.get().scenario.context_tokens))
                 on_value=move |v| set_inputs.update(|i| {
-                    i.scenario.context_tokens = v.min(i.context_tokens_max());
+                    i.scenario.context_tokens = (v as u32).min(i.context_tokens_max());
                     i.scenario.prefix.prefix_tokens = i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens);
                 })/>
-            <StopSlider id="out" label="Output length" unit="tokens" stops=Signal::stored(output_stops)
-                value=Signal::derive(move || inputs.get().scenario.output_tokens)
-                on_value=move |v| set_inputs.update(|i| i.scenario.output_tokens = v)/>
+            <StopSlider field=OUT stops=Signal::stored(output_stops)
+                value=Signal::derive(move || f64::from(inputs.get().scenario.output_tokens))
+                on_value=move |v| set_inputs.update(|i| i.scenario.output_tokens = v as u32)/>
         </fieldset>
     }
 }
@@ -128,10 +131,9 @@ fn Targets() -> impl IntoView {
         <fieldset class="group">
             <legend>"Latency targets"</legend>
             <FieldSlider input=TPOT_INPUT step=1.0/>
-            <StopSlider id="ttft" label="TTFT target" unit="ms" stops=Signal::stored(TTFT_STOPS_MS.to_vec())
-                value=Signal::derive(move || (TTFT.to_display(inputs.get().scenario.ttft_target_s)).round() as u32)
-                on_value=move |ms| set_inputs.update(|i| i.scenario.ttft_target_s = TTFT.to_base(f64::from(ms)))/>
+            <StopSlider field=TTFT stops=Signal::stored(TTFT_STOPS_MS.to_vec())
+                value=Signal::derive(move || inputs.get().scenario.ttft_target_s)
+                on_value=move |s| set_inputs.update(|i| i.scenario.ttft_target_s = s)/>
         </fieldset>
     }
 }
-
