@@ -43,8 +43,10 @@ test('every numeric slider has an exact-value box on its own row, labelled after
   for (const id of numeric) {
     const box = page.locator(`#${id}-exact`);
     await expect(box, id).toHaveAttribute('type', 'number');
+    // Labelled "<slider label> (exact value)"; the label alone, exactly, still names the slider.
     const label = await page.locator(`label[for="${id}"]`).textContent();
-    await expect(box, id).toHaveAttribute('aria-label', `${label} (exact value)`);
+    await expect(page.getByRole('spinbutton', { name: `${label} (exact value)`, exact: true }), id).toHaveId(`${id}-exact`);
+    await expect(page.getByLabel(label, { exact: true }), id).toHaveId(id);
     // Same row: the box's vertical middle lies within the slider's box.
     const [s, b] = await Promise.all([page.locator(`#${id}`).boundingBox(), box.boundingBox()]);
     const middle = b.y + b.height / 2;
