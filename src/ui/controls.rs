@@ -104,7 +104,9 @@ fn Workload() -> impl IntoView {
     // The context's stops end at the model's maximum, so the whole slider moves the value.
     let context_stops = Signal::derive(move || inputs.with(Inputs::context_stops));
     let context_cap = Signal::derive(move || {
-        inputs.with(|i| (f64::from(i.context_tokens_max()), format!("the most {} accepts", i.scenario.model.name)))
+        inputs.with(|i| {
+            (f64::from(i.context_tokens_max()), format!("the most {} accepts", i.scenario.model.name))
+        })
     });
     let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {

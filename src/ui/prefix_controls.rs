@@ -1,5 +1,5 @@
-//! The prefix-cache controls: the shared prefix's length (a slider over stops up to the context)
-//! and the cache hit rate, beside the other what-if controls.
+//! The prefix-cache controls: the shared prefix's length (a slider over stops up to the context, with
+//! its exact-value box) and the cache hit rate, beside the other what-if controls.
 
 use leptos::prelude::*;
 
@@ -33,8 +33,15 @@ pub fn PrefixControls() -> impl IntoView {
         }
     };
     // The box's top is the context, as the URL's `prefix` is.
-    let cap = Signal::derive(move || (f64::from(inputs.get().scenario.context_tokens), "the context length".to_string()));
-    let boxed = ExactBox { field: PREFIX, label: PREFIX.label, cap: Some(cap), value: Signal::derive(move || f64::from(tokens())) };
+    let cap = Signal::derive(move || {
+        (f64::from(inputs.get().scenario.context_tokens), "the context length".to_string())
+    });
+    let boxed = ExactBox {
+        field: PREFIX,
+        label: PREFIX.label,
+        cap: Some(cap),
+        value: Signal::derive(move || f64::from(tokens())),
+    };
     let on_value = Rc::new(move |v: f64| set_inputs.update(|i| (PREFIX_INPUT.set)(i, v)));
     view! {
         <fieldset class="group" id="prefix-controls">

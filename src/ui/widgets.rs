@@ -131,7 +131,11 @@ pub(super) struct ExactBox {
 /// value and, on commit (change or Enter), reads the typed text through the field's validation (the
 /// URL's), clamping or rejecting it with the field's notice in `message`, sets what it used with
 /// `on_value` (the slider's own setter) and then shows the value the state holds.
-pub(super) fn exact_box(b: ExactBox, on_value: Rc<dyn Fn(f64)>, message: WriteSignal<String>) -> impl IntoView {
+pub(super) fn exact_box(
+    b: ExactBox,
+    on_value: Rc<dyn Fn(f64)>,
+    message: WriteSignal<String>,
+) -> impl IntoView {
     let ExactBox { field, label, cap, value } = b;
     let shown = move |base: f64| trim_decimal(field.to_display(base));
     let on_change = move |ev: leptos::ev::Event| {
