@@ -1,8 +1,14 @@
 //! The sliders' exact-value boxes and drags, natively: a value between two slider stops survives
 //! validation and the URL's round trip, a typed value out of range is clamped with a notice (the
-//! same reading the URL gets), and a drag holds the batch axis that a release lets go.
+//! same reading the URL gets), and a drag holds the batch axis that a release lets go, and the axis
+//! ends each chart keeps while it lasts.
 
-use goodput_lab::chart::hold::on_axis;
+use goodput_lab::chart::hold::{on_axis, HeldEnds};
+use goodput_lab::chart::{
+    draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartFrame, ChartStyle,
+    Palette,
+};
+use plotters::prelude::*;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::roofline::{analyze, Scenario};
 use goodput_lab::state::drag::{AxisHold, DragEvent};
@@ -116,4 +122,33 @@ fn curves_on_a_held_axis_reach_its_end_and_keep_the_knee() {
     let wider = on_axis(free.clone(), &s, &a, (&[], None), free.axis_max_batch * 2);
     assert_eq!(wider.points.last().map(|p| p.batch), Some(free.axis_max_batch * 2));
     assert_eq!(on_axis(free.clone(), &s, &a, (&[], None), free.axis_max_batch), free);
+}
+
+/// The frames of the three charts drawn (SVG) on the `held` ends.
+fn frames_held(s: &Scenario, held: HeldEnds) -> [ChartFrame; 3] {
+    let c = curves(s, &analyze(s));
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
+    let rate = draw_rate_chart_held(&root, &c, &style, None, held).expect("rate chart draws");
+    let step = draw_step_chart_held(&root, &c, &style, None, held).expect("step chart draws");
+    let speed = draw_interactivity_chart_held(&root, &c, &style, None, held).expect("interactivity draws");
+    [rate, step, speed]
+}
+
+#[test]
+fn held_ends_replace_each_charts_own_and_none_leaves_them() {
+    let s = at_tpot(10.0);
+    let own = frames_held(&s, HeldEnds::NONE);
+    let c = curves(&s, &analyze(&s));
+    assert!(own[..2].iter().all(|f| f.x_range.1 == f64::from(c.axis_max_batch)));
+    let held = HeldEnds { x: Some(12_345.0), y: Some(678.0) };
+    let [rate, step, speed] = frames_held(&s, held);
+    for (name, f, mine) in [("rate", rate, own[0]), ("step", step, own[1]), ("interactivity", speed, own[2])] {
+        assert_eq!(f.y_range.1, 678.0, "{name}");
+        assert_ne!(mine.y_range.1, 678.0, "{name}");
+    }
+    // The batch charts' x comes from their curves (on_axis holds it); the speed axis is held here.
+    assert_eq!((rate.x_range.1, step.x_range.1), (own[0].x_range.1, own[1].x_range.1));
+    assert_eq!(speed.x_range.1, 12_345.0);
 }
