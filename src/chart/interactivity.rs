@@ -7,6 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::hold::HeldEnds;
 use super::frame::{mark_point_ring, ChartFrame, FrameResult};
 use super::references;
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
@@ -34,6 +35,17 @@ pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
     style: &ChartStyle,
     mark: Option<&BatchPoint>,
 ) -> FrameResult<DB> {
+    draw_interactivity_chart_held(root, curves, style, mark, HeldEnds::NONE)
+}
+
+/// [`draw_interactivity_chart_marked`] with the axis ends a slider drag holds (`held`) in place of its own.
+pub fn draw_interactivity_chart_held<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &Curves,
+    style: &ChartStyle,
+    mark: Option<&BatchPoint>,
+    held: HeldEnds,
+) -> FrameResult<DB> {
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let plot = legend_and_plot(root, &legend(realistic, !curves.references.is_empty(), style), style)?;
@@ -41,10 +53,8 @@ pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
     let (fitting, ideal) = (curves.ladder.as_slice(), curves.ideal_ladder.as_slice());
     let target_x = target_tokens_per_s_per_user(curves.tpot_target_s);
     let plotted = || fitting.iter().chain(ideal);
-    let x_max = axis_top(
-        plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0)),
-    );
-    let y_max = axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1)));
+    let x_max = held.x_or(axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0))));
+    let y_max = held.y_or(axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1))));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
     let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;
     let on_plot = |points: &[BatchPoint]| speeds(points).iter().map(|xy| chart.backend_coord(xy)).collect();

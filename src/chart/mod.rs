@@ -4,6 +4,7 @@
 pub mod attainment;
 mod axes;
 pub mod frame;
+pub mod hold;
 pub mod interactivity;
 mod legend;
 mod marks;
@@ -25,16 +26,16 @@ pub use axes::{
     xy_axes_labelled,
 };
 pub use frame::{ChartFrame, FrameResult};
-pub use interactivity::{draw_interactivity_chart, draw_interactivity_chart_marked};
+pub use interactivity::{draw_interactivity_chart, draw_interactivity_chart_held, draw_interactivity_chart_marked};
 pub use legend::{legend_and_plot, LegendItem, MarkerShape};
 pub use marks::{
     batch_series, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee, sweep_series,
     vertical_marker, vertical_marker_on, NO_GOODPUT_NOTE,
 };
 pub use placement_attainment::{draw_placement_attainment_chart, nearest_point, PlacementCurve};
-pub use rate::{draw_rate_chart, draw_rate_chart_marked};
+pub use rate::{draw_rate_chart, draw_rate_chart_held, draw_rate_chart_marked};
 pub use sim_throughput::draw_sim_throughput_chart;
-pub use step::{draw_step_chart, draw_step_chart_marked};
+pub use step::{draw_step_chart, draw_step_chart_held, draw_step_chart_marked};
 pub use style::{
     presentation_zoom, ChartStyle, Look, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX,
     PRESENT_SCREEN_CSS_PX, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN,

@@ -4,6 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::hold::HeldEnds;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,
@@ -30,6 +31,17 @@ pub fn draw_rate_chart_marked<DB: DrawingBackend>(
     style: &ChartStyle,
     mark: Option<&BatchPoint>,
 ) -> FrameResult<DB> {
+    draw_rate_chart_held(root, curves, style, mark, HeldEnds::NONE)
+}
+
+/// [`draw_rate_chart_marked`] with the axis ends a slider drag holds (`held`) in place of its own.
+pub fn draw_rate_chart_held<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &Curves,
+    style: &ChartStyle,
+    mark: Option<&BatchPoint>,
+    held: HeldEnds,
+) -> FrameResult<DB> {
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let mut legend = vec![
@@ -43,7 +55,7 @@ pub fn draw_rate_chart_marked<DB: DrawingBackend>(
     legend.extend(pool_shade_legend(curves, style));
     let plot = legend_and_plot(root, &legend, style)?;
     let all_points = curves.points.iter().chain(&curves.ideal_points);
-    let y_max = axis_top(all_points.map(|pt| pt.throughput_req_per_s));
+    let y_max = held.y_or(axis_top(all_points.map(|pt| pt.throughput_req_per_s)));
     let mut chart = batch_axes(&plot, curves, y_max, "Requests/s", style)?;
     if realistic {
         let ideal = &curves.ideal_points;

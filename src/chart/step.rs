@@ -7,6 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::hold::HeldEnds;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::references;
 use super::{
@@ -38,6 +39,17 @@ pub fn draw_step_chart_marked<DB: DrawingBackend>(
     style: &ChartStyle,
     mark: Option<&BatchPoint>,
 ) -> FrameResult<DB> {
+    draw_step_chart_held(root, curves, style, mark, HeldEnds::NONE)
+}
+
+/// [`draw_step_chart_marked`] with the axis ends a slider drag holds (`held`) in place of its own.
+pub fn draw_step_chart_held<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &Curves,
+    style: &ChartStyle,
+    mark: Option<&BatchPoint>,
+    held: HeldEnds,
+) -> FrameResult<DB> {
     let p = style.palette;
     let with_total = adds_to_roofline(&curves.points);
     let plot = legend_and_plot(root, &legend(curves, with_total, style), style)?;
@@ -45,14 +57,14 @@ pub fn draw_step_chart_marked<DB: DrawingBackend>(
     let ideal = curves.ideal_points.iter().map(|pt| pt.step.step_s);
     let measured = curves.measured.iter().flat_map(measured_values);
     let published = curves.references.iter().filter(|r| r.batch <= curves.axis_max_batch).map(|r| r.tpot_s);
-    let y_max = axis_top(
+    let y_max = held.y_or(axis_top(
         terms
             .chain(ideal)
             .chain(measured)
             .chain(published)
             .chain(std::iter::once(curves.tpot_target_s))
             .map(s_to_ms),
-    );
+    ));
     let mut chart = batch_axes(&plot, curves, y_max, "Step time (ms)", style)?;
     if !curves.ideal_points.is_empty() {
         let ideal_step = series(&curves.ideal_points, |pt| s_to_ms(pt.step.step_s));

@@ -120,8 +120,8 @@ pub fn curves_with_measured(
     c
 }
 
-/// The curves sampled from batch 1 to `axis_max_batch`.
-fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: u32) -> Curves {
+/// The curves sampled from batch 1 to `axis_max_batch` (a drag holds the axis with it).
+pub fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: u32) -> Curves {
     let batches = sampled_batches(axis_max_batch, analysis);
     let pool = analysis.kv_pool_batch;
     let points = batches.iter().map(|&b| runnable(evaluate(scenario, b), pool)).collect();

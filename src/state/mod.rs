@@ -4,6 +4,7 @@
 pub mod animation;
 pub mod calibration;
 pub mod custom;
+pub mod drag;
 pub mod fields;
 pub mod keys;
 pub mod lessons;

@@ -21,7 +21,7 @@ use super::published_table::PublishedTable;
 use super::search_panel::SearchPanel;
 use super::share::ShareMenu;
 use super::sim_panel::SimPanel;
-use super::{channel, keys, url};
+use super::{channel, drag, keys, url};
 use crate::core::roofline::Limit;
 use crate::panel_protocol::PanelState;
 use crate::share::read_link;
@@ -39,6 +39,7 @@ pub fn App() -> impl IntoView {
     provide_context(InputsSignals::of_page(page.inputs, page.set_inputs, page.points, page.set_points));
     push_outward(page, memos);
     keys::install(page.inputs, page.set_inputs, page.view, page.set_view, page.set_legend);
+    drag::install(memos);
     view! {
         <Masthead/>
         <Notices initial=link.notices/>

@@ -13,8 +13,10 @@ use super::export::BatchChartExport;
 use super::frame_draw::FrameDraw;
 use super::linked::{readout_sentence, Linked};
 use super::text_measure::Measured;
+use super::page::PageMemos;
+use crate::chart::hold::HeldEnds;
 use crate::chart::{
-    draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
+    draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartFrame, ChartStyle, Look,
 };
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
@@ -73,12 +75,16 @@ pub fn ChartCanvas(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (frame, set_frame) = signal(None::<CanvasFrame>);
+    let hold = PageMemos::get().hold;
+    // The ends this chart drew before a drag began, kept while it lasts.
+    let held = StoredValue::new(None::<HeldEnds>);
     let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
         let (Some(look), Some(mark)) = (look.try_get_untracked(), linked.marked.try_get_untracked()) else {
             return false;
         };
+        let ends = ends_now(kind, hold.get_untracked().is_held(), held, frame.get_untracked());
         let Some(drawn) =
-            curves.try_with_untracked(|data| draw(canvas, css, kind, data, look, mark.as_ref()))
+            curves.try_with_untracked(|data| draw(canvas, css, kind, (data, ends), look, mark.as_ref()))
         else {
             return false;
         };
@@ -94,6 +100,8 @@ pub fn ChartCanvas(
     });
     Effect::new(move |_| {
         curves.track();
+        // A release redraws on the chart's own ends even when the curves did not change.
+        hold.track();
         linked.marked.track();
         look.track();
         redraw.invalidate();
@@ -192,19 +200,44 @@ fn presented_zoom() -> f64 {
     }
 }
 
-/// Draws one of the batch charts with the marked batch; returns where its plot landed.
+/// The ends to draw now: while a drag holds (`dragging`), those `held` from the `last` frame drawn
+/// before it began (kept until it ends); else the chart's own.
+fn ends_now(
+    kind: ChartKind,
+    dragging: bool,
+    held: StoredValue<Option<HeldEnds>>,
+    last: Option<CanvasFrame>,
+) -> HeldEnds {
+    if !dragging {
+        held.set_value(None);
+        return HeldEnds::NONE;
+    }
+    let kept = held.get_value().or_else(|| last.map(|cf| held_ends(kind, &cf.frame)));
+    held.set_value(kept);
+    kept.unwrap_or(HeldEnds::NONE)
+}
+
+/// The ends a drag keeps from the frame `kind` drew before it: the y end, and the interactivity
+/// chart's x end too (the batch charts' batch axis is held in their curves).
+fn held_ends(kind: ChartKind, frame: &ChartFrame) -> HeldEnds {
+    let x = (kind == ChartKind::Interactivity).then_some(frame.x_range.1);
+    HeldEnds { x, y: Some(frame.y_range.1) }
+}
+
+/// Draws one of the batch charts with the marked batch, on the `held` ends; returns where its plot
+/// landed.
 fn draw(
     canvas: &HtmlCanvasElement,
     css: (f64, f64),
     kind: ChartKind,
-    curves: &Curves,
+    (curves, held): (&Curves, HeldEnds),
     look: Look,
     mark: Option<&BatchPoint>,
-) -> Option<crate::chart::ChartFrame> {
+) -> Option<ChartFrame> {
     paint(canvas, css, look, |root, style| match kind {
-        ChartKind::Rate => draw_rate_chart_marked(root, curves, style, mark),
-        ChartKind::Step => draw_step_chart_marked(root, curves, style, mark),
-        ChartKind::Interactivity => draw_interactivity_chart_marked(root, curves, style, mark),
+        ChartKind::Rate => draw_rate_chart_held(root, curves, style, mark, held),
+        ChartKind::Step => draw_step_chart_held(root, curves, style, mark, held),
+        ChartKind::Interactivity => draw_interactivity_chart_held(root, curves, style, mark, held),
     })
 }
 

@@ -13,9 +13,9 @@ use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTO
 use crate::core::roofline::{Precision, TP_CHOICES};
 use crate::format::context_rule;
 use crate::panel_protocol::PanelState;
-use crate::state::fields::{OUT, TPOT_INPUT, TTFT, UTIL_INPUT};
-use crate::state::log_stops;
+use crate::state::fields::{OUT, PROMPT, TPOT_INPUT, TTFT, UTIL_INPUT};
 use crate::state::Inputs;
+use crate::state::log_stops;
 
 /// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
 const TTFT_STOPS_MS: [u32; 20] = [
@@ -106,16 +106,22 @@ fn Workload() -> impl IntoView {
     // The prompt's stops end where the context reaches the model's maximum, so the whole slider
     // moves the value.
     let prompt_stops = Signal::derive(move || inputs.with(Inputs::prompt_stops));
+    let prompt_cap = Signal::derive(move || {
+        inputs.with(|i| {
+            let why = format!("the most {} accepts less half the output", i.scenario.model.name);
+            (f64::from(i.prompt_tokens_max()), why)
+        })
+    });
     let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {
         <fieldset class="group">
             <legend>"Workload"</legend>
-            <StopSlider id="in" label="Prompt length" unit="tokens" stops=prompt_stops
-                value=Signal::derive(move || inputs.get().scenario.prompt_tokens())
-                on_value=move |v| set_inputs.update(|i| i.set_prompt_tokens(v))/>
-            <StopSlider id="out" label="Output length" unit="tokens" stops=Signal::stored(output_stops)
-                value=Signal::derive(move || inputs.get().scenario.output_tokens)
-                on_value=move |v| set_inputs.update(|i| i.set_output_tokens(v))/>
+            <StopSlider field=PROMPT stops=prompt_stops cap=prompt_cap
+                value=Signal::derive(move || f64::from(inputs.get().scenario.prompt_tokens()))
+                on_value=move |v| set_inputs.update(|i| i.set_prompt_tokens(v as u32))/>
+            <StopSlider field=OUT stops=Signal::stored(output_stops)
+                value=Signal::derive(move || f64::from(inputs.get().scenario.output_tokens))
+                on_value=move |v| set_inputs.update(|i| i.set_output_tokens(v as u32))/>
             <p id="context-rule" class="context-rule">{move || context_rule(&inputs.get().scenario)}</p>
         </fieldset>
     }
@@ -129,9 +135,9 @@ fn Targets() -> impl IntoView {
         <fieldset class="group">
             <legend>"Latency targets"</legend>
             <FieldSlider input=TPOT_INPUT step=1.0/>
-            <StopSlider id="ttft" label="TTFT target" unit="ms" stops=Signal::stored(TTFT_STOPS_MS.to_vec())
-                value=Signal::derive(move || (TTFT.to_display(inputs.get().scenario.ttft_target_s)).round() as u32)
-                on_value=move |ms| set_inputs.update(|i| i.scenario.ttft_target_s = TTFT.to_base(f64::from(ms)))/>
+            <StopSlider field=TTFT stops=Signal::stored(TTFT_STOPS_MS.to_vec())
+                value=Signal::derive(move || inputs.get().scenario.ttft_target_s)
+                on_value=move |s| set_inputs.update(|i| i.scenario.ttft_target_s = s)/>
         </fieldset>
     }
 }

@@ -14,6 +14,7 @@ mod chart_overlay;
 mod controls;
 mod custom_fields;
 mod derivation;
+mod drag;
 mod embed_bar;
 mod export;
 #[cfg(feature = "lazy_panels")]

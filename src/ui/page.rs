@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::channel::Changes;
 use super::linked::Linked;
 use super::theme;
+use crate::chart::hold::on_axis;
 use crate::chart::Look;
 use crate::core::calibration::summary::{summary, Load, Summary};
 use crate::core::calibration::CostModel;
@@ -17,6 +18,7 @@ use crate::panel_protocol::changes;
 use crate::share::{link_query, LinkState};
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::view::View;
+use crate::state::drag::AxisHold;
 use crate::state::Inputs;
 
 /// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
@@ -99,7 +101,10 @@ pub struct PageMemos {
     pub analysis: Memo<Analysis>,
     pub rows: Memo<Vec<BatchRow>>,
     pub measured_fit: Memo<Result<Fit, FitError>>,
+    /// What the batch charts draw: on the held batch axis while a slider is dragged (`hold`).
     pub curves: Memo<Curves>,
+    /// The batch axis a slider drag holds ([`super::drag`] sets it; the one place axes hold still).
+    pub hold: RwSignal<AxisHold>,
     /// While the page prices on the ideal roofline, its figures beside the measured engines' (the four
     /// planning panels' notes read this one memo); `None` otherwise.
     pub ideal_note: Memo<Option<Summary>>,
@@ -117,9 +122,13 @@ impl PageMemos {
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
         let measured_fit = Memo::new(move |_| fit(&scenario.get(), &points.get()));
+        let hold = RwSignal::new(AxisHold::default());
         let curves = Memo::new(move |_| {
             let fitted = measured_fit.get();
-            curves_with_measured(&scenario.get(), &analysis.get(), &points.get(), fitted.as_ref().ok())
+            let (s, a, p) = (scenario.get(), analysis.get(), points.get());
+            let free = curves_with_measured(&s, &a, &p, fitted.as_ref().ok());
+            let axis = hold.get().axis(free.axis_max_batch);
+            on_axis(free, &s, &a, (&p, fitted.as_ref().ok()), axis)
         });
         let ideal_note = Memo::new(move |_| {
             let i = inputs.get();
@@ -133,7 +142,7 @@ impl PageMemos {
         let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
         let look = theme::look_signal(view);
         let linked = Linked::new((view, set_view), scenario, analysis);
-        PageMemos { scenario, analysis, rows, measured_fit, curves, ideal_note, page_query, look, linked }
+        PageMemos { scenario, analysis, rows, measured_fit, curves, hold, ideal_note, page_query, look, linked }
     }
 
     /// The page's memos, as App provided them.

@@ -154,9 +154,9 @@ fn Server(sim: Sim) -> impl IntoView {
     view! {
         <fieldset class="group">
             <legend>"Server"</legend>
-            <StopSlider id="chunk" label="Step token budget (chunked prefill)" unit="tokens"
-                stops=log_stops(CHUNK.min as u32, CHUNK.max as u32) value=sim.field(|s| s.chunk_tokens)
-                on_value=move |v| sim.update(|s| s.chunk_tokens = v)/>
+            <StopSlider field=CHUNK label="Step token budget (chunked prefill)"
+                stops=log_stops(CHUNK.min as u32, CHUNK.max as u32) value=sim.field(|s| f64::from(s.chunk_tokens))
+                on_value=move |v| sim.update(|s| s.chunk_tokens = v as u32)/>
             <p class="hint">"Bigger budgets prefill a prompt in fewer steps (shorter TTFT) but make the steps carrying them longer for every decoding user (longer TPOT)."</p>
             <AutoNumber field=CAP sim=sim get=|s| s.cap.map(f64::from) set=|s, v| s.cap = v.map(|c| c as u32)
                 auto_value=Signal::derive(move || sim.autos.get().0)

@@ -88,8 +88,8 @@ test('the hit-rate slider changes the URL, the mean TTFT and the KV pool', async
 
 test('both controls are labelled and a link past the context is clamped with a notice', async ({ page }) => {
   await openApp(page, '?prefix=5000&hit=50');
-  await expect(page.getByLabel('Shared prefix')).toHaveAttribute('aria-valuetext', '2,048 tokens');
-  await expect(page.getByLabel('Prefix cache hit rate')).toHaveAttribute('aria-valuetext', '50%');
+  await expect(page.getByLabel('Shared prefix', { exact: true })).toHaveAttribute('aria-valuetext', '2,048 tokens');
+  await expect(page.getByLabel('Prefix cache hit rate', { exact: true })).toHaveAttribute('aria-valuetext', '50%');
   await expect(page.locator('body')).toContainText('the context length; using 2048 tokens');
   await urlSettled(page);
   expect(queryValue(page, 'prefix')).toBe('2048');
