@@ -257,3 +257,36 @@ pub fn context_rule(scenario: &Scenario) -> String {
         thousands(f64::from(scenario.output_tokens)),
     )
 }
+
+/// The simulator's answer to the capacity plan's question beside the plan's own: "For 100 req/s: 9
+/// GPUs at the simulated goodput (a finite run: 2,000 requests x 7 seeds); the capacity plan's
+/// analytic steady state: 8 GPUs at 13.4 req/s a replica." and, when they differ, why.
+pub fn sim_plan_line(
+    load_req_per_s: f64,
+    sweep: &crate::core::sim::Sweep,
+    tp: u32,
+    unit: Option<&crate::core::capacity::Point>,
+) -> String {
+    use crate::core::capacity::gpus_for;
+    let sim = gpus_for(load_req_per_s, sweep.goodput_req_per_s, tp.max(1));
+    let sim_text = match sim {
+        0 => "no GPU count at the simulated goodput".to_string(),
+        n => format!("{} GPUs at the simulated goodput", thousands(f64::from(n))),
+    };
+    let run = format!("a finite run over {} seeds", sweep.seeds);
+    let Some(u) = unit else {
+        return format!("For {} req/s: {sim_text} ({run}); the capacity plan finds no rate inside both targets.", fixed(load_req_per_s, 2));
+    };
+    let plan = gpus_for(load_req_per_s, u.rate_req_per_s, u.gpus);
+    let why = if plan == sim {
+        " The two agree.".to_string()
+    } else {
+        " They differ because the simulated answers spread more than the plan's normal approximation of prompt steps and batch, and a finite run wobbles (README, \"Placement, stated\").".to_string()
+    };
+    format!(
+        "For {} req/s: {sim_text} ({run}); the capacity plan's analytic steady state: {} GPUs at {} req/s a replica.{why}",
+        fixed(load_req_per_s, 2),
+        thousands(f64::from(plan)),
+        significant(u.rate_req_per_s),
+    )
+}

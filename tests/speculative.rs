@@ -119,7 +119,7 @@ fn with_a_draft_and_a_shared_prefix_the_analytic_pool_is_the_simulators_held_tok
     for (p, h) in [(1024, 0.5), (1024, 0.9), (2047, 1.0), (300, 0.25)] {
         let prefix = PrefixCache { prefix_tokens: p, hit_rate: h };
         let s = Scenario { prefix, ..with_draft(4, 0.7) };
-        let held = prefix.private_tokens_mean(s.context_tokens);
+        let held = prefix.private_tokens_mean(s.context_tokens, s.prompt_tokens());
         let sim = kv_pool_tokens(&s) / held;
         assert_close(kv_pool_sequences(&s), sim, 1e-9, "analytic pool = sim's tokens / held tokens");
         assert_eq!(kv_pool_held_tokens(&s), kv_pool_tokens(&s), "one formula for the held tokens");

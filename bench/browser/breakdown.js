@@ -37,9 +37,9 @@ async function main() {
   await page.goto(`${base}/${DIST}/index.html`);
   await page.waitForSelector('#batch-table tbody tr');
   const cdp = await page.context().newCDPSession(page);
-  await drag(page, cdp, 'ctx', { moves: 40 });
+  await drag(page, cdp, 'in', { moves: 40 });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'blink', 'v8', 'cc'] });
-  const r = await drag(page, cdp, 'ctx', { moves: 480 });
+  const r = await drag(page, cdp, 'in', { moves: 480 });
   const self = selfTimes(JSON.parse((await browser.stopTracing()).toString()).traceEvents);
   await browser.close();
   server.close();

@@ -6,7 +6,7 @@ const { drag, droppedFrames } = require('./drive');
 
 // 4 s of a 120 Hz mouse: about 240 frames.
 const MOVES = Number(process.env.BENCH_DRAG_MOVES || 480);
-const SLIDERS = (process.env.BENCH_DRAG_SLIDERS || 'ctx').split(',');
+const SLIDERS = (process.env.BENCH_DRAG_SLIDERS || 'in').split(',');
 
 /** Drags each of SLIDERS for MOVES frames on the page at `query`. */
 async function measure(browser, base, query, label) {

@@ -45,15 +45,16 @@ impl PrefixCache {
         }
     }
 
-    /// The shared copy the pool stores once per replica for a `context_tokens` context:
-    /// min(P, context - 1) tokens while h > 0, else 0 (a copy nobody reuses is not kept), in tokens.
-    pub fn stored_tokens(&self, context_tokens: u32) -> f64 {
-        f64::from(self.cached_tokens(context_tokens))
+    /// The shared copy the pool stores once per replica for prompts of `prompt_tokens`: the cached
+    /// tokens, min(P, prompt - 1), while h > 0, else 0 (a copy nobody reuses is not kept), in tokens.
+    pub fn stored_tokens(&self, prompt_tokens: u32) -> f64 {
+        f64::from(self.cached_tokens(prompt_tokens))
     }
 
-    /// KV tokens one sequence holds privately on average at a `context_tokens` context:
-    /// h x (context - C) + (1 - h) x context = context - h x C, C = min(P, context - 1), in tokens.
-    pub fn private_tokens_mean(&self, context_tokens: u32) -> f64 {
-        f64::from(context_tokens) - self.hit_rate * self.stored_tokens(context_tokens)
+    /// KV tokens one sequence holds privately on average at a `context_tokens` context of a
+    /// `prompt_tokens` prompt: h x (context - C) + (1 - h) x context = context - h x C, C the
+    /// stored prefix ([`PrefixCache::stored_tokens`]), in tokens.
+    pub fn private_tokens_mean(&self, context_tokens: u32, prompt_tokens: u32) -> f64 {
+        f64::from(context_tokens) - self.hit_rate * self.stored_tokens(prompt_tokens)
     }
 }

@@ -27,12 +27,12 @@ pub fn prefix_ttft_note(scenario: &Scenario, analysis: &Analysis) -> Option<Stri
         "Prefix cache: {} shared tokens, {} hit. At batch {} a hit prefills {} tokens, TTFT {} ms; a miss \
          prefills {}, TTFT {} ms. The TTFT column is the mean, {} × hit + {} × miss = {} ms (a mean over \
          requests, not a percentile); {checks}.",
-        thousands(f64::from(p.cached_tokens(scenario.context_tokens))),
+        thousands(f64::from(p.cached_tokens(scenario.prompt_tokens()))),
         percent_trimmed(p.hit_rate),
         thousands(f64::from(batch)),
-        thousands(f64::from(scenario.context_tokens - p.cached_tokens(scenario.context_tokens))),
+        thousands(f64::from(scenario.prompt_tokens() - p.cached_tokens(scenario.prompt_tokens()))),
         ms(t.hit_s),
-        thousands(f64::from(scenario.context_tokens)),
+        thousands(f64::from(scenario.prompt_tokens())),
         ms(t.miss_s),
         percent_trimmed(p.hit_rate),
         percent_trimmed(1.0 - p.hit_rate),
@@ -47,7 +47,7 @@ pub fn prefix_pool_note(scenario: &Scenario, analysis: &Analysis) -> Option<Stri
     if !p.active() {
         return None;
     }
-    let cached = p.cached_tokens(scenario.context_tokens);
+    let cached = p.cached_tokens(scenario.prompt_tokens());
     // With a drafter, its weights leave the free bytes and its KV joins what a sequence holds (both 0
     // without one), so the sentence's numbers give the pool the table shows.
     let free = usable_hbm_bytes(scenario)
@@ -66,7 +66,7 @@ pub fn prefix_pool_note(scenario: &Scenario, analysis: &Analysis) -> Option<Stri
         thousands(f64::from(scenario.context_tokens)),
         percent_trimmed(p.hit_rate),
         thousands(f64::from(cached)),
-        thousands(p.private_tokens_mean(scenario.context_tokens)),
+        thousands(p.private_tokens_mean(scenario.context_tokens, scenario.prompt_tokens())),
         thousands(f64::from(without)),
         thousands(f64::from(scenario.context_tokens)),
     ))

@@ -195,7 +195,16 @@ impl Inputs {
     /// The prompt slider's stops: log-spaced from the field's minimum to the longest prompt the
     /// model accepts at this output (its last stop), so no part of the slider does nothing.
     pub fn prompt_stops(&self) -> Vec<u32> {
-        log_stops(PROMPT.min as u32, self.prompt_tokens_max())
+        let top = self.prompt_tokens_max();
+        let mut stops = log_stops(PROMPT.min as u32, top);
+        // The worked example's prompt (2,048 of context less 256 / 2) is a stop, so the slider
+        // starts on it.
+        let worked = WORKED_EXAMPLE.prompt_tokens();
+        if worked < top && !stops.contains(&worked) {
+            stops.push(worked);
+            stops.sort_unstable();
+        }
+        stops
     }
 
     /// Sets the prompt (tokens in), within what the model accepts: the context follows by

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
+use crate::core::prefix::PrefixCache;
 use crate::core::roofline::{context_for, CostModel, Precision, Scenario, TP_CHOICES};
 
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
@@ -63,7 +64,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
     let output_tokens = OUT.read(raw.get("out"), f64::from(defaults.output_tokens), &mut out_notices) as u32;
     let context_tokens = read_context(raw, &model, output_tokens, defaults, notices);
     notices.append(&mut out_notices);
-    Scenario {
+    let scenario = Scenario {
         model,
         gpu,
         weight_precision,
@@ -76,8 +77,11 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
         calibration: CostModel::Ideal,
         speculation: spec::read(raw, notices),
-        prefix: prefix::read(raw, context_tokens, notices),
-    }
+        prefix: PrefixCache::NONE,
+    };
+    // The shared prefix is part of the prompt.
+    let prefix = prefix::read(raw, scenario.prompt_tokens(), notices);
+    Scenario { prefix, ..scenario }
 }
 
 /// The context from `in` (tokens in) and the output by [`context_for`], the prompt capped so the

@@ -16,8 +16,8 @@ use crate::state::prefix::{prefix_stops, HIT_INPUT, PREFIX, PREFIX_INPUT};
 #[component]
 pub fn PrefixControls() -> impl IntoView {
     let PageState { inputs, set_inputs, .. } = PageState::get();
-    let stops = Memo::new(move |_| prefix_stops(inputs.get().scenario.context_tokens));
-    let tokens = move || inputs.with(|i| i.scenario.prefix.prefix_tokens.min(i.scenario.context_tokens));
+    let stops = Memo::new(move |_| prefix_stops(inputs.get().scenario.prompt_tokens()));
+    let tokens = move || inputs.with(|i| i.scenario.prefix.prefix_tokens.min(i.scenario.prompt_tokens()));
     let index = move || stops.with(|s| nearest_stop_index(s, tokens()));
     let max_index = move || stops.with(Vec::len).saturating_sub(1);
     let text = move || match tokens() {
@@ -34,7 +34,7 @@ pub fn PrefixControls() -> impl IntoView {
     };
     // The box's top is the context, as the URL's `prefix` is.
     let cap = Signal::derive(move || {
-        (f64::from(inputs.get().scenario.context_tokens), "the context length".to_string())
+        (f64::from(inputs.get().scenario.prompt_tokens()), "the prompt length".to_string())
     });
     let boxed = ExactBox {
         field: PREFIX,

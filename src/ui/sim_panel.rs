@@ -12,10 +12,11 @@ use super::sim_placement::PlacementSimChart;
 use super::sim_runner::{SimRun, SimRunner};
 use super::sim_table::{ChunkTable, SimTable};
 use crate::chart::Look;
+use crate::core::capacity::{unit_point, Placing};
 use crate::core::placement::PlacementMode;
 use crate::core::roofline::{Analysis, Scenario};
 use crate::format::{
-    ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_steady_note,
+    ms_or_dash, percent, significant, sim_analytic, sim_plan_line, sim_goodput, sim_goodput_range, sim_steady_note,
     target_ms,
 };
 use crate::panel_protocol::{PanelKind, PanelState};
@@ -79,7 +80,7 @@ pub fn SimBody(
             <SimControls inputs=inputs scenario=scenario analysis=analysis/>
             <div class="sim-results">
                 <SimStatus run=run/>
-                <SimReadout scenario=scenario analysis=analysis run=run/>
+                <SimReadout inputs=inputs scenario=scenario analysis=analysis run=run/>
                 <PlacementSimChart result=run.result.into() look=look disagg=Signal::derive(move || {
                     inputs.get().placement.mode == PlacementMode::Disaggregated
                 })/>
@@ -118,9 +119,20 @@ fn SimStatus(run: SimRun) -> impl IntoView {
 
 /// Goodput as the simulator reads it, beside the analytic knee, with the lesson of the mode.
 #[component]
-fn SimReadout(scenario: Memo<Scenario>, analysis: Memo<Analysis>, run: SimRun) -> impl IntoView {
+fn SimReadout(
+    inputs: ReadSignal<Inputs>,
+    scenario: Memo<Scenario>,
+    analysis: Memo<Analysis>,
+    run: SimRun,
+) -> impl IntoView {
     view! {
         {move || run.result.get().map(|r| readout(&scenario.get(), &analysis.get(), &r))}
+        {move || run.result.get().map(|r| {
+            let i = inputs.get();
+            let colocated = Placing { mode: PlacementMode::Colocated, ..i.placing() };
+            let unit = unit_point(&scenario.get(), &colocated);
+            view! { <p id="sim-plan">{sim_plan_line(i.rate_req_per_s, &r.sweep, scenario.get().tp, unit.as_ref())}</p> }
+        })}
     }
 }
 

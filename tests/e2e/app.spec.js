@@ -1,6 +1,6 @@
 // The seed's worked example in the real browser: table, sliders, charts, URL state, bad input.
 const { test, expect } = require('@playwright/test');
-const { openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor, urlSettled } = require('./helpers');
+const { openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor, urlSettled, showPanel } = require('./helpers');
 
 const SEED_ROWS = [
   ['16', '6.08', '2,633', 'yes', '10.3'],
@@ -31,8 +31,16 @@ test('page loads with no console errors and shows the seed table exactly', async
       'Weights read (GB/GPU)', 'Note']);
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('208');
+  // The worked example's decode-only sentence, then what a replica serves with each prompt's
+  // prefill on its GPU too (the capacity plan's replica).
+  const prefill = page.locator('#headline-prefill');
+  await expect(prefill).toHaveText(/^With each prompt's prefill on the GPUs too, one replica serves [0-9.]+ req\/s at p90\.$/);
   await expect(page.locator('#headline')).toHaveText(
-    'Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32% more) and goodput 0.');
+    'Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32% more) and goodput 0. '
+    + await prefill.textContent());
+  await showPanel(page, 'capacity');
+  const served = (await prefill.textContent()).match(/serves ([0-9.]+) req/)[1];
+  await expect(page.locator('#plan-replica')).toContainText(`${served} req/s with chunked prefill`);
   await expect(page).toHaveTitle(/Goodput Lab/);
   expect(errors).toEqual([]);
 });
@@ -43,11 +51,20 @@ test('the table lists batch 1, the seed batches, the knee and the KV pool in ord
   expect(batches).toEqual(['1', '16', '32', '64', '96', '128', '208']);
 });
 
+// The prompt slider's stop after the worked example's 1,920 tokens in.
+const NEXT_PROMPT = '2,048 tokens';
+const nextPromptTokens = 2048;
+
 for (const { id, after, check } of [
-  { id: 'in', after: '2,560 tokens', check: async (page) => expect(Number((await rowFor(page, '64'))[1])).toBeCloseTo(seedStepMs(64, 2560, 2), 2) },
+  { id: 'in', after: NEXT_PROMPT, check: async (page) => expect(Number((await rowFor(page, '64'))[1])).toBeCloseTo(seedStepMs(64, nextPromptTokens + 128, 2), 2) },
   { id: 'kv', after: 'FP8', check: async (page) => expect((await page.locator('#batch-table tr.knee th').textContent())).toBe('129') },
   { id: 'tpot', after: '11 ms', check: async (page) => expect((await page.locator('#batch-table tr.knee th').textContent())).toBe('77') },
-  { id: 'out', after: '320 tokens', check: async (page) => expect((await rowFor(page, '64'))[4]).toBe('20.2') },
+  // The prompt stays at 1,920 in, so the context grows to 2,080: batch 32 steps in
+  // (16.06 + 32 x 2,080 x 131,072 / 1e9) GB / 3.35 TB/s = 7.40 ms, 32 / (320 x 7.40 ms) = 13.5 req/s.
+  { id: 'out', after: '320 tokens', check: async (page) => {
+    await expect(page.locator('#context-rule')).toContainText('Context 2,080 tokens = 1,920 in + 320 out ÷ 2');
+    expect((await rowFor(page, '32'))[4]).toBe('13.5');
+  } },
 ]) {
   test(`moving the ${id} slider changes the table and the charts`, async ({ page }) => {
     const errors = await openApp(page);
@@ -73,15 +90,17 @@ test('the table follows the thumb while it is still being dragged (input, not ch
   await page.mouse.down();
   await page.mouse.move(box.x + box.width * 0.8, y, { steps: 5 });
   const during = await page.locator('#in-value').textContent();
-  expect(during).not.toBe('2,048 tokens');
-  const ctx = Number(during.replace(/[^0-9]/g, ''));
+  expect(during).not.toBe('1,920 tokens');
+  // The context the step reads: the prompt plus 256 / 2.
+  const ctx = Number(during.replace(/[^0-9]/g, '')) + 128;
   expect(Number((await rowFor(page, '16'))[1])).toBeCloseTo(seedStepMs(16, ctx, 2), 2);
   await page.mouse.up();
 });
 
 test('a URL with every key opens that state', async ({ page }) => {
-  const errors = await openApp(page, '?model=llama-3.1-8b&gpu=h100-sxm&ctx=8192&kv=fp8&tpot=25&out=512');
-  await expect(page.locator('#in-value')).toHaveText('8,192 tokens');
+  const errors = await openApp(page, '?model=llama-3.1-8b&gpu=h100-sxm&in=7936&kv=fp8&tpot=25&out=512');
+  await expect(page.locator('#in-value')).toHaveText('7,936 tokens');
+  await expect(page.locator('#context-rule')).toContainText('Context 8,192 tokens = 7,936 in + 512 out ÷ 2');
   await expect(page.locator('#kv-value')).toHaveText('FP8');
   await expect(page.locator('#tpot-value')).toHaveText('25 ms');
   await expect(page.locator('#out-value')).toHaveText('512 tokens');

@@ -90,12 +90,14 @@ test("the capacity plan loads near the viewport; its load box reaches the page a
   const errors = await openApp(page);
   await showPanel(page, 'capacity');
   expect(extrasFetched(requests)).toEqual(BOTH);
-  await expect(page.locator('#plan-gpus')).toHaveText('4');
+  // GPUs for the load: ceil(load / the replica's rate with prefill, as the plan prints it).
+  const rate = Number((await page.locator('#plan-replica').textContent()).match(/^([0-9.]+) req\/s/)[1]);
+  await expect(page.locator('#plan-gpus')).toHaveText(String(Math.ceil(100 / rate)));
   await quiet(page);
   const before = await counts(page);
   await commitNumber(page, 'rate', '250');
   await expect.poll(() => queryValue(page, 'rate')).toBe('250');
-  await expect(page.locator('#plan-gpus')).toHaveText('10');
+  await expect(page.locator('#plan-gpus')).toHaveText(String(Math.ceil(250 / rate)));
   await quiet(page);
   const after = await counts(page);
   expect(after.toPage - before.toPage).toBe(1);
@@ -144,7 +146,7 @@ test('the Share menu loads its body on opening; it reads the page and sends noth
   await expect(page.locator('#share-status')).toHaveText('Copied the link.');
   expect(extrasFetched(requests)).toEqual(BOTH);
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(new URL(copied).searchParams.get('ctx')).toBe('4096');
+  expect(new URL(copied).searchParams.get('in')).toBe(String(4096 - 128));
   expect((await counts(page)).toPage).toBe(0);
   // The theme picker stays in the page: picking a theme sends no message.
   await page.locator('#theme-picker').selectOption('dark');

@@ -128,8 +128,9 @@ test('the SVG follows the current look: the dark theme exports a dark background
 
 test('file names follow the scenario: model, GPU, precision, context and target', async ({ page }) => {
   const errors = await openApp(page, '?model=qwen3-8b&gpu=h200-sxm&kv=fp8&tpot=25');
-  await pressOn(page, 'ctx', 'ArrowRight');
-  const ctx = (await page.locator('#ctx-value').textContent()).replace(/[^0-9]/g, '');
+  await pressOn(page, 'in', 'ArrowRight');
+  // The file names carry the context: the prompt plus 256 / 2.
+  const ctx = String(Number((await page.locator('#in-value').textContent()).replace(/[^0-9]/g, '')) + 128);
   const { name } = await download(page, '#export-step-svg');
   expect(name).toBe(`goodput-lab_qwen3-8b_h200-sxm_fp8-kv_ctx${ctx}_tpot25ms_step.svg`);
   expect((await download(page, '#export-table-csv')).name).toContain(`_ctx${ctx}_`);
@@ -215,7 +216,7 @@ for (const [file, message] of [
     await urlSettled(page);
     expect(queryValue(page, 'measured')).toBe('1:8.6,64:15.6');
     const rows = await tableRows(page);
-    await pressOn(page, 'ctx', 'ArrowRight');
+    await pressOn(page, 'in', 'ArrowRight');
     await expect.poll(() => tableRows(page)).not.toEqual(rows);
     expect(errors).toEqual([]);
   });

@@ -120,7 +120,7 @@ for (const [file, message] of [
     await urlSettled(page);
     expect(queryValue(page, 'measured')).toBe('1:8.6,64:15.6');
     const rows = await tableRows(page);
-    await pressOn(page, 'ctx', 'ArrowRight');
+    await pressOn(page, 'in', 'ArrowRight');
     await expect.poll(() => tableRows(page)).not.toEqual(rows);
     expect(errors).toEqual([]);
   });

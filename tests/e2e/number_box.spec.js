@@ -39,7 +39,7 @@ test('every numeric slider has an exact-value box on its own row, labelled after
   const sliders = await page.locator('input[type=range]').evaluateAll((els) => els.map((el) => el.id));
   const numeric = sliders.filter((id) => !['w', 'kv'].includes(id));
   expect(numeric).toEqual(expect.arrayContaining(
-    ['mbu', 'overhead', 'util', 'ctx', 'out', 'prefix', 'hit', 'tpot', 'ttft', 'headcost', 'k', 'accept']));
+    ['mbu', 'overhead', 'util', 'in', 'out', 'prefix', 'hit', 'tpot', 'ttft', 'headcost', 'k', 'accept']));
   for (const id of numeric) {
     const box = page.locator(`#${id}-exact`);
     await expect(box, id).toHaveAttribute('type', 'number');
@@ -63,11 +63,12 @@ test('a typed value past the range is clamped with a notice and the box shows th
   await expect(page.locator('#out-exact')).toHaveValue('16384');
   await expect(page.locator('#out-exact ~ [role=alert].field-message'))
     .toHaveText('out=20000 is outside 1–16384 tokens; using 16384 tokens.');
-  // The context's top is the model's maximum, and the notice says why.
-  await commit(page, 'ctx', '500000');
-  await expect.poll(() => param(page, 'ctx')).toBe('131072');
-  await expect(page.locator('#ctx-exact')).toHaveValue('131072');
-  await expect(page.locator('#ctx-exact ~ [role=alert].field-message')).toContainText('the most Llama 3.1 8B accepts');
+  // The prompt's top is where the context reaches the model's maximum (beside 16,384 out:
+  // 131,072 - 8,192), and the notice says why.
+  await commit(page, 'in', '500000');
+  await expect.poll(() => param(page, 'in')).toBe('122880');
+  await expect(page.locator('#in-exact')).toHaveValue('122880');
+  await expect(page.locator('#in-exact ~ [role=alert].field-message')).toContainText('the most Llama 3.1 8B accepts');
   // A fractional count is rejected: the value stays, the box shows it, a notice says why.
   await commit(page, 'out', '300.5');
   await expect(page.locator('#out-exact')).toHaveValue('16384');

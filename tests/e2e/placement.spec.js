@@ -17,18 +17,45 @@ function prefillS(prompt) {
   return (2 * PARAMS * prompt + attention) / H100.bf16;
 }
 
-/** One prefill instance's highest rate with mean TTFT (M/D/1 wait + prefill + transfer) on target. */
+/** The page's percentile: p90 over log-normal lengths with a 50% spread (the simulator's defaults). */
+const Z90 = 1.2815515655446004;
+const CV = 0.5;
+
+/** p90 of an M/G/1 wait under the exponential tail P(W > w) = rho exp(-rho w / E[W]). */
+function waitP90(rate, service) {
+  const rho = rate * service;
+  if (rho >= 1) return Infinity;
+  const mean = (rho * service * (1 + CV * CV)) / (2 * (1 - rho));
+  return rho <= 0.1 ? 0 : (mean / rho) * Math.log(rho / 0.1);
+}
+
+/** One prefill instance's highest rate with p90 TTFT (wait + prefill + transfer) on target, by bisection. */
 function prefillRate(prompt, ttftS, linkBytesPerS) {
   const d = prefillS(prompt);
-  const slack = ttftS - d - (prompt * KV_PER_TOKEN) / linkBytesPerS;
-  return (2 * slack) / (d * (d + 2 * slack));
+  const ttft = (r) => waitP90(r, d) + d + (prompt * KV_PER_TOKEN) / linkBytesPerS;
+  let [lo, hi] = [0, 1 / d];
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (ttft(mid) <= ttftS) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+/** A decode instance's rate at the largest batch whose p90 step (the batch's spread of sqrt(2b/3)
+ * sequences, each one KV read) meets the TPOT target, memory-bound, at `ctx` tokens of context. */
+function decodeRate(ctx, out, tpotS) {
+  const step = (b) => (PARAMS * 2 + b * ctx * KV_PER_TOKEN) / H100.bw;
+  const slope = (ctx * KV_PER_TOKEN) / H100.bw;
+  let b = 1;
+  while (step(b + 1) + Z90 * slope * Math.sqrt((2 * (b + 1)) / 3) <= tpotS) b += 1;
+  return b / (out * step(b));
 }
 
 /** The numbers of the comparison table's row `id` (chunked, unchunked, disagg). */
 async function row(page, id) {
   const cells = await page.locator(`#placement-table tr[data-placement="${id}"] td`).allInnerTexts();
-  const [rate, gpus, perGpu, tpot, ttft, binds] = cells;
-  return { rate: num(rate), gpus: num(gpus), perGpu: num(perGpu), tpot: num(tpot), ttft: num(ttft), binds };
+  const [rate, gpus, perGpu, forLoad, tpot, ttft, binds] = cells;
+  return { rate: num(rate), gpus: num(gpus), perGpu: num(perGpu), forLoad: num(forLoad), tpot: num(tpot), ttft: num(ttft), binds };
 }
 
 function near(actual, expected, rel) {
@@ -40,12 +67,15 @@ test('the panel opens on demand and compares four placements on the worked examp
   await expect(page.locator('#placement-table')).toHaveCount(0);
   await page.locator('#placement-open').click();
   await expect(page.locator('#placement-table tbody tr')).toHaveCount(4);
-  // A decode instance runs the knee, 64: 64 / (256 x step(64)) with step(64) memory-bound.
+  // A decode instance runs the largest batch whose p90 step meets 10 ms (below the mean knee, 64);
+  // the prefill instance's prompts are 1,920 tokens (2,048 of context less 256 / 2).
   const step64 = (PARAMS * 2 + 64 * 2048 * KV_PER_TOKEN) / H100.bw;
   const disagg = await row(page, 'disagg');
   expect(disagg.gpus).toBe(2);
-  near(disagg.rate, Math.min(64 / (256 * step64), prefillRate(2048, 2, H100.link)), 0.01);
+  near(disagg.rate, Math.min(decodeRate(2048, 256, 0.010), prefillRate(1920, 2, H100.link)), 0.01);
   near(disagg.perGpu, disagg.rate / 2, 0.01);
+  // GPUs for the capacity plan's 100 req/s: ceil(100 / rate) x 2.
+  expect(disagg.forLoad).toBe(Math.ceil(100 / disagg.rate) * 2);
   expect(disagg.binds).toBe('the decode side');
   const chunked = await row(page, 'chunked');
   const unchunked = await row(page, 'unchunked');
@@ -53,6 +83,7 @@ test('the panel opens on demand and compares four placements on the worked examp
   expect(chunked.rate).toBeLessThan(64 / (256 * step64));
   expect(unchunked.rate).toBeLessThan(chunked.rate);
   expect(unchunked.binds).toBe('the TPOT target');
+  await expect(page.locator('#placement-table thead')).toContainText('p90 TTFT (ms)');
   // The best split up to 8 GPUs a side serves at least as much per GPU as the 1 : 1 split.
   const bestSplit = await row(page, 'best');
   expect(bestSplit.perGpu).toBeGreaterThanOrEqual(disagg.perGpu);
@@ -68,13 +99,13 @@ test('a prefill-heavy split is bound by its prefill side, and more prefill insta
   await openApp(page, '?ctx=8192&out=128&ttft=500&tpot=20&place=disagg');
   await expect(page.locator('#placement-table')).toBeVisible();
   const one = await row(page, 'disagg');
-  near(one.rate, prefillRate(8192, 0.5, H100.link), 0.01);
+  near(one.rate, prefillRate(8128, 0.5, H100.link), 0.01);
   expect(one.binds).toBe('the prefill side');
   await expect(page.locator('#placement-table tr.chosen')).toHaveAttribute('data-placement', 'disagg');
   await commitNumber(page, 'xp', '3');
   await expect(page.locator('#placement-table tr[data-placement="disagg"] td').nth(1)).toHaveText('4');
   const three = await row(page, 'disagg');
-  near(three.rate, 3 * prefillRate(8192, 0.5, H100.link), 0.01);
+  near(three.rate, 3 * prefillRate(8128, 0.5, H100.link), 0.01);
   await urlSettled(page);
   expect(queryValue(page, 'place')).toBe('disagg');
   expect(queryValue(page, 'xp')).toBe('3');
@@ -87,7 +118,7 @@ test('a network link slows the transfer, and the link round-trips through the UR
   await commitNumber(page, 'xfer', '5');
   await expect(page.locator('#placement-link')).toContainText('a chosen link of 5 GB/s');
   const slow = await row(page, 'disagg');
-  near(slow.rate, prefillRate(8192, 0.5, 5e9), 0.01);
+  near(slow.rate, prefillRate(8128, 0.5, 5e9), 0.01);
   await urlSettled(page);
   expect(queryValue(page, 'xfer')).toBe('5');
   await page.reload();

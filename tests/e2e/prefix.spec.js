@@ -13,17 +13,19 @@ const FLOP_PER_PAIR = 32 * 2 * 256;
 const BW = 3.35e12;
 const PEAK = 989e12;
 const CTX = 2048;
+/** The prompt: 2,048 of context less 256 / 2; the shared prefix is part of it. */
+const PROMPT = 1920;
 const FREE = 80e9 * 0.9 - PARAMS * 2;
 const TTFT_MEAN = 'TTFT, mean (ms)';
 
 const pairs = (p) => (p * (p + 1)) / 2;
 /** One decode step at batch b, in s: memory-bound weights + KV. */
 const stepS = (b) => (PARAMS * 2 + b * CTX * KV_PER_TOKEN) / BW;
-/** Prefill of the last ctx - cached tokens over a ctx-token prompt, in s (per-operator roofline). */
+/** Prefill of the last prompt - cached tokens over the prompt, in s (per-operator roofline). */
 function prefillS(cached) {
-  const n = CTX - cached;
+  const n = PROMPT - cached;
   const gemm = Math.max((PARAMS * 2) / BW, (2 * PARAMS * n) / PEAK);
-  const attention = Math.max((cached * KV_PER_TOKEN) / BW, (LAYERS * (pairs(CTX) - pairs(cached)) * FLOP_PER_PAIR) / PEAK);
+  const attention = Math.max((cached * KV_PER_TOKEN) / BW, (LAYERS * (pairs(PROMPT) - pairs(cached)) * FLOP_PER_PAIR) / PEAK);
   return gemm + attention;
 }
 /** Mean TTFT at batch b in ms for a hit rate h on `cached` tokens. */
@@ -54,10 +56,10 @@ test('the shared-prefix slider changes the URL, the mean TTFT and the KV pool', 
   expect(await poolBatch(page)).toBe(208);
   await expect(page.locator('#prefix-note')).toHaveCount(0);
 
-  // End: the whole context; the prompt's last token is still computed (2,047 cached).
+  // End: the whole prompt; its last token is still computed (1,919 cached).
   await pressOn(page, 'prefix', 'End');
-  await expectMoved(page, 'prefix', '2,048 tokens', '2048', 0.5, 2047);
-  await expect(page.locator('#prefix-note')).toContainText(`KV pool: ${poolSeqs(0.5, 2047)} sequences`);
+  await expectMoved(page, 'prefix', '1,920 tokens', '1920', 0.5, 1919);
+  await expect(page.locator('#prefix-note')).toContainText(`KV pool: ${poolSeqs(0.5, 1919)} sequences`);
   await expect(page.locator('#prefix-note')).toContainText('checks the miss');
 
   // Two steps down the stops: 1,536 tokens.
@@ -86,11 +88,12 @@ test('the hit-rate slider changes the URL, the mean TTFT and the KV pool', async
   expect(errors).toEqual([]);
 });
 
-test('both controls are labelled and a link past the context is clamped with a notice', async ({ page }) => {
+test('both controls are labelled and a link past the prompt is clamped with a notice', async ({ page }) => {
   await openApp(page, '?prefix=5000&hit=50');
-  await expect(page.getByLabel('Shared prefix', { exact: true })).toHaveAttribute('aria-valuetext', '2,048 tokens');
+  // The shared prefix is part of the prompt: 1,920 tokens in.
+  await expect(page.getByLabel('Shared prefix', { exact: true })).toHaveAttribute('aria-valuetext', '1,920 tokens');
   await expect(page.getByLabel('Prefix cache hit rate', { exact: true })).toHaveAttribute('aria-valuetext', '50%');
-  await expect(page.locator('body')).toContainText('the context length; using 2048 tokens');
+  await expect(page.locator('body')).toContainText('the prompt length; using 1920 tokens');
   await urlSettled(page);
-  expect(queryValue(page, 'prefix')).toBe('2048');
+  expect(queryValue(page, 'prefix')).toBe('1920');
 });

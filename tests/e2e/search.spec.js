@@ -61,7 +61,7 @@ for (const place of ['colo', 'disagg']) {
     await expect(chosen).toBeVisible();
     if (place === 'disagg') await expect(chosen).toHaveClass(/chosen/);
     const cells = await chosen.locator('td').allInnerTexts();
-    const [, gpus, perGpu, tpot, ttft] = cells;
+    const [, gpus, perGpu, , tpot, ttft] = cells;
     expect(perGpu).toBe(top.cells[C.perGpu]);
     expect(tpot).toBe(top.cells[C.tpot]);
     expect(ttft).toBe(top.cells[C.ttft]);

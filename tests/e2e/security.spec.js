@@ -219,7 +219,7 @@ async function everyControl(page) {
     }
   }
   const sliders = await page.locator('input[type=range]:visible').evaluateAll((els) => els.map((e) => e.id));
-  expect(sliders).toEqual(expect.arrayContaining(['ctx', 'out', 'tpot', 'ttft']));
+  expect(sliders).toEqual(expect.arrayContaining(['in', 'out', 'tpot', 'ttft']));
   for (const id of sliders) {
     if (!(await page.locator(`#${id}`).isVisible())) continue;
     await page.locator(`#${id}`).focus();
@@ -327,7 +327,7 @@ test('a panic shows a banner with its message as text and a Reset link that relo
   await expect(page.locator('#batch-table tbody tr').first()).toBeVisible();
   await waitForCharts(page);
   await urlSettled(page);
-  expect([queryValue(page, 'ctx'), queryValue(page, 'theme')]).toEqual(['2048', null]);
+  expect([queryValue(page, 'in'), queryValue(page, 'theme')]).toEqual(['1920', null]);
 });
 
 for (const theme of ['light', 'dark', 'projector']) {

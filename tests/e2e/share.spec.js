@@ -130,7 +130,7 @@ test('Copy link copies a URL that reopens the same state: same keys, same table'
   await page.locator('#model').selectOption('qwen3-8b');
   await page.locator('#kv').focus();
   await page.keyboard.press('ArrowRight');
-  await page.locator('#ctx').focus();
+  await page.locator('#in').focus();
   await page.keyboard.press('ArrowRight');
   await page.locator('#share-button').click();
   await page.locator('#theme-picker').selectOption('projector');

@@ -225,8 +225,8 @@ test('counting tokens instead of requests overstates goodput', async ({ page }) 
 });
 
 test('a link reproduces the sweep: every simulator key reaches its control and survives the round trip', async ({ page }) => {
-  const query = '?model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&ctx=2048&out=256&tpot=10&ttft=2000&util=90'
-    + '&rate=100&price=2.5&sim=1&load=open&count=requests&arrivals=bursty&burst=3&lengths=uniform&spread=20'
+  const query = '?model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000&util=90'
+    + '&rate=100&sim=1&load=open&count=requests&arrivals=bursty&burst=3&lengths=uniform&spread=20'
     + '&requests=800&seed=7&seeds=3&chunk=1024&cap=32&prefill=chunked&attain=85&rate_max=40&points=12';
   const errors = await openSim(page, query);
   await urlSettled(page);
@@ -280,7 +280,7 @@ test('a burst of slider moves ends on the last state: stale sweeps are dropped',
   // Four context steps, each in its own task: the first sweep is still running in the worker when
   // the others arrive, so its result is dropped and only the last waiting request runs.
   await page.evaluate(async () => {
-    const slider = document.getElementById('ctx');
+    const slider = document.getElementById('in');
     for (let i = 0; i < 4; i++) {
       slider.value = String(Number(slider.value) + 1);
       slider.dispatchEvent(new Event('input', { bubbles: true }));
@@ -288,10 +288,10 @@ test('a burst of slider moves ends on the last state: stale sweeps are dropped',
     }
   });
   await settled(page, n);
-  const ctx = num((await page.locator('#ctx-value').textContent()).replace('tokens', ''));
-  expect(ctx).toBeGreaterThan(2048);
+  const prompt = num((await page.locator('#in-value').textContent()).replace('tokens', ''));
+  expect(prompt).toBeGreaterThan(1920);
   await urlSettled(page);
-  expect(queryValue(page, 'ctx')).toBe(String(ctx));
+  expect(queryValue(page, 'in')).toBe(String(prompt));
   expect(await sweeps(page)).toBe(n + 1);
   await urlSettled(page);
   expect(await page.locator('#sim-goodput').textContent()).toBe(nativeGoodput(new URL(page.url()).search));

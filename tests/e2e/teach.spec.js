@@ -100,27 +100,26 @@ const LESSONS = [
   },
   {
     n: 7, title: 'Disaggregation',
-    keys: { ctx: '8192', out: '128', ttft: '500', tpot: '20', place: 'disagg', xp: '8', tpp: '1', yd: '1', tpd: '2' },
+    keys: { in: '8128', out: '128', ttft: '500', tpot: '20', place: 'disagg', xp: '2', tpp: '2', yd: '1', tpd: '1' },
     check: async (page) => {
       // The placement panel opens on the split the lesson loads, and every number the sentence
-      // states is a cell of its table.
+      // states is a cell of its table (rates at p90).
       await expect(page.locator('#placement-table')).toBeVisible({ timeout: 15_000 });
       await expect(page.locator('#placement-table tr.chosen')).toHaveAttribute('data-placement', 'disagg');
       const cells = (id) => page.locator(`#placement-table tr[data-placement="${id}"]`).evaluate((tr) => {
-        const [label, rate, gpus, perGpu, tpot, ttft, binds] = Array.from(tr.children).map((c) => c.textContent.trim());
-        return { label, rate, gpus, perGpu, tpot, ttft, binds };
+        const [label, rate, gpus, perGpu, forLoad, tpot, ttft, binds] = Array.from(tr.children).map((c) => c.textContent.trim());
+        return { label, rate, gpus, perGpu, forLoad, tpot, ttft, binds };
       });
       const [chunked, unchunked, disagg, best] = await Promise.all(['chunked', 'unchunked', 'disagg', 'best'].map(cells));
-      expect(best.label).toContain(await captionSays(page, '8 × TP1 prefill : 1 × TP2 decode'));
-      expect(disagg.label).toContain('8 × TP1 prefill : 1 × TP2 decode');
-      expect(`${unchunked.perGpu} req/s per GPU`).toBe(await captionSays(page, '3.96 req/s per GPU'));
-      expect(`${best.perGpu} (${best.rate} req/s on ${best.gpus} GPUs)`)
-        .toBe(await captionSays(page, '4.26 (42.6 req/s on 10 GPUs)'));
-      expect(`the most: ${chunked.perGpu} req/s per GPU`).toBe(await captionSays(page, 'the most: 5.16 req/s per GPU'));
-      expect(chunked.binds).toBe("the GPUs' capacity");
-      await captionSays(page, "the GPU's compute runs out before either target binds");
-      expect(`at ${chunked.tpot} ms`).toBe(await captionSays(page, 'at 6.88 ms'));
-      await expect(page.locator('#placement-finding')).toContainText('colocated with chunked prefill serves the most: 5.16');
+      expect(best.label).toContain(await captionSays(page, '2 × TP2 prefill : 1 × TP1 decode'));
+      expect(disagg.label).toContain('2 × TP2 prefill : 1 × TP1 decode');
+      expect(`colocation serves ${unchunked.perGpu} req/s per GPU`).toBe(await captionSays(page, 'colocation serves 3.56 req/s per GPU'));
+      expect(unchunked.binds).toBe('the TPOT target');
+      expect(`serves ${best.perGpu} (${best.rate} req/s on ${best.gpus} GPUs)`)
+        .toBe(await captionSays(page, 'serves 3.54 (17.7 req/s on 5 GPUs)'));
+      expect(`serves the least, ${chunked.perGpu}`).toBe(await captionSays(page, 'serves the least, 3.05'));
+      expect(chunked.binds).toBe('the TTFT target');
+      await expect(page.locator('#placement-finding')).toContainText('colocated with whole-prompt prefill serves the most: 3.56');
     },
   },
   {

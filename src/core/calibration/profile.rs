@@ -8,53 +8,9 @@ pub const PROFILE: Profile<'static> = Profile {
     layer_overhead_s: 6.124271586698859e-5,
     engine_step_overhead_s: [1.639655184353373e-4, 0e0, 2.7744899042081103e-4],
     gpus: &[
-        GpuProfile {
-            gpu_id: "h200-sxm",
-            slots: [
-                None,
-                None,
-                Some(1e0),
-                None,
-                Some(5.865442404420019e-1),
-                Some(5.185240780023707e-1),
-                Some(2.7020136052965388e-5),
-            ],
-        },
-        GpuProfile {
-            gpu_id: "b200",
-            slots: [
-                None,
-                None,
-                Some(7.987278615535783e-1),
-                None,
-                Some(5.228269989531026e-1),
-                Some(1e0),
-                Some(2.1778228751837704e-5),
-            ],
-        },
-        GpuProfile {
-            gpu_id: "mi300x",
-            slots: [
-                None,
-                None,
-                Some(1e0),
-                None,
-                Some(1.530901479187968e-1),
-                Some(1e0),
-                Some(8.319785437628422e-5),
-            ],
-        },
-        GpuProfile {
-            gpu_id: "h100-sxm",
-            slots: [
-                Some(1e0),
-                Some(7.395508943440235e-1),
-                None,
-                Some(1e0),
-                None,
-                Some(5.360592750341374e-1),
-                None,
-            ],
-        },
+        GpuProfile { gpu_id: "h200-sxm", slots: [None, None, Some(1e0), None, Some(5.865442404420019e-1), Some(5.185240780023707e-1), Some(2.7020136052965388e-5)] },
+        GpuProfile { gpu_id: "b200", slots: [None, None, Some(7.987278615535783e-1), None, Some(5.228269989531026e-1), Some(1e0), Some(2.1778228751837704e-5)] },
+        GpuProfile { gpu_id: "mi300x", slots: [None, None, Some(1e0), None, Some(1.530901479187968e-1), Some(1e0), Some(8.319785437628422e-5)] },
+        GpuProfile { gpu_id: "h100-sxm", slots: [Some(1e0), Some(7.395508943440235e-1), None, Some(1e0), None, Some(5.360592750341374e-1), None] },
     ],
 };

@@ -55,14 +55,14 @@ pub fn kv_bytes_per_held_token(scenario: &Scenario) -> f64 {
 
 /// The KV pool in held tokens (the simulator's unit, target and drafter KV per token together):
 /// (usable per GPU - weights / TP - draft weights per GPU) / [`kv_bytes_per_held_token`] - the
-/// shared prefix's one copy (C = min(P, context - 1) tokens while h > 0), in tokens (0 if none).
+/// shared prefix's one copy (C = min(P, prompt - 1) tokens while h > 0), in tokens (0 if none).
 /// The one formula for the simulator's pool too (`core::sim::sweep::kv_pool_tokens` calls it).
 pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
     let free = usable_hbm_bytes(scenario)
         - weight_bytes_per_gpu(scenario)
         - draft_memory(scenario).weight_bytes_per_gpu;
     let tokens =
-        free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.context_tokens);
+        free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.prompt_tokens());
     if tokens.is_finite() {
         tokens.max(0.0)
     } else {
@@ -71,7 +71,7 @@ pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
 }
 
 /// The shared prefix's one copy per GPU: C x (the target's KV per token / shards + the drafter's
-/// KV per token per GPU) while h > 0 (C = the cached tokens, min(P, context - 1):
+/// KV per token per GPU) while h > 0 (C = the cached tokens, min(P, prompt - 1):
 /// [`crate::core::prefix::PrefixCache::cached_tokens`]), else 0, in B (KV per token = kv_per_seq /
 /// context, so sliding windows are spread evenly). A draft model keeps the prefix's KV once too.
 pub fn prefix_shared_kv_bytes(scenario: &Scenario) -> f64 {
@@ -80,7 +80,7 @@ pub fn prefix_shared_kv_bytes(scenario: &Scenario) -> f64 {
         return 0.0;
     }
     let ctx = f64::from(scenario.context_tokens.max(1));
-    let stored = prefix.stored_tokens(scenario.context_tokens);
+    let stored = prefix.stored_tokens(scenario.prompt_tokens());
     stored / ctx * kv_bytes_per_seq(scenario) / kv_shards(scenario)
         + stored / ctx * draft_memory(scenario).kv_bytes_per_seq_per_gpu
 }
@@ -109,7 +109,7 @@ fn held_share(scenario: &Scenario, per_seq: f64) -> f64 {
         return per_seq;
     }
     let ctx = f64::from(scenario.context_tokens.max(1));
-    per_seq * prefix.private_tokens_mean(scenario.context_tokens) / ctx
+    per_seq * prefix.private_tokens_mean(scenario.context_tokens, scenario.prompt_tokens()) / ctx
 }
 
 /// GPUs whose usable HBM holds the weights: ceil(weights / usable per GPU), at least 1.
