@@ -84,7 +84,7 @@ pub fn xy_axes_labelled<'a, DB: DrawingBackend>(
 /// when the pool lies at or past the axis's end (nothing is shaded).
 pub fn pool_shade_legend<'a>(curves: &Curves, style: &ChartStyle) -> Option<LegendItem<'a>> {
     let shaded = curves.kv_pool_batch < curves.axis_max_batch.max(1);
-    shaded.then(|| LegendItem::solid("Shaded: past the KV pool, no batch runs", style.palette.pool))
+    shaded.then(|| LegendItem::solid("Shaded: past the KV pool", style.palette.pool))
 }
 
 /// Tick labels' and axis titles' sizes, the outer margin and the x label area, in CSS pixels.

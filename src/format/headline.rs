@@ -125,20 +125,20 @@ pub(super) fn tpot_headline(scenario: &Scenario, analysis: &Analysis, target: &s
 }
 
 /// What the replica serves with each request's prefill on its GPUs, at the page's percentile (the
-/// capacity plan's unit): "With prefill too, one replica serves 13.4 req/s (p90)." The decode-only
+/// capacity plan's unit): "With prefill too: 13.4 req/s a replica at p90." The decode-only
 /// numbers before it are the lesson; this is the number to plan with.
 pub fn with_prefill(unit: Option<&Point>, placing: &Placing) -> String {
     let pct = percentile_label(placing.percentile.share);
     match (unit, placing.mode) {
         (None, _) => {
-            format!("With each prompt's prefill on the GPUs too, no rate meets both targets at {pct}.")
+            format!("With prefill too: no rate meets both targets at {pct}.")
         }
         (Some(u), PlacementMode::Colocated) => format!(
-            "With each prompt's prefill on the GPUs too, one replica serves {} req/s at {pct}.",
+            "With prefill too: {} req/s a replica at {pct}.",
             req_per_s(u.rate_req_per_s)
         ),
         (Some(u), PlacementMode::Disaggregated) => format!(
-            "With prefill on its own GPUs, the split serves {} req/s on {} GPUs at {pct}.",
+            "With prefill on its own GPUs: {} req/s on {} GPUs at {pct}.",
             req_per_s(u.rate_req_per_s),
             thousands(f64::from(u.gpus))
         ),

@@ -251,7 +251,7 @@ fn describe(kind: ChartKind, c: &Curves) -> String {
     }
     let served_batch = c.knee_batch.min(c.kv_pool_batch);
     let served = c.points.iter().find(|p| p.batch == served_batch && served_batch > 0);
-    let at = match (served, c.knee_batch > c.kv_pool_batch) {
+    let at = match (served, c.tpot_knee_batch > c.kv_pool_batch) {
         (None, _) => "no batch meets the targets".to_string(),
         (Some(p), true) => {
             format!("the KV pool, batch {}, is the largest that runs", thousands(f64::from(p.batch)))

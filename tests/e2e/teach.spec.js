@@ -274,7 +274,7 @@ test('present=1 fills the screen with the chosen chart in large, high-contrast t
   for (const hidden of ['#chart-step', '#batch-table', '#derivation', '#model', '.masthead']) {
     await expect(page.locator(hidden).first(), hidden).toBeHidden();
   }
-  for (const shown of ['#lessons', '#lesson-caption', '#key-legend', '#kv', '#ctx', '#tpot', '#out', '#headline']) {
+  for (const shown of ['#lessons', '#lesson-caption', '#key-legend', '#kv', '#in', '#tpot', '#out', '#headline']) {
     await expect(page.locator(shown), shown).toBeVisible();
   }
   const scroll = await page.evaluate(() => [document.documentElement.scrollHeight, window.innerHeight]);

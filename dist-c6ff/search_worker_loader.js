@@ -1,0 +1,1 @@
+import init from './search_worker.js';await init();

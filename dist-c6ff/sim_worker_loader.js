@@ -1,0 +1,1 @@
+import init from './sim_worker.js';await init();
