@@ -247,11 +247,11 @@ pub fn sim_analytic(scenario: &Scenario, analysis: &Analysis, cap: u32) -> Strin
     }
 }
 
-/// The rule from the workload to the context, with the page's numbers: "Context 2,048 tokens =
-/// 1,920 in + 256 out ÷ 2 (the mean a sequence holds while it answers)."
+/// The rule from the workload to the context, with the page's numbers: "context 2,048 = 1,920 in +
+/// 256 out ÷ 2" (what a sequence holds on average while it answers).
 pub fn context_rule(scenario: &Scenario) -> String {
     format!(
-        "Context {} tokens = {} in + {} out ÷ 2 (what a sequence holds on average while it answers)",
+        "(context {} = {} in + {} out ÷ 2)",
         thousands(f64::from(scenario.context_tokens)),
         thousands(f64::from(scenario.prompt_tokens())),
         thousands(f64::from(scenario.output_tokens)),

@@ -29,14 +29,14 @@ fn an_output_length_between_two_stops_survives_validation_and_the_url() {
 
 #[test]
 fn exact_context_ttft_tpot_and_prefix_values_round_trip_unsnapped() {
-    let (inputs, notices) = from_query("ctx=3000&ttft=333.5&tpot=12.5&prefix=777");
+    let (inputs, notices) = from_query("in=3000&ttft=333.5&tpot=12.5&prefix=777");
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(inputs.scenario.context_tokens, 3000);
+    assert_eq!(inputs.scenario.prompt_tokens(), 3000);
     assert_eq!(inputs.scenario.prefix.prefix_tokens, 777);
     assert!((inputs.scenario.ttft_target_s - 0.3335).abs() < 1e-12);
     assert!((inputs.scenario.tpot_target_s - 0.0125).abs() < 1e-12);
     let query = to_query(&inputs);
-    for pair in ["ctx=3000", "ttft=333.5", "tpot=12.5", "prefix=777"] {
+    for pair in ["in=3000", "ttft=333.5", "tpot=12.5", "prefix=777"] {
         assert!(query.contains(pair), "{pair} missing from {query}");
     }
     assert_eq!(from_query(&query).0, inputs);

@@ -211,12 +211,13 @@ fn the_prefix_and_hit_keys_round_trip_and_sit_after_util() {
 }
 
 #[test]
-fn a_prefix_longer_than_the_context_or_a_bad_hit_rate_gets_a_notice_and_a_sane_value() {
+fn a_prefix_longer_than_the_prompt_or_a_bad_hit_rate_gets_a_notice_and_a_sane_value() {
+    // The shared prefix is part of the prompt: 2,048 of context less 256 / 2 = 1,920 tokens.
     let (inputs, notices) = from_query("ctx=2048&prefix=5000&hit=150");
-    assert_eq!(inputs.scenario.prefix, PrefixCache { prefix_tokens: 2048, hit_rate: 1.0 });
+    assert_eq!(inputs.scenario.prefix, PrefixCache { prefix_tokens: 1920, hit_rate: 1.0 });
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     assert_eq!(keys, ["prefix", "hit"]);
-    assert!(notices[0].message.contains("the context length; using 2048 tokens"), "{}", notices[0].message);
+    assert!(notices[0].message.contains("the prompt length; using 1920 tokens"), "{}", notices[0].message);
     let (inputs, notices) = from_query("prefix=lots&hit=-3");
     assert_eq!(inputs.scenario.prefix, PrefixCache::NONE);
     assert_eq!(notices.len(), 2, "{notices:?}");

@@ -147,10 +147,11 @@ fn weight_precision_sets_bytes_and_the_compute_peak() {
 
 #[test]
 fn prefill_matches_the_flop_count_and_the_weight_read() {
+    // The worked example's prompt: 2,048 of context less 256 / 2 = 1,920 tokens in.
     let s = worked_example();
     let p = prefill_time(&s);
-    let linear = 2.0 * 8.03e9 * 2048.0;
-    let attention = 32.0 * (2048.0 * 2049.0 / 2.0) * 32.0 * 2.0 * (128.0 + 128.0);
+    let linear = 2.0 * 8.03e9 * 1920.0;
+    let attention = 32.0 * (1920.0 * 1921.0 / 2.0) * 32.0 * 2.0 * (128.0 + 128.0);
     assert_close(p.flop, linear + attention, 1e-12, "prefill FLOPs");
     assert_close(p.prefill_s, (linear + attention) / 989e12, 1e-12, "compute-bound prefill");
     assert_eq!(p.bound, Bound::Compute);

@@ -115,14 +115,17 @@ fn Workload() -> impl IntoView {
     let output_stops = log_stops(OUT.min as u32, OUT.max as u32);
     view! {
         <fieldset class="group">
-            <legend>"Workload"</legend>
+            <legend>"Workload "
+                <span id="context-rule" class="context-rule" title="The context the step reads: what a sequence holds on average while it answers.">
+                    {move || context_rule(&inputs.get().scenario)}
+                </span>
+            </legend>
             <StopSlider field=PROMPT stops=prompt_stops cap=prompt_cap
                 value=Signal::derive(move || f64::from(inputs.get().scenario.prompt_tokens()))
                 on_value=move |v| set_inputs.update(|i| i.set_prompt_tokens(v as u32))/>
             <StopSlider field=OUT stops=Signal::stored(output_stops)
                 value=Signal::derive(move || f64::from(inputs.get().scenario.output_tokens))
                 on_value=move |v| set_inputs.update(|i| i.set_output_tokens(v as u32))/>
-            <p id="context-rule" class="context-rule">{move || context_rule(&inputs.get().scenario)}</p>
         </fieldset>
     }
 }

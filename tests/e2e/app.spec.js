@@ -34,12 +34,12 @@ test('page loads with no console errors and shows the seed table exactly', async
   // The worked example's decode-only sentence, then what a replica serves with each prompt's
   // prefill on its GPU too (the capacity plan's replica).
   const prefill = page.locator('#headline-prefill');
-  await expect(prefill).toHaveText(/^With each prompt's prefill on the GPUs too, one replica serves [0-9.]+ req\/s at p90\.$/);
+  await expect(prefill).toHaveText(/^With prefill too: [0-9.]+ req\/s a replica at p90\.$/);
   await expect(page.locator('#headline')).toHaveText(
     'Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32% more) and goodput 0. '
     + await prefill.textContent());
   await showPanel(page, 'capacity');
-  const served = (await prefill.textContent()).match(/serves ([0-9.]+) req/)[1];
+  const served = (await prefill.textContent()).match(/too: ([0-9.]+) req/)[1];
   await expect(page.locator('#plan-replica')).toContainText(`${served} req/s with chunked prefill`);
   await expect(page).toHaveTitle(/Goodput Lab/);
   expect(errors).toEqual([]);
@@ -62,7 +62,7 @@ for (const { id, after, check } of [
   // The prompt stays at 1,920 in, so the context grows to 2,080: batch 32 steps in
   // (16.06 + 32 x 2,080 x 131,072 / 1e9) GB / 3.35 TB/s = 7.40 ms, 32 / (320 x 7.40 ms) = 13.5 req/s.
   { id: 'out', after: '320 tokens', check: async (page) => {
-    await expect(page.locator('#context-rule')).toContainText('Context 2,080 tokens = 1,920 in + 320 out ÷ 2');
+    await expect(page.locator('#context-rule')).toHaveText('(context 2,080 = 1,920 in + 320 out ÷ 2)');
     expect((await rowFor(page, '32'))[4]).toBe('13.5');
   } },
 ]) {
@@ -100,7 +100,7 @@ test('the table follows the thumb while it is still being dragged (input, not ch
 test('a URL with every key opens that state', async ({ page }) => {
   const errors = await openApp(page, '?model=llama-3.1-8b&gpu=h100-sxm&in=7936&kv=fp8&tpot=25&out=512');
   await expect(page.locator('#in-value')).toHaveText('7,936 tokens');
-  await expect(page.locator('#context-rule')).toContainText('Context 8,192 tokens = 7,936 in + 512 out ÷ 2');
+  await expect(page.locator('#context-rule')).toHaveText('(context 8,192 = 7,936 in + 512 out ÷ 2)');
   await expect(page.locator('#kv-value')).toHaveText('FP8');
   await expect(page.locator('#tpot-value')).toHaveText('25 ms');
   await expect(page.locator('#out-value')).toHaveText('512 tokens');
