@@ -155,7 +155,8 @@ fn prefill_matches_the_flop_count_and_the_weight_read() {
     assert_close(p.flop, linear + attention, 1e-12, "prefill FLOPs");
     assert_close(p.prefill_s, (linear + attention) / 989e12, 1e-12, "compute-bound prefill");
     assert_eq!(p.bound, Bound::Compute);
-    let short = prefill_time(&Scenario { context_tokens: 128, ..s });
+    // A 128-token prompt: its context is 128 + 256 / 2.
+    let short = prefill_time(&Scenario { context_tokens: 128 + 128, ..s });
     assert_eq!(short.bound, Bound::Memory);
     // Its GEMMs wait on the weight read; its attention, a kernel of its own, adds its FLOPs after.
     let short_attention = 32.0 * (128.0 * 129.0 / 2.0) * 32.0 * 2.0 * (128.0 + 128.0);
