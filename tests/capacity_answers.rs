@@ -134,3 +134,33 @@ fn the_analytic_p90_ttft_and_tpot_stand_within_a_stated_band_of_the_simulated_di
     let fixed = inputs("lengths=fixed");
     assert_eq!(fixed.sim.lengths, LengthDist::Fixed);
 }
+
+#[test]
+fn the_reachable_knee_never_lies_past_the_kv_pool_for_any_preset_and_no_goodput_is_drawn_there() {
+    use goodput_lab::core::curves::curves;
+    use goodput_lab::core::presets::MODELS;
+    use goodput_lab::core::roofline::{analyze, Scenario};
+    use goodput_lab::core::table::batch_table;
+    use goodput_lab::state::WORKED_EXAMPLE;
+    for model in MODELS {
+        for gpu in GPUS {
+            for (tp, tpot_s) in [(1, 0.010), (8, 0.050), (8, 0.5)] {
+                let s = Scenario { model: *model, gpu: *gpu, tp, tpot_target_s: tpot_s, ..WORKED_EXAMPLE };
+                let a = analyze(&s);
+                let what = format!("{} on {} TP{tp} at {tpot_s} s", model.id, gpu.id);
+                let c = curves(&s, &a);
+                assert!(c.knee_batch <= a.kv_pool_batch, "{what}: knee {} past pool {}", c.knee_batch, a.kv_pool_batch);
+                assert_eq!(c.knee_batch, a.knee_batch.min(a.kv_pool_batch), "{what}");
+                for p in c.points.iter().chain(&c.ideal_points).filter(|p| p.batch > a.kv_pool_batch) {
+                    assert_eq!(p.goodput_req_per_s, 0.0, "{what}: goodput drawn at batch {}", p.batch);
+                }
+                for row in batch_table(&s, &a) {
+                    assert!(!row.is_knee || row.point.batch <= a.kv_pool_batch, "{what}: table knee past the pool");
+                    if row.point.batch > a.kv_pool_batch {
+                        assert_eq!(row.point.goodput_req_per_s, 0.0, "{what}: table goodput past the pool");
+                    }
+                }
+            }
+        }
+    }
+}
