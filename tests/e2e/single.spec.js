@@ -25,11 +25,12 @@ test('the one-file build opened from file:// shows the seed table, draws, and fe
   expect((await rowFor(page, '64')).slice(0, 5)).toEqual(['64', '9.92', '6,450', 'yes', '25.2']);
   expect((await rowFor(page, '128')).slice(0, 5)).toEqual(['128', '15.05', '8,505', 'no', '0']);
   await waitForCharts(page);
-  await page.locator('#ctx').focus();
+  // The prompt slider's next stop after the worked example's 1,920 tokens in.
+  await page.locator('#in').focus();
   await page.keyboard.press('ArrowRight');
-  await expect(page.locator('#ctx-value')).toHaveText('2,560 tokens');
+  await expect(page.locator('#in-value')).toHaveText('2,048 tokens');
   // The address is written soon after the change, not with it (ui/url.rs): poll it.
-  await expect.poll(() => queryValue(page, 'ctx')).toBe('2560');
+  await expect.poll(() => queryValue(page, 'in')).toBe('2048');
   // The document itself is the only request: styles, script, wasm and icon are all inside it.
   expect(requests.filter((u) => u !== page.url() && !u.startsWith(SINGLE))).toEqual([]);
   expect(await page.locator('link[href]:not([href^="data:"]), script[src]').count()).toBe(0);
