@@ -1,1 +1,0 @@
-import init from './search_worker.js';await init();

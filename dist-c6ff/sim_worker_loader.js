@@ -1,1 +1,0 @@
-import init from './sim_worker.js';await init();
