@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::assert_close;
+use common::{assert_close, wait_p90_by_hand, Z90};
 use goodput_lab::core::placement::{best_split, compare, Binds, Comparison, PlacementMode, Split};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{evaluate, step_time_at, Scenario};
@@ -99,20 +99,6 @@ fn lesson_7_states_the_placement_tables_cells_and_whole_prompt_colocation_wins_p
     // 8,128 prompt tokens (8,192 of context less 128 / 2) in chunks of what the decodes leave.
     let steps = 8128.0 / (512.0 - c.chunked.batch);
     assert_eq!(steps.round(), 16.0, "{steps}");
-}
-
-/// The standard normal's 0.9 quantile.
-const Z90: f64 = 1.281_551_565_544_600_4;
-
-/// p90 of an M/G/1 wait with services of CV `cv` under the exponential tail, written out.
-fn wait_p90_by_hand(rate: f64, service_s: f64, cv: f64) -> f64 {
-    let rho = rate * service_s;
-    let mean = rho * service_s * (1.0 + cv * cv) / (2.0 * (1.0 - rho));
-    if rho <= 0.1 {
-        0.0
-    } else {
-        mean / rho * (rho / 0.1).ln()
-    }
 }
 
 #[test]

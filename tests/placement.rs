@@ -1,6 +1,9 @@
 //! Placement: colocated (chunked, unchunked) against disaggregated prefill/decode at p90, each
 //! checked against arithmetic written out here, on the worked example and a prefill-heavy workload.
 
+mod common;
+
+use common::{wait_p90_by_hand, Z90};
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::placement::colocated::{chunked_at, unchunked_at};
 use goodput_lab::core::placement::queue::{md1_rate_max_req_per_s, md1_wait_s};
@@ -34,20 +37,6 @@ fn md1_mean_wait_at_the_highest_rate_is_exactly_the_slack() {
         assert!(close(md1_wait_s(rate, service_s), slack_s, 1e-9));
     }
     assert_eq!(md1_rate_max_req_per_s(0.1, -0.01), 0.0, "no slack, no rate");
-}
-
-/// The standard normal's 0.9 quantile: p90 of a normal is its mean plus this many deviations.
-const Z90: f64 = 1.281_551_565_544_600_4;
-
-/// p90 of an M/G/1 wait under the exponential tail P(W > w) = rho exp(-rho w / E[W]), written out.
-fn wait_p90_by_hand(rate: f64, service_s: f64, cv: f64) -> f64 {
-    let rho = rate * service_s;
-    let mean = rho * service_s * (1.0 + cv * cv) / (2.0 * (1.0 - rho));
-    if rho <= 0.1 {
-        0.0
-    } else {
-        mean / rho * (rho / 0.1).ln()
-    }
 }
 
 #[test]

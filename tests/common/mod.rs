@@ -45,3 +45,18 @@ pub fn assert_prints_as(actual: f64, expected: f64, decimals: i32, what: &str) {
     let rel = 0.5 * 10f64.powi(-decimals) / expected.abs() * (1.0 + 1e-9);
     assert_close(actual, expected, rel, what);
 }
+
+/// The standard normal's 0.9 quantile: p90 of a normal is its mean plus this many deviations.
+pub const Z90: f64 = 1.281_551_565_544_600_4;
+
+/// p90 of an M/G/1 wait with services of CV `cv` under the exponential tail
+/// P(W > w) = rho exp(-rho w / E[W]), written out.
+pub fn wait_p90_by_hand(rate: f64, service_s: f64, cv: f64) -> f64 {
+    let rho = rate * service_s;
+    let mean = rho * service_s * (1.0 + cv * cv) / (2.0 * (1.0 - rho));
+    if rho <= 0.1 {
+        0.0
+    } else {
+        mean / rho * (rho / 0.1).ln()
+    }
+}
