@@ -71,7 +71,9 @@ for (const panel of PANELS) {
     const before = {};
     for (const p of PANELS) before[p] = (await noteText(page, p)).match(SENTENCES[p]);
     await page.locator(`#${panel}-use-measured`).click();
-    await expect.poll(() => queryValue(page, 'calib')).toBe('measured');
+    // Switching the cost model reprices every open panel (the disaggregated split's search among
+    // them) before the address is written: under CI's load that can outlast the default 5 s.
+    await expect.poll(() => queryValue(page, 'calib'), { timeout: 15_000 }).toBe('measured');
     await expect(page.locator('#calib')).toHaveValue('measured');
     await expect(page.locator('.ideal-note')).toHaveCount(0);
     // What the note promised is what the page now shows.
