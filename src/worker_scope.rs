@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, WorkerGlobalScope};
 
-use crate::codec::READY;
+use crate::protocol::codec::READY;
 
 /// True in a dedicated worker's global scope.
 pub fn in_worker() -> bool {

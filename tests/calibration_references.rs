@@ -13,7 +13,7 @@ use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, Precision, Scenario};
-use goodput_lab::format::references::{row, signed_percent};
+use goodput_lab::view::format::references::{row, signed_percent};
 use plotters::prelude::*;
 
 fn qwen(calibration: CostModel) -> Scenario {

@@ -381,8 +381,8 @@ fn a_loose_target_puts_the_knee_past_the_pool_and_evaluates_both() {
 }
 
 /// The printed line with this id.
-fn printed(s: &Scenario, id: &str) -> goodput_lab::derivation_text::Line {
-    let lines = goodput_lab::derivation_text::lines(s, &derive_scenario(s));
+fn printed(s: &Scenario, id: &str) -> goodput_lab::view::derivation_text::Line {
+    let lines = goodput_lab::view::derivation_text::lines(s, &derive_scenario(s));
     lines.into_iter().find(|l| l.id == id).unwrap_or_else(|| panic!("no line {id}"))
 }
 
@@ -435,7 +435,7 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
             let measured = Scenario { tp, calibration: CostModel::Measured(Engine::Trtllm), ..base };
             for s in [base, Scenario { tp, ..base }, realistic, measured] {
                 let d = derive_scenario(&s);
-                let lines = goodput_lab::derivation_text::lines(&s, &d);
+                let lines = goodput_lab::view::derivation_text::lines(&s, &d);
                 let text = format!("{lines:?}");
                 for bad in ["NaN", "inf", "–"] {
                     assert!(!text.contains(bad), "{} on {} x{}: {bad} in {text}", model.id, gpu.id, s.tp);

@@ -9,7 +9,7 @@ use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
 use goodput_lab::core::sim::{sweep, SimConfig};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;
-use goodput_lab::export::{
+use goodput_lab::view::export::{
     batch_table_csv, file_name, seed_range_cell, sim_sweep_csv, sim_table_csv, table_csv,
 };
 use goodput_lab::state::sim::SimInputs;
@@ -120,7 +120,7 @@ fn the_simulators_csv_gives_each_levels_range_over_seeds() {
     let (_, rows) = parse(&sim_sweep_csv(&sw, LoadMode::Open, Counting::Requests));
     assert_eq!(rows.len(), sw.points.len());
     for (row, (p, b)) in rows.iter().zip(sw.points.iter().zip(&sw.bands)) {
-        assert_eq!(row[1], goodput_lab::format::percent(p.requests.both));
+        assert_eq!(row[1], goodput_lab::view::format::percent(p.requests.both));
         assert_eq!(row[2], seed_range_cell(b.requests.0.both, b.requests.1.both));
         assert_eq!(row[10], if p.overloaded { "overloaded: the queue grows" } else { "steady" });
     }
@@ -184,7 +184,7 @@ fn with_a_prefix_cache_the_csvs_ttft_header_says_mean_and_its_cells_are_the_mean
     let knee = rows.iter().find(|r| r[0] == "64").expect("the knee's row");
     let step_s = goodput_lab::core::roofline::step_time(&s, 64).step_s;
     let mean_s = goodput_lab::core::prefill::ttft_split(&s, step_s).mean_s;
-    assert_eq!(knee[5], goodput_lab::format::ms(mean_s), "h x hit + (1 - h) x miss, as printed");
+    assert_eq!(knee[5], goodput_lab::view::format::ms(mean_s), "h x hit + (1 - h) x miss, as printed");
     // Without a prefix cache the one TTFT keeps its plain header.
     assert_eq!(parse(&table_csv(&from_query("").0)).0[5], "TTFT (ms)");
 }

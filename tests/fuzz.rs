@@ -45,11 +45,11 @@ use goodput_lab::core::roofline::{
 };
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
-use goodput_lab::derivation_text::{general_reasons, lines};
-use goodput_lab::export::{batch_table_csv, file_name, sim_sweep_csv, sim_table_csv};
-use goodput_lab::format::{headline, sim_goodput, NOT_A_NUMBER};
-use goodput_lab::share::{link_query, scenario_summary};
-use goodput_lab::sim_protocol::CHUNK_BUDGETS;
+use goodput_lab::view::derivation_text::{general_reasons, lines};
+use goodput_lab::view::export::{batch_table_csv, file_name, sim_sweep_csv, sim_table_csv};
+use goodput_lab::view::format::{headline, sim_goodput, NOT_A_NUMBER};
+use goodput_lab::view::share::{link_query, scenario_summary};
+use goodput_lab::protocol::sim::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{
     NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
@@ -432,7 +432,7 @@ fn simulation_is_finite(inputs: &Inputs, requests: u32, points: u32) -> Result<(
     readable("goodput", &sim_goodput(&result))?;
     readable("sim csv", &sim_table_csv(&result.points, c.load, c.counting))?;
     readable("sim sweep csv", &sim_sweep_csv(&result, c.load, c.counting))?;
-    readable("goodput range", &goodput_lab::format::sim_goodput_range(&result))?;
+    readable("goodput range", &goodput_lab::view::format::sim_goodput_range(&result))?;
     let level = result.at_goodput.map_or(c.rate_max_req_per_s / 4.0, |p| p.rate_req_per_s / 2.0);
     let chunks = chunk_tradeoff(&c, level, &[CHUNK_BUDGETS[0], CHUNK_BUDGETS[CHUNK_BUDGETS.len() - 1]]);
     all_finite("chunks", &chunks)

@@ -6,8 +6,8 @@ mod common;
 use goodput_lab::core::derivation::derive_scenario;
 use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, kv_bytes_per_seq, Bound, Scenario};
 use goodput_lab::core::spec::{Drafter, Speculation};
-use goodput_lab::derivation_text::lines;
-use goodput_lab::format::{fixed, ms, req_per_s, size};
+use goodput_lab::view::derivation_text::lines;
+use goodput_lab::view::format::{fixed, ms, req_per_s, size};
 use goodput_lab::state::lessons::lesson;
 use goodput_lab::state::{from_page_query, page_query};
 
@@ -107,15 +107,15 @@ fn with_a_prefix_cache_the_drafter_pool_line_holds_the_prefix_once_for_target_an
     let printed = lines(&s, &d);
     let line = printed.iter().find(|l| l.id == "spec-pool").expect("the pool line");
     assert!(line.numbers.contains(&size(spec.prefix_shared_bytes)), "{}", line.numbers);
-    assert_eq!(line.result, format!("{} sequences", goodput_lab::format::thousands(pool)));
+    assert_eq!(line.result, format!("{} sequences", goodput_lab::view::format::thousands(pool)));
     // The note under the table states the same arithmetic: the drafter's weights out of the free
     // bytes, its KV in what a sequence holds.
-    let note = goodput_lab::format::prefix::prefix_pool_note(&s, &analyze(&s)).expect("the note");
+    let note = goodput_lab::view::format::prefix::prefix_pool_note(&s, &analyze(&s)).expect("the note");
     let note_free = spec.usable_bytes - spec.weight_bytes_per_gpu - spec.draft_weight_bytes_per_gpu;
     let held = spec.kv_bytes_per_seq_per_gpu + spec.draft_kv_bytes_per_seq_per_gpu;
     let want = format!(
         "KV pool: {} sequences = ({} free − {} shared prefix, held once) / {} a sequence holds",
-        goodput_lab::format::thousands(pool),
+        goodput_lab::view::format::thousands(pool),
         size(note_free),
         size(spec.prefix_shared_bytes),
         size(held)
@@ -128,9 +128,9 @@ fn without_a_crossover_the_readout_and_the_derivation_never_print_the_models_bat
     let s = lesson(8).unwrap().inputs().scenario;
     assert_eq!(crossover_batch(&s), None);
     let summary = goodput_lab::core::roofline::spec_summary(&s).expect("speculation is on");
-    let sentence = goodput_lab::format::spec::spec_sentence(&summary);
+    let sentence = goodput_lab::view::format::spec::spec_sentence(&summary);
     assert!(sentence.ends_with("It pays at every batch: no crossover."), "{sentence}");
-    let bound = goodput_lab::format::thousands(f64::from(goodput_lab::core::roofline::MAX_BATCH));
+    let bound = goodput_lab::view::format::thousands(f64::from(goodput_lab::core::roofline::MAX_BATCH));
     let d = derive_scenario(&s);
     let text = format!("{sentence} {:?}", lines(&s, &d));
     assert!(!text.contains(&bound), "{bound} printed: {text}");

@@ -9,8 +9,8 @@ use goodput_lab::core::roofline::{
     analyze, evaluate, step_terms, Analysis, Bound, Limit, Precision, Scenario, StepMix,
 };
 use goodput_lab::core::sim::{LengthDist, Sweep};
-use goodput_lab::format::{ms, percent, req_per_s, significant, sim_goodput};
-use goodput_lab::sim_protocol::compute;
+use goodput_lab::view::format::{ms, percent, req_per_s, significant, sim_goodput};
+use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::fields::{TPOT, TTFT};
 use goodput_lab::state::lessons::{active, lesson, step, Lesson, LESSONS};
 use goodput_lab::state::sim::ArrivalKind;

@@ -7,7 +7,7 @@ use goodput_lab::core::presets::{
     CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS,
 };
 use goodput_lab::core::roofline::{Calibration, Scenario};
-use goodput_lab::panel_protocol::{
+use goodput_lab::protocol::panel::{
     apply, changes, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
 };
 use goodput_lab::state::{from_page_query, from_query, to_query, Inputs};
@@ -99,7 +99,7 @@ fn measured_points_are_replaced_and_cleared() {
     assert_eq!(inputs, before);
 }
 
-/// `message` after a postcard round trip (what the page receives from the extras module).
+/// `message` after a postcard round trip (what the page receives from the lazy module).
 fn sent(message: ToPage) -> ToPage {
     let back: ToPage = from_bytes(&to_bytes(&message)).expect("decodes");
     assert_eq!(back, message, "crosses unchanged");

@@ -159,7 +159,7 @@ fn every_preset_pair_gives_finite_placements() {
 
 #[test]
 fn the_finding_names_the_placement_with_the_most_goodput_per_gpu_and_its_number() {
-    use goodput_lab::format::placement::{finding, rows};
+    use goodput_lab::view::format::placement::{finding, rows};
     for query in ["", PREFILL_HEAVY, "ctx=512&out=1024&tpot=40&ttft=300"] {
         let s = scenario(query);
         let split = Split { prefill_instances: 2, ..Split::default() };

@@ -15,8 +15,8 @@ use goodput_lab::core::roofline::{analyze, evaluate, kv_pool_batch, step_time, S
 use goodput_lab::core::sim::{
     draw_prefix_hits, kv_pool_tokens, requests, simulate, Arrivals, LengthDist, Lengths, SimConfig,
 };
-use goodput_lab::derivation_text::lines;
-use goodput_lab::format::prefix::{prefix_pool_note, prefix_ttft_note};
+use goodput_lab::view::derivation_text::lines;
+use goodput_lab::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use goodput_lab::state::prefix::prefix_stops;
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::{from_query, to_query};

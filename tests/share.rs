@@ -1,7 +1,7 @@
 //! Share texts: the scenario summary names the worked example's scenario, an embed link and an "Open in
 //! Goodput Lab" link reopen the same state, and the iframe snippet cannot be broken by its text.
 
-use goodput_lab::share::{
+use goodput_lab::view::share::{
     embed_query, full_page_query, iframe_snippet, link_query, read_link, scenario_summary, EmbedSize,
 };
 use goodput_lab::state::measured;

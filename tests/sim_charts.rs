@@ -9,7 +9,7 @@ use goodput_lab::chart::{
 };
 use goodput_lab::core::roofline::Scenario;
 use goodput_lab::core::sim::{sweep, Counting, GoodputBound, LoadMode, SimConfig, Sweep};
-use goodput_lab::format::significant;
+use goodput_lab::view::format::significant;
 use goodput_lab::state::sim::SimInputs;
 use plotters::prelude::{IntoDrawingArea, RGBColor, SVGBackend};
 

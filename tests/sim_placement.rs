@@ -16,7 +16,7 @@ use goodput_lab::core::sim::{
     simulate_disaggregated, sweep, sweep_disaggregated, Arrivals, Counting, DisaggConfig, LengthDist,
     Lengths, LoadMode, SimConfig, StepCost, Sweep,
 };
-use goodput_lab::sim_protocol::compute;
+use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::from_query;
 use goodput_lab::state::sim::SimInputs;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
@@ -188,7 +188,7 @@ fn the_placement_chart_draws_both_curves_per_gpu_the_target_and_each_goodput() {
     for text in ["Colocated (TP 1)", "Disaggregated 1:1 (TP 1 / TP 1)", "Target 90%", "requests/s per GPU"] {
         assert!(svg.contains(text), "{text} is drawn");
     }
-    let per_gpu = goodput_lab::format::sim_goodput_per_gpu;
+    let per_gpu = goodput_lab::view::format::sim_goodput_per_gpu;
     assert!(svg.contains(&per_gpu(&colo, 1)), "the colocated goodput per GPU is labelled");
     assert!(svg.contains(&per_gpu(&split_sweep, 2)), "the split's goodput per GPU is labelled");
     let halved = placement_svg(&colo, &split_sweep, 4, 0.9);

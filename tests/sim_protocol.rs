@@ -3,9 +3,9 @@
 //! the worker's clock), the seed shards and the tail's parts assemble to exactly the single-thread
 //! result, and the trade-off shows the step budget's two sides.
 
-use goodput_lab::codec::to_bytes;
+use goodput_lab::protocol::codec::to_bytes;
 use goodput_lab::core::sim::{shard_seeds, Sweep};
-use goodput_lab::sim_protocol::{
+use goodput_lab::protocol::sim::{
     assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, join_tails,
     levels_total, respond, shards_for, tail, tail_parts_for, Job, Part, Reply, SimResult, TailPart,
     CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,

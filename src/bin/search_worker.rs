@@ -10,7 +10,7 @@
 /// export, `bench/browser`) it does nothing. Bytes that are not a request are logged and ignored.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use goodput_lab::search_protocol::{decode_request, respond};
+    use goodput_lab::protocol::search::{decode_request, respond};
     goodput_lab::worker_scope::serve("search_worker", |bytes, post| match decode_request(bytes) {
         Some(request) => respond(&request, post),
         None => web_sys::console::error_1(&"search_worker: a message that is not a request".into()),

@@ -11,7 +11,7 @@
 /// export, `bench/browser`) it does nothing. Bytes that are not a job are logged and ignored.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use goodput_lab::sim_protocol::{decode_job, respond};
+    use goodput_lab::protocol::sim::{decode_job, respond};
     use goodput_lab::worker_scope::now_ms;
     goodput_lab::worker_scope::serve("sim_worker", |bytes, post| match decode_job(bytes) {
         Some(job) => respond(&job, now_ms, post),
@@ -46,6 +46,6 @@ pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_sweep(query: &str) -> Vec<f64> {
     let (inputs, _) = goodput_lab::state::from_query(query);
-    let r = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
+    let r = goodput_lab::protocol::sim::compute(&inputs, |_, _| {});
     vec![r.requests_simulated as f64, r.sweep.goodput_req_per_s]
 }

@@ -8,22 +8,22 @@ fn main() {
     for n in notices {
         eprintln!("{}", n.message);
     }
-    let result = goodput_lab::sim_protocol::compute(&inputs, |_, _| {});
-    println!("goodput {}", goodput_lab::format::sim_goodput(&result.sweep));
-    println!("range {}", goodput_lab::format::sim_goodput_range(&result.sweep));
+    let result = goodput_lab::protocol::sim::compute(&inputs, |_, _| {});
+    println!("goodput {}", goodput_lab::view::format::sim_goodput(&result.sweep));
+    println!("range {}", goodput_lab::view::format::sim_goodput_range(&result.sweep));
     println!("points {}", result.sweep.points.len());
     for p in &result.sweep.points {
         let over = if p.overloaded { " overloaded" } else { "" };
-        let rate = goodput_lab::format::significant(p.rate_req_per_s);
-        println!("point {rate} both {}{over}", goodput_lab::format::percent(p.requests.both));
+        let rate = goodput_lab::view::format::significant(p.rate_req_per_s);
+        println!("point {rate} both {}{over}", goodput_lab::view::format::percent(p.requests.both));
     }
     if let Some(p) = &result.placement {
-        let per_gpu = goodput_lab::format::sim_goodput_per_gpu;
+        let per_gpu = goodput_lab::view::format::sim_goodput_per_gpu;
         println!("placement colo {}", per_gpu(&result.sweep, p.colocated_gpus));
         println!("placement disagg {}", per_gpu(&p.sweep, p.gpus));
         println!(
             "placement analytic {}",
-            goodput_lab::format::significant(p.analytic.goodput_per_gpu_req_per_s)
+            goodput_lab::view::format::significant(p.analytic.goodput_per_gpu_req_per_s)
         );
         println!("placement points {}", p.sweep.points.len());
     }
@@ -32,9 +32,9 @@ fn main() {
         println!(
             "chunk {} ttft_p90 {} ms tpot_p90 {} ms both {}",
             c.chunk_tokens,
-            goodput_lab::format::ms_or_dash(p.ttft.p90_s),
-            goodput_lab::format::ms_or_dash(p.tpot.p90_s),
-            goodput_lab::format::percent(p.requests.both)
+            goodput_lab::view::format::ms_or_dash(p.ttft.p90_s),
+            goodput_lab::view::format::ms_or_dash(p.tpot.p90_s),
+            goodput_lab::view::format::percent(p.requests.both)
         );
     }
 }

@@ -12,8 +12,8 @@ use super::{
     xy_axes_labelled, ChartStyle, DrawResult, LegendItem, XyChart,
 };
 use crate::core::sim::{Attainment, Counting, LoadMode, RatePoint, SeedBand, SimConfig, Sweep};
-use crate::export::OVERLOADED_MARK;
-use crate::format::percent_trimmed;
+use crate::view::export::OVERLOADED_MARK;
+use crate::view::format::percent_trimmed;
 
 /// The top of the attainment axis, in %: a little above 100 so a curve at 100% clears the frame.
 pub(super) const ATTAINMENT_AXIS_TOP_PCT: f64 = 105.0;

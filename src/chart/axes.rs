@@ -5,7 +5,7 @@ use super::legend::LegendItem;
 use super::{vertical_marker, BatchChart, ChartStyle, DrawResult, XyChart};
 use crate::core::curves::Curves;
 use crate::core::sim::{LoadMode, Sweep};
-use crate::format::thousands;
+use crate::view::format::thousands;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -18,7 +18,7 @@ pub fn tick_label(value: f64, axis_max: f64) -> String {
     } else {
         2
     };
-    crate::format::fixed(value, decimals)
+    crate::view::format::fixed(value, decimals)
 }
 
 /// The axes both batch-axis charts share: batch from 0 to the curves' axis end, `y_desc` from 0 to

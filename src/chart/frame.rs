@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{vertical_marker, ChartStyle, DrawResult, XyChart};
-use crate::format::thousands;
+use crate::view::format::thousands;
 
 /// The plot area of a drawn chart: pixel ends of each axis and the values they stand for. Pixels
 /// are the backend's (device pixels on a canvas), measured from its top left; `y_px.0` is the bottom.

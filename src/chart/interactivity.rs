@@ -13,7 +13,7 @@ use super::references;
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
-use crate::format::{target_ms, thousands};
+use crate::view::format::{target_ms, thousands};
 use labels::{label_points, place_label, Clutter, Label, TARGET_PLACEMENTS};
 
 /// Draws tokens/s per GPU against tokens/s per user for the ladder of batches that fit the KV pool

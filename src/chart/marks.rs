@@ -5,7 +5,7 @@ use super::{BatchChart, ChartStyle, DrawResult, XyChart, DASH_CSS_PX};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
 use crate::core::sim::{GoodputBound, RatePoint, Sweep};
-use crate::format::{significant, thousands};
+use crate::view::format::{significant, thousands};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 

@@ -12,7 +12,7 @@ use super::{
     AttainmentView, ChartStyle, DrawResult, LegendItem, XyChart,
 };
 use crate::core::sim::{GoodputBound, Sweep};
-use crate::format::{percent_trimmed, sim_goodput_per_gpu};
+use crate::view::format::{percent_trimmed, sim_goodput_per_gpu};
 
 /// One placement's sweep and the GPUs it runs on, with its legend label.
 #[derive(Clone, Copy, Debug)]

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::frame::{ChartFrame, FrameResult};
 use super::{axis_top, legend_and_plot, xy_axes, ChartStyle, LegendItem};
-use crate::format::{target_ms, thousands};
+use crate::view::format::{target_ms, thousands};
 
 /// A legend entry's left inset, swatch and gaps around its label, in CSS pixels (`legend.rs`).
 const LEGEND_ENTRY_CSS_PX: f64 = 56.0 + 22.0 + 4.0 + 16.0;

@@ -18,7 +18,7 @@ use crate::core::curves::Curves;
 use crate::core::fit::MeasuredOverlay;
 use crate::core::roofline::BatchPoint;
 use crate::core::units::s_to_ms;
-use crate::format::target_ms;
+use crate::view::format::target_ms;
 
 /// Draws the roofline terms of the step time (ms) against batch onto `root`, plus the total
 /// step = max(memory, compute) + all-reduce + overhead (ms) when it differs from the larger term,

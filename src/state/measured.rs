@@ -35,7 +35,7 @@ pub const TPOT_MS_RANGE: (f64, f64) = (0.001, 100_000.0);
 
 /// "0.001–100,000 ms", for messages.
 fn tpot_range_text() -> String {
-    format!("{}–{} ms", trim_decimal(TPOT_MS_RANGE.0), crate::format::thousands(TPOT_MS_RANGE.1))
+    format!("{}–{} ms", trim_decimal(TPOT_MS_RANGE.0), crate::view::format::thousands(TPOT_MS_RANGE.1))
 }
 
 /// A TPOT in ms inside [`TPOT_MS_RANGE`].

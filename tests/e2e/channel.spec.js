@@ -1,4 +1,4 @@
-// The page <-> lazily loaded panels channel (src/ui/channel.rs, src/panel_protocol.rs): the page owns
+// The page <-> lazily loaded panels channel (src/ui/channel.rs, src/protocol/panel.rs): the page owns
 // the state; a panel's change reaches the page and the URL once and nothing echoes back; a page change
 // reaches the open panel once; every message is postcard bytes, never a query string.
 const { test, expect } = require('@playwright/test');

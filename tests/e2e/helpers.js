@@ -142,7 +142,7 @@ async function commitNumber(page, id, text) {
  *  one-file build they are there at once). */
 async function showPanel(page, id) {
   await page.locator(`#${id}`).scrollIntoViewIfNeeded();
-  await expect(page.locator(`#${id} .island-status`)).toBeHidden({ timeout: 15_000 });
+  await expect(page.locator(`#${id} .lazy-status`)).toBeHidden({ timeout: 15_000 });
 }
 
 module.exports = {

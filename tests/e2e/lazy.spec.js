@@ -1,11 +1,11 @@
 // A smaller first visit (issue 13, part 3): the derivation's lines, the capacity plan, the custom
-// model's and GPU's boxes, the Share menu's body and the table's CSV live in the extras module. A
+// model's and GPU's boxes, the Share menu's body and the table's CSV live in the lazy module. A
 // first visit fetches none of it; each loads when it comes near the viewport or is opened, and a
-// change made in it reaches the page and the URL once, as one typed message (src/panel_protocol.rs).
+// change made in it reaches the page and the URL once, as one typed message (src/protocol/panel.rs).
 const { test, expect } = require('@playwright/test');
 const { openApp, queryValue, rowByHeader, commitNumber, showPanel, urlSettled } = require('./helpers');
 
-const EXTRAS_FILE = /\/goodput_extras(\.js|_bg\.wasm)$/;
+const LAZY_FILE = /\/goodput_lazy(\.js|_bg\.wasm)$/;
 
 /** Every request's path, from before the page loads. */
 function recordRequests(page) {
@@ -13,8 +13,8 @@ function recordRequests(page) {
   page.context().on('request', (r) => paths.push(new URL(r.url()).pathname));
   return paths;
 }
-const extrasFetched = (paths) => paths.filter((p) => EXTRAS_FILE.test(p)).sort();
-const BOTH = ['/dist/goodput_extras.js', '/dist/goodput_extras_bg.wasm'];
+const lazyFetched = (paths) => paths.filter((p) => LAZY_FILE.test(p)).sort();
+const BOTH = ['/dist/goodput_lazy.js', '/dist/goodput_lazy_bg.wasm'];
 
 /** Counts every message on the channel and every URL write, from before the page's own scripts run. */
 async function recordChannel(page) {
@@ -32,7 +32,7 @@ const counts = (page) => page.evaluate(() => ({ ...window.__channel }));
 const quiet = (page) => page.waitForTimeout(800);
 
 for (const size of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
-  test(`a first visit at ${size.width} x ${size.height} fetches no extras module, and the lazy sections say they are loading`, async ({ page }) => {
+  test(`a first visit at ${size.width} x ${size.height} fetches no lazy module, and the lazy sections say they are loading`, async ({ page }) => {
     await page.setViewportSize(size);
     const requests = recordRequests(page);
     const errors = [];
@@ -41,11 +41,11 @@ for (const size of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) 
     await page.waitForFunction(() => performance.getEntriesByName('goodput:first-chart').length > 0);
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
-    expect(extrasFetched(requests)).toEqual([]);
+    expect(lazyFetched(requests)).toEqual([]);
     for (const id of ['derivation', 'capacity']) {
       await expect(page.locator(`#${id} h2`)).toBeAttached();
-      await expect(page.locator(`#${id} .island-status`)).toHaveText('Loading…');
-      await expect(page.locator(`#${id} .island`)).toBeEmpty();
+      await expect(page.locator(`#${id} .lazy-status`)).toHaveText('Loading…');
+      await expect(page.locator(`#${id} .lazy`)).toBeEmpty();
     }
     await expect(page.locator('.derivation-lines, #rate, #copy-link, #m_params')).toHaveCount(0);
     expect(errors).toEqual([]);
@@ -57,10 +57,10 @@ test('the derivation loads when it comes near the viewport and then follows the 
   await recordChannel(page);
   const errors = await openApp(page);
   await page.waitForLoadState('networkidle');
-  expect(extrasFetched(requests)).toEqual([]);
+  expect(lazyFetched(requests)).toEqual([]);
   await showPanel(page, 'derivation');
   await expect(page.locator('#derivation [data-line="knee"] .result')).toHaveText('64.97 → 64');
-  expect(extrasFetched(requests)).toEqual(BOTH);
+  expect(lazyFetched(requests)).toEqual(BOTH);
   await quiet(page);
   const before = await counts(page);
   await page.locator('#kv').focus();
@@ -89,7 +89,7 @@ test("the capacity plan loads near the viewport; its load box reaches the page a
   await recordChannel(page);
   const errors = await openApp(page);
   await showPanel(page, 'capacity');
-  expect(extrasFetched(requests)).toEqual(BOTH);
+  expect(lazyFetched(requests)).toEqual(BOTH);
   // GPUs for the load: ceil(load / the replica's rate with prefill, as the plan prints it).
   const rate = Number((await page.locator('#plan-replica').textContent()).match(/^([0-9.]+) req\/s/)[1]);
   await expect(page.locator('#plan-gpus')).toHaveText(String(Math.ceil(100 / rate)));
@@ -114,10 +114,10 @@ for (const [menu, field, text, key] of [['model', 'm_params', '16.06', 'm_params
     await recordChannel(page);
     const errors = await openApp(page);
     await page.waitForLoadState('networkidle');
-    expect(extrasFetched(requests)).toEqual([]);
+    expect(lazyFetched(requests)).toEqual([]);
     await page.selectOption(`#${menu}`, 'custom');
     await expect(page.locator(`#${field}`)).toBeVisible({ timeout: 15_000 });
-    expect(extrasFetched(requests)).toEqual(BOTH);
+    expect(lazyFetched(requests)).toEqual(BOTH);
     const stepBefore = (await rowByHeader(page, 64))['Step time (ms)'];
     await quiet(page);
     const before = await counts(page);
@@ -140,11 +140,11 @@ test('the Share menu loads its body on opening; it reads the page and sends noth
   await recordChannel(page);
   const errors = await openApp(page, '?ctx=4096');
   await page.waitForLoadState('networkidle');
-  expect(extrasFetched(requests)).toEqual([]);
+  expect(lazyFetched(requests)).toEqual([]);
   await page.click('#share-button');
   await page.click('#copy-link');
   await expect(page.locator('#share-status')).toHaveText('Copied the link.');
-  expect(extrasFetched(requests)).toEqual(BOTH);
+  expect(lazyFetched(requests)).toEqual(BOTH);
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(new URL(copied).searchParams.get('in')).toBe(String(4096 - 128));
   expect((await counts(page)).toPage).toBe(0);
@@ -156,15 +156,15 @@ test('the Share menu loads its body on opening; it reads the page and sends noth
   expect(errors).toEqual([]);
 });
 
-test("the table's CSV is written by the extras module, fetched on the first click", async ({ page }) => {
+test("the table's CSV is written by the lazy module, fetched on the first click", async ({ page }) => {
   const requests = recordRequests(page);
   const errors = await openApp(page);
   await page.waitForLoadState('networkidle');
-  expect(extrasFetched(requests)).toEqual([]);
+  expect(lazyFetched(requests)).toEqual([]);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-table-csv')]);
   const text = require('fs').readFileSync(await download.path(), 'utf8');
   expect(text.split('\r\n')[0]).toContain('Batch (sequences)');
   expect(text).toContain('\r\n64,9.92,');
-  expect(extrasFetched(requests)).toEqual(BOTH);
+  expect(lazyFetched(requests)).toEqual(BOTH);
   expect(errors).toEqual([]);
 });

@@ -266,14 +266,14 @@ test('the simulator\'s charts and data table export once a sweep lands', async (
 test('the measured panel loads its code only when asked for, or at once for a link that carries points', async ({ page }) => {
   const fetched = [];
   page.context().on('request', (r) => fetched.push(new URL(r.url()).pathname));
-  const extras = () => fetched.filter((p) => /\/goodput_extras(\.js|_bg\.wasm)$/.test(p));
+  const lazy = () => fetched.filter((p) => /\/goodput_lazy(\.js|_bg\.wasm)$/.test(p));
   const errors = await openApp(page);
   await page.waitForLoadState('networkidle');
-  expect(extras()).toEqual([]);
+  expect(lazy()).toEqual([]);
   await expect(page.locator('#measured-text')).toHaveCount(0);
   await page.click('#measured-open');
   await expect(page.locator('#measured-text')).toBeVisible();
-  expect(extras().sort()).toEqual(['/dist/goodput_extras.js', '/dist/goodput_extras_bg.wasm']);
+  expect(lazy().sort()).toEqual(['/dist/goodput_lazy.js', '/dist/goodput_lazy_bg.wasm']);
   await openApp(page, '?measured=1:8.6,64:15.6');
   await expect(page.locator('#measured-open')).toHaveCount(0);
   await expect(page.locator('#fit-mbu')).toBeVisible();

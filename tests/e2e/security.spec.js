@@ -199,7 +199,7 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
   expect(requests.some((u) => /\/goodput-lab-[0-9a-f]+_bg\.wasm$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/sim_worker_loader\.js$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/sim_worker_bg\.wasm$/.test(u))).toBe(true);
-  expect(requests.some((u) => /\/goodput_extras_bg\.wasm$/.test(u))).toBe(true);
+  expect(requests.some((u) => /\/goodput_lazy_bg\.wasm$/.test(u))).toBe(true);
   expect(foreign).toEqual([]);
   expect(seen.violations).toEqual([]);
   expect(seen.errors).toEqual([]);

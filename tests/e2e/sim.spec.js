@@ -11,7 +11,7 @@ const { openApp, inkedPixels, canvasImage, num, queryValue, expectNoBadNumbers, 
 const ROOT = path.join(__dirname, '../..');
 const WORKER_FILE = /\/sim_worker(_loader\.js|\.js|_bg\.wasm)$/;
 // The lazily loaded panels' module (the simulator's body is drawn by it).
-const EXTRAS_FILE = /\/goodput_extras(\.js|_bg\.wasm)$/;
+const LAZY_FILE = /\/goodput_lazy(\.js|_bg\.wasm)$/;
 
 /** The native simulator's goodput readout for a query string (the `sweep` bin). */
 function nativeGoodput(query) {
@@ -64,7 +64,7 @@ test('the simulator loads its worker and its panel code only when opened, then d
   const requests = recordRequests(page);
   const errors = await openApp(page);
   await page.waitForLoadState('networkidle');
-  expect(requests.filter((p) => WORKER_FILE.test(p) || EXTRAS_FILE.test(p))).toEqual([]);
+  expect(requests.filter((p) => WORKER_FILE.test(p) || LAZY_FILE.test(p))).toEqual([]);
   await expect(page.locator('#sim-toggle')).toHaveAttribute('aria-expanded', 'false');
 
   await page.click('#sim-toggle');
@@ -75,7 +75,7 @@ test('the simulator loads its worker and its panel code only when opened, then d
   // Each worker of the pool fetches the same three files.
   expect([...new Set(requests.filter((p) => WORKER_FILE.test(p)))].sort()).toEqual(
     ['/dist/sim_worker.js', '/dist/sim_worker_bg.wasm', '/dist/sim_worker_loader.js']);
-  expect(requests.filter((p) => EXTRAS_FILE.test(p)).sort()).toEqual(['/dist/goodput_extras.js', '/dist/goodput_extras_bg.wasm']);
+  expect(requests.filter((p) => LAZY_FILE.test(p)).sort()).toEqual(['/dist/goodput_lazy.js', '/dist/goodput_lazy_bg.wasm']);
   for (const id of ['chart-attainment', 'chart-sim-throughput']) {
     await expect.poll(() => inkedPixels(page, id)).toBeGreaterThan(2000);
   }
@@ -401,6 +401,6 @@ test('the simulator panel and the page keep one state both ways, and closing and
   await page.click('#sim-toggle');
   await settled(page);
   await expect(page.locator('#arrivals')).toHaveValue('constant');
-  expect(requests.filter((p) => EXTRAS_FILE.test(p)).length).toBe(2);
+  expect(requests.filter((p) => LAZY_FILE.test(p)).length).toBe(2);
   expect(errors).toEqual([]);
 });

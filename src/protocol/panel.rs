@@ -1,0 +1,168 @@
+//! The channel between the page and its lazily loaded panels (`goodput_lazy`): the closed message
+//! sets each side sends, postcard-encoded. Pure and native-testable; both modules import this file.
+//!
+//! The page owns the state. It mounts a panel with [`Mount`], then sends [`ToPanel::State`] after
+//! every change of its state; a panel draws from the last state it was sent and keeps none of its
+//! own. A panel asks for a change with a [`ToPage`] message, sent only from a person's action in
+//! its controls, never in answer to a state: so a change travels page -> panel once, and a panel's
+//! change panel -> page -> panel once, with nothing to stop a loop. The page applies it with
+//! [`apply`], the same function the one-file build (no second module) calls directly.
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::protocol::codec::{from_bytes, to_bytes};
+
+use crate::chart::Look;
+use crate::core::fit::MeasuredPoint;
+use crate::core::presets::{CustomGpu, CustomModel};
+use crate::core::roofline::Calibration;
+use crate::core::search::Config;
+use crate::state::custom::reconcile_model;
+use crate::state::placement::PlacementInputs;
+use crate::state::search::SearchInputs;
+use crate::state::sim::SimInputs;
+use crate::state::view::{Panel, View};
+use crate::state::Inputs;
+
+/// Everything of the page's state a panel reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PanelState {
+    pub inputs: Inputs,
+    pub view: View,
+    pub measured: Vec<MeasuredPoint>,
+}
+
+/// The panels the lazy module draws (a closed set: an unknown one cannot be named).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PanelKind {
+    /// The simulator's body: controls, readout, charts and tables.
+    Sim,
+    /// The measured points' body: paste/file/drop, the fit read-out and the points table.
+    Measured,
+    /// The derivation's lines (the page keeps its heading and intro).
+    Derivation,
+    /// The capacity plan's load and price boxes and its result.
+    Capacity,
+    /// The custom model's number boxes, while "Custom model…" is picked.
+    CustomModel,
+    /// The custom GPU's number boxes, while "Custom GPU…" is picked.
+    CustomGpu,
+    /// The Share menu's body: copy link, the embed's panel and size, copy embed code.
+    Share,
+    /// The placement comparison: the split's controls, the table and the finding.
+    Placement,
+    /// The configuration search: status, chart, table, filters and prices.
+    Search,
+}
+
+impl PanelKind {
+    /// The id of the element the page gives the panel (`sim-lazy`, `derivation-lazy`, ...).
+    pub fn element_id(self) -> &'static str {
+        match self {
+            PanelKind::Sim => "sim-lazy",
+            PanelKind::Measured => "measured-lazy",
+            PanelKind::Derivation => "derivation-lazy",
+            PanelKind::Capacity => "capacity-lazy",
+            PanelKind::CustomModel => "custom-model-lazy",
+            PanelKind::CustomGpu => "custom-gpu-lazy",
+            PanelKind::Share => "share-lazy",
+            PanelKind::Placement => "placement-lazy",
+            PanelKind::Search => "search-lazy",
+        }
+    }
+}
+
+/// Page -> lazy: mount `panel` into the element passed beside this message, starting from `state`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mount {
+    pub panel: PanelKind,
+    pub state: PanelState,
+}
+
+/// Page -> panels, after mounting.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToPanel {
+    /// The page's state changed: this is the whole of it.
+    State(PanelState),
+    /// The page closed `panel`: drop its body.
+    Unmount(PanelKind),
+}
+
+/// Panels -> page: a change a person made in a panel's controls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToPage {
+    /// The simulator's controls, with one of them changed.
+    Sim(SimInputs),
+    /// The measured points (read from a paste, file or drop; empty when cleared).
+    Measured(Vec<MeasuredPoint>),
+    /// "Use this fit": realistic mode with this calibration.
+    Realistic(Calibration),
+    /// The capacity plan's target load (requests/s) and price ($ per GPU-hour).
+    Capacity { rate_req_per_s: f64, price_per_gpu_hour: f64 },
+    /// The custom model's numbers, with one of them changed (the page reconciles them).
+    CustomModel(CustomModel),
+    /// The custom GPU's numbers, with one of them changed.
+    CustomGpu(CustomGpu),
+    /// The placement control: colocated or disaggregated, and the split.
+    Placement(PlacementInputs),
+    /// The search panel's order, filters and prices.
+    Search(SearchInputs),
+    /// Load a search row's configuration into the page: its GPU, precisions, TP and placement.
+    LoadConfig(Config),
+}
+
+/// Page -> lazy: one of the page's batch charts as SVG, drawn from `state` (the page's module has
+/// no SVG backend).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SvgRequest {
+    /// `Rate`, `Step` or `Interactivity`; another panel draws nothing.
+    pub chart: Panel,
+    pub state: PanelState,
+    pub look: Look,
+    /// The chart's size in CSS pixels.
+    pub size_px: (u32, u32),
+}
+
+/// The page's state after a panel's change `message`: the one place a [`ToPage`] takes effect.
+pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPoint>) {
+    match message {
+        ToPage::Sim(sim) => inputs.sim = sim,
+        ToPage::Measured(points) => *measured = points,
+        ToPage::Realistic(calibration) => inputs.set_fit(calibration),
+        ToPage::Capacity { rate_req_per_s, price_per_gpu_hour } => {
+            inputs.rate_req_per_s = rate_req_per_s;
+            inputs.price_per_gpu_hour = price_per_gpu_hour;
+        }
+        ToPage::CustomModel(mut custom) => {
+            reconcile_model(&mut custom, &mut Vec::new());
+            *inputs = inputs.with_model(custom.to_spec());
+        }
+        ToPage::CustomGpu(custom) => inputs.scenario.gpu = custom.to_spec(),
+        ToPage::Placement(placement) => inputs.placement = placement,
+        ToPage::Search(search) => inputs.search = search,
+        ToPage::LoadConfig(config) => inputs.load_config(&config),
+    }
+}
+
+/// The messages that carry a panel's bound control from `before` to `after`: the simulator's
+/// controls, the capacity plan's boxes, the placement's controls and the search's order, filters
+/// and prices are the bound controls a panel body holds; a change
+/// elsewhere in the inputs sends nothing.
+pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
+    let mut out = Vec::new();
+    if after.sim != before.sim {
+        out.push(ToPage::Sim(after.sim));
+    }
+    if (after.rate_req_per_s, after.price_per_gpu_hour) != (before.rate_req_per_s, before.price_per_gpu_hour)
+    {
+        let (rate_req_per_s, price_per_gpu_hour) = (after.rate_req_per_s, after.price_per_gpu_hour);
+        out.push(ToPage::Capacity { rate_req_per_s, price_per_gpu_hour });
+    }
+    if after.placement != before.placement {
+        out.push(ToPage::Placement(after.placement));
+    }
+    if after.search != before.search {
+        out.push(ToPage::Search(after.search));
+    }
+    out
+}

@@ -1,0 +1,124 @@
+//! The calibration control, first in the control panel beside the headline: ideal roofline, measured engines (with the engine),
+//! custom (MBU and overhead) or the user's own measurements' fit, with the measured profile's accuracy
+//! and, for a GPU or slot the data do not cover, where its terms come from.
+
+use leptos::prelude::*;
+
+use crate::ui::shell::page::PageState;
+use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
+use crate::core::calibration::profile::PROFILE;
+use crate::core::calibration::published::POINTS;
+use crate::core::calibration::report::{summarize, tpot_errors};
+use crate::core::calibration::{Engine, Origin};
+use crate::core::fit::fit;
+use crate::core::roofline::Calibration;
+use crate::view::format::percent;
+use crate::state::calibration::{clamped, DEFAULT_ENGINE};
+use crate::state::fields::{MBU_INPUT, OVERHEAD_INPUT};
+use crate::state::{CalibrationChoice, Inputs};
+
+/// "Measured engines: median TPOT error N% (worst W%), M published runs" for the measured profile.
+pub fn accuracy_line() -> String {
+    let s = summarize(&tpot_errors(POINTS, &PROFILE));
+    format!(
+        "Measured engines: median TPOT error {} (worst {}), {} published runs",
+        percent(s.median_abs_error),
+        percent(s.worst_abs_error),
+        s.count
+    )
+}
+
+/// Which of the scenario's measured terms are transferred rather than fitted on its GPU, as a sentence.
+fn provenance_line(inputs: &Inputs) -> Option<String> {
+    let borrowed: Vec<String> = PROFILE
+        .provenance(&inputs.scenario)
+        .into_iter()
+        .filter(|(_, r)| r.origin != Origin::Fitted)
+        .map(|(slot, r)| {
+            let from = match r.origin {
+                Origin::SameGeneration(id) => format!("from {id} (same generation)"),
+                Origin::Median => "the median of the GPUs measured".to_string(),
+                Origin::Sibling(s) => format!("from {}", s.label()),
+                Origin::Ideal | Origin::Fitted => "the ideal (no data)".to_string(),
+            };
+            format!("{}: {from}", slot.label())
+        })
+        .collect();
+    (!borrowed.is_empty()).then(|| {
+        format!(
+            "No published measurement covers this on {}; transferred: {}.",
+            inputs.scenario.gpu.name,
+            borrowed.join("; ")
+        )
+    })
+}
+
+/// Sets the choice, with the engine for measured and the measured-data fit for "your measurements".
+fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<Calibration>) {
+    let custom = i.realistic().unwrap_or(Calibration::REALISTIC_DEFAULT);
+    match choice {
+        CalibrationChoice::Ideal => i.set_realistic(None),
+        CalibrationChoice::Measured => i.set_measured(i.engine().unwrap_or(DEFAULT_ENGINE)),
+        CalibrationChoice::Custom => i.set_custom(custom),
+        CalibrationChoice::Fit => i.set_fit(fitted.unwrap_or(custom)),
+    }
+}
+
+#[component]
+pub fn Calibrate() -> impl IntoView {
+    let PageState { inputs, set_inputs, points, .. } = PageState::get();
+    let choice = move || inputs.get().calibration_choice;
+    let options =
+        CalibrationChoice::ALL.iter().map(|c| (c.id().to_string(), c.label().to_string())).collect();
+    let on_pick = move |id: String| {
+        let Some(c) = CalibrationChoice::from_id(&id) else { return };
+        let fitted = fit(&inputs.get_untracked().scenario.ideal(), &points.get_untracked())
+            .ok()
+            .map(|f| clamped(&f).0);
+        set_inputs.update(|i| choose(i, c, fitted));
+    };
+    let engines: Vec<(String, String)> =
+        Engine::ALL.iter().map(|e| (e.id().to_string(), e.name().to_string())).collect();
+    let on_engine = move |id: String| {
+        if let Some(e) = Engine::from_id(&id) {
+            set_inputs.update(|i| i.set_measured(e));
+        }
+    };
+    let has_sliders = move || matches!(choice(), CalibrationChoice::Custom | CalibrationChoice::Fit);
+    let explained = move || choice() != CalibrationChoice::Ideal;
+    let provenance =
+        move || (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get())).flatten();
+    view! {
+        <fieldset class="group" id="calibration">
+            <legend>"Calibration"</legend>
+            <PresetSelect id="calib" label="Cost model" options=options
+                selected=Signal::derive(move || choice().id().to_string()) on_pick=on_pick/>
+            <Show when=move || choice() == CalibrationChoice::Measured>
+                <PresetSelect id="engine" label="Engine" options=engines.clone()
+                    selected=Signal::derive(move || inputs.get().engine().unwrap_or(DEFAULT_ENGINE).id().to_string())
+                    on_pick=on_engine/>
+            </Show>
+            <p class="hint" id="calib-accuracy">{accuracy_line()}</p>
+            <Show when=explained>
+                <p class="hint" id="calib-hint">{move || hint(choice())}</p>
+            </Show>
+            {move || provenance().map(|line| view! { <p class="hint" id="calib-provenance">{line}</p> })}
+            <Show when=has_sliders>
+                <FieldSlider input=MBU_INPUT step=1.0/>
+                <FieldSlider input=OVERHEAD_INPUT step=0.1/>
+            </Show>
+        </fieldset>
+    }
+}
+
+fn hint(choice: CalibrationChoice) -> &'static str {
+    match choice {
+        CalibrationChoice::Ideal => "The ideal roofline: full bandwidth and peak, no fixed costs. The worked example's \
+            model, and a lower bound on any engine's TPOT.",
+        CalibrationChoice::Measured => "Fitted to published measurements (GPUStack, InferenceX): per-step and \
+            per-layer overheads, all-reduce latency, achieved bandwidth and compute per kernel group. The ideal \
+            curves stay drawn.",
+        CalibrationChoice::Custom => "Your own achieved bandwidth (MBU) and per-step overhead. The ideal curves stay drawn.",
+        CalibrationChoice::Fit => "MBU and overhead from your measurements' fit (the measured step times panel).",
+    }
+}

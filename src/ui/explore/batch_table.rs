@@ -1,0 +1,145 @@
+//! The batch table: the worked example's columns, then TTFT, weights read and per-GPU rates, for the listed
+//! batches, the knee and the KV pool.
+
+use leptos::prelude::*;
+
+use crate::ui::explore::batch_rows::{row_view, RowText};
+use crate::ui::explore::linked::Linked;
+use crate::ui::shell::page::{PageMemos, PageState};
+use crate::core::roofline::Limit;
+use crate::core::table::{with_batches, BatchRow};
+use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
+use crate::view::format::{target_ms, thousands};
+use crate::state::Inputs;
+
+/// The table, or a message in its place when no batch can run at all.
+#[component]
+pub fn BatchTable() -> impl IntoView {
+    let inputs = PageState::get().inputs;
+    let PageMemos { analysis, rows, linked, .. } = PageMemos::get();
+    let shown = shown_rows(rows, linked);
+    let nothing_runs = move || {
+        matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
+    };
+    let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
+    let prefix_on = move || inputs.with(|i| i.scenario.prefix.active());
+    let prefix_notes = move || {
+        let (s, a) = (inputs.get().scenario, analysis.get());
+        [prefix_ttft_note(&s, &a), prefix_pool_note(&s, &a)]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    view! {
+        <Show when=move || !nothing_runs() fallback=move || view! { <NoTable/> }>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
+                <table id="batch-table" class="batch-table">
+                    <caption>{move || caption(&inputs.get())}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Batch"</th>
+                            <th scope="col">"Step time (ms)"</th>
+                            <th scope="col">"Tokens/s"</th>
+                            <th scope="col">"Meets TPOT"</th>
+                            <th scope="col">"Goodput (req/s)"</th>
+                            <th scope="col">{move || crate::view::export::ttft_header(prefix_on())}</th>
+                            <th scope="col">"Meets TTFT"</th>
+                            <th scope="col">"Weights read (GB/GPU)"</th>
+                            <Show when=move || per_gpu.get()>
+                                <th scope="col">"Tokens/s per GPU"</th>
+                                <th scope="col">"Goodput per GPU (req/s)"</th>
+                            </Show>
+                            <th scope="col">"Note"</th>
+                        </tr>
+                    </thead>
+                    <tbody on:pointerleave=move |_| linked.hover(None)>
+                        // Keyed by position: a row and its cells stay, and only text that changed is set.
+                        <For each=move || 0..shown.with(Vec::len) key=|i| *i
+                            children=move |i| row_view(i, shown, per_gpu, linked)/>
+                    </tbody>
+                </table>
+                <p id="row-mark-help" class="chart-keys" hidden>
+                    "Press a batch number to mark that batch on every chart; press it again to clear the mark."
+                </p>
+            </div>
+            <p class="table-note">
+                "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
+                "Goodput counts a batch only when it meets both targets."
+                <Show when=move || inputs.get().scenario.speculation.is_on()>
+                    <span id="spec-table-note">" With speculative decoding, step time is the time per output token: (draft + verify) / E."</span>
+                </Show>
+            </p>
+            <Show when=prefix_on>
+                <p class="table-note" id="prefix-note">{prefix_notes}</p>
+            </Show>
+        </Show>
+    }
+}
+
+/// "Llama 3.1 8B on one H100 SXM, BF16 weights, ...": the scenario the table describes.
+fn caption(i: &Inputs) -> String {
+    let gpus = if i.scenario.tp == 1 {
+        format!("one {}", i.scenario.gpu.name)
+    } else {
+        format!("{} × {} (TP {})", i.scenario.tp, i.scenario.gpu.name, i.scenario.tp)
+    };
+    format!(
+        "{} on {gpus}, {} weights, {} KV cache, {} tokens of context, {} output tokens, TPOT target {} ms, TTFT target {} ms{}",
+        i.scenario.model.name,
+        i.scenario.weight_precision.label(),
+        i.scenario.kv_precision.label(),
+        thousands(f64::from(i.scenario.context_tokens)),
+        thousands(f64::from(i.scenario.output_tokens)),
+        target_ms(i.scenario.tpot_target_s),
+        target_ms(i.scenario.ttft_target_s),
+        calibration_caption(i)
+    )
+}
+
+/// Why nothing runs, and the one-click fix when more tensor parallelism would hold the weights.
+#[component]
+fn NoTable() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
+    let analysis = PageMemos::get().analysis;
+    let fix = move || {
+        let analysis = analysis.get();
+        let tp = analysis.tp_needed.filter(|tp| {
+            *tp > inputs.get().scenario.tp && matches!(analysis.limit, Limit::WeightsDoNotFit { .. })
+        })?;
+        Some(view! {
+            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.scenario.tp = tp)>
+                {format!("Use tensor parallelism {tp}")}
+            </button>
+        })
+    };
+    view! {
+        <div id="no-table" class="no-table" role="status">
+            <p>"No batch can run in this configuration, so there is no table: see the sentence above."</p>
+            {fix}
+        </div>
+    }
+}
+
+/// The table's rows plus the hovered and the marked batch when they are not listed, each with
+/// whether it is one of the listed rows (the others are computed by the same core function), as
+/// printed. Equal text is no change: the rows below are not touched.
+fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked) -> Memo<Vec<RowText>> {
+    Memo::new(move |_| {
+        let listed = rows.get();
+        let extra: Vec<u32> =
+            [linked.hovered.get(), linked.view.get().mark_batch].into_iter().flatten().collect();
+        let all = with_batches(&listed, &linked.scenario.get(), &linked.analysis.get(), &extra);
+        let is_listed = |r: &BatchRow| listed.iter().any(|l| l.point.batch == r.point.batch);
+        all.iter().map(|r| RowText::of(r, is_listed(r))).collect()
+    })
+}
+
+/// The caption's calibration clause: empty on the ideal roofline.
+fn calibration_caption(i: &Inputs) -> String {
+    match (i.realistic(), i.engine()) {
+        (Some(_), _) => ", realistic calibration".to_string(),
+        (None, Some(e)) => format!(", measured-engines calibration ({})", e.name()),
+        (None, None) => "; ideal roofline: step times are lower bounds no engine reaches".to_string(),
+    }
+}

@@ -1,0 +1,89 @@
+//! The lesson bar: one button per lesson (pressed while its state is on screen), the lesson's
+//! sentence as a polite status line, and the key legend; plus loading a lesson, which the keyboard
+//! handler shares.
+
+use leptos::prelude::*;
+
+use crate::ui::shell::page::PageState;
+use crate::state::lessons::{active, lesson, LESSONS};
+use crate::state::view::{Mode, View};
+use crate::state::Inputs;
+
+/// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
+pub fn load(number: u8, set_inputs: WriteSignal<Inputs>, set_view: WriteSignal<View>) {
+    let Some(l) = lesson(number) else { return };
+    set_inputs.set(l.inputs());
+    set_view.update(|v| {
+        v.lesson = Some(number);
+        if v.mode == Mode::Present {
+            v.panel = l.panel;
+        }
+    });
+}
+
+/// The bar above the results.
+#[component]
+pub fn LessonBar() -> impl IntoView {
+    let PageState { inputs, set_inputs, view, set_view, legend, .. } = PageState::get();
+    let current = Memo::new(move |_| active(&inputs.get(), &view.get()).map(|l| l.number));
+    let buttons = LESSONS
+        .iter()
+        .map(|l| {
+            let n = l.number;
+            view! {
+                <button type="button" class="lesson" data-lesson=n aria-keyshortcuts=n.to_string()
+                    aria-pressed=move || (current.get() == Some(n)).to_string()
+                    on:click=move |_| load(n, set_inputs, set_view)>
+                    <span class="lesson-number">{n}</span>" "{l.title}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav id="lessons" class="lessons" aria-label="Lessons">
+            <div class="lesson-buttons" role="group" aria-label="Lessons: keys 1 to 8">{buttons}</div>
+            <p id="lesson-caption" class="lesson-caption" role="status" aria-live="polite"
+                data-lesson=move || current.get().map(|n| n.to_string())>
+                {move || caption(current.get(), view.get().lesson)}
+            </p>
+            <KeyLegend legend=legend/>
+        </nav>
+    }
+}
+
+/// The active lesson's title and sentence; after a change, why it is gone; else how to start.
+fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
+    match (current.and_then(lesson), loaded) {
+        (Some(l), _) => view! {
+            <strong class="lesson-title">{format!("Lesson {}: {}. ", l.number, l.title)}</strong>
+            <span class="lesson-text">{l.text}</span>
+            " "<span class="lesson-calib">{l.calibration_note()}</span>
+        }
+        .into_any(),
+        (None, Some(n)) => view! {
+            <span class="lesson-changed">{format!(
+                "A setting changed since lesson {n} loaded, so its sentence no longer describes the page; press {n} to reload it."
+            )}</span>
+        }
+        .into_any(),
+        (None, None) => view! {
+            <span class="lesson-hint">"Six lessons walk through the worked example's argument, a seventh through disaggregation and an eighth through speculative decoding: pick one, or press 1 to 8. P presents."</span>
+        }
+        .into_any(),
+    }
+}
+
+/// The keys, always shown while presenting; `?` shows it on the page.
+#[component]
+fn KeyLegend(legend: ReadSignal<bool>) -> impl IntoView {
+    view! {
+        <p id="key-legend" class="key-legend" class:open=move || legend.get()>
+            <kbd>"1"</kbd>"–"<kbd>"8"</kbd>" lesson · "
+            <kbd>"←"</kbd>" "<kbd>"→"</kbd>" previous, next · "
+            <kbd>"↑"</kbd>" "<kbd>"↓"</kbd>" panel · "
+            <kbd>"P"</kbd>" present · "
+            <kbd>"Esc"</kbd>" leave · "
+            <kbd>"?"</kbd>" keys"
+        </p>
+    }
+}

@@ -1,0 +1,166 @@
+//! Lazily loaded panels: the page's side. A panel's body (the simulator's, the measured points') lives in a second wasm
+//! module, `goodput_lazy` (src/bin/goodput_lazy.rs), that the page fetches only when such a panel
+//! first opens, so a first visit downloads none of it. The page mounts a body with a
+//! [`Mount`] message and then talks to it through [`crate::ui::lazy::channel`].
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use leptos::html::Div;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::ui::lazy::channel::send_to_panels;
+use crate::protocol::panel::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
+
+/// The second module's wasm-bindgen glue (Trunk names a `data-type="worker"` asset after its bin and
+/// never hashes it), relative to the page so the site works under any sub-path.
+const LAZY_URL: &str = "./goodput_lazy.js";
+
+#[wasm_bindgen(inline_js = r#"
+let lazy;
+export function load_lazy(url) {
+  if (!lazy) {
+    lazy = import(url).then(async (m) => { await m.default(); return m; });
+    lazy.catch(() => { lazy = undefined; });
+  }
+  return lazy;
+}
+"#)]
+extern "C" {
+    /// Imports the module once (a failed import is retried next time) and resolves to its exports.
+    fn load_lazy(url: &str) -> js_sys::Promise;
+}
+
+/// The absolute URL of `relative`, resolved against the document (so under any sub-path).
+fn resolve(relative: &str) -> Option<String> {
+    let base = web_sys::window()?.document()?.base_uri().ok()??;
+    Some(web_sys::Url::new_with_base(relative, &base).ok()?.href())
+}
+
+/// Loads the lazy module and calls `export(args...)` on it; resolves to what it returns.
+pub async fn call_lazy(export: &str, args: &js_sys::Array) -> Result<JsValue, String> {
+    let url = resolve(LAZY_URL).ok_or("the page has no base URL")?;
+    let module = JsFuture::from(load_lazy(&url)).await.map_err(describe)?;
+    let f = js_sys::Reflect::get(&module, &JsValue::from_str(export)).map_err(describe)?;
+    let f = f.dyn_into::<js_sys::Function>().map_err(|_| format!("the lazy module has no {export}"))?;
+    f.apply(&JsValue::NULL, args).map_err(describe)
+}
+
+thread_local! {
+    /// Panel bodies the lazy module has mounted and the page has not closed.
+    static MOUNTED: Cell<u32> = const { Cell::new(0) };
+}
+
+/// True while any panel body is mounted: only then does the page send its state to the panels.
+pub fn any_mounted() -> bool {
+    MOUNTED.with(Cell::get) > 0
+}
+
+fn describe(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// A panel body the lazy module draws: an empty `<div id="…-lazy">` it mounts into, with a
+/// status line while it loads (or why it could not). `state` is the page's state, read when the
+/// body mounts; later states reach it as [`ToPanel::State`] messages. Without `wanted` the body
+/// loads at once; with it, when `wanted` turns true or the status line first comes within
+/// [`NEAR_MARGIN`] of the viewport, whichever is first.
+#[component]
+pub fn LazyBody(
+    panel: PanelKind,
+    state: Memo<PanelState>,
+    #[prop(optional)] wanted: Option<Signal<bool>>,
+) -> impl IntoView {
+    let node = NodeRef::<Div>::new();
+    let status_node = NodeRef::<leptos::html::P>::new();
+    let (status, set_status) = signal(Some(String::from("Loading…")));
+    let go = match wanted {
+        None => Signal::derive(|| true),
+        Some(wanted) => {
+            let near = near_viewport(status_node);
+            Signal::derive(move || wanted.get() || near.get())
+        }
+    };
+    let started = Arc::new(AtomicBool::new(false));
+    // Set once the body is mounted (only a mounted body is told to unmount), and once the page
+    // closes the panel (a mount that finishes after that is undone at once).
+    let (mounted, closed) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+    let (mounted_here, closed_here) = (mounted.clone(), closed.clone());
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        if !go.get() || started.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let mount = Mount { panel, state: state.get_untracked() };
+        let bytes = js_sys::Uint8Array::from(to_bytes(&mount).as_slice());
+        let args = js_sys::Array::of2(&el, &bytes);
+        let (mounted, closed) = (mounted_here.clone(), closed_here.clone());
+        leptos::task::spawn_local(async move {
+            let result = call_lazy("mount_panel", &args).await;
+            if result.is_ok() && closed.load(Ordering::Relaxed) {
+                send_to_panels(&ToPanel::Unmount(panel));
+            } else if result.is_ok() {
+                mounted.store(true, Ordering::Relaxed);
+                MOUNTED.with(|m| m.set(m.get() + 1));
+                // A state that changed while the module loaded was not sent (nothing was mounted
+                // yet): the body would show the state of its mount until the next change.
+                let now = state.get_untracked();
+                if now != mount.state {
+                    send_to_panels(&ToPanel::State(now));
+                }
+            }
+            set_status.set(
+                result.err().map(|e| format!("This panel could not load: {e}. Reload the page to retry.")),
+            );
+        });
+    });
+    on_cleanup(move || {
+        closed.store(true, Ordering::Relaxed);
+        if mounted.load(Ordering::Relaxed) {
+            MOUNTED.with(|m| m.set(m.get().saturating_sub(1)));
+            send_to_panels(&ToPanel::Unmount(panel));
+        }
+    });
+    view! {
+        <p class="hint lazy-status" role="status" node_ref=status_node
+            hidden=move || status.get().is_none()>{move || status.get()}</p>
+        <div id=panel.element_id() class="lazy" node_ref=node></div>
+    }
+}
+
+/// How far outside the viewport a body that loads on approach starts loading.
+const NEAR_MARGIN: &str = "300px";
+
+/// True from the first time `target` comes within [`NEAR_MARGIN`] of the viewport (a hidden
+/// element never does); the observer stops watching then.
+fn near_viewport(target: NodeRef<leptos::html::P>) -> ReadSignal<bool> {
+    let (near, set_near) = signal(false);
+    let observer = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            let seen = entries.iter().filter_map(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok());
+            if seen.into_iter().any(|e| e.is_intersecting()) {
+                set_near.set(true);
+                observer.disconnect();
+            }
+        },
+    );
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(NEAR_MARGIN);
+    let observer =
+        web_sys::IntersectionObserver::new_with_options(observer.into_js_value().unchecked_ref(), &options);
+    let Ok(observer) = observer else {
+        set_near.set(true);
+        return near;
+    };
+    // It disconnects itself on the first sighting; the sections that use it live as long as the page.
+    Effect::new(move |_| {
+        if let Some(el) = target.get() {
+            observer.observe(&el);
+        }
+    });
+    near
+}

@@ -1,0 +1,118 @@
+//! The capacity plan: target load and GPU price in, replicas, GPUs and cost per million tokens out.
+//! The page keeps the heading; the boxes and the result are a lazily loaded body
+//! ([`PanelKind::Capacity`]) that loads when the section comes near the viewport.
+
+use leptos::prelude::*;
+
+use crate::ui::lazy::channel::lazy_body_near;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::context::PanelContext;
+use crate::ui::controls::widgets::NumberInput;
+use crate::core::capacity::{capacity_plan, gpus_for, CapacityPlan};
+use crate::core::placement::PlacementMode;
+use crate::core::presets::GPU_PRICES;
+use crate::core::roofline::{evaluate, Analysis, Scenario};
+use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
+use crate::view::format::{fixed, significant, thousands};
+use crate::protocol::panel::PanelKind;
+use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
+use crate::state::Inputs;
+
+/// The section: its heading, then the body once it comes near.
+#[component]
+pub fn CapacityPanel() -> impl IntoView {
+    view! {
+        <section id="capacity" class="panel capacity" aria-labelledby="capacity-title">
+            <h2 id="capacity-title">"Capacity plan"</h2>
+            <IdealNote panel=NotePanel::Capacity/>
+            {lazy_body_near(PanelKind::Capacity, Signal::derive(|| false), || view! { <CapacityBody/> }.into_any())}
+        </section>
+    }
+}
+
+/// Inputs for the plan and its result, or why there is none, from the [`PanelContext`] (the boxes
+/// send their changes through it).
+#[component]
+pub fn CapacityBody() -> impl IntoView {
+    let PanelContext { inputs, scenario, analysis, .. } = PanelContext::get();
+    let plan = Memo::new(move |_| {
+        let now = inputs.get();
+        capacity_plan(&scenario.get(), &now.placing(), now.rate_req_per_s, now.usd_per_gpu_hour())
+    });
+    let decode_only = Memo::new(move |_| decode_only_plan(&inputs.get(), &scenario.get(), &analysis.get()));
+    view! {
+        <div class="capacity-inputs">
+            <NumberInput input=RATE_INPUT/>
+            <NumberInput input=PRICE_INPUT/>
+        </div>
+        <p id="plan-price-source" class="plan-note">{move || price_source(&inputs.get())}</p>
+        {move || match plan.get() {
+            Some(p) => plan_view(&inputs.get(), &p, decode_only.get()).into_any(),
+            None => view! {
+                <p id="capacity-none" class="capacity-none">"No rate meets both targets at this percentile with prefill on the GPUs, so no number of replicas serves this load inside them."</p>
+            }.into_any(),
+        }}
+    }
+}
+
+/// The batch table's answer, without prefill: replicas at the knee serving decode only.
+fn decode_only_plan(i: &Inputs, scenario: &Scenario, analysis: &Analysis) -> Option<(f64, u32)> {
+    let rate =
+        (analysis.server_batch > 0).then(|| evaluate(scenario, analysis.server_batch).goodput_req_per_s)?;
+    let gpus = gpus_for(i.rate_req_per_s, rate, scenario.tp.max(1));
+    (gpus > 0).then_some((rate, gpus))
+}
+
+/// Where the price comes from: the search's sourced default for a preset (or that it was edited).
+fn price_source(i: &Inputs) -> String {
+    match i.gpu_price_index() {
+        Some(k) if i.search.usd_per_gpu_hour[k] == GPU_PRICES[k].usd_per_gpu_hour => {
+            format!("{} price: {}", i.scenario.gpu.name, GPU_PRICES[k].source)
+        }
+        Some(_) => format!("{} price: edited here (the search's price list follows).", i.scenario.gpu.name),
+        None => "A custom GPU: the price is yours.".to_string(),
+    }
+}
+
+/// The plan's numbers as a definition list, each with the arithmetic behind it.
+fn plan_view(i: &Inputs, p: &CapacityPlan, decode_only: Option<(f64, u32)>) -> impl IntoView {
+    let unit = &p.unit;
+    let pct = percentile_label(i.percentile().share);
+    let how = match i.placement.mode {
+        PlacementMode::Colocated => {
+            format!("chunked prefill, {}-token steps", thousands(f64::from(i.sim.chunk_tokens)))
+        }
+        PlacementMode::Disaggregated => "the disaggregated split".to_string(),
+    };
+    let per_replica = format!(
+        "{} req/s with {} ({} GPU{}): {} TTFT {}, {} TPOT {}; {} binds",
+        significant(unit.rate_req_per_s),
+        how,
+        unit.gpus,
+        if unit.gpus == 1 { "" } else { "s" },
+        pct,
+        seconds_text(unit.ttft_s),
+        pct,
+        ms_text(unit.tpot_s),
+        binds_text(unit.binds),
+    );
+    let replicas =
+        format!("⌈{} ÷ {}⌉ = {}", fixed(i.rate_req_per_s, 2), significant(unit.rate_req_per_s), p.replicas);
+    let decode = decode_only.map_or("no batch meets both targets".to_string(), |(rate, gpus)| {
+        format!(
+            "{} req/s a replica at the knee, {} GPUs: a lower bound, prompts are not free",
+            significant(rate),
+            thousands(f64::from(gpus))
+        )
+    });
+    view! {
+        <dl class="plan">
+            <dt>"Each replica serves"</dt><dd id="plan-replica">{per_replica}</dd>
+            <dt>"Replicas"</dt><dd id="plan-replicas">{replicas}</dd>
+            <dt>"GPUs"</dt><dd id="plan-gpus">{thousands(f64::from(p.gpus))}</dd>
+            <dt>"Cost per hour"</dt><dd id="plan-cost-hour">{format!("{} × ${} = ${}", p.gpus, fixed(p.usd_per_gpu_hour, 2), fixed(p.cost_per_hour, 2))}</dd>
+            <dt>"Cost per million output tokens"</dt><dd id="plan-cost-mtok">{format!("${}", fixed(p.cost_per_million_tokens, 3))}</dd>
+            <dt>"Decode only"</dt><dd id="plan-decode-only">{decode}</dd>
+        </dl>
+    }
+}

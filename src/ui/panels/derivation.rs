@@ -1,0 +1,62 @@
+//! The derivation panel: the worked example's arithmetic with the current numbers, one `formula = numbers =
+//! result` line each, following every control through the scenario and analysis memos. The page
+//! keeps the heading and intro; the lines are a lazily loaded body ([`PanelKind::Derivation`]) that
+//! loads when the section comes near the viewport or when an embed or presentation shows it.
+
+use leptos::prelude::*;
+
+use crate::ui::lazy::channel::lazy_body_near;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::shell::page::PageState;
+use crate::core::derivation::derive;
+use crate::view::derivation_text::{lines, Line};
+use crate::protocol::panel::PanelKind;
+use crate::state::view::{Mode, Panel};
+
+/// The panel (`view=derivation`).
+#[component]
+pub fn DerivationPanel() -> impl IntoView {
+    let view = PageState::get().view;
+    let wanted = Signal::derive(move || {
+        let v = view.get();
+        v.mode != Mode::Page && v.panel == Panel::Derivation
+    });
+    view! {
+        <section id="derivation" class="panel derivation" data-panel="derivation" aria-labelledby="derivation-title">
+            <h2 id="derivation-title">"The arithmetic"</h2>
+            <p class="derivation-intro">
+                "Every number of the worked example, recomputed for the current settings: formula = numbers = result."
+            </p>
+            {lazy_body_near(PanelKind::Derivation, wanted, || view! { <DerivationBody/> }.into_any())}
+        </section>
+    }
+}
+
+/// The lines, recomputed whenever the scenario or its analysis changes.
+#[component]
+pub fn DerivationBody() -> impl IntoView {
+    let PanelContext { scenario, analysis, .. } = PanelContext::get();
+    let printed = Memo::new(move |_| {
+        let scenario = scenario.get();
+        lines(&scenario, &derive(&scenario, &analysis.get()))
+    });
+    view! {
+        <ol class="derivation-lines">
+            {move || printed.get().into_iter().map(line_view).collect_view()}
+        </ol>
+    }
+}
+
+/// One line: its label, then `formula = numbers = result`, then a note in words.
+fn line_view(l: Line) -> impl IntoView {
+    let numbers = (!l.numbers.is_empty()).then(|| view! { " = " <span class="numbers">{l.numbers}</span> });
+    let result = (!l.result.is_empty()).then(|| view! { " = " <strong class="result">{l.result}</strong> });
+    let note = (!l.note.is_empty()).then(|| view! { <span class="note">{l.note}</span> });
+    view! {
+        <li data-line=l.id>
+            <span class="label">{l.label}</span>
+            <span class="equation"><span class="formula">{l.formula}</span>{numbers}{result}</span>
+            {note}
+        </li>
+    }
+}

@@ -1,0 +1,104 @@
+//! The one-line note under each planning panel's heading while the page prices on the ideal roofline:
+//! what the ideal figure is a bound on, the measured engines' figure beside it
+//! ([`crate::core::calibration::summary`]), and a button that switches the page to them. It lives on
+//! the page side of each panel (not in a lazily loaded body), so it shows before a body loads.
+
+use leptos::prelude::*;
+
+use crate::ui::shell::page::{PageMemos, PageState};
+use crate::core::calibration::summary::{Figures, Summary};
+use crate::view::format::search::usd;
+use crate::view::format::{ms, significant, thousands};
+use crate::state::calibration::DEFAULT_ENGINE;
+
+/// The planning panels that carry the note; each gives its element ids' prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotePanel {
+    Capacity,
+    Placement,
+    Search,
+    Sim,
+}
+
+impl NotePanel {
+    /// The prefix of the note's ids (`capacity-ideal-note`, `capacity-use-measured`).
+    fn id(self) -> &'static str {
+        match self {
+            NotePanel::Capacity => "capacity",
+            NotePanel::Placement => "placement",
+            NotePanel::Search => "search",
+            NotePanel::Sim => "sim",
+        }
+    }
+
+    /// The sentence for this panel, from the page's figures beside the measured engines'.
+    fn sentence(self, s: &Summary) -> String {
+        let engine = s.engine.name();
+        match self {
+            NotePanel::Capacity => capacity_sentence(engine, &s.measured),
+            NotePanel::Placement | NotePanel::Sim => goodput_sentence(engine, &s.measured),
+            NotePanel::Search => search_sentence(&s.own, &s.measured),
+        }
+    }
+}
+
+/// "Ideal roofline: a lower bound on GPUs no engine reaches. Measured engines (vLLM): 6 GPUs, $0.52 ..."
+fn capacity_sentence(engine: &str, m: &Figures) -> String {
+    let measured = match (m.gpus, m.usd_per_million_tokens) {
+        (Some(gpus), Some(cost)) => format!(
+            "{} GPU{}, {} per million tokens",
+            thousands(f64::from(gpus)),
+            if gpus == 1 { "" } else { "s" },
+            usd(cost)
+        ),
+        _ => "no batch meets both targets, so no number of GPUs serves this load".to_string(),
+    };
+    format!(
+        "Ideal roofline: a lower bound on GPUs no engine reaches. Measured engines ({engine}): {measured}."
+    )
+}
+
+/// "Ideal roofline: an upper bound on goodput. Measured engines (vLLM): knee 48, 9.60 ms, 21.3 req/s per GPU."
+fn goodput_sentence(engine: &str, m: &Figures) -> String {
+    let measured = match (m.knee_batch, m.knee_tpot_s, m.knee_goodput_per_gpu_req_per_s) {
+        (Some(knee), Some(tpot_s), Some(per_gpu)) => format!(
+            "knee {}, {} ms, {} req/s per GPU",
+            thousands(f64::from(knee)),
+            ms(tpot_s),
+            significant(per_gpu)
+        ),
+        _ => "no batch meets both targets, so no goodput".to_string(),
+    };
+    format!("Ideal roofline: an upper bound on goodput. Measured engines ({engine}): {measured}.")
+}
+
+/// "Ideal roofline: its TPOTs are bounds (fastest 4.87 ms here); measured engines reach 6.99 ms at best."
+fn search_sentence(own: &Figures, m: &Figures) -> String {
+    let fastest = own.floor_tpot_s.map(|f| format!(" (fastest {} ms here)", ms(f))).unwrap_or_default();
+    let measured = match m.floor_tpot_s {
+        Some(f) => format!("measured engines reach {} ms at best", ms(f)),
+        None => "measured engines cannot run this configuration".to_string(),
+    };
+    format!("Ideal roofline: its TPOTs are bounds{fastest}; {measured}.")
+}
+
+/// The note for `panel`: shown only while the page's cost model is the ideal roofline.
+#[component]
+pub fn IdealNote(panel: NotePanel) -> impl IntoView {
+    let set_inputs = PageState::get().set_inputs;
+    let shown = PageMemos::get().ideal_note;
+    let use_measured = move |_| set_inputs.update(|i| i.set_measured(DEFAULT_ENGINE));
+    move || {
+        shown.get().map(|s| {
+            view! {
+                <p class="ideal-note" id=format!("{}-ideal-note", panel.id()) role="note">
+                    {panel.sentence(&s)}
+                    " "
+                    <button type="button" class="fix" id=format!("{}-use-measured", panel.id()) on:click=use_measured>
+                        "Use measured engines"
+                    </button>
+                </p>
+            }
+        })
+    }
+}

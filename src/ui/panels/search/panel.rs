@@ -1,0 +1,133 @@
+//! The configuration search panel: the page keeps the heading and the open button (`search=1`, or
+//! an embed or presentation of `view=search`); the body (status, chart, table, prices) loads from
+//! the lazy module and searches whenever the page's [`crate::core::search::SearchSpec`] changes.
+
+use leptos::prelude::*;
+
+use crate::ui::lazy::channel::lazy_body;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::context::PanelContext;
+use crate::ui::shell::page::PageState;
+use crate::ui::panels::search::chart::SearchChart;
+use crate::ui::panels::search::prices::PriceEditor;
+use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
+use crate::ui::panels::search::table::{SearchFilters, SearchTable};
+use crate::core::roofline::Scenario;
+use crate::view::format::thousands;
+use crate::protocol::panel::PanelKind;
+use crate::state::view::{Mode, Panel};
+use crate::state::WORKED_EXAMPLE;
+
+/// The section (`view=search`).
+#[component]
+pub fn SearchPanel() -> impl IntoView {
+    let PageState { inputs, set_inputs, view, .. } = PageState::get();
+    let open = Memo::new(move |_| {
+        let v = view.get();
+        inputs.get().search.open || (v.mode != Mode::Page && v.panel == Panel::Search)
+    });
+    let toggle = move |_| set_inputs.update(|i| i.search.open = !i.search.open);
+    view! {
+        <section id="search" class="panel search" data-panel="search" aria-labelledby="search-title">
+            <h2 id="search-title">"Configuration search"</h2>
+            <IdealNote panel=NotePanel::Search/>
+            <p class="hint">
+                "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to "
+                "8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets."
+            </p>
+            <button id="search-open" type="button" aria-expanded=move || open.get().to_string()
+                aria-controls="search-body" on:click=toggle>
+                {move || if open.get() { "Hide the search" } else { "Search configurations" }}
+            </button>
+            <Show when=move || open.get()>
+                {lazy_body(PanelKind::Search, || view! { <SearchBody/> }.into_any())}
+            </Show>
+        </section>
+    }
+}
+
+/// What the body's parts share: the run, the shown rows (indices into the run's rows, filtered and
+/// sorted) and the hovered row (an index into the run's rows), for the linked hover.
+#[derive(Clone, Copy)]
+pub struct SearchView {
+    pub run: SearchRun,
+    pub shown: Memo<Vec<usize>>,
+    pub hovered: RwSignal<Option<usize>>,
+}
+
+/// The body: searches on mount and whenever the spec changes; provides [`SearchView`].
+#[component]
+pub fn SearchBody() -> impl IntoView {
+    let PanelContext { inputs, look, .. } = PanelContext::get();
+    let run = SearchRun::new();
+    let runner = SearchRunner::new(run);
+    // The search varies the GPU, precisions and TP itself: loading a row changes no spec.
+    let spec = Memo::new(move |_| {
+        let mut spec = inputs.get().search_spec();
+        let Scenario { gpu, weight_precision, kv_precision, tp, .. } = WORKED_EXAMPLE;
+        spec.scenario = Scenario { gpu, weight_precision, kv_precision, tp, ..spec.scenario };
+        spec
+    });
+    Effect::new(move |_| runner.request(spec.get()));
+    let shown = Memo::new(move |_| {
+        let s = inputs.get().search;
+        run.found.with(|f| {
+            f.as_ref().map(|f| crate::view::format::search::shown(&f.rows, &s.filters, s.sort)).unwrap_or_default()
+        })
+    });
+    let hovered = RwSignal::new(None);
+    // A hovered index names a row of the last search only.
+    Effect::new(move |_| {
+        run.found.track();
+        hovered.set(None);
+    });
+    provide_context(SearchView { run, shown, hovered });
+    view! {
+        <div id="search-body" class="search-body">
+            <SearchStatus run=run/>
+            <SearchFilters/>
+            <SearchChart look=look/>
+            <SearchTable/>
+            <PriceEditor/>
+        </div>
+    }
+}
+
+/// Progress while a search runs; what it evaluated and how long it took once done (the data-
+/// attributes are what tests and the benchmark read).
+#[component]
+fn SearchStatus(run: SearchRun) -> impl IntoView {
+    let (busy, progress) = (move || run.busy.get(), move || run.progress.get());
+    let evaluated = move || run.found.with(|f| f.as_ref().map_or(0, |f| f.evaluated));
+    let rows = move || run.found.with(|f| f.as_ref().map_or(0, |f| f.rows.len()));
+    let summary = move || {
+        let workers = run.workers.get();
+        let place =
+            if workers == 0 { "on the page".to_string() } else { format!("in {workers} Web Workers") };
+        run.found.with(|f| {
+            f.as_ref().map(|f| {
+                format!(
+                    "Evaluated {} configurations ({} serve inside both targets) in {} ms {place}.",
+                    thousands(f64::from(f.evaluated)),
+                    thousands(f.rows.len() as f64),
+                    thousands(run.elapsed_ms.get())
+                )
+            })
+        })
+    };
+    view! {
+        <div id="search-status" class="search-status" role="status" aria-live="polite"
+            data-busy=move || busy().to_string()
+            data-searches=move || run.searches.get().to_string()
+            data-ms=move || format!("{:.1}", run.elapsed_ms.get())
+            data-evaluated=move || evaluated().to_string()
+            data-rows=move || rows().to_string()>
+            <label for="search-progress">{move || if busy() { "Searching… " } else { "Groups searched " }}</label>
+            <progress id="search-progress" max=move || progress().1 value=move || progress().0>
+                {move || format!("{} of {}", progress().0, progress().1)}
+            </progress>
+            {move || run.error.get().map(|e| view! { <p id="search-error" class="notice">{e}</p> })}
+            <p id="search-summary" class="hint">{summary}</p>
+        </div>
+    }
+}

@@ -1,0 +1,155 @@
+//! The simulator panel: a toggle, its controls, the goodput readout, the attainment and served-rate
+//! charts, and the data tables; sweeps run in a Web Worker through [`crate::ui::workers::sim_runner`].
+
+use leptos::prelude::*;
+
+use crate::ui::lazy::channel::lazy_body;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::context::PanelContext;
+use crate::ui::shell::page::PageState;
+use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
+use crate::ui::panels::sim::controls::SimControls;
+use crate::ui::panels::sim::placement::PlacementSimChart;
+use crate::ui::workers::sim_runner::{SimRun, SimRunner};
+use crate::ui::panels::sim::table::{ChunkTable, SimTable};
+use crate::core::capacity::{unit_point, Placing};
+use crate::core::placement::PlacementMode;
+use crate::core::roofline::{Analysis, Scenario};
+use crate::view::format::{
+    ms_or_dash, percent, significant, sim_analytic, sim_plan_line, sim_goodput, sim_goodput_range, sim_steady_note,
+    target_ms,
+};
+use crate::protocol::panel::PanelKind;
+use crate::protocol::sim::SimResult;
+
+/// The section: closed until asked for, then swept whenever the scenario or a control changes.
+#[component]
+pub fn SimPanel() -> impl IntoView {
+    let PageState { inputs, set_inputs, .. } = PageState::get();
+    let shown = Memo::new(move |_| inputs.get().sim.shown);
+    let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
+    view! {
+        <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
+            <h2 id="sim-title">"SLO attainment against request rate"</h2>
+            <IdealNote panel=NotePanel::Sim/>
+            <p class="sim-intro">
+                "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server "
+                "with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a "
+                "range of load; goodput is the highest rate at which enough requests still meet both targets."
+            </p>
+            <button id="sim-toggle" type="button" aria-expanded=move || shown.get().to_string()
+                aria-controls="sim-body" on:click=toggle>
+                {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
+            </button>
+            <Show when=move || shown.get()>
+                {lazy_body(PanelKind::Sim, || view! { <SimBody/> }.into_any())}
+            </Show>
+        </section>
+    }
+}
+
+/// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
+/// scenario or a control changes. With the `lazy_panels` feature the lazy module mounts it. Its
+/// reads and its controls send through the [`PanelContext`] (the page's own, or the lazy module's).
+#[component]
+pub fn SimBody() -> impl IntoView {
+    let PanelContext { inputs, scenario, look, .. } = PanelContext::get();
+    let run = SimRun::new();
+    let runner = SimRunner::new(run);
+    let wanted = Memo::new(move |_| {
+        let i = inputs.get();
+        i.sim.shown.then(|| (scenario.get(), i.sim, i.placement))
+    });
+    Effect::new(move |_| {
+        if wanted.get().is_some() {
+            runner.request(&inputs.get_untracked());
+        }
+    });
+    view! {
+        <div id="sim-body" class="sim-body">
+            <SimControls/>
+            <div class="sim-results">
+                <SimStatus run=run/>
+                <SimReadout run=run/>
+                <PlacementSimChart result=run.result.into() look=look disagg=Signal::derive(move || {
+                    inputs.get().placement.mode == PlacementMode::Disaggregated
+                })/>
+                <div class="charts">
+                    <SimChart kind=SimChartKind::Attainment result=run.result.into() look=look/>
+                    <SimChart kind=SimChartKind::Served result=run.result.into() look=look/>
+                </div>
+                <SimTable result=run.result.into()/>
+                <ChunkTable result=run.result.into()
+                    chunk_tokens=Signal::derive(move || inputs.get().sim.chunk_tokens)/>
+            </div>
+        </div>
+    }
+}
+
+/// Progress while a sweep runs, its speed when done, or why it could not run. The bar and the
+/// speed line share one grid cell (the line hidden while the bar shows), so a sweep starting or
+/// ending does not move the page below: no relayout and repaint of the charts while workers run.
+#[component]
+fn SimStatus(run: SimRun) -> impl IntoView {
+    let progress = move || run.progress.get();
+    view! {
+        <div id="sim-status" class="sim-status" role="status" aria-live="polite"
+            data-busy=move || progress().is_some().to_string() data-sweeps=move || run.delivered.get().to_string()>
+            {move || progress().map(|(done, total)| view! {
+                <span class="sim-bar">
+                    <label for="sim-progress">"Simulating… "</label>
+                    <progress id="sim-progress" max=total value=done>{format!("{done} of {total}")}</progress>
+                </span>
+            })}
+            {move || run.error.get().map(|e| view! { <p id="sim-error" class="notice">{e}</p> })}
+            {move || run.speed.get().map(|s| view! { <p id="sim-speed" class="hint">{s}</p> })}
+        </div>
+    }
+}
+
+/// Goodput as the simulator reads it, beside the analytic knee, with the lesson of the mode.
+#[component]
+fn SimReadout(run: SimRun) -> impl IntoView {
+    let PanelContext { inputs, scenario, analysis, .. } = PanelContext::get();
+    view! {
+        {move || run.result.get().map(|r| readout(&scenario.get(), &analysis.get(), &r))}
+        {move || run.result.get().map(|r| {
+            let i = inputs.get();
+            let colocated = Placing { mode: PlacementMode::Colocated, ..i.placing() };
+            let unit = unit_point(&scenario.get(), &colocated);
+            view! { <p id="sim-plan">{sim_plan_line(i.rate_req_per_s, &r.sweep, scenario.get().tp, unit.as_ref())}</p> }
+        })}
+    }
+}
+
+fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl IntoView {
+    let criterion = format!(
+        "at least {} of {} meet TTFT ≤ {} ms and TPOT ≤ {} ms",
+        percent(r.attainment_target),
+        if r.counting == crate::core::sim::Counting::Tokens { "tokens" } else { "requests" },
+        target_ms(scenario.ttft_target_s),
+        target_ms(scenario.tpot_target_s)
+    );
+    let knee = sim_analytic(scenario, analysis, r.cap);
+    let at = r.sweep.at_goodput.map(|p| {
+        format!(
+            "At goodput the decode batch averages {} sequences; TTFT p90 {} ms, TPOT p90 {} ms.",
+            significant(p.batch_mean),
+            ms_or_dash(p.ttft.p90_s),
+            ms_or_dash(p.tpot.p90_s)
+        )
+    });
+    let per_gpu = r.sweep.goodput_req_per_s / f64::from(scenario.tp.max(1));
+    view! {
+        <div id="sim-readout" class="sim-readout">
+            <p class="sim-goodput-line">
+                "Simulated goodput: " <strong id="sim-goodput">{sim_goodput(&r.sweep)}</strong>
+                " (" <span id="sim-goodput-range">{sim_goodput_range(&r.sweep)}</span> ")"
+                {(scenario.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
+                {format!(": the highest rate at which {criterion}, its queue not growing.")}
+            </p>
+            <p id="sim-analytic">{knee} " " {at}</p>
+            <p id="sim-steady">{sim_steady_note(&r.sweep, r.load == crate::core::sim::LoadMode::Open)}</p>
+        </div>
+    }
+}

@@ -1,0 +1,116 @@
+//! The page's state as context: the signals the page owns ([`PageState`]) and the core memos derived
+//! from them ([`PageMemos`]), each one small `Copy` bundle that App provides and components read.
+
+use leptos::prelude::*;
+
+use crate::ui::lazy::channel::Changes;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::explore::linked::Linked;
+use crate::ui::shell::theme;
+use crate::chart::hold::on_axis;
+use crate::chart::Look;
+use crate::core::calibration::summary::{summary, Load, Summary};
+use crate::core::calibration::CostModel;
+use crate::core::curves::{curves_with_measured, Curves};
+use crate::core::fit::{fit, MeasuredPoint};
+use crate::core::roofline::{analyze, Analysis, Scenario};
+use crate::core::table::{batch_table, BatchRow};
+use crate::view::share::{link_query, LinkState};
+use crate::state::calibration::DEFAULT_ENGINE;
+use crate::state::view::View;
+use crate::state::drag::AxisHold;
+use crate::state::Inputs;
+
+/// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
+/// and whether the key legend shows.
+#[derive(Clone, Copy)]
+pub struct PageState {
+    pub inputs: ReadSignal<Inputs>,
+    pub set_inputs: WriteSignal<Inputs>,
+    pub view: ReadSignal<View>,
+    pub set_view: WriteSignal<View>,
+    pub points: ReadSignal<Vec<MeasuredPoint>>,
+    pub set_points: WriteSignal<Vec<MeasuredPoint>>,
+    pub legend: ReadSignal<bool>,
+    pub set_legend: WriteSignal<bool>,
+}
+
+impl PageState {
+    /// Signals starting from the state a link opened.
+    pub fn new(link: &LinkState) -> PageState {
+        let (inputs, set_inputs) = signal(link.inputs);
+        let (view, set_view) = signal(link.view);
+        let (points, set_points) = signal(link.measured.clone());
+        let (legend, set_legend) = signal(false);
+        PageState { inputs, set_inputs, view, set_view, points, set_points, legend, set_legend }
+    }
+
+    /// The page's state, as App provided it.
+    pub fn get() -> PageState {
+        expect_context::<PageState>()
+    }
+}
+
+/// The core's results for the page's state, each a memo, with the linked-chart state and the look.
+#[derive(Clone, Copy)]
+pub struct PageMemos {
+    pub scenario: Memo<Scenario>,
+    pub analysis: Memo<Analysis>,
+    pub rows: Memo<Vec<BatchRow>>,
+    /// What the batch charts draw: on the held batch axis while a slider is dragged (`hold`).
+    pub curves: Memo<Curves>,
+    /// The batch axis a slider drag holds ([`crate::ui::controls::drag`] sets it; the one place axes hold still).
+    pub hold: RwSignal<AxisHold>,
+    /// While the page prices on the ideal roofline, its figures beside the measured engines' (the four
+    /// planning panels' notes read this one memo); `None` otherwise.
+    pub ideal_note: Memo<Option<Summary>>,
+    /// The page's whole state as its query string (what the URL shows).
+    pub page_query: Memo<String>,
+    pub look: Signal<Look>,
+    pub linked: Linked,
+}
+
+impl PageMemos {
+    /// The memos over `page`'s signals.
+    pub fn new(page: PageState) -> PageMemos {
+        let PageState { inputs, view, set_view, points, .. } = page;
+        let scenario = Memo::new(move |_| inputs.get().scenario);
+        let analysis = Memo::new(move |_| analyze(&scenario.get()));
+        let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
+        let measured_fit = Memo::new(move |_| fit(&scenario.get(), &points.get()));
+        let hold = RwSignal::new(AxisHold::default());
+        let curves = Memo::new(move |_| {
+            let fitted = measured_fit.get();
+            let (s, a, p) = (scenario.get(), analysis.get(), points.get());
+            let free = curves_with_measured(&s, &a, &p, fitted.as_ref().ok());
+            let axis = hold.get().axis(free.axis_max_batch);
+            on_axis(free, &s, &a, (&p, fitted.as_ref().ok()), axis)
+        });
+        let ideal_note = Memo::new(move |_| {
+            let i = inputs.get();
+            let load = Load {
+                rate_req_per_s: i.rate_req_per_s,
+                usd_per_gpu_hour: i.usd_per_gpu_hour(),
+                placing: i.placing(),
+            };
+            (i.scenario.calibration == CostModel::Ideal).then(|| summary(&i.scenario, DEFAULT_ENGINE, load))
+        });
+        let page_query = Memo::new(move |_| link_query(&inputs.get(), &view.get(), &points.get()));
+        let look = theme::look_signal(view);
+        let linked = Linked::new((view, set_view), scenario, analysis);
+        PageMemos { scenario, analysis, rows, curves, hold, ideal_note, page_query, look, linked }
+    }
+
+    /// The page's memos, as App provided them.
+    pub fn get() -> PageMemos {
+        expect_context::<PageMemos>()
+    }
+
+    /// The [`PanelContext`] over the page's own signals: a body the page draws changes them in place.
+    pub fn panel_context(self, page: PageState) -> PanelContext {
+        let PageState { inputs, set_inputs, view, points, set_points, .. } = page;
+        let changes = Changes::Page { inputs: (inputs, set_inputs), measured: (points, set_points) };
+        let PageMemos { scenario, analysis, look, .. } = self;
+        PanelContext { inputs, view, measured: points, scenario, analysis, look, changes }
+    }
+}

@@ -1,0 +1,217 @@
+//! The main thread's handle on a module Web Worker that speaks postcard bytes (the simulator's,
+//! the search's): created on demand, messages queued until the worker says it is ready, every
+//! failure delivered as an `Err` string; the pools both runners start (one worker per core, up to a
+//! cap) and the clock and performance marks they time their work with.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::protocol::codec::READY;
+
+/// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
+pub type Reply = Result<Vec<u8>, String>;
+
+/// Where the worker is in its life.
+enum Phase {
+    /// Loading; the messages posted so far wait here (a message sent before the worker's handler
+    /// is installed would be lost).
+    Starting(Vec<Vec<u8>>),
+    /// Listening: requests go straight through.
+    Ready,
+    /// Failed to load, or crashed; it has been terminated.
+    Failed(String),
+}
+
+/// A running worker. Dropping the handle terminates the worker.
+pub struct ModuleWorker {
+    worker: Worker,
+    phase: Rc<RefCell<Phase>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+impl ModuleWorker {
+    /// Creates the module worker whose entry script is `loader_url` (relative to the page, so it
+    /// works under any sub-path; Trunk's loader shim for a `web`-target bin, whose failed import
+    /// or wasm fetch reaches the page as the worker's `error` event). The browser fetches its
+    /// files now, not at page load. Calls `on_reply` with each reply, or with an `Err` once if the
+    /// worker fails to load or crashes.
+    pub fn spawn(
+        loader_url: &'static str,
+        on_reply: impl Fn(Reply) + 'static,
+    ) -> Result<ModuleWorker, String> {
+        let worker = create_worker(loader_url)?;
+        let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
+        let on_reply = Rc::new(on_reply);
+        let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
+        let on_error = error_handler(worker.clone(), phase.clone(), on_reply, loader_url);
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(ModuleWorker { worker, phase, _on_message: on_message, _on_error: on_error })
+    }
+
+    /// Sends one message (postcard bytes); its replies arrive through `on_reply`. Before the
+    /// worker is ready the message is queued; after a failure this returns that failure.
+    pub fn post(&self, message: Vec<u8>) -> Result<(), String> {
+        match &mut *self.phase.borrow_mut() {
+            Phase::Starting(queue) => {
+                queue.push(message);
+                Ok(())
+            }
+            Phase::Ready => send(&self.worker, &message),
+            Phase::Failed(why) => Err(why.clone()),
+        }
+    }
+}
+
+impl Drop for ModuleWorker {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// Workers a pool capped at `cap` starts: the machine's cores (`navigator.hardwareConcurrency`),
+/// from 1 to `cap`.
+pub fn pool_size(cap: u8) -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, usize::from(cap.max(1)))
+}
+
+/// Starts up to `n` workers on `loader_url`, each calling its own `handler()` with its replies;
+/// stops at the first that cannot be created, and fails with why if that is the first.
+pub fn spawn_pool<F: Fn(Reply) + 'static>(
+    loader_url: &'static str,
+    n: usize,
+    handler: impl Fn() -> F,
+) -> Result<Vec<ModuleWorker>, String> {
+    let mut workers = Vec::new();
+    for _ in 0..n.max(1) {
+        match ModuleWorker::spawn(loader_url, handler()) {
+            Ok(w) => workers.push(w),
+            Err(why) if workers.is_empty() => return Err(why),
+            Err(_) => break,
+        }
+    }
+    Ok(workers)
+}
+
+/// Milliseconds from the page's time origin (0 where there is no clock).
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// A mark on the page's performance timeline (bench/browser times sweeps and searches between two).
+pub fn performance_mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// Starts the module worker from `loader_url`; only a bad URL or a blocked origin fails here,
+/// a load failure arrives later as an `error` event.
+fn create_worker(loader_url: &str) -> Result<Worker, String> {
+    if has_no_worker() {
+        return Err("this one-file copy of the page carries no worker".to_owned());
+    }
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    Worker::new_with_options(loader_url, &options).map_err(|e| describe("cannot create the worker", &e))
+}
+
+/// True in the one-file build (`make single`), which marks itself with
+/// `<meta name="goodput-lab-worker" content="none">`: a page opened from disk cannot start a worker,
+/// so it is not even tried (no failed request, no console error).
+fn has_no_worker() -> bool {
+    let document = web_sys::window().and_then(|w| w.document());
+    document
+        .and_then(|d| d.query_selector(r#"meta[name="goodput-lab-worker"][content="none"]"#).ok().flatten())
+        .is_some()
+}
+
+/// Handles the worker's messages: [`READY`] flushes the queue, anything else is a reply.
+fn message_handler(
+    worker: Worker,
+    phase: Rc<RefCell<Phase>>,
+    on_reply: Rc<dyn Fn(Reply)>,
+) -> Closure<dyn FnMut(MessageEvent)> {
+    Closure::new(move |event: MessageEvent| {
+        let data = event.data();
+        if data.as_string().is_some_and(|text| text == READY) {
+            if let Err(why) = flush(&worker, &phase) {
+                fail(&worker, &phase, &*on_reply, why);
+            }
+        } else if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
+            on_reply(Ok(bytes.to_vec()));
+        } else {
+            on_reply(Err("the worker sent a message that is neither its ready signal nor bytes".to_owned()));
+        }
+    })
+}
+
+/// Handles the worker's `error` event: its scripts or wasm failed to load, or it threw (a panic).
+fn error_handler(
+    worker: Worker,
+    phase: Rc<RefCell<Phase>>,
+    on_reply: Rc<dyn Fn(Reply)>,
+    loader_url: &'static str,
+) -> Closure<dyn FnMut(Event)> {
+    Closure::new(move |event: Event| {
+        // Handled here: the caller hears about it, so the browser need not report it as uncaught.
+        event.prevent_default();
+        fail(&worker, &phase, &*on_reply, error_message(&event, loader_url));
+    })
+}
+
+/// Marks the worker ready and posts the requests that waited for it, in order.
+fn flush(worker: &Worker, phase: &RefCell<Phase>) -> Result<(), String> {
+    let waiting = {
+        let mut phase = phase.borrow_mut();
+        let Phase::Starting(queue) = &mut *phase else { return Ok(()) };
+        let waiting = std::mem::take(queue);
+        *phase = Phase::Ready;
+        waiting
+    };
+    waiting.iter().try_for_each(|message| send(worker, message))
+}
+
+/// Terminates the worker, remembers why, and tells the caller (once: later errors are ignored).
+fn fail(worker: &Worker, phase: &RefCell<Phase>, on_reply: &dyn Fn(Reply), why: String) {
+    if matches!(*phase.borrow(), Phase::Failed(_)) {
+        return;
+    }
+    worker.terminate();
+    *phase.borrow_mut() = Phase::Failed(why.clone());
+    on_reply(Err(why));
+}
+
+/// Posts one message to the worker, as postcard bytes in a `Uint8Array`.
+fn send(worker: &Worker, message: &[u8]) -> Result<(), String> {
+    let bytes = js_sys::Uint8Array::from(message);
+    worker.post_message(&bytes).map_err(|e| describe("cannot post to the worker", &e))
+}
+
+/// The text of an `error` event: an `ErrorEvent`'s message (with its source line when known), or,
+/// for the plain `Event` a failed module fetch fires, a note naming the loader.
+fn error_message(event: &Event, loader_url: &str) -> String {
+    let Some(error) = event.dyn_ref::<ErrorEvent>() else {
+        return format!("the worker failed to load ({loader_url} or the script it imports)");
+    };
+    match (error.message(), error.filename()) {
+        (message, file) if file.is_empty() => format!("worker {loader_url}: {message}"),
+        (message, file) => format!("worker {loader_url}: {message} ({file}:{})", error.lineno()),
+    }
+}
+
+/// `context: <the JS error's message>`.
+fn describe(context: &str, error: &JsValue) -> String {
+    let text = match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
+    };
+    format!("{context}: {text}")
+}

@@ -1,0 +1,279 @@
+//! Runs sweeps off the main thread on a pool of simulation workers (one per core, at most
+//! [`SHARDS_MAX`]), started on the first request and reused: each of min(workers, seeds) workers
+//! sweeps a block of the seeds, the page combines their sweeps in seed order, then the workers run
+//! the goodput-dependent tail's parts (blocks of the step budgets; the disaggregated sweep). One request is in flight at a time and only the latest waits behind
+//! it, so stale sweeps are dropped (a superseded one skips its tail) and a slider drag costs at
+//! most one extra sweep. Without workers (the one-file build, a failure) sweeps run here.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use leptos::prelude::*;
+
+use crate::ui::workers::sim_flight::{Ask, Flight};
+use crate::ui::workers::sim_worker::SimWorker;
+use crate::ui::workers::pool::{now_ms, performance_mark, pool_size};
+use crate::view::format::thousands;
+use crate::protocol::sim::{
+    compute, decode, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
+};
+use crate::state::Inputs;
+
+/// The signals a sweep reports into.
+#[derive(Clone, Copy)]
+pub struct SimRun {
+    pub result: RwSignal<Option<SimResult>>,
+    /// (levels done, levels in all) while a sweep runs.
+    pub progress: RwSignal<Option<(u32, u32)>>,
+    pub error: RwSignal<Option<String>>,
+    /// How long the last sweep took and how fast it simulated.
+    pub speed: RwSignal<Option<String>>,
+    /// Sweeps of the latest state delivered so far (tests wait on it).
+    pub delivered: RwSignal<u32>,
+}
+
+impl SimRun {
+    pub fn new() -> SimRun {
+        SimRun {
+            result: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            error: RwSignal::new(None),
+            speed: RwSignal::new(None),
+            delivered: RwSignal::new(0),
+        }
+    }
+}
+
+/// What a reply leads to.
+enum Step {
+    Wait,
+    /// The tail's jobs, one per worker in order.
+    Post(Vec<Job>),
+    /// The request is over: its result, or none if it was superseded.
+    Finish(Option<SimResult>),
+}
+
+/// The runner's mutable state, shared with the workers' reply handlers.
+#[derive(Default)]
+struct Queue {
+    workers: Vec<SimWorker>,
+    /// No worker could be started, or one failed: sweeps run on the main thread.
+    local: bool,
+    /// The latest request made (what a failed worker's sweep is redone as).
+    latest: Option<Ask>,
+    in_flight: Option<Flight>,
+    pending: Option<Ask>,
+}
+
+/// A handle the panel keeps; cheap to copy into effects.
+#[derive(Clone, Copy)]
+pub struct SimRunner {
+    run: SimRun,
+    queue: StoredValue<Rc<RefCell<Queue>>, LocalStorage>,
+}
+
+impl SimRunner {
+    pub fn new(run: SimRun) -> SimRunner {
+        SimRunner { run, queue: StoredValue::new_local(Rc::new(RefCell::new(Queue::default()))) }
+    }
+
+    /// Asks for a sweep of `inputs`; supersedes any request still waiting.
+    pub fn request(&self, inputs: &Inputs) {
+        performance_mark("goodput:sweep-start");
+        let queue = self.queue.get_value();
+        let ask = {
+            let mut q = queue.borrow_mut();
+            let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
+            let ask = Ask { seq, inputs: *inputs };
+            q.latest = Some(ask);
+            self.run.progress.set(Some((0, 1)));
+            if q.in_flight.is_some() {
+                q.pending = Some(ask);
+                return;
+            }
+            ask
+        };
+        self.send(&queue, ask);
+    }
+
+    /// Posts the request's seed shards to the workers (starting them first), or runs it here.
+    fn send(&self, queue: &Rc<RefCell<Queue>>, ask: Ask) {
+        let failed = {
+            let mut q = queue.borrow_mut();
+            if q.workers.is_empty() && !q.local {
+                match SimWorker::spawn_pool(pool_size(SHARDS_MAX), || {
+                    self.reply_handler(Rc::downgrade(queue))
+                }) {
+                    Ok(workers) => q.workers = workers,
+                    Err(why) => self.fall_back(&mut q, why),
+                }
+            }
+            let (shards, tails) = match q.local {
+                true => (0, 0),
+                false => {
+                    (shards_for(&ask.inputs, q.workers.len()), tail_parts_for(&ask.inputs, q.workers.len()))
+                }
+            };
+            q.in_flight = Some(Flight::new(ask, shards, tails));
+            let Ask { seq, inputs } = ask;
+            let mut posts = q
+                .workers
+                .iter()
+                .take(usize::from(shards))
+                .enumerate()
+                .map(|(k, w)| w.post(&Job::Seeds { seq, inputs, shard: k as u8, shards }));
+            posts.find_map(Result::err)
+        };
+        if let Some(why) = failed {
+            self.worker_failed(queue, why);
+        } else if queue.borrow().local {
+            self.run_locally(queue.clone(), ask);
+        }
+    }
+
+    /// Drops the pool (after this event: a failing worker's handler may be running now) and
+    /// sweeps on the page from now on.
+    fn fall_back(&self, q: &mut Queue, why: String) {
+        let old = std::mem::take(&mut q.workers);
+        set_timeout(move || drop(old), std::time::Duration::ZERO);
+        q.local = true;
+        self.run.error.set(Some(format!("The simulator's worker could not start ({why}); sweeping on the page instead, so controls may pause briefly.")));
+    }
+
+    /// Runs one sweep on the main thread after the current frame, then delivers it.
+    fn run_locally(&self, queue: Rc<RefCell<Queue>>, ask: Ask) {
+        let this = *self;
+        set_timeout(
+            move || this.finish(&queue, Some(compute(&ask.inputs, |_, _| {}))),
+            std::time::Duration::ZERO,
+        );
+    }
+
+    /// A worker's replies, decoded and delivered.
+    fn reply_handler(&self, queue: Weak<RefCell<Queue>>) -> impl Fn(Result<Vec<u8>, String>) + 'static {
+        let this = *self;
+        move |reply| {
+            let Some(queue) = queue.upgrade() else { return };
+            match reply.map(|bytes| decode(&bytes)) {
+                Ok(Some(reply)) => this.deliver(&queue, reply),
+                Ok(None) => this
+                    .run
+                    .error
+                    .set(Some("The simulator's worker sent a reply the page cannot read.".into())),
+                Err(why) => this.worker_failed(&queue, why),
+            }
+        }
+    }
+
+    /// A worker failed to load or crashed: sweep on the page from now on, and redo whatever was
+    /// in flight (the latest request). Later failures of the dropped pool's workers are ignored.
+    fn worker_failed(&self, queue: &Rc<RefCell<Queue>>, why: String) {
+        let redo = {
+            let mut q = queue.borrow_mut();
+            if q.local {
+                return;
+            }
+            self.fall_back(&mut q, why);
+            let was_busy = q.in_flight.take().is_some();
+            let latest = q.latest;
+            q.pending.take().or(latest.filter(|_| was_busy))
+        };
+        if let Some(ask) = redo {
+            self.send(queue, ask);
+        }
+    }
+
+    /// Progress reaches the page for the latest request; the shards' sweeps, once all are in, go
+    /// on to the tail (unless superseded); the tail finishes the request. Stale replies are dropped.
+    fn deliver(&self, queue: &Rc<RefCell<Queue>>, reply: Reply) {
+        let step = {
+            let mut q = queue.borrow_mut();
+            let latest = q.latest.map_or(0, |a| a.seq);
+            // Once on the page, a dropped pool's last replies are not this flight's.
+            let worker_flight =
+                q.in_flight.as_mut().filter(|f| f.ask.seq == reply.seq() && !f.shards.is_empty());
+            let Some(f) = worker_flight else { return };
+            match reply {
+                Reply::Progress { part, done, .. } => {
+                    let (tail, k) = match part {
+                        Part::Seeds(k) => (false, k),
+                        Part::Tail(k) => (true, k),
+                    };
+                    let shown = f.advance(tail, k, done);
+                    if let Some(p) = shown.filter(|_| f.ask.seq == latest) {
+                        self.run.progress.set(Some(p));
+                    }
+                    Step::Wait
+                }
+                Reply::SeedSweeps { .. } if f.ask.seq != latest => Step::Finish(None),
+                Reply::SeedSweeps { shard, sweeps, .. } => {
+                    f.store(shard, sweeps).map_or(Step::Wait, Step::Post)
+                }
+                Reply::Tail { .. } if f.ask.seq != latest => Step::Finish(None),
+                Reply::Tail { part, tail, .. } => {
+                    f.store_tail(part, tail).map_or(Step::Wait, |r| Step::Finish(Some(r)))
+                }
+            }
+        };
+        match step {
+            Step::Wait => {}
+            Step::Post(jobs) => {
+                let posted = {
+                    let q = queue.borrow();
+                    q.workers.iter().zip(&jobs).map(|(w, job)| w.post(job)).find_map(Result::err)
+                };
+                if let Some(why) = posted {
+                    self.worker_failed(queue, why);
+                }
+            }
+            Step::Finish(result) => self.finish(queue, result),
+        }
+    }
+
+    /// Ends the request in flight: its result reaches the page if it is the latest; then the
+    /// request waiting, if any, is sent.
+    fn finish(&self, queue: &Rc<RefCell<Queue>>, result: Option<SimResult>) {
+        let (delivered, next) = {
+            let mut q = queue.borrow_mut();
+            let Some(flight) = q.in_flight.take() else { return };
+            let latest = q.latest.map_or(0, |a| a.seq);
+            let delivered = result.filter(|_| flight.ask.seq == latest);
+            if let Some(r) = &delivered {
+                self.report(&flight, r);
+            }
+            (delivered, q.pending.take())
+        };
+        if let Some(result) = delivered {
+            performance_mark("goodput:sweep-end");
+            self.run.result.set(Some(result));
+            self.run.progress.set(None);
+            self.run.delivered.update(|n| *n += 1);
+        }
+        if let Some(ask) = next {
+            self.send(queue, ask);
+        }
+    }
+
+    /// The sweep's size and speed, as the status line prints it.
+    fn report(&self, flight: &Flight, r: &SimResult) {
+        let elapsed_ms = (now_ms() - flight.started_ms).max(0.0);
+        let simulated = r.requests_simulated as f64;
+        let per_s = if elapsed_ms > 0.0 { simulated / (elapsed_ms / 1e3) } else { 0.0 };
+        let place = match flight.shards.len() {
+            0 => "on the page".to_owned(),
+            1 => "in a Web Worker".to_owned(),
+            n => format!("in {n} Web Workers"),
+        };
+        let split = r
+            .placement
+            .as_ref()
+            .map_or(String::new(), |p| format!(", {} of the disaggregated split", p.sweep.points.len()));
+        self.run.speed.set(Some(format!(
+            "Simulated {} requests ({} load levels{split} and the step-budget comparison) in {} ms {place}: {} requests/s.",
+            thousands(simulated),
+            r.sweep.points.len(),
+            thousands(elapsed_ms),
+            thousands(per_s)
+        )));
+    }
+}

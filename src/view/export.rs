@@ -1,0 +1,240 @@
+//! What the export buttons download, as plain text: the batch table (and the simulator's data table)
+//! as CSV with the page's printed values under unit-bearing headers, and file names that say the
+//! scenario. Pure, so native tests check it; the browser half is `ui::export`.
+
+use crate::core::roofline::{analyze, Precision};
+use crate::core::sim::{Counting, LoadMode, RatePoint, SeedBand, Sweep};
+use crate::core::table::{batch_table, BatchRow};
+use crate::view::format::{gb, ms, ms_or_dash, percent, req_per_s, significant, thousands, yes_no};
+use crate::state::fields::{MBU, OVERHEAD, TPOT};
+use crate::state::Inputs;
+
+/// Every file name starts with this.
+pub const FILE_PREFIX: &str = "goodput-lab";
+
+/// The note the batch table prints beside a row (the knee, the pool, a batch that cannot run).
+pub fn row_note(row: &BatchRow) -> &'static str {
+    match (row.is_knee, row.is_kv_pool, row.fits_kv_pool) {
+        (true, true, _) => "knee and KV-pool limit",
+        (true, false, false) => "knee, but it exceeds the KV pool: cannot run",
+        (true, false, true) => "knee: largest batch meeting both targets",
+        (false, true, _) => "KV-pool limit",
+        (false, false, false) => "exceeds the KV pool: cannot run",
+        _ => "",
+    }
+}
+
+/// The batch table's TTFT header, on the page and in the CSV: "TTFT, mean (ms)" with a prefix cache
+/// (the column is h x hit + (1 - h) x miss, a mean over requests), else "TTFT (ms)".
+pub fn ttft_header(prefix_on: bool) -> &'static str {
+    if prefix_on {
+        "TTFT, mean (ms)"
+    } else {
+        "TTFT (ms)"
+    }
+}
+
+/// The CSV's headers: the page table's columns, each with its unit (the TTFT one says "mean" with a
+/// prefix cache: [`ttft_header`]).
+pub fn batch_table_headers(per_gpu: bool, prefix_on: bool) -> Vec<&'static str> {
+    let mut h = vec![
+        "Batch (sequences)",
+        "Step time (ms)",
+        "Throughput (tokens/s)",
+        "Meets TPOT target (yes/no)",
+        "Goodput (req/s)",
+        ttft_header(prefix_on),
+        "Meets TTFT target (yes/no)",
+        "Weights read (GB/GPU)",
+    ];
+    if per_gpu {
+        h.extend(["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
+    }
+    h.push("Note");
+    h
+}
+
+/// A row's ten numbers as the page prints them: batch, step time, tokens/s, meets TPOT, goodput,
+/// TTFT, meets TTFT, weights read, then the per-GPU tokens/s and goodput. The page's table
+/// (`ui::batch_rows`) and the CSV both print from here.
+pub fn batch_row_numbers(row: &BatchRow) -> [String; 10] {
+    let p = row.point;
+    [
+        thousands(f64::from(p.batch)),
+        ms(p.step.step_s),
+        thousands(p.tokens_per_s),
+        yes_no(p.meets_tpot).to_string(),
+        req_per_s(p.goodput_req_per_s),
+        ms(p.ttft_mean_s),
+        yes_no(p.meets_ttft).to_string(),
+        gb(p.step.weight_read_bytes),
+        thousands(p.tokens_per_s_per_gpu),
+        req_per_s(p.goodput_per_gpu_req_per_s),
+    ]
+}
+
+/// One row's cells exactly as the page prints them: the numbers (the per-GPU two only when
+/// `per_gpu`), then the note.
+pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
+    let shown = if per_gpu { 10 } else { 8 };
+    let mut cells: Vec<String> = batch_row_numbers(row).into_iter().take(shown).collect();
+    cells.push(row_note(row).to_string());
+    cells
+}
+
+/// The batch table as CSV (RFC 4180: commas inside a value are quoted), per-GPU columns when the
+/// replica spans several GPUs and the TTFT header saying "mean" with a prefix cache, as on the page.
+pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> String {
+    let body = rows.iter().map(|r| batch_row_cells(r, per_gpu));
+    write_csv(&batch_table_headers(per_gpu, prefix_on), body)
+}
+
+/// The batch table the page shows for `inputs`, as CSV ([`batch_table_csv`]): what the table's
+/// CSV button downloads. The lazy module computes it from the page's state, so the page's
+/// module carries no CSV writer.
+pub fn table_csv(inputs: &Inputs) -> String {
+    let scenario = inputs.scenario;
+    batch_table_csv(&batch_table(&scenario, &analyze(&scenario)), scenario.tp > 1, scenario.prefix.active())
+}
+
+/// The simulator data table's headers, as the page prints them (with units).
+pub fn sim_table_headers(load: LoadMode, counting: Counting) -> Vec<String> {
+    let by = if counting == Counting::Tokens { " (by tokens)" } else { "" };
+    let rate = match load {
+        LoadMode::Closed => "Clients → achieved rate (req/s)",
+        LoadMode::Open => "Offered rate (req/s)",
+    };
+    let mut h = vec![rate.to_string(), format!("Both targets{by} (%)")];
+    h.push(format!("Both targets{by}, lowest to highest seed (%)"));
+    h.extend(["TTFT only", "TPOT only"].map(|t| format!("{t}{by} (%)")));
+    h.extend(
+        [
+            "TTFT p50 (ms)",
+            "TTFT p90 (ms)",
+            "TPOT p50 (ms)",
+            "TPOT p90 (ms)",
+            "Throughput (tokens/s)",
+            "Steady state",
+        ]
+        .map(String::from),
+    );
+    h
+}
+
+/// What the table prints for a level whose queue still grows, and for one that is steady.
+pub const OVERLOADED_MARK: &str = "overloaded: the queue grows";
+pub const STEADY_MARK: &str = "steady";
+
+/// The range cell of a level's attainment over seeds: "88.0% to 95.5%" (one value when they agree).
+pub fn seed_range_cell(lo: f64, hi: f64) -> String {
+    if percent(lo) == percent(hi) {
+        percent(lo)
+    } else {
+        format!("{} to {}", percent(lo), percent(hi))
+    }
+}
+
+/// One simulated rate's cells exactly as the page's data table prints them (medians over seeds;
+/// `band`, when given, the attainment's range over seeds, else the point's own value).
+pub fn sim_row_cells(p: &RatePoint, band: Option<&SeedBand>, counting: Counting) -> Vec<String> {
+    let tokens = counting == Counting::Tokens;
+    let a = if tokens { p.tokens } else { p.requests };
+    let (lo, hi) = band.map_or((a.both, a.both), |b| {
+        let (lo, hi) = if tokens { b.tokens } else { b.requests };
+        (lo.both, hi.both)
+    });
+    let rate = if p.concurrency > 0 {
+        format!("{} → {}", p.concurrency, significant(p.rate_req_per_s))
+    } else {
+        significant(p.rate_req_per_s)
+    };
+    vec![
+        rate,
+        percent(a.both),
+        seed_range_cell(lo, hi),
+        percent(a.ttft),
+        percent(a.tpot),
+        ms_or_dash(p.ttft.p50_s),
+        ms_or_dash(p.ttft.p90_s),
+        ms_or_dash(p.tpot.p50_s),
+        ms_or_dash(p.tpot.p90_s),
+        thousands(p.throughput_tokens_per_s),
+        if p.overloaded { OVERLOADED_MARK } else { STEADY_MARK }.to_string(),
+    ]
+}
+
+/// Simulated points as CSV (one seed's, with no band).
+pub fn sim_table_csv(points: &[RatePoint], load: LoadMode, counting: Counting) -> String {
+    let headers = sim_table_headers(load, counting);
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    write_csv(&headers, points.iter().map(|p| sim_row_cells(p, None, counting)))
+}
+
+/// The simulator's data table as CSV: every level's medians, its range over seeds, its state.
+pub fn sim_sweep_csv(sweep: &Sweep, load: LoadMode, counting: Counting) -> String {
+    let headers = sim_table_headers(load, counting);
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    let rows = sweep.points.iter().enumerate().map(|(j, p)| sim_row_cells(p, sweep.bands.get(j), counting));
+    write_csv(&headers, rows)
+}
+
+/// Headers then rows, through the csv crate's quoting, lines ending in CRLF as RFC 4180 asks.
+/// The search table's rows `shown` (indices into `rows`, filtered and sorted: every one, not only
+/// the page's top N) as CSV, with the page's printed values.
+pub fn search_csv(rows: &[crate::core::search::Row], shown: &[usize]) -> String {
+    let body = shown.iter().filter_map(|&i| rows.get(i)).map(|r| crate::view::format::search::cells(r).to_vec());
+    write_csv(&crate::view::format::search::HEADERS, body)
+}
+
+fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+    let written = std::iter::once(writer.write_record(headers))
+        .chain(rows.map(|r| writer.write_record(&r)))
+        .all(|r| r.is_ok());
+    let bytes = writer.into_inner().unwrap_or_default();
+    if written {
+        String::from_utf8(bytes).unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// `goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_step.svg`: the model, the GPU (with
+/// `tp2` etc. past one GPU), the weight precision when it is not BF16, the KV precision, context,
+/// TPOT target, the calibration in realistic mode, then `what` and the extension.
+pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
+    let mut parts =
+        vec![FILE_PREFIX.to_string(), slug(inputs.scenario.model.id), slug(inputs.scenario.gpu.id)];
+    if inputs.scenario.tp > 1 {
+        parts.push(format!("tp{}", inputs.scenario.tp));
+    }
+    if inputs.scenario.weight_precision != Precision::Bf16 {
+        parts.push(format!("{}-w", inputs.scenario.weight_precision.id()));
+    }
+    parts.push(format!("{}-kv", inputs.scenario.kv_precision.id()));
+    parts.push(format!("ctx{}", inputs.scenario.context_tokens));
+    parts.push(format!("tpot{}ms", TPOT.write(inputs.scenario.tpot_target_s)));
+    if let Some(c) = inputs.realistic() {
+        parts.push(format!("mbu{}-overhead{}ms", MBU.write(c.mbu), OVERHEAD.write(c.overhead_s)));
+    }
+    if let Some(e) = inputs.engine() {
+        parts.push(format!("measured-{}", e.id()));
+    }
+    parts.push(slug(what));
+    format!("{}.{}", parts.join("_"), slug(ext))
+}
+
+/// Lower-case letters, digits, `.` and `-` kept; anything else becomes `-` (safe on every file system).
+fn slug(text: &str) -> String {
+    let s: String = text
+        .trim()
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' })
+        .collect();
+    if s.is_empty() {
+        "x".to_string()
+    } else {
+        s
+    }
+}

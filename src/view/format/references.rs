@@ -1,0 +1,56 @@
+//! The published measurements' table and read-out as the page prints them: each reference's source,
+//! engine, date, its lengths and concurrency, measured and predicted TPOT and the error.
+
+use crate::core::calibration::references::Reference;
+use crate::core::roofline::Scenario;
+use crate::view::format::{fixed, ms, thousands};
+
+/// The table's columns, in order.
+pub const HEADERS: [&str; 6] = ["Run", "Batch", "In / out (tokens)", "Measured (ms)", "Model (ms)", "Error"];
+
+/// A signed percentage with one decimal (`+12.7%`, `-0.3%`).
+pub fn signed_percent(share: f64) -> String {
+    let sign = if share >= 0.0 { "+" } else { "-" };
+    format!("{sign}{}%", fixed(100.0 * share.abs(), 1))
+}
+
+/// One reference's cells, in [`HEADERS`] order; the run is "GPS-03: vLLM v0.11.0, GPUStack
+/// performance lab, 2025-10/11 (doc)".
+pub fn row(r: &Reference) -> [String; 6] {
+    let p = r.point();
+    [
+        format!("{}: {}, {}, {}", p.id, p.engine_label, p.source, p.date),
+        thousands(f64::from(r.batch)),
+        format!("{} / {}", thousands(p.isl_mean.round()), thousands(p.osl_mean.round())),
+        ms(r.tpot_s),
+        ms(r.predicted_tpot_s),
+        signed_percent(r.error()),
+    ]
+}
+
+/// The table's caption: what the rows are and which cost model predicted them.
+pub fn caption(scenario: &Scenario, model_name: &str) -> String {
+    format!(
+        "Published TPOT of {} on {} × {} ({} weights) beside the page's cost model ({}), at each run's own lengths \
+         and concurrency",
+        scenario.model.name,
+        scenario.tp,
+        scenario.gpu.name,
+        scenario.weight_precision.label(),
+        model_name
+    )
+}
+
+/// The read-out's line for a reference at the shown batch: "Published GPS-03, GPUStack performance
+/// lab, vLLM v0.11.0: 7.38 ms (model 7.45 ms)".
+pub fn readout_line(r: &Reference) -> String {
+    let p = r.point();
+    format!(
+        "Published {}, {}, {}: {} ms (model {} ms)",
+        p.id,
+        p.source,
+        p.engine_label,
+        ms(r.tpot_s),
+        ms(r.predicted_tpot_s)
+    )
+}
