@@ -2,6 +2,7 @@
 //! page draws to a canvas and native tests draw the same charts to SVG.
 
 pub mod attainment;
+pub mod batch;
 mod axes;
 pub mod frame;
 pub mod hold;

@@ -2,13 +2,14 @@
 //! rounding), the CSV of every filtered row, loading a row into the page, the `view=search` key, and
 //! the chart (points, frontier, TPOT target, hover hit-test) drawn natively to SVG.
 
-use goodput_lab::chart::search::{draw_search_chart, point_at, SearchChartData, SearchPoint};
+use goodput_lab::chart::search::{draw_search_chart, point_at};
 use goodput_lab::chart::{ChartStyle, Palette};
 use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::search::pareto::frontier;
 use goodput_lab::core::search::{row_for, search, Config, Layout, Row};
 use goodput_lab::view::export::search_csv;
+use goodput_lab::view::search_chart::chart_data;
 use goodput_lab::view::format::search::{cells, config_id, layout_text, shown, usd};
 use goodput_lab::view::format::{ms_or_dash, significant};
 use goodput_lab::protocol::panel::{apply, changes, ToPage};
@@ -147,20 +148,12 @@ fn the_csv_has_a_header_and_every_filtered_row_with_the_tables_cells() {
 #[test]
 fn the_chart_draws_every_point_the_frontier_and_the_tpot_target_and_finds_the_hovered_point() {
     let (inputs, rows) = found();
-    let points: Vec<SearchPoint> = rows
-        .iter()
-        .map(|r| SearchPoint {
-            tokens_per_s_per_user: r.tokens_per_s_per_user,
-            tokens_per_s_per_gpu: r.tokens_per_s_per_gpu,
-            disaggregated: matches!(r.config.layout, Layout::Disaggregated { .. }),
-        })
-        .collect();
-    let data = SearchChartData {
-        points,
-        frontier: frontier(&rows),
-        tpot_target_s: inputs.scenario.tpot_target_s,
-        hovered: Some(0),
-    };
+    // The page's own view model: every row shown, the first hovered.
+    let shown: Vec<usize> = (0..rows.len()).collect();
+    let data = chart_data(&rows, &shown, Some(0), inputs.scenario.tpot_target_s);
+    assert_eq!(data.frontier, frontier(&rows));
+    assert_eq!(data.points[3].tokens_per_s_per_gpu, rows[3].tokens_per_s_per_gpu);
+    assert_eq!(data.points[3].disaggregated, matches!(rows[3].config.layout, Layout::Disaggregated { .. }));
     let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
     let mut svg = String::new();
     let frame = {

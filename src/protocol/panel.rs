@@ -22,6 +22,11 @@ use crate::state::placement::PlacementInputs;
 use crate::state::search::SearchInputs;
 use crate::state::sim::SimInputs;
 use crate::state::view::{Panel, View};
+use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
+use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT};
+use crate::state::sim::{
+    ATTAIN_INPUT, BURST_INPUT, LENGTH_CV_INPUT, POINTS_INPUT, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
+};
 use crate::state::Inputs;
 
 /// Everything of the page's state a panel reads.
@@ -143,6 +148,24 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPo
         ToPage::LoadConfig(config) => inputs.load_config(&config),
     }
 }
+
+/// The number boxes and sliders the lazy bodies hold (each a field of the inputs a person changes in
+/// the lazy module): every one must be carried by [`changes`], or its change would go nowhere in the
+/// lazy build while working in the one-file build. `tests/bound_controls.rs` changes each and checks
+/// the messages carry it, and that every bound control in `src/ui/panels/` is listed here.
+pub const BODY_INPUTS: [InputField; 11] = [
+    RATE_INPUT,
+    PRICE_INPUT,
+    PREFILL_INSTANCES_INPUT,
+    DECODE_INSTANCES_INPUT,
+    ATTAIN_INPUT,
+    BURST_INPUT,
+    LENGTH_CV_INPUT,
+    POINTS_INPUT,
+    REQUESTS_INPUT,
+    SEED_INPUT,
+    SEEDS_INPUT,
+];
 
 /// The messages that carry a panel's bound control from `before` to `after`: the simulator's
 /// controls, the capacity plan's boxes, the placement's controls and the search's order, filters

@@ -10,6 +10,7 @@
 
 mod aiperf;
 mod guidellm;
+mod json;
 mod upload;
 
 use super::fields::{quoted, trim_decimal};

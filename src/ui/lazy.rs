@@ -3,6 +3,7 @@
 //! (the element a body mounts into), `module` the second module's side, `channel` the typed
 //! messages between them (`crate::protocol::panel`).
 
+pub(crate) mod body;
 pub(crate) mod channel;
 #[cfg(feature = "lazy_panels")]
 pub mod module;

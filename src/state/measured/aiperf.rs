@@ -15,8 +15,7 @@
 //! A request rate beside it (`rate`, `request_rate`) paced the run and gets a remark: fewer requests
 //! may have been in flight than the concurrency allows.
 
-use super::guidellm::lookup;
-use super::upload::{kind, show};
+use super::json::{kind, lookup, show};
 use super::{tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::{ms_to_s, s_to_ms};

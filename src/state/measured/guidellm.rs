@@ -14,7 +14,7 @@
 //! output tokens for the latter, so it carries prefill and queueing. Its inter-token latency leaves
 //! the first token out, as vLLM's `mean_tpot_ms` does, and is the time of one decode step.
 
-use super::upload::{kind, show};
+use super::json::{kind, lookup, show};
 use super::{tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::ms_to_s;
@@ -38,23 +38,6 @@ pub fn is_report(result: &Map<String, Value>) -> bool {
     result.contains_key("benchmarks")
 }
 
-/// The value at `path` under `map`; a missing or null step is named, dotted, for the message
-/// (“`metrics.inter_token_latency_ms` is missing”).
-pub(super) fn lookup<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Result<&'a Value, String> {
-    let mut value: Option<&Value> = None;
-    for (i, key) in path.iter().enumerate() {
-        let next = match value {
-            None => map.get(*key),
-            Some(v) => v.get(*key),
-        };
-        match next {
-            Some(Value::Null) => return Err(format!("`{}` is null", path[..=i].join("."))),
-            Some(v) => value = Some(v),
-            None => return Err(format!("`{}` is missing", path[..=i].join("."))),
-        }
-    }
-    value.ok_or_else(|| "no field named".to_string())
-}
 
 /// Every benchmark of every report in the upload, numbered from 1 across them, as points.
 pub fn parse(reports: &[Map<String, Value>]) -> Result<Upload, String> {

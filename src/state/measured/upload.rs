@@ -10,6 +10,7 @@ use super::{
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::ms_to_s;
 use crate::state::fields::{compact, quoted};
+use super::json::{kind, show};
 use serde_json::{Map, Value};
 
 /// What an upload held: the points, what kind of file it was, and remarks that do not stop it.
@@ -204,22 +205,4 @@ pub(super) fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<MeasuredPo
     Ok(MeasuredPoint { batch, tpot_s: ms_to_s(t) })
 }
 
-/// A JSON value as quoted in a message.
-pub(super) fn show(v: &Value) -> String {
-    match v {
-        Value::String(s) => quoted(s),
-        other => quoted(&other.to_string()),
-    }
-}
 
-/// "an array", "a number", ... for messages.
-pub(super) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a true/false value",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}

@@ -15,60 +15,15 @@ use crate::ui::explore::linked::{readout_sentence, Linked};
 use crate::ui::canvas::text_measure::Measured;
 use crate::ui::shell::page::PageMemos;
 use crate::chart::hold::HeldEnds;
-use crate::chart::{
-    draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartFrame, ChartStyle, Look,
-};
+use crate::chart::batch::BatchChart;
+use crate::chart::{ChartFrame, ChartStyle, Look};
+use crate::view::batch_chart::{describe, panel_of};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
-use crate::view::format::{ms, req_per_s, target_ms, thousands};
-use crate::state::view::Panel;
 
-/// Which chart a canvas shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChartKind {
-    Rate,
-    Step,
-    Interactivity,
-}
-
-impl ChartKind {
-    pub fn id(self) -> &'static str {
-        match self {
-            ChartKind::Rate => "chart-rate",
-            ChartKind::Step => "chart-step",
-            ChartKind::Interactivity => "chart-interactivity",
-        }
-    }
-
-    /// The panel `view=` names for this chart.
-    pub(crate) fn panel(self) -> Panel {
-        match self {
-            ChartKind::Rate => Panel::Rate,
-            ChartKind::Step => Panel::Step,
-            ChartKind::Interactivity => Panel::Interactivity,
-        }
-    }
-
-    /// The chart that shows `panel` (`Rate`, `Step`, `Interactivity`), for the lazy module's SVG export.
-    #[cfg(feature = "lazy_panels")]
-    pub fn from_panel(panel: Panel) -> Option<ChartKind> {
-        [ChartKind::Rate, ChartKind::Step, ChartKind::Interactivity].into_iter().find(|k| k.panel() == panel)
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            ChartKind::Rate => "Throughput and goodput against batch size",
-            ChartKind::Step => "Step time against batch size",
-            ChartKind::Interactivity => "Throughput per GPU against speed per user",
-        }
-    }
-}
-
-/// A chart on a canvas that follows its box's size and the screen's pixel density, with the marked
-/// batch drawn in and the hovered batch's crosshair laid over it.
 #[component]
 pub fn ChartCanvas(
-    kind: ChartKind,
+    kind: BatchChart,
     curves: Memo<Curves>,
     look: Signal<Look>,
     linked: Linked,
@@ -115,7 +70,7 @@ pub fn ChartCanvas(
     };
     let figure = batch_figure(kind, canvas_ref, frame, (linked, curves), description);
     let export = view! { <BatchChartExport kind=kind curves=curves look=look linked=linked/> };
-    view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
+    view! { <div class="panel-slot" data-panel=panel_of(kind).id()>{figure}{export}</div> }
 }
 
 /// Marks `goodput:first-chart` on the page's performance timeline the first time any chart is
@@ -203,7 +158,7 @@ fn presented_zoom() -> f64 {
 /// The ends to draw now: while a drag holds (`dragging`), those `held` from the `last` frame drawn
 /// before it began (kept until it ends); else the chart's own.
 fn ends_now(
-    kind: ChartKind,
+    kind: BatchChart,
     dragging: bool,
     held: StoredValue<Option<HeldEnds>>,
     last: Option<CanvasFrame>,
@@ -219,8 +174,8 @@ fn ends_now(
 
 /// The ends a drag keeps from the frame `kind` drew before it: the y end, and the interactivity
 /// chart's x end too (the batch charts' batch axis is held in their curves).
-fn held_ends(kind: ChartKind, frame: &ChartFrame) -> HeldEnds {
-    let x = (kind == ChartKind::Interactivity).then_some(frame.x_range.1);
+fn held_ends(kind: BatchChart, frame: &ChartFrame) -> HeldEnds {
+    let x = (kind == BatchChart::Interactivity).then_some(frame.x_range.1);
     HeldEnds { x, y: Some(frame.y_range.1) }
 }
 
@@ -229,71 +184,10 @@ fn held_ends(kind: ChartKind, frame: &ChartFrame) -> HeldEnds {
 fn draw(
     canvas: &HtmlCanvasElement,
     css: (f64, f64),
-    kind: ChartKind,
+    kind: BatchChart,
     (curves, held): (&Curves, HeldEnds),
     look: Look,
     mark: Option<&BatchPoint>,
 ) -> Option<ChartFrame> {
-    paint(canvas, css, look, |root, style| match kind {
-        ChartKind::Rate => draw_rate_chart_held(root, curves, style, mark, held),
-        ChartKind::Step => draw_step_chart_held(root, curves, style, mark, held),
-        ChartKind::Interactivity => draw_interactivity_chart_held(root, curves, style, mark, held),
-    })
-}
-
-/// The chart's text alternative: what it shows at the batch a server can run and at the edge.
-fn describe(kind: ChartKind, c: &Curves) -> String {
-    if c.kv_pool_batch == 0 {
-        return format!(
-            "{}. Nothing fits: the KV pool holds no sequence, so no batch can run.",
-            kind.title()
-        );
-    }
-    let served_batch = c.knee_batch.min(c.kv_pool_batch);
-    let served = c.points.iter().find(|p| p.batch == served_batch && served_batch > 0);
-    let at = match (served, c.tpot_knee_batch > c.kv_pool_batch) {
-        (None, _) => "no batch meets the targets".to_string(),
-        (Some(p), true) => {
-            format!("the KV pool, batch {}, is the largest that runs", thousands(f64::from(p.batch)))
-        }
-        (Some(p), false) => format!("the knee is batch {}", thousands(f64::from(p.batch))),
-    };
-    let pick = |p: Option<&BatchPoint>, f: fn(&BatchPoint) -> f64| p.map_or(0.0, f);
-    let last = c.points.last();
-    let last_batch = f64::from(last.map_or(0, |p| p.batch));
-    match kind {
-        ChartKind::Rate => format!(
-            "{}. {}: goodput {} req/s; past it goodput is 0 while throughput rises to {} req/s at batch {}. KV pool: {} sequences.",
-            kind.title(),
-            capitalized(&at),
-            req_per_s(pick(served, |p| p.goodput_req_per_s)),
-            req_per_s(pick(last, |p| p.throughput_req_per_s)),
-            thousands(last_batch),
-            thousands(f64::from(c.kv_pool_batch)),
-        ),
-        ChartKind::Step => format!(
-            "{}. The TPOT target is {} ms; {at}, with a {} ms step; at batch {} the step takes {} ms.",
-            kind.title(),
-            target_ms(c.tpot_target_s),
-            ms(pick(served, |p| p.step.step_s)),
-            thousands(last_batch),
-            ms(pick(last, |p| p.step.step_s)),
-        ),
-        ChartKind::Interactivity => format!(
-            "{}. One point per batch size that fits the KV pool; the TPOT target of {} ms is {} tokens/s per user. \
-             {}: each user gets {} tokens/s and each GPU makes {} tokens/s.",
-            kind.title(),
-            target_ms(c.tpot_target_s),
-            thousands(1.0 / c.tpot_target_s),
-            capitalized(&at),
-            thousands(pick(served, |p| p.tokens_per_s_per_user)),
-            thousands(pick(served, |p| p.tokens_per_s_per_gpu)),
-        ),
-    }
-}
-
-/// `text` with its first letter upper-case, to open a sentence.
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+    paint(canvas, css, look, |root, style| crate::chart::batch::draw(kind, root, curves, style, (mark, held)))
 }

@@ -11,13 +11,13 @@ use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement};
 
-use crate::ui::canvas::chart::ChartKind;
+use crate::chart::batch::BatchChart;
+use crate::view::batch_chart::panel_of;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::explore::linked::Linked;
 use crate::ui::canvas::text_measure::Measured;
-use crate::chart::{
-    draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Look,
-};
+use crate::chart::hold::HeldEnds;
+use crate::chart::{ChartStyle, Look};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
 use crate::view::export::{file_name, sim_sweep_csv};
@@ -33,7 +33,7 @@ fn inputs() -> Inputs {
 /// PNG and SVG buttons for one of the batch charts.
 #[component]
 pub fn BatchChartExport(
-    kind: ChartKind,
+    kind: BatchChart,
     curves: Memo<Curves>,
     look: Signal<Look>,
     linked: Linked,
@@ -45,7 +45,7 @@ pub fn BatchChartExport(
         };
         svg_of_page(kind, size, look, name, here);
     };
-    export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)
+    export_buttons(kind.id(), panel_of(kind).id(), kind.title(), look, svg)
 }
 
 /// Draws the page's batch chart as SVG and downloads it as `name`. With the `lazy_panels` feature
@@ -54,7 +54,7 @@ pub fn BatchChartExport(
 /// `here` draws it.
 #[cfg(feature = "lazy_panels")]
 fn svg_of_page<F: FnOnce() -> Option<String>>(
-    kind: ChartKind,
+    kind: BatchChart,
     size_px: (u32, u32),
     look: Look,
     name: String,
@@ -62,7 +62,7 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(
 ) {
     use crate::protocol::panel::{to_bytes, SvgRequest};
     let state = PanelContext::get().state_untracked();
-    let request = SvgRequest { chart: kind.panel(), state, look, size_px };
+    let request = SvgRequest { chart: panel_of(kind), state, look, size_px };
     let args = js_sys::Array::of1(&js_sys::Uint8Array::from(to_bytes(&request).as_slice()));
     leptos::task::spawn_local(async move {
         let text = crate::ui::lazy::page::call_lazy("chart_svg", &args).await;
@@ -72,7 +72,7 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(
 
 /// Draws the page's batch chart as SVG with `here` and downloads it as `name` (the one-file build).
 #[cfg(not(feature = "lazy_panels"))]
-fn svg_of_page<F: FnOnce() -> Option<String>>(_: ChartKind, _: (u32, u32), _: Look, name: String, here: F) {
+fn svg_of_page<F: FnOnce() -> Option<String>>(_: BatchChart, _: (u32, u32), _: Look, name: String, here: F) {
     deliver_svg(here(), &name);
 }
 
@@ -100,16 +100,14 @@ fn table_csv_of_page(inputs: Inputs, name: String) {
 
 /// The batch chart `kind` of `curves` with `mark` as an SVG string of `size` CSS pixels in `look`.
 pub fn batch_chart_svg(
-    kind: ChartKind,
+    kind: BatchChart,
     c: &Curves,
     mark: Option<&BatchPoint>,
     size: (u32, u32),
     look: Look,
 ) -> Option<String> {
-    render_svg(size, look, kind.title(), |root, style| match kind {
-        ChartKind::Rate => draw_rate_chart_marked(root, c, style, mark).map(drop),
-        ChartKind::Step => draw_step_chart_marked(root, c, style, mark).map(drop),
-        ChartKind::Interactivity => draw_interactivity_chart_marked(root, c, style, mark).map(drop),
+    render_svg(size, look, kind.title(), |root, style| {
+        crate::chart::batch::draw(kind, root, c, style, (mark, HeldEnds::NONE)).map(drop)
     })
 }
 

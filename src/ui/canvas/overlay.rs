@@ -6,7 +6,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use web_sys::{FocusEvent, HtmlCanvasElement, KeyboardEvent, PointerEvent};
 
-use crate::ui::canvas::chart::ChartKind;
+use crate::chart::batch::BatchChart;
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::PageMemos;
 use crate::chart::ChartFrame;
@@ -41,23 +41,23 @@ impl CanvasFrame {
     }
 
     /// The x value a point has on this chart: its batch, or its speed per user.
-    fn x_of(kind: ChartKind, p: &BatchPoint) -> f64 {
+    fn x_of(kind: BatchChart, p: &BatchPoint) -> f64 {
         match kind {
-            ChartKind::Interactivity => p.tokens_per_s_per_user,
-            ChartKind::Rate | ChartKind::Step => f64::from(p.batch),
+            BatchChart::Interactivity => p.tokens_per_s_per_user,
+            BatchChart::Rate | BatchChart::Step => f64::from(p.batch),
         }
     }
 
     /// The CSS x of `p`'s column, when it is on the x axis.
-    pub fn column(&self, kind: ChartKind, p: &BatchPoint) -> Option<f64> {
+    pub fn column(&self, kind: BatchChart, p: &BatchPoint) -> Option<f64> {
         let x = Self::x_of(kind, p);
         let (lo, hi) = self.frame.x_range;
         (x >= lo && x <= hi).then(|| self.css(self.frame.x_to_px(x)))
     }
 
     /// The CSS (x, y) of `p`'s point on the interactivity chart, when inside the plot.
-    pub fn point(&self, kind: ChartKind, p: &BatchPoint) -> Option<(f64, f64)> {
-        if kind != ChartKind::Interactivity {
+    pub fn point(&self, kind: BatchChart, p: &BatchPoint) -> Option<(f64, f64)> {
+        if kind != BatchChart::Interactivity {
             return None;
         }
         let px = (self.frame.x_to_px(p.tokens_per_s_per_user), self.frame.y_to_px(p.tokens_per_s_per_gpu));
@@ -68,7 +68,7 @@ impl CanvasFrame {
 /// The batch under a pointer at `client_x`: the nearest whole batch on a batch axis, the batch with
 /// the nearest speed per user (within the KV pool) on the interactivity chart.
 fn batch_under(
-    kind: ChartKind,
+    kind: BatchChart,
     linked: Linked,
     cf: CanvasFrame,
     canvas: &HtmlCanvasElement,
@@ -76,12 +76,12 @@ fn batch_under(
 ) -> Option<u32> {
     let px = (client_x - canvas.get_bounding_client_rect().left()) * cf.px_per_css;
     match kind {
-        ChartKind::Interactivity => {
+        BatchChart::Interactivity => {
             let pool = linked.analysis.with_untracked(|analysis| analysis.kv_pool_batch).min(MAX_AXIS_BATCH);
             let speed = cf.frame.x_at(px).max(0.0);
             (pool > 0).then(|| linked.scenario.with_untracked(|s| batch_at_speed(s, speed, pool)))
         }
-        ChartKind::Rate | ChartKind::Step => Some(cf.frame.batch_at(px)),
+        BatchChart::Rate | BatchChart::Step => Some(cf.frame.batch_at(px)),
     }
 }
 
@@ -93,7 +93,7 @@ const KEYS_HELP: &str = "Point at the chart, touch it, or focus it and use the a
 /// A batch chart's figure: the focusable canvas with its text alternative and key help, the frame
 /// exposed as `data-plot-*` attributes (CSS pixels) for tests and tools, and the overlay.
 pub fn batch_figure(
-    kind: ChartKind,
+    kind: BatchChart,
     canvas_ref: NodeRef<Canvas>,
     frame: ReadSignal<Option<CanvasFrame>>,
     (linked, curves): (Linked, Memo<Curves>),
@@ -149,10 +149,10 @@ fn on_blur(ev: &FocusEvent, linked: Linked) {
 
 /// Arrow keys, Page Up/Down, Home and End move the hovered batch (starting from the mark, else the
 /// knee); Enter and Space mark it. Handled keys go no further (the page's own keys ignore them).
-fn on_key(ev: &KeyboardEvent, kind: ChartKind, linked: Linked, curves: Memo<Curves>) {
+fn on_key(ev: &KeyboardEvent, kind: BatchChart, linked: Linked, curves: Memo<Curves>) {
     let (last, knee) = curves.with_untracked(|c| match kind {
-        ChartKind::Interactivity => (c.kv_pool_batch.min(MAX_AXIS_BATCH), c.knee_batch),
-        ChartKind::Rate | ChartKind::Step => (c.axis_max_batch, c.knee_batch),
+        BatchChart::Interactivity => (c.kv_pool_batch.min(MAX_AXIS_BATCH), c.knee_batch),
+        BatchChart::Rate | BatchChart::Step => (c.axis_max_batch, c.knee_batch),
     });
     if last == 0 {
         return;
@@ -160,7 +160,7 @@ fn on_key(ev: &KeyboardEvent, kind: ChartKind, linked: Linked, curves: Memo<Curv
     let hovered = linked.hovered.get_untracked();
     let current = i64::from(hovered.or(linked.mark_now()).unwrap_or(knee.max(1)).clamp(1, last));
     // On the interactivity chart faster users (smaller batches) are to the right.
-    let right: i64 = if kind == ChartKind::Interactivity { -1 } else { 1 };
+    let right: i64 = if kind == BatchChart::Interactivity { -1 } else { 1 };
     let step = |d: i64| if hovered.is_some() { current + d } else { current };
     let next = match ev.key().as_str() {
         "ArrowRight" => step(right),
@@ -183,7 +183,7 @@ fn on_key(ev: &KeyboardEvent, kind: ChartKind, linked: Linked, curves: Memo<Curv
 /// The crosshair (a vertical line at the hovered batch), the ring on the interactivity chart's
 /// point, and the read-out of the shown batch (hovered, else marked) beside its column.
 #[component]
-fn ChartOverlay(kind: ChartKind, frame: ReadSignal<Option<CanvasFrame>>, linked: Linked) -> impl IntoView {
+fn ChartOverlay(kind: BatchChart, frame: ReadSignal<Option<CanvasFrame>>, linked: Linked) -> impl IntoView {
     let cross = move || frame.get().zip(linked.hovered_point.get()).and_then(|(cf, p)| cf.column(kind, &p));
     let ring = move || frame.get().zip(linked.hovered_point.get()).and_then(|(cf, p)| cf.point(kind, &p));
     let plot = move || frame.get().map(|cf| cf.plot_css()).unwrap_or_default();

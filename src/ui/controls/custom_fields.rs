@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::lazy_body;
+use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::controls::widgets::NumberBox;
 use crate::core::presets::{CustomGpu, CustomModel};

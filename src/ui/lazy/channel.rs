@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::core::fit::MeasuredPoint;
-use crate::protocol::panel::{apply, to_bytes, PanelKind, PanelState, ToPage};
+use crate::protocol::panel::{apply, to_bytes, ToPage};
 #[cfg(feature = "lazy_panels")]
 use crate::protocol::panel::{from_bytes, ToPanel};
 use crate::state::Inputs;
@@ -117,62 +117,4 @@ fn open_placement() {
     {
         button.click();
     }
-}
-
-/// The page's side of the channel: provides its state (`Memo<PanelState>`, what a lazy body mounts
-/// from) as context, applies every [`ToPage`] message
-/// the lazy module sends, and sends each new state to the mounted panels.
-pub fn serve_panels(
-    inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>),
-    measured: Measured,
-    state: Memo<PanelState>,
-) {
-    provide_context(state);
-    #[cfg(feature = "lazy_panels")]
-    listen_to_panels(move |message| apply_to(inputs, measured, message));
-    #[cfg(feature = "lazy_panels")]
-    Effect::new(move |_| {
-        let state = state.get();
-        if crate::ui::lazy::page::any_mounted() {
-            send_to_panels(&ToPanel::State(state));
-        }
-    });
-}
-
-/// A lazily loaded panel's body. With the `lazy_panels` feature: an element the lazy module
-/// mounts `panel` into (`linked` is never called, so its code stays out of the page's module).
-/// Without it (the one-file build): `linked()`, drawn in place.
-#[cfg(feature = "lazy_panels")]
-pub fn lazy_body<F: FnOnce() -> AnyView>(panel: PanelKind, _linked: F) -> AnyView {
-    let state = expect_context::<Memo<PanelState>>();
-    view! { <crate::ui::lazy::page::LazyBody panel=panel state=state/> }.into_any()
-}
-
-/// A lazily loaded panel's body, linked into the page (see the `lazy_panels` version).
-#[cfg(not(feature = "lazy_panels"))]
-pub fn lazy_body<F: FnOnce() -> AnyView>(_: PanelKind, linked: F) -> AnyView {
-    linked()
-}
-
-/// A lazily loaded body of an always-visible section: with the `lazy_panels` feature it loads when
-/// `wanted` turns true (an embed, a presentation or a lesson shows it) or when it first comes near
-/// the viewport; until then the page shows the section's heading and a "Loading…" status.
-#[cfg(feature = "lazy_panels")]
-pub fn lazy_body_near<F: FnOnce() -> AnyView>(
-    panel: PanelKind,
-    wanted: Signal<bool>,
-    _linked: F,
-) -> AnyView {
-    let state = expect_context::<Memo<PanelState>>();
-    view! { <crate::ui::lazy::page::LazyBody panel=panel state=state wanted=wanted/> }.into_any()
-}
-
-/// An always-visible section's body, linked into the page (see the `lazy_panels` version).
-#[cfg(not(feature = "lazy_panels"))]
-pub fn lazy_body_near<F: FnOnce() -> AnyView>(
-    _: PanelKind,
-    _: Signal<bool>,
-    linked: F,
-) -> AnyView {
-    linked()
 }

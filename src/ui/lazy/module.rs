@@ -11,7 +11,6 @@ use leptos::prelude::*;
 
 use crate::ui::panels::capacity::CapacityBody;
 use crate::ui::lazy::channel::{listen_to_page, Changes};
-use crate::ui::canvas::chart::ChartKind;
 use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
 use crate::ui::panels::derivation::DerivationBody;
 use crate::ui::canvas::export::batch_chart_svg;
@@ -89,7 +88,7 @@ fn unmount(panel: PanelKind) {
 /// request does not decode or names no batch chart.
 pub fn chart_svg(bytes: &[u8]) -> Option<String> {
     let SvgRequest { chart, state, look, size_px } = from_bytes(bytes)?;
-    let kind = ChartKind::from_panel(chart)?;
+    let kind = crate::view::batch_chart::chart_of(chart)?;
     let scenario = state.inputs.scenario;
     let analysis = analyze(&scenario);
     let fitted = fit(&scenario, &state.measured);

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::lazy_body_near;
+use crate::ui::lazy::body::lazy_body_near;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
 use crate::core::derivation::derive;

@@ -6,7 +6,7 @@ mod fit_view;
 mod input;
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::lazy_body;
+use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
 use crate::protocol::panel::{PanelKind, ToPage};

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::lazy_body;
+use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;

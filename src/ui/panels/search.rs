@@ -4,3 +4,4 @@ pub(crate) mod chart;
 pub(crate) mod panel;
 pub(crate) mod prices;
 pub(crate) mod table;
+pub(crate) mod view;

@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use crate::ui::explore::explore_bar::ExploreBar;
 use crate::ui::explore::batch_table::BatchTable;
 use crate::ui::panels::capacity::CapacityPanel;
-use crate::ui::canvas::chart::{ChartCanvas, ChartKind};
+use crate::chart::batch::BatchChart;
+use crate::ui::canvas::chart::ChartCanvas;
 use crate::ui::controls::panel::Controls;
 use crate::ui::panels::derivation::DerivationPanel;
 use crate::ui::shell::embed_bar::EmbedBar;
@@ -21,7 +22,7 @@ use crate::ui::explore::published_table::PublishedTable;
 use crate::ui::panels::search::panel::SearchPanel;
 use crate::ui::shell::share::ShareMenu;
 use crate::ui::panels::sim::panel::SimPanel;
-use crate::ui::lazy::channel;
+use crate::ui::lazy::body;
 use crate::ui::controls::drag;
 use crate::ui::controls::keys;
 use crate::ui::shell::url;
@@ -55,14 +56,14 @@ pub fn App() -> impl IntoView {
 }
 
 /// The URL follows the page's query; the lazily loaded panels are sent the page's state and their
-/// changes are applied ([`channel::serve_panels`]).
+/// changes are applied ([`body::serve_panels`]).
 fn push_outward(page: PageState, memos: PageMemos) {
     let PageState { inputs, set_inputs, view, points, set_points, .. } = page;
     let page_query = memos.page_query;
     Effect::new(move |_| url::replace_query_soon(&page_query.get()));
     let state =
         Memo::new(move |_| PanelState { inputs: inputs.get(), view: view.get(), measured: points.get() });
-    channel::serve_panels((inputs, set_inputs), (points, set_points), state);
+    body::serve_panels((inputs, set_inputs), (points, set_points), state);
 }
 
 /// The title, tagline, sharing tools, theme and embed bar.
@@ -93,9 +94,9 @@ fn Results() -> impl IntoView {
             <Headline/>
             <ExploreBar/>
             <div class="charts">
-                <ChartCanvas kind=ChartKind::Rate curves=curves look=look linked=linked/>
-                <ChartCanvas kind=ChartKind::Step curves=curves look=look linked=linked/>
-                <ChartCanvas kind=ChartKind::Interactivity curves=curves look=look linked=linked/>
+                <ChartCanvas kind=BatchChart::Rate curves=curves look=look linked=linked/>
+                <ChartCanvas kind=BatchChart::Step curves=curves look=look linked=linked/>
+                <ChartCanvas kind=BatchChart::Interactivity curves=curves look=look linked=linked/>
             </div>
             <PublishedTable/>
             <div class="panel-slot" data-panel="table">

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventTarget, KeyboardEvent, Node};
 
-use crate::ui::lazy::channel::lazy_body;
+use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
 use crate::ui::shell::theme_picker::ThemePicker;

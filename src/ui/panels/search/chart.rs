@@ -12,31 +12,14 @@ use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
 use crate::ui::canvas::frame_draw::FrameDraw;
 use crate::ui::panels::context::PanelContext;
-use crate::ui::panels::search::panel::SearchView;
-use crate::chart::search::{draw_search_chart, point_at, SearchChartData, SearchPoint};
+use crate::ui::panels::search::view::SearchView;
+use crate::chart::search::{draw_search_chart, point_at};
 use crate::chart::{ChartFrame, Look};
-use crate::core::search::pareto::frontier;
-use crate::core::search::{Layout, Row};
 use crate::view::format::search::config_id;
+use crate::view::search_chart::{chart_data, describe, TITLE};
 use crate::protocol::panel::ToPage;
 
 const ID: &str = "chart-search";
-const TITLE: &str = "Tokens/s per GPU against tokens/s per user, every configuration";
-
-/// The chart's data from the run's rows, the shown indices and the hovered row.
-fn chart_data(rows: &[Row], shown: &[usize], hovered: Option<usize>, tpot_target_s: f64) -> SearchChartData {
-    let picked: Vec<Row> = shown.iter().map(|&i| rows[i]).collect();
-    let points = picked
-        .iter()
-        .map(|r| SearchPoint {
-            tokens_per_s_per_user: r.tokens_per_s_per_user,
-            tokens_per_s_per_gpu: r.tokens_per_s_per_gpu,
-            disaggregated: matches!(r.config.layout, Layout::Disaggregated { .. }),
-        })
-        .collect();
-    let hovered = hovered.and_then(|h| shown.iter().position(|&i| i == h));
-    SearchChartData { points, frontier: frontier(&picked), tpot_target_s, hovered }
-}
 
 /// The chart on a canvas, with its export buttons.
 #[component]
@@ -87,7 +70,7 @@ pub fn SearchChart(look: Signal<Look>) -> impl IntoView {
             signals.changes.send(ToPage::LoadConfig(row.config));
         }
     };
-    let description = move || data.with(describe);
+    let description = move || data.with(|d| describe(d.as_ref()));
     let hovered_id = move || hovered_config(run, hovered);
     let svg = move |size, look, name: String| {
         let d = data.get_untracked().unwrap_or_default();
@@ -101,18 +84,6 @@ pub fn SearchChart(look: Signal<Look>) -> impl IntoView {
             {chart_figure(ID, TITLE, canvas_ref, description)}
         </div>
         {export_buttons(ID, "search", TITLE, look, svg)}
-    }
-}
-
-/// The chart's text alternative.
-fn describe(data: &Option<SearchChartData>) -> String {
-    match data {
-        Some(d) => format!(
-            "{TITLE}: {} configurations and the Pareto frontier of {} points; the table below lists them.",
-            d.points.len(),
-            d.frontier.len()
-        ),
-        None => format!("{TITLE}: searching…"),
     }
 }
 

@@ -4,12 +4,13 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::lazy_body;
+use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
 use crate::ui::panels::search::chart::SearchChart;
 use crate::ui::panels::search::prices::PriceEditor;
+use crate::ui::panels::search::view::SearchView;
 use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
 use crate::ui::panels::search::table::{SearchFilters, SearchTable};
 use crate::core::roofline::Scenario;
@@ -44,15 +45,6 @@ pub fn SearchPanel() -> impl IntoView {
             </Show>
         </section>
     }
-}
-
-/// What the body's parts share: the run, the shown rows (indices into the run's rows, filtered and
-/// sorted) and the hovered row (an index into the run's rows), for the linked hover.
-#[derive(Clone, Copy)]
-pub struct SearchView {
-    pub run: SearchRun,
-    pub shown: Memo<Vec<usize>>,
-    pub hovered: RwSignal<Option<usize>>,
 }
 
 /// The body: searches on mount and whenever the spec changes; provides [`SearchView`].

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::ui::canvas::export::download_text;
 use crate::ui::panels::context::PanelContext;
-use crate::ui::panels::search::panel::SearchView;
+use crate::ui::panels::search::view::SearchView;
 use crate::ui::controls::widgets::PresetSelect;
 use crate::core::placement::PlacementMode;
 use crate::core::precision::Precision;

@@ -1,0 +1,79 @@
+//! What the batch charts say in words: each chart's text alternative, and which `view=` panel
+//! shows which chart.
+
+use crate::chart::batch::BatchChart;
+use crate::core::curves::Curves;
+use crate::core::roofline::BatchPoint;
+use crate::state::view::Panel;
+use crate::view::format::{ms, req_per_s, target_ms, thousands};
+
+/// The panel `view=` names for `kind`.
+pub fn panel_of(kind: BatchChart) -> Panel {
+    match kind {
+        BatchChart::Rate => Panel::Rate,
+        BatchChart::Step => Panel::Step,
+        BatchChart::Interactivity => Panel::Interactivity,
+    }
+}
+
+/// The batch chart that shows `panel`, if one does (for the lazy module's SVG export).
+pub fn chart_of(panel: Panel) -> Option<BatchChart> {
+    BatchChart::ALL.into_iter().find(|k| panel_of(*k) == panel)
+}
+
+/// The chart's text alternative: what it shows at the batch a server can run and at the edge.
+pub fn describe(kind: BatchChart, c: &Curves) -> String {
+    if c.kv_pool_batch == 0 {
+        return format!(
+            "{}. Nothing fits: the KV pool holds no sequence, so no batch can run.",
+            kind.title()
+        );
+    }
+    let served_batch = c.knee_batch.min(c.kv_pool_batch);
+    let served = c.points.iter().find(|p| p.batch == served_batch && served_batch > 0);
+    let at = match (served, c.tpot_knee_batch > c.kv_pool_batch) {
+        (None, _) => "no batch meets the targets".to_string(),
+        (Some(p), true) => {
+            format!("the KV pool, batch {}, is the largest that runs", thousands(f64::from(p.batch)))
+        }
+        (Some(p), false) => format!("the knee is batch {}", thousands(f64::from(p.batch))),
+    };
+    let pick = |p: Option<&BatchPoint>, f: fn(&BatchPoint) -> f64| p.map_or(0.0, f);
+    let last = c.points.last();
+    let last_batch = f64::from(last.map_or(0, |p| p.batch));
+    match kind {
+        BatchChart::Rate => format!(
+            "{}. {}: goodput {} req/s; past it goodput is 0 while throughput rises to {} req/s at batch {}. KV pool: {} sequences.",
+            kind.title(),
+            capitalized(&at),
+            req_per_s(pick(served, |p| p.goodput_req_per_s)),
+            req_per_s(pick(last, |p| p.throughput_req_per_s)),
+            thousands(last_batch),
+            thousands(f64::from(c.kv_pool_batch)),
+        ),
+        BatchChart::Step => format!(
+            "{}. The TPOT target is {} ms; {at}, with a {} ms step; at batch {} the step takes {} ms.",
+            kind.title(),
+            target_ms(c.tpot_target_s),
+            ms(pick(served, |p| p.step.step_s)),
+            thousands(last_batch),
+            ms(pick(last, |p| p.step.step_s)),
+        ),
+        BatchChart::Interactivity => format!(
+            "{}. One point per batch size that fits the KV pool; the TPOT target of {} ms is {} tokens/s per user. \
+             {}: each user gets {} tokens/s and each GPU makes {} tokens/s.",
+            kind.title(),
+            target_ms(c.tpot_target_s),
+            thousands(1.0 / c.tpot_target_s),
+            capitalized(&at),
+            thousands(pick(served, |p| p.tokens_per_s_per_user)),
+            thousands(pick(served, |p| p.tokens_per_s_per_gpu)),
+        ),
+    }
+}
+
+/// `text` with its first letter upper-case, to open a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}

@@ -1,0 +1,37 @@
+//! The search chart's view model: its points (every shown row), the frontier of the shown rows,
+//! the hovered point, and its text alternative.
+
+use crate::chart::search::{SearchChartData, SearchPoint};
+use crate::core::search::pareto::frontier;
+use crate::core::search::{Layout, Row};
+
+/// The chart's title (its figure caption and export title).
+pub const TITLE: &str = "Tokens/s per GPU against tokens/s per user, every configuration";
+
+/// The chart's data from the run's rows, the shown indices and the hovered row.
+pub fn chart_data(rows: &[Row], shown: &[usize], hovered: Option<usize>, tpot_target_s: f64) -> SearchChartData {
+    let picked: Vec<Row> = shown.iter().map(|&i| rows[i]).collect();
+    let points = picked
+        .iter()
+        .map(|r| SearchPoint {
+            tokens_per_s_per_user: r.tokens_per_s_per_user,
+            tokens_per_s_per_gpu: r.tokens_per_s_per_gpu,
+            disaggregated: matches!(r.config.layout, Layout::Disaggregated { .. }),
+        })
+        .collect();
+    let hovered = hovered.and_then(|h| shown.iter().position(|&i| i == h));
+    SearchChartData { points, frontier: frontier(&picked), tpot_target_s, hovered }
+}
+
+/// The chart's text alternative.
+pub fn describe(data: Option<&SearchChartData>) -> String {
+    match data {
+        Some(d) => format!(
+            "{TITLE}: {} configurations and the Pareto frontier of {} points; the table below lists them.",
+            d.points.len(),
+            d.frontier.len()
+        ),
+        None => format!("{TITLE}: searching…"),
+    }
+}
+

@@ -1,0 +1,52 @@
+//! The batch charts' view model (`goodput_lab::view::batch_chart`): each chart's text alternative
+//! says what the chart shows at the batch a server reaches, with the numbers the core computes for
+//! that batch, and each chart is the one `view=` panel names.
+
+use goodput_lab::chart::batch::BatchChart;
+use goodput_lab::core::curves::curves;
+use goodput_lab::core::roofline::{analyze, evaluate, Scenario};
+use goodput_lab::state::WORKED_EXAMPLE;
+use goodput_lab::view::batch_chart::{chart_of, describe, panel_of};
+use goodput_lab::view::format::{ms, req_per_s};
+
+#[test]
+fn every_batch_chart_is_the_chart_its_view_panel_shows() {
+    for kind in BatchChart::ALL {
+        assert_eq!(chart_of(panel_of(kind)), Some(kind));
+    }
+}
+
+#[test]
+fn the_worked_example_rate_description_names_knee_64_and_its_goodput() {
+    let scenario = WORKED_EXAMPLE;
+    let c = curves(&scenario, &analyze(&scenario));
+    let text = describe(BatchChart::Rate, &c);
+    // The seed's knee: batch 64 decodes at 9.9 ms, under the 10 ms target; 65 would not.
+    assert!(text.to_lowercase().contains("the knee is batch 64"), "{text}");
+    let goodput = evaluate(&scenario, 64).goodput_req_per_s;
+    assert!(text.contains(&format!("goodput {} req/s", req_per_s(goodput))), "{text}");
+}
+
+#[test]
+fn the_step_description_gives_the_knee_step_time_under_the_target() {
+    let scenario = WORKED_EXAMPLE;
+    let c = curves(&scenario, &analyze(&scenario));
+    let text = describe(BatchChart::Step, &c);
+    let step_s = evaluate(&scenario, 64).step.step_s;
+    assert!(step_s < scenario.tpot_target_s);
+    assert!(text.contains(&format!("with a {} ms step", ms(step_s))), "{text}");
+}
+
+#[test]
+fn with_a_loose_target_the_descriptions_say_the_kv_pool_binds() {
+    // 50 ms TPOT: the seed's reversal, the knee moves past the pool (about 200 sequences).
+    let scenario = Scenario { tpot_target_s: 0.050, ..WORKED_EXAMPLE };
+    let c = curves(&scenario, &analyze(&scenario));
+    assert!(c.tpot_knee_batch > c.kv_pool_batch);
+    for kind in BatchChart::ALL {
+        let text = describe(kind, &c);
+        let lower = text.to_lowercase();
+        assert!(lower.contains(&format!("the kv pool, batch {}, is the largest that runs", c.kv_pool_batch)), "{kind:?}: {text}");
+        assert!(!lower.contains("the knee is batch"), "{kind:?}: {text}");
+    }
+}

@@ -1,0 +1,84 @@
+//! A bound control in a lazy body changes the page's state only through the `ToPage` messages
+//! [`changes`] builds from the change: a field no message carries would be a silent no-op in the
+//! lazy build (it works in `make single`). Every listed body control is changed here and carried
+//! through [`apply`]; every bound control the panels' source names is listed; and a page-only
+//! control is not carried (so the first check can fail).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use goodput_lab::protocol::panel::{apply, changes, BODY_INPUTS};
+use goodput_lab::state::fields::{InputField, TPOT_INPUT};
+use goodput_lab::state::Inputs;
+
+/// The inputs with `input` moved to another value in its range (its base units).
+fn changed(input: &InputField) -> (Inputs, Inputs) {
+    let before = Inputs::default();
+    let now = (input.get)(&before);
+    let f = input.field;
+    let far = if (f.to_display(now) - f.min).abs() > (f.max - f.to_display(now)).abs() { f.min } else { f.max };
+    let mut after = before;
+    (input.set)(&mut after, f.to_base(far));
+    (before, after)
+}
+
+#[test]
+fn every_bound_control_of_a_lazy_body_is_carried_to_the_page() {
+    for input in &BODY_INPUTS {
+        let (before, after) = changed(input);
+        assert!(after != before, "{}: the change moved nothing", input.field.key);
+        let mut page = before;
+        let mut measured = Vec::new();
+        for message in changes(&before, &after) {
+            apply(message, &mut page, &mut measured);
+        }
+        assert!(page == after, "{}: the page did not receive the change", input.field.key);
+    }
+}
+
+#[test]
+fn a_page_only_control_is_not_carried_so_the_check_can_fail() {
+    let (before, after) = changed(&TPOT_INPUT);
+    assert!(after != before);
+    assert!(changes(&before, &after).is_empty());
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("readable dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The constant names after `input=` in `source` (`<NumberInput input=RATE_INPUT/>`).
+fn bound_names(source: &str) -> Vec<String> {
+    source
+        .split("input=")
+        .skip(1)
+        .map(|rest| rest.chars().take_while(|c| c.is_ascii_uppercase() || *c == '_').collect::<String>())
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+#[test]
+fn every_bound_control_in_the_panels_folder_is_a_listed_body_input() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let protocol = fs::read_to_string(root.join("src/protocol/panel.rs")).expect("protocol source");
+    let list = &protocol[protocol.find("pub const BODY_INPUTS").expect("the list")..];
+    let list = &list[..list.find("];").expect("the list ends")];
+    let mut files = Vec::new();
+    rust_files(&root.join("src/ui/panels"), &mut files);
+    let mut seen = 0;
+    for file in files {
+        let source = fs::read_to_string(&file).expect("readable");
+        for name in bound_names(&source) {
+            seen += 1;
+            assert!(list.contains(&format!("    {name},")), "{}: {name} is not in BODY_INPUTS", file.display());
+        }
+    }
+    assert_eq!(seen, BODY_INPUTS.len(), "each body input bound once in src/ui/panels");
+}

@@ -1,0 +1,174 @@
+//! The modules of `src/` import one another without circles: each file is a node, each path it
+//! names into another file (a `use` or a path in code, resolved from `crate`, `super` or `self`)
+//! an edge, and no strongly connected component has two files. The core's hub of preset types
+//! (`core::{presets, roofline, ...}`) is the one circle left, reported in docs/architecture.md;
+//! every other layer has none.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use syn::visit::{self, Visit};
+
+type Module = Vec<String>;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("readable dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `ui/panels/sim.rs` -> `ui::panels::sim`; `core/mod.rs` -> `core`; `lib.rs` -> the root.
+fn module_of(relative: &Path) -> Module {
+    let mut parts: Module = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs").to_string();
+    if !matches!(stem.as_str(), "mod" | "lib" | "main") {
+        parts.push(stem);
+    }
+    parts
+}
+
+/// Every absolute module path a file names.
+struct Names {
+    module: Module,
+    found: Vec<Module>,
+}
+
+impl Names {
+    fn resolve(&mut self, segments: &[String]) {
+        let mut absolute = self.module.clone();
+        let rest = match segments.first().map(String::as_str) {
+            Some("crate") => {
+                absolute.clear();
+                &segments[1..]
+            }
+            Some("self") => &segments[1..],
+            Some("super") => {
+                let ups = segments.iter().take_while(|s| *s == "super").count();
+                absolute.truncate(absolute.len().saturating_sub(ups));
+                &segments[ups..]
+            }
+            _ => return,
+        };
+        absolute.extend(rest.iter().cloned());
+        self.found.push(absolute);
+    }
+
+    fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(prefix, &p.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => self.leaf(prefix, n.ident.to_string()),
+            syn::UseTree::Rename(r) => self.leaf(prefix, r.ident.to_string()),
+            syn::UseTree::Glob(_) => self.leaf(prefix, "*".to_string()),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|item| self.use_tree(prefix, item)),
+        }
+    }
+
+    fn leaf(&mut self, prefix: &[String], name: String) {
+        let mut segments = prefix.to_vec();
+        segments.push(name);
+        self.resolve(&segments);
+    }
+}
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        self.use_tree(&mut Vec::new(), &item.tree);
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.resolve(&segments);
+        visit::visit_path(self, path);
+    }
+}
+
+/// Each file's module and the other files' modules it names (by the longest module prefix).
+fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files.retain(|f| !f.starts_with(root.join("bin")));
+    let sources: Vec<(Module, String)> = files
+        .iter()
+        .map(|f| (module_of(f.strip_prefix(&root).expect("under src")), fs::read_to_string(f).expect("readable")))
+        .collect();
+    let modules: BTreeSet<Module> = sources.iter().map(|(m, _)| m.clone()).collect();
+    let owner = |path: &Module| (1..=path.len()).rev().map(|n| path[..n].to_vec()).find(|m| modules.contains(m));
+    sources
+        .into_iter()
+        .map(|(module, source)| {
+            let syntax = syn::parse_file(&source).expect("parses");
+            let mut names = Names { module: module.clone(), found: Vec::new() };
+            names.visit_file(&syntax);
+            let edges = names.found.iter().filter_map(owner).filter(|m| *m != module).collect();
+            (module, edges)
+        })
+        .collect()
+}
+
+/// The strongly connected components with more than one module (Tarjan's algorithm).
+fn circles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
+    struct Walk<'g> {
+        graph: &'g BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<&'g Module, (usize, usize)>,
+        stack: Vec<&'g Module>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'g>(walk: &mut Walk<'g>, v: &'g Module) {
+        let at = walk.index.len();
+        walk.index.insert(v, (at, at));
+        walk.stack.push(v);
+        for w in walk.graph.get(v).into_iter().flatten() {
+            let w = walk.graph.get_key_value(w).map_or(w, |(k, _)| k);
+            if !walk.index.contains_key(w) {
+                visit(walk, w);
+                let low = walk.index[w].1.min(walk.index[v].1);
+                walk.index.get_mut(v).expect("visited").1 = low;
+            } else if walk.stack.contains(&w) {
+                let low = walk.index[w].0.min(walk.index[v].1);
+                walk.index.get_mut(v).expect("visited").1 = low;
+            }
+        }
+        if walk.index[v].0 == walk.index[v].1 {
+            let start = walk.stack.iter().position(|m| *m == v).expect("on the stack");
+            let component: Vec<String> = walk.stack.drain(start..).map(|m| m.join("::")).collect();
+            if component.len() > 1 {
+                walk.found.push(component);
+            }
+        }
+    }
+    let mut walk = Walk { graph, index: BTreeMap::new(), stack: Vec::new(), found: Vec::new() };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v) {
+            visit(&mut walk, v);
+        }
+    }
+    walk.found
+}
+
+#[test]
+fn no_module_outside_the_core_is_in_an_import_circle() {
+    let found = circles(&graph());
+    let outside: Vec<&Vec<String>> =
+        found.iter().filter(|c| c.iter().any(|m| !m.starts_with("core::") && m != "core")).collect();
+    assert!(outside.is_empty(), "import circles: {outside:?}");
+}
+
+#[test]
+fn the_circle_finder_finds_a_circle_of_two() {
+    let a: Module = vec!["a".into()];
+    let b: Module = vec!["b".into()];
+    let graph = BTreeMap::from([(a.clone(), BTreeSet::from([b.clone()])), (b, BTreeSet::from([a]))]);
+    assert_eq!(circles(&graph).len(), 1);
+}
