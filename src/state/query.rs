@@ -128,7 +128,9 @@ pub fn from_query(query: &str) -> (Inputs, Vec<Notice>) {
 pub fn from_page_query(query: &str) -> (Inputs, view::View, Vec<Notice>) {
     let raw = parse_raw(query);
     let (inputs, mut notices) = validate(&lessons::under_lesson(&raw));
-    let view = view::read(&raw, &mut notices);
+    let lesson = lessons::read_number(&raw, &mut notices)
+        .and_then(|number| lessons::lesson(number).map(|l| (number, l.panel)));
+    let view = view::read(&raw, lesson, &mut notices);
     (inputs, view, notices)
 }
 

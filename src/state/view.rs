@@ -123,13 +123,14 @@ pub struct View {
     /// The batch marked on every chart (clicking a table row), if any.
     pub mark_batch: Option<u32>,
     /// The lesson last loaded (`lesson=`); shown only while the inputs are still its state
-    /// ([`super::lessons::active`]).
+    /// (`super::lessons::active`).
     pub lesson: Option<u8>,
 }
 
 /// Reads `present`, `embed`, `view`, `theme` and `mark`; a bad value falls back with a notice.
-/// `embed=1` wins over `present=1`: an iframe has no room for a presentation.
-pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> View {
+/// `embed=1` wins over `present=1`: an iframe has no room for a presentation. `lesson` is the
+/// lesson the link loads (read first, by `super::lessons`) with the panel it shows.
+pub fn read(raw: &RawQuery, lesson: Option<(u8, Panel)>, notices: &mut Vec<Notice>) -> View {
     let present = read_flag(raw, "present", notices);
     let embed = read_flag(raw, "embed", notices);
     let mode = match (embed, present) {
@@ -140,14 +141,12 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> View {
     let panel = read_choice(raw, "view", &Panel::ALL, Panel::id, Panel::default(), notices);
     let theme = read_choice(raw, "theme", &Theme::ALL, Theme::id, Theme::default(), notices);
     let mark_batch = read_mark(raw.get("mark"), notices);
-    let lesson = super::lessons::read_number(raw, notices);
     // A presentation of a lesson without `view=` opens on the lesson's own panel.
-    let lesson_panel = lesson.and_then(super::lessons::lesson).map(|l| l.panel);
-    let panel = match (mode, raw.get("view"), lesson_panel) {
+    let panel = match (mode, raw.get("view"), lesson.map(|(_, panel)| panel)) {
         (Mode::Present, None, Some(p)) => p,
         _ => panel,
     };
-    View { mode, panel, theme, mark_batch, lesson }
+    View { mode, panel, theme, mark_batch, lesson: lesson.map(|(number, _)| number) }
 }
 
 impl View {
