@@ -7,6 +7,7 @@ pub(crate) mod explore;
 #[cfg_attr(not(feature = "lazy_panels"), allow(unused))]
 pub mod lazy;
 pub(crate) mod panels;
+pub(crate) mod share;
 pub(crate) mod shell;
 pub(crate) mod workers;
 

@@ -18,7 +18,7 @@ use crate::ui::panels::measured::MeasuredBody;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::placement::PlacementBody;
 use crate::ui::panels::search::panel::SearchBody;
-use crate::ui::shell::share::ShareMenuBody;
+use crate::ui::share::menu::ShareMenuBody;
 use crate::ui::panels::sim::panel::SimBody;
 use crate::ui::shell::theme;
 use crate::core::curves::curves_with_measured;
