@@ -15,6 +15,7 @@ pub mod queue;
 use serde::{Deserialize, Serialize};
 
 use crate::core::roofline::{Scenario, TP_CHOICES};
+use crate::core::url_id::UrlId;
 use colocated::{best_rate, chunked_probe, unchunked_probe};
 pub use disaggregated::{
     combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side, DecodeSide, PrefillSide,
@@ -32,6 +33,17 @@ pub enum PlacementMode {
     #[default]
     Colocated,
     Disaggregated,
+}
+
+impl UrlId for PlacementMode {
+    const VARIANTS: &'static [PlacementMode] = &[PlacementMode::Colocated, PlacementMode::Disaggregated];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            PlacementMode::Colocated => "colo",
+            PlacementMode::Disaggregated => "disagg",
+        }
+    }
 }
 
 /// What stops a placement's rate from rising further.
