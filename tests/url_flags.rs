@@ -113,7 +113,8 @@ fn every_on_word_writes_the_canonical_1_and_every_off_word_writes_nothing() {
 
 #[test]
 fn a_closed_simulator_under_a_lesson_that_opens_it_writes_sim_0_whatever_the_off_word() {
-    let lesson = (1..=8).find(|n| from_page_query(&format!("lesson={n}")).0.sim.shown).expect("a lesson opens it");
+    let opens = |n: &u8| from_page_query(&format!("lesson={n}")).0.sim.shown;
+    let lesson = (1..=8).find(opens).expect("a lesson opens the simulator");
     let written = page(&format!("lesson={lesson}&sim=0"));
     assert!(written.contains("&sim=0&"), "{written}");
     for word in FLAG_OFF {

@@ -21,7 +21,8 @@ pub enum ArrivalKind {
 }
 
 impl UrlId for ArrivalKind {
-    const VARIANTS: &'static [ArrivalKind] = &[ArrivalKind::Poisson, ArrivalKind::Constant, ArrivalKind::Bursty];
+    const VARIANTS: &'static [ArrivalKind] =
+        &[ArrivalKind::Poisson, ArrivalKind::Constant, ArrivalKind::Bursty];
 
     fn url_id(self) -> &'static str {
         match self {
