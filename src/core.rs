@@ -21,3 +21,4 @@ pub mod sim;
 pub mod spec;
 pub mod table;
 pub mod units;
+pub mod url_id;

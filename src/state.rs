@@ -12,6 +12,7 @@ pub mod measured;
 pub mod placement;
 pub mod prefix;
 mod query;
+pub mod read;
 pub mod search;
 pub mod sim;
 pub mod spec;
@@ -25,6 +26,7 @@ use crate::core::calibration::{CostModel, Engine};
 use crate::core::presets::ModelSpec;
 use crate::core::roofline::{context_for, Calibration, Scenario};
 use fields::{CTX, OUT, PROMPT};
+use read::UrlId;
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 pub use stops::{log_stops, nearest_stop_index};
 pub use validation::validate;
@@ -74,14 +76,9 @@ impl CalibrationChoice {
         CalibrationChoice::Fit,
     ];
 
-    /// The URL id.
+    /// The URL id: [`UrlId::url_id`].
     pub fn id(self) -> &'static str {
-        match self {
-            CalibrationChoice::Ideal => "ideal",
-            CalibrationChoice::Measured => "measured",
-            CalibrationChoice::Custom => "custom",
-            CalibrationChoice::Fit => "fit",
-        }
+        self.url_id()
     }
 
     /// The control's label.
@@ -94,8 +91,22 @@ impl CalibrationChoice {
         }
     }
 
+    /// The choice with this URL id: [`UrlId::from_url_id`].
     pub fn from_id(id: &str) -> Option<CalibrationChoice> {
-        CalibrationChoice::ALL.into_iter().find(|c| c.id() == id)
+        CalibrationChoice::from_url_id(id)
+    }
+}
+
+impl UrlId for CalibrationChoice {
+    const VARIANTS: &'static [CalibrationChoice] = &CalibrationChoice::ALL;
+
+    fn url_id(self) -> &'static str {
+        match self {
+            CalibrationChoice::Ideal => "ideal",
+            CalibrationChoice::Measured => "measured",
+            CalibrationChoice::Custom => "custom",
+            CalibrationChoice::Fit => "fit",
+        }
     }
 }
 

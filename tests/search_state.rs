@@ -38,7 +38,7 @@ fn the_default_search_writes_no_key() {
 #[test]
 fn bad_search_values_fall_back_with_a_notice_each() {
     let (inputs, notices) =
-        from_query("search=yes&ssort=fast&sgpu=h900&sw=int3&splace=both&prices=x100:3,b200:abc");
+        from_query("search=maybe&ssort=fast&sgpu=h900&sw=int3&splace=both&prices=x100:3,b200:abc");
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     assert_eq!(keys, ["search", "ssort", "sgpu", "sw", "splace", "prices", "prices"], "{notices:?}");
     let s = inputs.search;

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::precision::Precision;
 use super::presets::Attention;
 use super::roofline::Scenario;
+use super::url_id::UrlId;
 pub use transfer::{resolve, Origin, Resolved};
 
 /// An inference engine the published measurements cover.
@@ -47,13 +48,9 @@ pub enum Engine {
 impl Engine {
     pub const ALL: [Engine; 3] = [Engine::Vllm, Engine::Sglang, Engine::Trtllm];
 
-    /// The URL id (`vllm`, `sglang`, `trtllm`).
+    /// The URL id (`vllm`, `sglang`, `trtllm`): [`UrlId::url_id`].
     pub fn id(self) -> &'static str {
-        match self {
-            Engine::Vllm => "vllm",
-            Engine::Sglang => "sglang",
-            Engine::Trtllm => "trtllm",
-        }
+        self.url_id()
     }
 
     pub fn name(self) -> &'static str {
@@ -64,13 +61,26 @@ impl Engine {
         }
     }
 
+    /// The engine with this URL id: [`UrlId::from_url_id`].
     pub fn from_id(id: &str) -> Option<Engine> {
-        Engine::ALL.into_iter().find(|e| e.id() == id)
+        Engine::from_url_id(id)
     }
 
     /// The engine's index in [`Engine::ALL`].
     pub fn index(self) -> usize {
         self as usize
+    }
+}
+
+impl UrlId for Engine {
+    const VARIANTS: &'static [Engine] = &Engine::ALL;
+
+    fn url_id(self) -> &'static str {
+        match self {
+            Engine::Vllm => "vllm",
+            Engine::Sglang => "sglang",
+            Engine::Trtllm => "trtllm",
+        }
     }
 }
 

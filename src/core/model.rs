@@ -15,14 +15,14 @@ fn gated_mlp_params(hidden: f64, ffn: u32) -> f64 {
 /// GQA: q and o are hidden x heads x head_dim, k and v hidden x kv_heads x head_dim (+ biases).
 /// MLA: q = hidden x q_rank + q_rank x heads x (nope + rope); kv = hidden x (kv_rank + rope)
 /// + kv_rank x heads x (nope + v); o = heads x v x hidden.
-pub fn attention_params_per_layer(m: &ModelSpec) -> f64 {
-    let hidden = f64::from(m.hidden_size);
-    let heads = f64::from(m.heads);
-    match m.attention {
+pub fn attention_params_per_layer(model: &ModelSpec) -> f64 {
+    let hidden = f64::from(model.hidden_size);
+    let heads = f64::from(model.heads);
+    match model.attention {
         Attention::Gqa { kv_heads, head_dim } => {
             let q = heads * f64::from(head_dim);
             let kv = f64::from(kv_heads) * f64::from(head_dim);
-            let bias = if m.qkv_bias { q + 2.0 * kv } else { 0.0 };
+            let bias = if model.qkv_bias { q + 2.0 * kv } else { 0.0 };
             hidden * (2.0 * q + 2.0 * kv) + bias
         }
         Attention::Mla { kv_lora_rank, q_lora_rank, rope_head_dim, nope_head_dim, v_head_dim } => {
@@ -36,56 +36,59 @@ pub fn attention_params_per_layer(m: &ModelSpec) -> f64 {
 }
 
 /// Layers with a mixture-of-experts MLP (all but the leading dense ones).
-pub fn moe_layers(m: &ModelSpec) -> u32 {
-    m.moe.map_or(0, |moe| m.layers.saturating_sub(moe.dense_layers))
+pub fn moe_layers(model: &ModelSpec) -> u32 {
+    model.moe.map_or(0, |moe| model.layers.saturating_sub(moe.dense_layers))
 }
 
 /// Embedding plus output head = vocab x hidden x (1 if tied, else 2).
-fn embedding_params(m: &ModelSpec) -> f64 {
-    let tables = if m.tied_embeddings { 1.0 } else { 2.0 };
-    tables * f64::from(m.vocab_size) * f64::from(m.hidden_size)
+fn embedding_params(model: &ModelSpec) -> f64 {
+    let tables = if model.tied_embeddings { 1.0 } else { 2.0 };
+    tables * f64::from(model.vocab_size) * f64::from(model.hidden_size)
 }
 
 /// MLP parameters of the whole model when each MoE layer uses `experts_used` routed experts.
-fn mlp_params(m: &ModelSpec, experts_used: impl Fn(&Moe) -> u32) -> f64 {
-    let hidden = f64::from(m.hidden_size);
-    match &m.moe {
-        None => f64::from(m.layers) * gated_mlp_params(hidden, m.ffn_size),
+fn mlp_params(model: &ModelSpec, experts_used: impl Fn(&Moe) -> u32) -> f64 {
+    let hidden = f64::from(model.hidden_size);
+    match &model.moe {
+        None => f64::from(model.layers) * gated_mlp_params(hidden, model.ffn_size),
         Some(moe) => {
-            let dense = f64::from(moe.dense_layers.min(m.layers)) * gated_mlp_params(hidden, m.ffn_size);
+            let dense_layers = f64::from(moe.dense_layers.min(model.layers));
+            let dense = dense_layers * gated_mlp_params(hidden, model.ffn_size);
             let per_layer = f64::from(experts_used(moe) + moe.shared_experts)
                 * gated_mlp_params(hidden, moe.expert_ffn_size)
                 + hidden * f64::from(moe.experts);
-            dense + f64::from(moe_layers(m)) * per_layer
+            dense + f64::from(moe_layers(model)) * per_layer
         }
     }
 }
 
 /// Total parameters counted from the config: embeddings + layers x (attention + norms) + MLPs.
-pub fn config_param_count(m: &ModelSpec) -> f64 {
-    let hidden = f64::from(m.hidden_size);
-    let per_layer = attention_params_per_layer(m) + 2.0 * hidden;
-    embedding_params(m) + f64::from(m.layers) * per_layer + hidden + mlp_params(m, |moe| moe.experts)
+pub fn config_param_count(model: &ModelSpec) -> f64 {
+    let hidden = f64::from(model.hidden_size);
+    let per_layer = attention_params_per_layer(model) + 2.0 * hidden;
+    let mlp = mlp_params(model, |moe| moe.experts);
+    embedding_params(model) + f64::from(model.layers) * per_layer + hidden + mlp
 }
 
 /// Parameters one token uses, counted from the config: as [`config_param_count`] with only the
 /// top-k routed experts of each MoE layer.
-pub fn config_active_param_count(m: &ModelSpec) -> f64 {
-    let hidden = f64::from(m.hidden_size);
-    let per_layer = attention_params_per_layer(m) + 2.0 * hidden;
-    embedding_params(m) + f64::from(m.layers) * per_layer + hidden + mlp_params(m, |moe| moe.top_k)
+pub fn config_active_param_count(model: &ModelSpec) -> f64 {
+    let hidden = f64::from(model.hidden_size);
+    let per_layer = attention_params_per_layer(model) + 2.0 * hidden;
+    let mlp = mlp_params(model, |moe| moe.top_k);
+    embedding_params(model) + f64::from(model.layers) * per_layer + hidden + mlp
 }
 
 /// KV-cache elements one token adds across all layers at full context.
 ///
 /// GQA: 2 (K and V) x layers x kv_heads x head_dim. MLA: (kv_lora_rank + rope_head_dim) x layers.
-pub fn kv_elements_per_token(m: &ModelSpec) -> f64 {
-    f64::from(m.layers) * kv_elements_per_token_layer(m)
+pub fn kv_elements_per_token(model: &ModelSpec) -> f64 {
+    f64::from(model.layers) * kv_elements_per_token_layer(model)
 }
 
 /// KV-cache elements one token adds in one layer.
-fn kv_elements_per_token_layer(m: &ModelSpec) -> f64 {
-    match m.attention {
+fn kv_elements_per_token_layer(model: &ModelSpec) -> f64 {
+    match model.attention {
         Attention::Gqa { kv_heads, head_dim } => 2.0 * f64::from(kv_heads) * f64::from(head_dim),
         Attention::Mla { kv_lora_rank, rope_head_dim, .. } => {
             f64::from(kv_lora_rank) + f64::from(rope_head_dim)
@@ -97,14 +100,14 @@ fn kv_elements_per_token_layer(m: &ModelSpec) -> f64 {
 /// layers at most their window.
 ///
 /// elements = per_layer_token x (full_layers x ctx + sliding_layers x min(ctx, window)).
-pub fn kv_elements_per_seq(m: &ModelSpec, context_tokens: u32) -> f64 {
+pub fn kv_elements_per_seq(model: &ModelSpec, context_tokens: u32) -> f64 {
     let ctx = f64::from(context_tokens);
-    let (sliding, window) = match m.sliding_window {
-        Some(w) => (w.sliding_layers.min(m.layers), f64::from(w.window_tokens).min(ctx)),
+    let (sliding, window) = match model.sliding_window {
+        Some(w) => (w.sliding_layers.min(model.layers), f64::from(w.window_tokens).min(ctx)),
         None => (0, ctx),
     };
-    let full = f64::from(m.layers - sliding);
-    kv_elements_per_token_layer(m) * (full * ctx + f64::from(sliding) * window)
+    let full = f64::from(model.layers - sliding);
+    kv_elements_per_token_layer(model) * (full * ctx + f64::from(sliding) * window)
 }
 
 /// Expected distinct experts a layer reads for `tokens` tokens with uniform top-k routing:
@@ -120,10 +123,10 @@ pub fn expected_experts(experts: u32, top_k: u32, tokens: f64) -> f64 {
 
 /// Parameters of one routed expert summed over every MoE layer, from the published counts:
 /// total = dense + E x p and active = dense + k x p, so p = (total - active) / (E - k).
-pub fn expert_params(m: &ModelSpec) -> f64 {
-    match &m.moe {
+pub fn expert_params(model: &ModelSpec) -> f64 {
+    match &model.moe {
         Some(moe) if moe.experts > moe.top_k => {
-            ((m.params - m.active_params) / f64::from(moe.experts - moe.top_k)).max(0.0)
+            ((model.params - model.active_params) / f64::from(moe.experts - moe.top_k)).max(0.0)
         }
         _ => 0.0,
     }
@@ -131,14 +134,14 @@ pub fn expert_params(m: &ModelSpec) -> f64 {
 
 /// Parameters a forward pass over `tokens` tokens reads: dense part + expert_params x E[experts].
 /// For a dense model, every parameter.
-pub fn params_read(m: &ModelSpec, tokens: f64) -> f64 {
-    match &m.moe {
+pub fn params_read(model: &ModelSpec, tokens: f64) -> f64 {
+    match &model.moe {
         Some(moe) if moe.experts > moe.top_k => {
-            let p = expert_params(m);
-            let dense = (m.params - p * f64::from(moe.experts)).max(0.0);
-            dense + p * expected_experts(moe.experts, moe.top_k, tokens)
+            let per_expert = expert_params(model);
+            let dense = (model.params - per_expert * f64::from(moe.experts)).max(0.0);
+            dense + per_expert * expected_experts(moe.experts, moe.top_k, tokens)
         }
-        _ => m.params,
+        _ => model.params,
     }
 }
 
@@ -156,20 +159,20 @@ fn causal_pairs(p: f64, window: f64) -> f64 {
 /// heads x 2 x (qk_dim + v_dim), in FLOP. MLA is counted in its prefill form (qk = nope + RoPE,
 /// v = v_head_dim per head) for decode too; a decode kernel that absorbs the up-projections does
 /// more per pair (about (latent + RoPE + latent) instead of (qk + v) per head), which is not modelled.
-pub fn attention_flop_per_pair(m: &ModelSpec) -> f64 {
-    let (qk, v) = match m.attention {
+pub fn attention_flop_per_pair(model: &ModelSpec) -> f64 {
+    let (qk, v) = match model.attention {
         Attention::Gqa { head_dim, .. } => (f64::from(head_dim), f64::from(head_dim)),
         Attention::Mla { rope_head_dim, nope_head_dim, v_head_dim, .. } => {
             (f64::from(rope_head_dim + nope_head_dim), f64::from(v_head_dim))
         }
     };
-    f64::from(m.heads) * 2.0 * (qk + v)
+    f64::from(model.heads) * 2.0 * (qk + v)
 }
 
 /// Attention FLOPs of prefilling a `prompt_tokens` prompt (scores and weighted sum, causal):
 /// sum over layers of pairs x [`attention_flop_per_pair`], in FLOP.
-pub fn prefill_attention_flop(m: &ModelSpec, prompt_tokens: u32) -> f64 {
-    PromptAttention::new(m).flop(prompt_tokens)
+pub fn prefill_attention_flop(model: &ModelSpec, prompt_tokens: u32) -> f64 {
+    PromptAttention::new(model).flop(prompt_tokens)
 }
 
 /// [`prefill_attention_flop`]'s coefficients for one model, gathered once (the simulator evaluates
@@ -184,14 +187,14 @@ pub struct PromptAttention {
 }
 
 impl PromptAttention {
-    pub fn new(m: &ModelSpec) -> PromptAttention {
-        let (sliding, window_tokens) = match m.sliding_window {
-            Some(w) => (w.sliding_layers.min(m.layers), Some(f64::from(w.window_tokens))),
+    pub fn new(model: &ModelSpec) -> PromptAttention {
+        let (sliding, window_tokens) = match model.sliding_window {
+            Some(w) => (w.sliding_layers.min(model.layers), Some(f64::from(w.window_tokens))),
             None => (0, None),
         };
         PromptAttention {
-            per_pair_flop: attention_flop_per_pair(m),
-            full_layers: f64::from(m.layers - sliding),
+            per_pair_flop: attention_flop_per_pair(model),
+            full_layers: f64::from(model.layers - sliding),
             sliding_layers: f64::from(sliding),
             window_tokens,
         }
@@ -211,10 +214,10 @@ impl PromptAttention {
 /// Attention FLOPs of decoding one token against `context_tokens` of KV: one pair per cached token
 /// per layer (sliding layers at most their window), so pairs = [`kv_elements_per_seq`] /
 /// elements per token-layer; FLOPs = pairs x [`attention_flop_per_pair`], in FLOP.
-pub fn decode_attention_flop(m: &ModelSpec, context_tokens: u32) -> f64 {
-    let per_layer = kv_elements_per_token_layer(m);
+pub fn decode_attention_flop(model: &ModelSpec, context_tokens: u32) -> f64 {
+    let per_layer = kv_elements_per_token_layer(model);
     if per_layer <= 0.0 {
         return 0.0;
     }
-    attention_flop_per_pair(m) * kv_elements_per_seq(m, context_tokens) / per_layer
+    attention_flop_per_pair(model) * kv_elements_per_seq(model, context_tokens) / per_layer
 }

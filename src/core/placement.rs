@@ -14,10 +14,13 @@ pub mod queue;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::roofline::{Scenario, TP_CHOICES};
-use colocated::{best_rate, chunked_probe, unchunked_probe};
+use crate::core::roofline::Scenario;
+use crate::core::url_id::UrlId;
+use colocated::{best_rate, unchunked_probe};
+pub use colocated::chunked_best;
 pub use disaggregated::{
-    combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side, DecodeSide, PrefillSide,
+    beats, best_split, combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side, sides,
+    DecodeSide, PrefillSide,
 };
 pub use percentile::Percentile;
 
@@ -32,6 +35,17 @@ pub enum PlacementMode {
     #[default]
     Colocated,
     Disaggregated,
+}
+
+impl UrlId for PlacementMode {
+    const VARIANTS: &'static [PlacementMode] = &[PlacementMode::Colocated, PlacementMode::Disaggregated];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            PlacementMode::Colocated => "colo",
+            PlacementMode::Disaggregated => "disagg",
+        }
+    }
 }
 
 /// What stops a placement's rate from rising further.
@@ -165,58 +179,18 @@ impl Comparison {
 }
 
 /// Colocated (chunked at `chunk_tokens`, and unchunked) against `split`, on `scenario`'s targets
-/// at `pct`.
-pub fn compare(scenario: &Scenario, chunk_tokens: u32, split: &Split, pct: &Percentile) -> Comparison {
+/// at `percentile`.
+pub fn compare(
+    scenario: &Scenario,
+    chunk_tokens: u32,
+    split: &Split,
+    percentile: &Percentile,
+) -> Comparison {
     Comparison {
-        chunked: chunked_best(scenario, chunk_tokens, pct),
-        unchunked: best_rate(scenario, |r, probe| unchunked_probe(scenario, r, probe, pct)),
-        disaggregated: disaggregated(scenario, split, pct),
-        best_split: best_split(scenario, split.link_bytes_per_s, pct),
+        chunked: chunked_best(scenario, chunk_tokens, percentile),
+        unchunked: best_rate(scenario, |r, probe| unchunked_probe(scenario, r, probe, percentile)),
+        disaggregated: disaggregated(scenario, split, percentile),
+        best_split: best_split(scenario, split.link_bytes_per_s, percentile),
         colocated_gpus: scenario.tp.max(1),
     }
-}
-
-/// The colocated replica with chunked prefill at `chunk_tokens` a step, at its highest rate
-/// inside both targets ([`best_rate`] over [`colocated::chunked_at`]).
-pub fn chunked_best(scenario: &Scenario, chunk_tokens: u32, pct: &Percentile) -> Operating {
-    best_rate(scenario, |r, probe| chunked_probe(scenario, chunk_tokens, r, probe, pct))
-}
-
-/// Every (instances, TP) of one side with instances x TP <= [`GPUS_PER_SIDE_MAX`].
-pub fn sides() -> impl Iterator<Item = (u32, u32)> {
-    TP_CHOICES.into_iter().flat_map(|tp| (1..=GPUS_PER_SIDE_MAX / tp).map(move |n| (n, tp)))
-}
-
-/// The split with the most goodput per GPU on `link_bytes_per_s` (`None`: the interconnect), over
-/// every x x TP_p and y x TP_d of at most [`GPUS_PER_SIDE_MAX`] GPUs a side; of equals, the one with
-/// fewer GPUs. `None` when no split serves anything.
-pub fn best_split(
-    scenario: &Scenario,
-    link_bytes_per_s: Option<f64>,
-    pct: &Percentile,
-) -> Option<(Split, Disaggregated)> {
-    let prefills = TP_CHOICES.map(|tp| prefill_side(scenario, tp, link_bytes_per_s, pct));
-    let decodes = TP_CHOICES.map(|tp| decode_side(scenario, tp, pct));
-    let side = |tp: u32| TP_CHOICES.iter().position(|&t| t == tp).unwrap_or(0);
-    let mut best: Option<(Split, Disaggregated)> = None;
-    for (prefill_instances, prefill_tp) in sides() {
-        for (decode_instances, decode_tp) in sides() {
-            let split =
-                Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
-            let d = combine(&split, &prefills[side(prefill_tp)], &decodes[side(decode_tp)], pct);
-            if beats(&d, best.as_ref().map(|(_, b)| b)) {
-                best = Some((split, d));
-            }
-        }
-    }
-    best
-}
-
-/// True when `d` serves something and has more goodput per GPU than `best` (of equals, fewer
-/// GPUs): the order every best-split search uses.
-pub fn beats(d: &Disaggregated, best: Option<&Disaggregated>) -> bool {
-    best.map_or(d.rate_req_per_s > 0.0, |b| {
-        let (now, was) = (d.goodput_per_gpu_req_per_s, b.goodput_per_gpu_req_per_s);
-        now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && d.gpus < b.gpus)
-    })
 }

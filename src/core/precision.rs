@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::presets::GpuSpec;
+use super::url_id::UrlId;
 
 /// Bytes per element for weights or KV cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -32,14 +33,9 @@ impl Precision {
         }
     }
 
-    /// The URL id (`bf16`, `fp8`, `int4`, `fp4`).
+    /// The URL id (`bf16`, `fp8`, `int4`, `fp4`): [`UrlId::url_id`].
     pub fn id(self) -> &'static str {
-        match self {
-            Precision::Bf16 => "bf16",
-            Precision::Fp8 => "fp8",
-            Precision::Int4 => "int4",
-            Precision::Fp4 => "fp4",
-        }
+        self.url_id()
     }
 
     /// The display label (`BF16`, `FP8`, `INT4`, `FP4`).
@@ -54,7 +50,7 @@ impl Precision {
 
     /// The precision with this URL id among `allowed`, if any.
     pub fn from_id(id: &str, allowed: &[Precision]) -> Option<Precision> {
-        allowed.iter().copied().find(|p| p.id() == id)
+        Precision::from_url_id(id).filter(|precision| allowed.contains(precision))
     }
 
     /// The dense tensor peak weights in this format compute at on `gpu`, in FLOP/s, and the format
@@ -67,6 +63,19 @@ impl Precision {
             Precision::Bf16 | Precision::Int4 => bf16,
             Precision::Fp8 => fp8.unwrap_or(bf16),
             Precision::Fp4 => gpu.fp4_flop_per_s.map(|f| (f, Precision::Fp4)).or(fp8).unwrap_or(bf16),
+        }
+    }
+}
+
+impl UrlId for Precision {
+    const VARIANTS: &'static [Precision] = &Precision::WEIGHTS;
+
+    fn url_id(self) -> &'static str {
+        match self {
+            Precision::Bf16 => "bf16",
+            Precision::Fp8 => "fp8",
+            Precision::Int4 => "int4",
+            Precision::Fp4 => "fp4",
         }
     }
 }

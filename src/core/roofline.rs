@@ -220,10 +220,10 @@ pub fn step_time(scenario: &Scenario, batch: u32) -> StepTime {
 
 /// [`step_time`] at a real-valued batch (the knee's exact value solves step(B) = target). With
 /// speculation the step is [`spec_step`]'s: TPOT = (draft + verify) / E per output token.
-pub fn step_time_at(scenario: &Scenario, b: f64) -> StepTime {
-    let (speculative, terms) = match spec_step(scenario, b) {
+pub fn step_time_at(scenario: &Scenario, batch: f64) -> StepTime {
+    let (speculative, terms) = match spec_step(scenario, batch) {
         Some((spec, verify)) => (Some(spec), verify),
-        None => (None, step_terms(scenario, &StepMix::decode(b, f64::from(scenario.context_tokens)))),
+        None => (None, step_terms(scenario, &StepMix::decode(batch, f64::from(scenario.context_tokens)))),
     };
     let per_token = speculative.map_or(1.0, |s| s.tokens_per_step);
     let weight_read_bytes = terms.gemm.bytes;

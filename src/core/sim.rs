@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use super::placement::Percentile;
 use super::roofline::Scenario;
+use super::url_id::UrlId;
 
 /// Open or closed load, as a benchmark would offer it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +52,28 @@ pub enum Counting {
     Requests,
     /// Tokens produced within their own target: the mistake that hides slow requests.
     Tokens,
+}
+
+impl UrlId for LoadMode {
+    const VARIANTS: &'static [LoadMode] = &[LoadMode::Open, LoadMode::Closed];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            LoadMode::Open => "open",
+            LoadMode::Closed => "closed",
+        }
+    }
+}
+
+impl UrlId for Counting {
+    const VARIANTS: &'static [Counting] = &[Counting::Requests, Counting::Tokens];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            Counting::Requests => "requests",
+            Counting::Tokens => "tokens",
+        }
+    }
 }
 
 /// Everything one sweep needs, validated.

@@ -2,11 +2,12 @@
 //! `measured`: `vllm`, `sglang`, `trtllm`) and `mbu` / `overhead` (custom and fit), read into the
 //! choice and the scenario's cost model, and written back.
 
-use super::fields::{quoted, trim_decimal, MBU, OVERHEAD};
-use super::{measured, CalibrationChoice, Inputs, Notice, RawQuery};
+use super::fields::{trim_decimal, MBU, OVERHEAD};
+use super::{measured, read, CalibrationChoice, Inputs, Notice, RawQuery};
 use crate::core::calibration::{Calibration, CostModel, Engine};
 use crate::core::fit::{fit, Fit};
 use crate::core::roofline::Scenario;
+use crate::core::url_id::UrlId;
 
 /// The engine `calib=measured` uses when `engine` is absent: vLLM, the most used.
 pub const DEFAULT_ENGINE: Engine = Engine::Vllm;
@@ -19,18 +20,9 @@ pub fn read(
     notices: &mut Vec<Notice>,
 ) -> (CalibrationChoice, CostModel) {
     let custom_given = raw.get("mbu").is_some() || raw.get("overhead").is_some();
-    let flag = raw.get("realistic").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
+    let flag = read::flag(raw, "realistic", notices);
     let implied = if custom_given || flag { CalibrationChoice::Custom } else { CalibrationChoice::Ideal };
-    let choice = match raw.get("calib") {
-        None => implied,
-        Some(text) => CalibrationChoice::from_id(&text.trim().to_ascii_lowercase()).unwrap_or_else(|| {
-            let ids: Vec<&str> = CalibrationChoice::ALL.iter().map(|c| c.id()).collect();
-            let message =
-                format!("calib={} is not one of {}; using {}.", quoted(text), ids.join(", "), implied.id());
-            notices.push(Notice { key: "calib", message });
-            implied
-        }),
-    };
+    let choice = read::choice(raw, "calib", implied, notices);
     let engine = read_engine(raw, choice, notices);
     let model = match choice {
         CalibrationChoice::Ideal => CostModel::Ideal,
@@ -42,29 +34,22 @@ pub fn read(
     (choice, model)
 }
 
+/// `engine=`, by [`read::choice`]; a known engine without `calib=measured` is ignored with a notice.
 fn read_engine(raw: &RawQuery, choice: CalibrationChoice, notices: &mut Vec<Notice>) -> Engine {
-    let Some(text) = raw.get("engine") else { return DEFAULT_ENGINE };
-    let engine = Engine::from_id(&text.trim().to_ascii_lowercase());
-    if engine.is_none() {
-        let ids: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
-        let message = format!(
-            "engine={} is not one of {}; using {}.",
-            quoted(text),
-            ids.join(", "),
-            DEFAULT_ENGINE.id()
-        );
-        notices.push(Notice { key: "engine", message });
-    } else if choice != CalibrationChoice::Measured {
+    let before = notices.len();
+    let engine = read::choice(raw, "engine", DEFAULT_ENGINE, notices);
+    let unknown = notices.len() > before;
+    if raw.get("engine").is_some() && !unknown && choice != CalibrationChoice::Measured {
         let message = "engine= applies to calib=measured only; it is ignored.".to_string();
         notices.push(Notice { key: "engine", message });
     }
-    engine.unwrap_or(DEFAULT_ENGINE)
+    engine
 }
 
 fn read_custom(raw: &RawQuery, notices: &mut Vec<Notice>) -> Calibration {
-    let d = Calibration::REALISTIC_DEFAULT;
-    let mbu = MBU.read(raw.get("mbu"), d.mbu, notices);
-    Calibration { mbu, overhead_s: OVERHEAD.read(raw.get("overhead"), d.overhead_s, notices) }
+    let defaults = Calibration::REALISTIC_DEFAULT;
+    let mbu = read::number(raw, &MBU, defaults.mbu, notices);
+    Calibration { mbu, overhead_s: read::number(raw, &OVERHEAD, defaults.overhead_s, notices) }
 }
 
 /// The measured points' fit as custom terms; with no usable fit, custom's defaults and a notice.
@@ -103,12 +88,12 @@ pub fn clamped(f: &Fit) -> (Calibration, Vec<String>) {
 pub fn pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     let mut pairs = Vec::new();
     if let Some(engine) = inputs.engine() {
-        pairs.push(("calib", CalibrationChoice::Measured.id().to_string()));
-        pairs.push(("engine", engine.id().to_string()));
+        pairs.push(("calib", CalibrationChoice::Measured.url_id().to_string()));
+        pairs.push(("engine", engine.url_id().to_string()));
     }
     if let Some(c) = inputs.realistic() {
         if inputs.calibration_choice == CalibrationChoice::Fit {
-            pairs.push(("calib", CalibrationChoice::Fit.id().to_string()));
+            pairs.push(("calib", CalibrationChoice::Fit.url_id().to_string()));
         }
         pairs.push(("mbu", MBU.write(c.mbu)));
         pairs.push(("overhead", OVERHEAD.write(c.overhead_s)));

@@ -5,7 +5,7 @@
 //! Each sentence states numbers; `tests/lessons.rs` holds every one of them true for the state the
 //! lesson loads.
 
-use super::fields::quoted;
+use super::read;
 use super::spec::default_draft;
 use super::view::{Panel, View};
 use super::{parse_raw, to_query, Inputs, Notice, RawQuery};
@@ -201,17 +201,9 @@ pub fn step(current: Option<u8>, delta: i32) -> u8 {
 
 /// Reads `lesson=N` (1 to 8); anything else is no lesson, with a notice.
 pub fn read_number(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<u8> {
-    let text = raw.get("lesson")?;
-    let number = text.trim().parse::<u8>().ok().filter(|notices| lesson(*notices).is_some());
-    if number.is_none() {
-        let message = format!(
-            "lesson={} is not a lesson from 1 to {}; no lesson is loaded.",
-            quoted(text),
-            LESSONS.len()
-        );
-        notices.push(Notice { key: "lesson", message });
-    }
-    number
+    let lessons = (1, LESSONS.len() as u32);
+    let number = read::whole_or_none(raw, "lesson", lessons, ("a lesson", "no lesson is loaded"), notices);
+    number.map(|n| n as u8)
 }
 
 /// The query a link with `lesson=N` stands for: the lesson's state, with every other key the link

@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fields::{quoted, InputField, NumberField};
+use super::fields::{InputField, NumberField};
+use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 use crate::core::capacity::Placing;
 use crate::core::placement::{PlacementMode, Split, INSTANCES_MAX};
 use crate::core::presets::{CUSTOM_ID, GPUS};
-use crate::core::roofline::TP_CHOICES;
 use crate::core::search::GPU_COUNT;
 
 /// The placement control's state: the mode, and the split it keeps while colocated.
@@ -19,7 +19,7 @@ pub struct PlacementInputs {
     pub split: Split,
 }
 
-/// `place=` values.
+/// `place=` values, in [`UrlId`] order (tests/url_flags.rs holds them equal).
 pub const MODES: [(&str, PlacementMode); 2] =
     [("colo", PlacementMode::Colocated), ("disagg", PlacementMode::Disaggregated)];
 
@@ -44,54 +44,20 @@ pub const DECODE_INSTANCES_INPUT: InputField = DECODE_INSTANCES.bound(
 
 /// Validates the placement's keys.
 pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> PlacementInputs {
-    let d = Split::default();
-    let mode = match raw.get("place") {
-        None => PlacementMode::Colocated,
-        Some(text) => MODES.iter().find(|(id, _)| *id == text.trim()).map(|(_, m)| *m).unwrap_or_else(|| {
-            let message = format!("place={} is not one of colo, disagg; using colo.", quoted(text));
-            notices.push(Notice { key: "place", message });
-            PlacementMode::Colocated
-        }),
-    };
-    let instances = |f: &NumberField, default: u32, notices: &mut Vec<Notice>| {
-        f.read(raw.get(f.key), f64::from(default), notices) as u32
+    let defaults = Split::default();
+    let mode = read::choice(raw, "place", PlacementMode::Colocated, notices);
+    let instances = |field: &NumberField, default: u32, notices: &mut Vec<Notice>| {
+        read::number(raw, field, f64::from(default), notices) as u32
     };
     let split = Split {
-        prefill_instances: instances(&PREFILL_INSTANCES, d.prefill_instances, notices),
-        prefill_tp: read_tp(raw, "tpp", notices),
-        decode_instances: instances(&DECODE_INSTANCES, d.decode_instances, notices),
-        decode_tp: read_tp(raw, "tpd", notices),
-        link_bytes_per_s: read_link(raw, notices),
+        prefill_instances: instances(&PREFILL_INSTANCES, defaults.prefill_instances, notices),
+        prefill_tp: read::tp(raw, "tpp", notices),
+        decode_instances: instances(&DECODE_INSTANCES, defaults.decode_instances, notices),
+        decode_tp: read::tp(raw, "tpd", notices),
+        // `xfer`: absent or `auto` is the GPU's interconnect.
+        link_bytes_per_s: read::number_or_auto(raw, &TRANSFER, notices),
     };
     PlacementInputs { mode, split }
-}
-
-/// A TP degree from the offered choices; anything else is 1, with a notice.
-fn read_tp(raw: &RawQuery, key: &'static str, notices: &mut Vec<Notice>) -> u32 {
-    let Some(text) = raw.get(key) else { return 1 };
-    match text.trim().parse::<u32>() {
-        Ok(tp) if TP_CHOICES.contains(&tp) => tp,
-        _ => {
-            let message = format!("{key}={} is not one of 1, 2, 4, 8; using 1.", quoted(text));
-            notices.push(Notice { key, message });
-            1
-        }
-    }
-}
-
-/// `xfer`: absent or `auto` is the GPU's interconnect; text that is not a number is too (with a
-/// notice); a number is clamped into [`TRANSFER`]'s range.
-fn read_link(raw: &RawQuery, notices: &mut Vec<Notice>) -> Option<f64> {
-    let text = raw.get(TRANSFER.key)?;
-    if text.trim().eq_ignore_ascii_case("auto") {
-        return None;
-    }
-    if !text.trim().parse::<f64>().is_ok_and(f64::is_finite) {
-        let message = format!("xfer={} is not {} or auto; using auto.", quoted(text), TRANSFER.expected());
-        notices.push(Notice { key: TRANSFER.key, message });
-        return None;
-    }
-    Some(TRANSFER.read(Some(text), TRANSFER.to_base(TRANSFER.min), notices))
 }
 
 impl PlacementInputs {
@@ -101,7 +67,7 @@ impl PlacementInputs {
         let (s, d) = (self.split, Split::default());
         let disaggregated = self.mode == PlacementMode::Disaggregated;
         let all = [
-            ("place", "disagg".to_string(), disaggregated),
+            ("place", PlacementMode::Disaggregated.url_id().to_string(), disaggregated),
             ("xp", s.prefill_instances.to_string(), s.prefill_instances != d.prefill_instances),
             ("tpp", s.prefill_tp.to_string(), s.prefill_tp != d.prefill_tp),
             ("yd", s.decode_instances.to_string(), s.decode_instances != d.decode_instances),

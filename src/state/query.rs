@@ -4,6 +4,7 @@
 use super::custom::{write_fields, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{OUT, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL};
 use super::{lessons, prefix, spec, validate, view, Inputs, Notice};
+use crate::core::url_id::UrlId;
 use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
 use std::collections::BTreeMap;
 
@@ -142,7 +143,7 @@ pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
     // A lesson that opens the simulator reopens it from a link unless the link says it was closed.
     if lesson.is_some_and(|lesson| lesson.inputs().sim.shown && !inputs.sim.shown) {
         let after_inputs = pairs.iter().position(|(k, _)| *k == "price").map_or(pairs.len(), |i| i + 1);
-        pairs.insert(after_inputs, ("sim", "0".to_string()));
+        pairs.insert(after_inputs, ("sim", super::read::flag_word(false).to_string()));
     }
     let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
     let view = view::View { lesson: lesson.map(|lesson| lesson.number), ..*view };
@@ -173,8 +174,8 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         pairs.extend(write_fields(&GPU_FIELDS, &CustomGpu::from_spec(&scenario.gpu)));
     }
     pairs.extend([
-        ("w", scenario.weight_precision.id().to_string()),
-        ("kv", scenario.kv_precision.id().to_string()),
+        ("w", scenario.weight_precision.url_id().to_string()),
+        ("kv", scenario.kv_precision.url_id().to_string()),
         ("tp", scenario.tp.to_string()),
         ("in", PROMPT.write(f64::from(scenario.prompt_tokens()))),
         ("out", OUT.write(f64::from(scenario.output_tokens))),

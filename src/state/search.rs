@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{quoted, NumberField};
+use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 use crate::core::placement::PlacementMode;
 use crate::core::precision::Precision;
@@ -26,7 +27,25 @@ pub enum SortKey {
     TokensPerUser,
 }
 
-/// `ssort=` values, in menu order.
+impl UrlId for SortKey {
+    const VARIANTS: &'static [SortKey] = &[
+        SortKey::GoodputPerGpu,
+        SortKey::UsdPerMillionTokens,
+        SortKey::GpusForLoad,
+        SortKey::TokensPerUser,
+    ];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            SortKey::GoodputPerGpu => "goodput",
+            SortKey::UsdPerMillionTokens => "cost",
+            SortKey::GpusForLoad => "gpus",
+            SortKey::TokensPerUser => "user",
+        }
+    }
+}
+
+/// `ssort=` values with the menu's names, in [`UrlId`] order (tests/url_flags.rs holds them equal).
 pub const SORTS: [(&str, SortKey, &str); 4] = [
     ("goodput", SortKey::GoodputPerGpu, "Goodput per GPU"),
     ("cost", SortKey::UsdPerMillionTokens, "$ per million tokens"),
@@ -70,51 +89,25 @@ pub const GPU_PRICE: NumberField = NumberField::new("prices", "Price", "$/GPU-ho
 
 /// Validates the search's keys.
 pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SearchInputs {
-    let open = match raw.get("search").map(str::trim) {
-        None | Some("0") => false,
-        Some("1") => true,
-        Some(text) => {
-            let message = format!("search={} is not 0 or 1; the search stays closed.", quoted(text));
-            notices.push(Notice { key: "search", message });
-            false
-        }
+    let open = read::flag(raw, "search", notices);
+    let sort = read::choice(raw, "ssort", SortKey::default(), notices);
+    let gpus: Vec<(&str, u8)> = GPUS.iter().enumerate().map(|(i, gpu)| (gpu.id, i as u8)).collect();
+    let filter = |key, choices: &[(&str, Precision)], notices: &mut Vec<Notice>| {
+        read::choice_or_all(raw, key, choices, "a precision", notices)
     };
-    let sort = pick(raw, "ssort", &SORTS.map(|(id, key, _)| (id, key)), notices).unwrap_or_default();
-    let gpus: Vec<(&str, u8)> = GPUS.iter().enumerate().map(|(i, g)| (g.id, i as u8)).collect();
-    let weights = Precision::WEIGHTS.map(|p| (p.id(), p));
-    let kvs = Precision::KV.map(|p| (p.id(), p));
-    let places = [("colo", PlacementMode::Colocated), ("disagg", PlacementMode::Disaggregated)];
     let filters = Filters {
-        gpu_index: pick(raw, "sgpu", &gpus, notices),
-        weight_precision: pick(raw, "sw", &weights, notices),
-        kv_precision: pick(raw, "skv", &kvs, notices),
-        placement: pick(raw, "splace", &places, notices),
+        gpu_index: read::choice_or_all(raw, "sgpu", &gpus, "a GPU preset id", notices),
+        weight_precision: filter("sw", &read::url_ids(&Precision::WEIGHTS), notices),
+        kv_precision: filter("skv", &read::url_ids(&Precision::KV), notices),
+        placement: read::choice_or_all(
+            raw,
+            "splace",
+            &read::url_ids(PlacementMode::VARIANTS),
+            "a placement",
+            notices,
+        ),
     };
     SearchInputs { open, sort, filters, usd_per_gpu_hour: read_prices(raw.get("prices"), notices) }
-}
-
-/// The value of `key` among `choices` (or `all`, absent: `None`); anything else is `None` with a
-/// notice.
-fn pick<T: Copy>(
-    raw: &RawQuery,
-    key: &'static str,
-    choices: &[(&str, T)],
-    notices: &mut Vec<Notice>,
-) -> Option<T> {
-    let text = raw.get(key)?.trim();
-    if text == "all" {
-        return None;
-    }
-    let found = choices.iter().find(|(id, _)| *id == text).map(|(_, v)| *v);
-    if found.is_none() {
-        // Long lists (the GPU presets) are named by kind, so the notice stays short.
-        let ids: Vec<&str> = choices.iter().map(|(id, _)| *id).collect();
-        let expected =
-            if ids.len() > 6 { "a GPU preset id".to_string() } else { format!("one of {}", ids.join(", ")) };
-        let message = format!("{key}={} is not all or {expected}; using all.", quoted(text));
-        notices.push(Notice { key, message });
-    }
-    found
 }
 
 /// `prices`: comma-separated `gpu-id:price` pairs over the sourced defaults; a pair naming no
@@ -140,11 +133,10 @@ impl SearchInputs {
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = Vec::new();
         if self.open {
-            pairs.push(("search", "1".to_string()));
+            pairs.push(("search", read::flag_word(true).to_string()));
         }
         if self.sort != SortKey::default() {
-            let id = SORTS.iter().find(|(_, k, _)| *k == self.sort).map_or("goodput", |(id, _, _)| id);
-            pairs.push(("ssort", id.to_string()));
+            pairs.push(("ssort", self.sort.url_id().to_string()));
         }
         let f = self.filters;
         if let Some(i) = f.gpu_index {
@@ -152,7 +144,7 @@ impl SearchInputs {
         }
         pairs.extend(f.weight_precision.map(|p| ("sw", p.id().to_string())));
         pairs.extend(f.kv_precision.map(|p| ("skv", p.id().to_string())));
-        pairs.extend(f.placement.map(|p| ("splace", place_id(p).to_string())));
+        pairs.extend(f.placement.map(|p| ("splace", p.url_id().to_string())));
         let defaults = SearchInputs::default().usd_per_gpu_hour;
         let changed: Vec<String> = (0..GPU_COUNT)
             .filter(|&i| self.usd_per_gpu_hour[i] != defaults[i])
@@ -165,12 +157,9 @@ impl SearchInputs {
     }
 }
 
-/// The `splace` id of a placement.
+/// The `splace` id of a placement: [`UrlId::url_id`].
 pub fn place_id(mode: PlacementMode) -> &'static str {
-    match mode {
-        PlacementMode::Colocated => "colo",
-        PlacementMode::Disaggregated => "disagg",
-    }
+    mode.url_id()
 }
 
 impl super::Inputs {

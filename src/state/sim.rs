@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fields::{quoted, InputField, NumberField};
+use super::fields::{InputField, NumberField};
+/// The id of a value among a menu's rows (the page's menus still name it here).
+pub use super::read::choice_id;
+use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 use crate::core::placement::Percentile;
 use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
@@ -15,6 +18,19 @@ pub enum ArrivalKind {
     Poisson,
     Constant,
     Bursty,
+}
+
+impl UrlId for ArrivalKind {
+    const VARIANTS: &'static [ArrivalKind] =
+        &[ArrivalKind::Poisson, ArrivalKind::Constant, ArrivalKind::Bursty];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            ArrivalKind::Poisson => "poisson",
+            ArrivalKind::Constant => "constant",
+            ArrivalKind::Bursty => "bursty",
+        }
+    }
 }
 
 /// Every simulator control, validated; `None` means "automatic".
@@ -89,7 +105,6 @@ pub const ATTAIN: NumberField =
 pub const RATE_MAX: NumberField = NumberField::new("rate_max", "Highest rate swept", "req/s", (0.01, 1e6));
 pub const POINTS: NumberField = NumberField::new("points", "Rates swept", "rates", (4.0, 64.0)).whole();
 
-/// The `pct` presets: every request, p90, p99, as attainment targets.
 /// [`BURST`] in the simulator's inputs.
 pub const BURST_INPUT: InputField = BURST.bound(|i| i.sim.burst_cv, |i, v| i.sim.burst_cv = v);
 /// [`LENGTH_CV`] in the simulator's inputs.
@@ -108,79 +123,42 @@ pub const ATTAIN_INPUT: InputField =
 pub const POINTS_INPUT: InputField =
     POINTS.bound(|i| f64::from(i.sim.rate_points), |i, v| i.sim.rate_points = v as u32);
 
+/// The `pct` presets: every request, p90, p99, as attainment targets.
 pub const PERCENTILES: [(&str, f64); 3] = [("all", 1.0), ("p90", 0.9), ("p99", 0.99)];
+/// The menus' (id, value) rows; each enum's in its [`UrlId`] order (tests/url_flags.rs holds them equal).
 pub const LOADS: [(&str, LoadMode); 2] = [("open", LoadMode::Open), ("closed", LoadMode::Closed)];
 pub const COUNTINGS: [(&str, Counting); 2] = [("requests", Counting::Requests), ("tokens", Counting::Tokens)];
 pub const ARRIVALS: [(&str, ArrivalKind); 3] =
     [("poisson", ArrivalKind::Poisson), ("constant", ArrivalKind::Constant), ("bursty", ArrivalKind::Bursty)];
 pub const LENGTHS: [(&str, LengthDist); 3] =
     [("fixed", LengthDist::Fixed), ("uniform", LengthDist::Uniform), ("lognormal", LengthDist::LogNormal)];
+/// `prefill=`: chunked prefill in the step budget, or prefill for free (the value is `prefill_free`).
 pub const PREFILLS: [(&str, bool); 2] = [("chunked", false), ("free", true)];
-
-/// The URL id of `value` among `choices`.
-pub fn choice_id<T: PartialEq + Copy>(choices: &[(&'static str, T)], value: T) -> &'static str {
-    choices.iter().find(|(_, v)| *v == value).map_or(choices[0].0, |(id, _)| id)
-}
-
-/// One of `choices` by id (case-insensitive), else `default` with a notice naming the choices.
-fn read_choice<T: PartialEq + Copy>(
-    raw: &RawQuery,
-    key: &'static str,
-    choices: &[(&'static str, T)],
-    default: T,
-    notices: &mut Vec<Notice>,
-) -> T {
-    let Some(text) = raw.get(key) else { return default };
-    let id = text.trim().to_ascii_lowercase();
-    choices.iter().find(|(c, _)| *c == id).map(|(_, v)| *v).unwrap_or_else(|| {
-        let ids: Vec<&str> = choices.iter().map(|(c, _)| *c).collect();
-        let used = choice_id(choices, default);
-        notices.push(Notice {
-            key,
-            message: format!("{key}={} is not one of {}; using {used}.", quoted(text), ids.join(", ")),
-        });
-        default
-    })
-}
-
-/// An optional number: absent or `auto` means automatic, and so does text that is not a number
-/// (with a notice); a number outside the field's range is clamped into it.
-fn read_auto(raw: &RawQuery, field: &NumberField, notices: &mut Vec<Notice>) -> Option<f64> {
-    let text = raw.get(field.key)?;
-    if text.trim().eq_ignore_ascii_case("auto") {
-        return None;
-    }
-    let number = text.trim().replace([',', '_'], "").parse::<f64>().ok();
-    if !number.is_some_and(|x| x.is_finite() && (!field.whole || x.fract() == 0.0)) {
-        let message =
-            format!("{}={} is not {} or auto; using auto.", field.key, quoted(text), field.expected());
-        notices.push(Notice { key: field.key, message });
-        return None;
-    }
-    Some(field.read(Some(text), field.to_base(field.min), notices))
-}
 
 /// Validates the simulator's keys.
 pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SimInputs {
-    let d = SimInputs::default();
-    let pct = read_choice(raw, "pct", &PERCENTILES, d.attainment_target, notices);
+    let defaults = SimInputs::default();
+    let pct = read::choice_by(raw, "pct", &PERCENTILES, defaults.attainment_target, notices);
+    let whole = |field: &NumberField, default: u32, notices: &mut Vec<Notice>| {
+        read::number(raw, field, f64::from(default), notices) as u32
+    };
     SimInputs {
-        shown: raw.get("sim").is_some_and(|v| matches!(v.trim(), "1" | "true" | "on")),
-        load: read_choice(raw, "load", &LOADS, d.load, notices),
-        counting: read_choice(raw, "count", &COUNTINGS, d.counting, notices),
-        arrivals: read_choice(raw, "arrivals", &ARRIVALS, d.arrivals, notices),
-        burst_cv: BURST.read(raw.get("burst"), d.burst_cv, notices),
-        lengths: read_choice(raw, "lengths", &LENGTHS, d.lengths, notices),
-        length_cv: LENGTH_CV.read(raw.get("spread"), d.length_cv, notices),
-        requests: REQUESTS.read(raw.get("requests"), f64::from(d.requests), notices) as u32,
-        seed: SEED.read(raw.get("seed"), d.seed as f64, notices) as u64,
-        seeds: SEEDS.read(raw.get("seeds"), f64::from(d.seeds), notices) as u32,
-        chunk_tokens: CHUNK.read(raw.get("chunk"), f64::from(d.chunk_tokens), notices) as u32,
-        cap: read_auto(raw, &CAP, notices).map(|x| x as u32),
-        prefill_free: read_choice(raw, "prefill", &PREFILLS, d.prefill_free, notices),
-        attainment_target: ATTAIN.read(raw.get("attain"), pct, notices),
-        rate_max_req_per_s: read_auto(raw, &RATE_MAX, notices),
-        rate_points: POINTS.read(raw.get("points"), f64::from(d.rate_points), notices) as u32,
+        shown: read::flag(raw, "sim", notices),
+        load: read::choice(raw, "load", defaults.load, notices),
+        counting: read::choice(raw, "count", defaults.counting, notices),
+        arrivals: read::choice(raw, "arrivals", defaults.arrivals, notices),
+        burst_cv: read::number(raw, &BURST, defaults.burst_cv, notices),
+        lengths: read::choice(raw, "lengths", defaults.lengths, notices),
+        length_cv: read::number(raw, &LENGTH_CV, defaults.length_cv, notices),
+        requests: whole(&REQUESTS, defaults.requests, notices),
+        seed: read::number(raw, &SEED, defaults.seed as f64, notices) as u64,
+        seeds: whole(&SEEDS, defaults.seeds, notices),
+        chunk_tokens: whole(&CHUNK, defaults.chunk_tokens, notices),
+        cap: read::number_or_auto(raw, &CAP, notices).map(|cap| cap as u32),
+        prefill_free: read::choice_by(raw, "prefill", &PREFILLS, defaults.prefill_free, notices),
+        attainment_target: read::number(raw, &ATTAIN, pct, notices),
+        rate_max_req_per_s: read::number_or_auto(raw, &RATE_MAX, notices),
+        rate_points: whole(&POINTS, defaults.rate_points, notices),
     }
 }
 
@@ -239,11 +217,11 @@ impl SimInputs {
         let (burst, burst_changed) = number(&BURST, self.burst_cv, d.burst_cv);
         let (length_cv, length_cv_changed) = number(&LENGTH_CV, self.length_cv, d.length_cv);
         let all = [
-            ("load", choice_id(&LOADS, self.load).into(), self.load != d.load),
-            ("count", choice_id(&COUNTINGS, self.counting).into(), self.counting != d.counting),
-            ("arrivals", choice_id(&ARRIVALS, self.arrivals).into(), self.arrivals != d.arrivals),
+            ("load", self.load.url_id().into(), self.load != d.load),
+            ("count", self.counting.url_id().into(), self.counting != d.counting),
+            ("arrivals", self.arrivals.url_id().into(), self.arrivals != d.arrivals),
             ("burst", burst, burst_changed),
-            ("lengths", choice_id(&LENGTHS, self.lengths).into(), self.lengths != d.lengths),
+            ("lengths", self.lengths.url_id().into(), self.lengths != d.lengths),
             ("spread", length_cv, length_cv_changed),
             ("requests", REQUESTS.write(f64::from(self.requests)), self.requests != d.requests),
             ("seed", SEED.write(self.seed as f64), self.seed != d.seed),
@@ -259,7 +237,7 @@ impl SimInputs {
             ),
             ("points", POINTS.write(f64::from(self.rate_points)), self.rate_points != d.rate_points),
         ];
-        let shown = self.shown.then(|| ("sim", "1".to_string()));
+        let shown = self.shown.then(|| ("sim", read::flag_word(true).to_string()));
         let rest = all.into_iter().filter(|(_, _, changed)| self.shown || *changed).map(|(k, v, _)| (k, v));
         shown.into_iter().chain(rest).collect()
     }

@@ -3,11 +3,45 @@
 //! target layers), validated with a notice for each bad value; and their write-back.
 
 use super::fields::{quoted, InputField, NumberField};
+use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 use crate::core::presets::{model_by_id, ModelSpec, MODELS};
 use crate::core::spec::{Drafter, Speculation};
 
-/// `spec=` values, in the control's order.
+/// `spec=`: which drafter speculates, if any (the drafter's own settings live beside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecMode {
+    Off,
+    /// A draft model (`draft=`).
+    Draft,
+    /// Draft heads on the target (`headcost=`).
+    Head,
+}
+
+impl SpecMode {
+    /// The mode `drafter` speculates in.
+    pub fn of(drafter: &Drafter) -> SpecMode {
+        match drafter {
+            Drafter::Off => SpecMode::Off,
+            Drafter::Model(_) => SpecMode::Draft,
+            Drafter::Head { .. } => SpecMode::Head,
+        }
+    }
+}
+
+impl UrlId for SpecMode {
+    const VARIANTS: &'static [SpecMode] = &[SpecMode::Off, SpecMode::Draft, SpecMode::Head];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            SpecMode::Off => "off",
+            SpecMode::Draft => "draft",
+            SpecMode::Head => "head",
+        }
+    }
+}
+
+/// `spec=` values, in the control's ([`UrlId`]) order (tests/url_flags.rs holds them equal).
 pub const MODES: [&str; 3] = ["off", "draft", "head"];
 /// The draft model a `spec=draft` link without `draft=` uses.
 pub const DEFAULT_DRAFT_ID: &str = "llama-3.2-1b";
@@ -50,47 +84,38 @@ pub fn default_draft() -> ModelSpec {
 
 /// The `spec=` id of a drafter.
 pub fn mode_id(drafter: &Drafter) -> &'static str {
-    match drafter {
-        Drafter::Off => "off",
-        Drafter::Model(_) => "draft",
-        Drafter::Head { .. } => "head",
-    }
+    SpecMode::of(drafter).url_id()
 }
 
-/// The drafter for a `spec=` id, keeping `current`'s settings where it is of that kind.
+/// The drafter for a `spec=` id (an unknown id is off), keeping `current`'s settings where it is
+/// of that kind.
 pub fn drafter_for_mode(id: &str, current: &Drafter) -> Drafter {
-    match (id, current) {
-        ("draft", Drafter::Model(_)) | ("head", Drafter::Head { .. }) => *current,
-        ("draft", _) => Drafter::Model(default_draft()),
-        ("head", _) => Drafter::Head { layer_cost_fraction: DEFAULT_HEAD_COST },
-        _ => Drafter::Off,
+    drafter_in(SpecMode::from_url_id(id).unwrap_or(SpecMode::Off), current)
+}
+
+/// The drafter for `mode`, keeping `current`'s settings where it is of that kind.
+pub fn drafter_in(mode: SpecMode, current: &Drafter) -> Drafter {
+    match (mode, SpecMode::of(current)) {
+        (SpecMode::Draft, SpecMode::Draft) | (SpecMode::Head, SpecMode::Head) => *current,
+        (SpecMode::Draft, _) => Drafter::Model(default_draft()),
+        (SpecMode::Head, _) => Drafter::Head { layer_cost_fraction: DEFAULT_HEAD_COST },
+        (SpecMode::Off, _) => Drafter::Off,
     }
 }
 
 /// Validates the speculation keys (k and accept are read even while off, so a link keeps them).
 pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Speculation {
-    let d = Speculation::OFF;
-    let draft_tokens = DRAFT_TOKENS.read(raw.get("k"), f64::from(d.draft_tokens), notices) as u32;
-    let acceptance = ACCEPTANCE.read(raw.get("accept"), d.acceptance, notices);
-    let drafter = match read_mode(raw, notices) {
-        "draft" => Drafter::Model(read_draft(raw, notices)),
-        "head" => Drafter::Head {
-            layer_cost_fraction: HEAD_COST.read(raw.get("headcost"), DEFAULT_HEAD_COST, notices),
+    let defaults = Speculation::OFF;
+    let draft_tokens = read::number(raw, &DRAFT_TOKENS, f64::from(defaults.draft_tokens), notices) as u32;
+    let acceptance = read::number(raw, &ACCEPTANCE, defaults.acceptance, notices);
+    let drafter = match read::choice(raw, "spec", SpecMode::Off, notices) {
+        SpecMode::Draft => Drafter::Model(read_draft(raw, notices)),
+        SpecMode::Head => Drafter::Head {
+            layer_cost_fraction: read::number(raw, &HEAD_COST, DEFAULT_HEAD_COST, notices),
         },
-        _ => Drafter::Off,
+        SpecMode::Off => Drafter::Off,
     };
     Speculation { drafter, draft_tokens, acceptance }
-}
-
-/// `spec=`: one of [`MODES`] (case-insensitive), else off with a notice.
-fn read_mode(raw: &RawQuery, notices: &mut Vec<Notice>) -> &'static str {
-    let Some(text) = raw.get("spec") else { return "off" };
-    let lower = text.trim().to_ascii_lowercase();
-    MODES.iter().copied().find(|m| *m == lower).unwrap_or_else(|| {
-        let message = format!("spec={} is not one of off, draft, head; using off.", quoted(text));
-        notices.push(Notice { key: "spec", message });
-        "off"
-    })
 }
 
 /// `draft=`: a model preset id, else [`DEFAULT_DRAFT_ID`] with a notice.
@@ -110,8 +135,8 @@ pub fn pairs(speculation: &Speculation) -> Vec<(&'static str, String)> {
     let s = speculation;
     let mut pairs = match s.drafter {
         Drafter::Off => return Vec::new(),
-        Drafter::Model(m) => vec![("spec", "draft".to_string()), ("draft", m.id.to_string())],
-        Drafter::Head { layer_cost_fraction } => vec![("spec", "head".to_string())]
+        Drafter::Model(m) => vec![("spec", mode_id(&s.drafter).to_string()), ("draft", m.id.to_string())],
+        Drafter::Head { layer_cost_fraction } => vec![("spec", mode_id(&s.drafter).to_string())]
             .into_iter()
             .chain([("headcost", HEAD_COST.write(layer_cost_fraction))])
             .collect(),

@@ -4,13 +4,13 @@
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{quoted, CTX, OUT, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL};
 use super::{
-    calibration, context_tokens_max_for, placement, prefix, prompt_tokens_max_for, search, sim, spec, Inputs,
-    Notice, RawQuery,
+    calibration, context_tokens_max_for, placement, prefix, prompt_tokens_max_for, read, search, sim, spec,
+    Inputs, Notice, RawQuery,
 };
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
 use crate::core::prefix::PrefixCache;
-use crate::core::roofline::{context_for, CostModel, Precision, Scenario, TP_CHOICES};
+use crate::core::roofline::{context_for, CostModel, Precision, Scenario};
 
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
 /// out-of-range number is clamped, and each such repair adds a [`Notice`].
@@ -20,7 +20,7 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
     let mut scenario = read_scenario(raw, &defaults.scenario, &mut notices);
     let (calibration_choice, cost_model) = calibration::read(raw, &scenario, &mut notices);
     scenario.calibration = cost_model;
-    let rate_req_per_s = RATE.read(raw.get("rate"), defaults.rate_req_per_s, &mut notices);
+    let rate_req_per_s = read::number(raw, &RATE, defaults.rate_req_per_s, &mut notices);
     let before = notices.len();
     let price_per_gpu_hour = PRICE.read(raw.get("price"), defaults.price_per_gpu_hour, &mut notices);
     // Malformed, it fell back to the default; clamped or taken, it is a price to apply.
@@ -56,9 +56,9 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
     let model = read_model(raw, &lookup, notices);
     let gpu = read_gpu(raw, &lookup, notices);
     let weight_precision =
-        read_choice(raw.get("w"), "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
-    let kv_precision = read_choice(raw.get("kv"), "kv", &Precision::KV, defaults.kv_precision, notices);
-    let tp = read_tp(raw.get("tp"), notices);
+        read::choice_in(raw, "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
+    let kv_precision = read::choice_in(raw, "kv", &Precision::KV, defaults.kv_precision, notices);
+    let tp = read::tp(raw, "tp", notices);
     // The output is read first (the context follows from it), its notice kept in key order.
     let mut out_notices = Vec::new();
     let output_tokens = OUT.read(raw.get("out"), f64::from(defaults.output_tokens), &mut out_notices) as u32;
@@ -72,9 +72,9 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         tp,
         context_tokens,
         output_tokens,
-        tpot_target_s: TPOT.read(raw.get("tpot"), defaults.tpot_target_s, notices),
-        ttft_target_s: TTFT.read(raw.get("ttft"), defaults.ttft_target_s, notices),
-        memory_utilization: UTIL.read(raw.get("util"), defaults.memory_utilization, notices),
+        tpot_target_s: read::number(raw, &TPOT, defaults.tpot_target_s, notices),
+        ttft_target_s: read::number(raw, &TTFT, defaults.ttft_target_s, notices),
+        memory_utilization: read::number(raw, &UTIL, defaults.memory_utilization, notices),
         calibration: CostModel::Ideal,
         speculation: spec::read(raw, notices),
         prefix: PrefixCache::NONE,
@@ -146,37 +146,6 @@ fn read_gpu(raw: &RawQuery, lookup: &impl Fn(&str) -> Option<String>, notices: &
             notices.push(unknown("gpu", id, default.name));
             default
         }),
-    }
-}
-
-/// A precision among `allowed` by URL id (case-insensitive), else the default with a notice.
-fn read_choice(
-    raw: Option<&str>,
-    key: &'static str,
-    allowed: &[Precision],
-    default: Precision,
-    notices: &mut Vec<Notice>,
-) -> Precision {
-    let Some(text) = raw else { return default };
-    Precision::from_id(&text.trim().to_ascii_lowercase(), allowed).unwrap_or_else(|| {
-        let ids: Vec<&str> = allowed.iter().map(|p| p.id()).collect();
-        let message =
-            format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), default.id());
-        notices.push(Notice { key, message });
-        default
-    })
-}
-
-/// Tensor parallelism: one of 1, 2, 4, 8, else 1 with a notice.
-fn read_tp(raw: Option<&str>, notices: &mut Vec<Notice>) -> u32 {
-    let Some(text) = raw else { return 1 };
-    match text.trim().parse::<u32>() {
-        Ok(tp) if TP_CHOICES.contains(&tp) => tp,
-        _ => {
-            let message = format!("tp={} is not one of 1, 2, 4, 8; using 1.", quoted(text));
-            notices.push(Notice { key: "tp", message });
-            1
-        }
     }
 }
 

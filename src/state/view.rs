@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fields::quoted;
+use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 
 /// The page's layout.
@@ -49,18 +49,9 @@ impl Panel {
         Panel::Sim,
     ];
 
-    /// The URL id.
+    /// The URL id: [`UrlId::url_id`].
     pub fn id(self) -> &'static str {
-        match self {
-            Panel::Rate => "rate",
-            Panel::Step => "step",
-            Panel::Interactivity => "interactivity",
-            Panel::Table => "table",
-            Panel::Derivation => "derivation",
-            Panel::Placement => "placement",
-            Panel::Search => "search",
-            Panel::Sim => "sim",
-        }
+        self.url_id()
     }
 
     /// A short name for menus.
@@ -92,13 +83,9 @@ pub enum Theme {
 impl Theme {
     pub const ALL: [Theme; 4] = [Theme::Auto, Theme::Light, Theme::Dark, Theme::Projector];
 
+    /// The URL id: [`UrlId::url_id`].
     pub fn id(self) -> &'static str {
-        match self {
-            Theme::Auto => "auto",
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-            Theme::Projector => "projector",
-        }
+        self.url_id()
     }
 
     pub fn label(self) -> &'static str {
@@ -107,6 +94,36 @@ impl Theme {
             Theme::Light => "Light",
             Theme::Dark => "Dark",
             Theme::Projector => "Projector",
+        }
+    }
+}
+
+impl UrlId for Panel {
+    const VARIANTS: &'static [Panel] = &Panel::ALL;
+
+    fn url_id(self) -> &'static str {
+        match self {
+            Panel::Rate => "rate",
+            Panel::Step => "step",
+            Panel::Interactivity => "interactivity",
+            Panel::Table => "table",
+            Panel::Derivation => "derivation",
+            Panel::Placement => "placement",
+            Panel::Search => "search",
+            Panel::Sim => "sim",
+        }
+    }
+}
+
+impl UrlId for Theme {
+    const VARIANTS: &'static [Theme] = &Theme::ALL;
+
+    fn url_id(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+            Theme::Projector => "projector",
         }
     }
 }
@@ -131,16 +148,17 @@ pub struct View {
 /// `embed=1` wins over `present=1`: an iframe has no room for a presentation. `lesson` is the
 /// lesson the link loads (read first, by `super::lessons`) with the panel it shows.
 pub fn read(raw: &RawQuery, lesson: Option<(u8, Panel)>, notices: &mut Vec<Notice>) -> View {
-    let present = read_flag(raw, "present", notices);
-    let embed = read_flag(raw, "embed", notices);
+    let present = read::flag(raw, "present", notices);
+    let embed = read::flag(raw, "embed", notices);
     let mode = match (embed, present) {
         (true, _) => Mode::Embed,
         (false, true) => Mode::Present,
         _ => Mode::Page,
     };
-    let panel = read_choice(raw, "view", &Panel::ALL, Panel::id, Panel::default(), notices);
-    let theme = read_choice(raw, "theme", &Theme::ALL, Theme::id, Theme::default(), notices);
-    let mark_batch = read_mark(raw.get("mark"), notices);
+    let panel = read::choice(raw, "view", Panel::default(), notices);
+    let theme = read::choice(raw, "theme", Theme::default(), notices);
+    let batch = ("a batch", "no batch is marked");
+    let mark_batch = read::whole_or_none(raw, "mark", (1, MARK_MAX), batch, notices);
     // A presentation of a lesson without `view=` opens on the lesson's own panel.
     let panel = match (mode, raw.get("view"), lesson.map(|(_, panel)| panel)) {
         (Mode::Present, None, Some(p)) => p,
@@ -155,8 +173,8 @@ impl View {
         let mut pairs = Vec::new();
         match self.mode {
             Mode::Page => {}
-            Mode::Present => pairs.push(("present", "1".to_string())),
-            Mode::Embed => pairs.push(("embed", "1".to_string())),
+            Mode::Present => pairs.push(("present", read::flag_word(true).to_string())),
+            Mode::Embed => pairs.push(("embed", read::flag_word(true).to_string())),
         }
         if self.mode != Mode::Page || self.panel != Panel::default() {
             pairs.push(("view", self.panel.id().to_string()));
@@ -179,53 +197,6 @@ impl View {
         match (self.mode, self.theme) {
             (Mode::Present, Theme::Auto) => Theme::Projector,
             (_, theme) => theme,
-        }
-    }
-}
-
-/// `1`, `true`, `on` (or an empty value) is on; `0`, `false`, `off` is off; else off with a notice.
-fn read_flag(raw: &RawQuery, key: &'static str, notices: &mut Vec<Notice>) -> bool {
-    let Some(text) = raw.get(key) else { return false };
-    match text.trim().to_ascii_lowercase().as_str() {
-        "" | "1" | "true" | "on" | "yes" => true,
-        "0" | "false" | "off" | "no" => false,
-        _ => {
-            notices.push(Notice { key, message: format!("{key}={} is not 1 or 0; using 0.", quoted(text)) });
-            false
-        }
-    }
-}
-
-/// One of `all` by id (case-insensitive), else `default` with a notice listing the ids.
-fn read_choice<T: Copy>(
-    raw: &RawQuery,
-    key: &'static str,
-    all: &[T],
-    id: fn(T) -> &'static str,
-    default: T,
-    notices: &mut Vec<Notice>,
-) -> T {
-    let Some(text) = raw.get(key) else { return default };
-    let wanted = text.trim().to_ascii_lowercase();
-    all.iter().copied().find(|t| id(*t) == wanted).unwrap_or_else(|| {
-        let ids: Vec<&str> = all.iter().map(|t| id(*t)).collect();
-        let message =
-            format!("{key}={} is not one of {}; using {}.", quoted(text), ids.join(", "), id(default));
-        notices.push(Notice { key, message });
-        default
-    })
-}
-
-/// A whole batch in 1..=[`MARK_MAX`], else no mark with a notice.
-fn read_mark(raw: Option<&str>, notices: &mut Vec<Notice>) -> Option<u32> {
-    let text = raw?;
-    match text.trim().parse::<u32>() {
-        Ok(batch) if (1..=MARK_MAX).contains(&batch) => Some(batch),
-        _ => {
-            let message =
-                format!("mark={} is not a batch from 1 to {MARK_MAX}; no batch is marked.", quoted(text));
-            notices.push(Notice { key: "mark", message });
-            None
         }
     }
 }

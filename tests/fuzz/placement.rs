@@ -71,13 +71,14 @@ fn taken_as_written(key: &str, value: &str) -> bool {
         x.is_ok_and(|x| x.fract() == 0.0 && (f.min..=f.max).contains(&x))
     };
     match key {
-        "place" => t == "colo" || t == "disagg",
+        // Every enum key reads its ids in any case (state::read).
+        "place" => t.eq_ignore_ascii_case("colo") || t.eq_ignore_ascii_case("disagg"),
         "tpp" | "tpd" => t.parse::<u32>().is_ok_and(|tp| TP_CHOICES.contains(&tp)),
         "xp" => count(&PREFILL_INSTANCES),
         "yd" => count(&DECODE_INSTANCES),
         "xfer" => {
-            t.eq_ignore_ascii_case("auto")
-                || t.parse::<f64>().is_ok_and(|x| (TRANSFER.min..=TRANSFER.max).contains(&x))
+            let number = t.replace([',', '_'], "").parse::<f64>();
+            t.eq_ignore_ascii_case("auto") || number.is_ok_and(|x| (TRANSFER.min..=TRANSFER.max).contains(&x))
         }
         _ => unreachable!("{key} is not a placement key"),
     }
@@ -88,7 +89,7 @@ fn holds_as_written(key: &str, value: &str, p: &PlacementInputs) -> Result<(), T
     let (t, s) = (value.trim(), p.split);
     let number = || t.replace([',', '_'], "").parse::<f64>().unwrap_or(f64::NAN);
     match key {
-        "place" => prop_assert_eq!(p.mode == PlacementMode::Disaggregated, t == "disagg"),
+        "place" => prop_assert_eq!(p.mode == PlacementMode::Disaggregated, t.eq_ignore_ascii_case("disagg")),
         "tpp" => prop_assert_eq!(f64::from(s.prefill_tp), number()),
         "tpd" => prop_assert_eq!(f64::from(s.decode_tp), number()),
         "xp" => prop_assert_eq!(f64::from(s.prefill_instances), number()),

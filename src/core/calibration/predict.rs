@@ -21,18 +21,18 @@ use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario, StepMix, Step
 /// The scenario of a published point at its mean context, under `calibration`, with the worked
 /// example's memory share (0.9, vLLM's default) and no speculation or prefix cache (the data state
 /// neither; the targets do not enter a prediction); `None` when its model or GPU is not a preset.
-pub fn scenario_of(p: &PublishedPoint, calibration: CostModel) -> Option<Scenario> {
-    let model = *model_by_id(p.model_id)?;
-    let gpu = *gpu_by_id(p.gpu_id)?;
-    let context = (p.isl_mean + p.osl_mean / 2.0).round().clamp(1.0, f64::from(u32::MAX));
+pub fn scenario_of(point: &PublishedPoint, calibration: CostModel) -> Option<Scenario> {
+    let model = *model_by_id(point.model_id)?;
+    let gpu = *gpu_by_id(point.gpu_id)?;
+    let context = (point.isl_mean + point.osl_mean / 2.0).round().clamp(1.0, f64::from(u32::MAX));
     Some(Scenario {
         model,
         gpu,
-        weight_precision: p.weight_precision,
-        kv_precision: p.kv_precision,
-        tp: p.tp.max(1),
+        weight_precision: point.weight_precision,
+        kv_precision: point.kv_precision,
+        tp: point.tp.max(1),
         context_tokens: context as u32,
-        output_tokens: p.osl_mean.round().max(1.0) as u32,
+        output_tokens: point.osl_mean.round().max(1.0) as u32,
         calibration,
         ..WORKED_EXAMPLE
     })
@@ -57,27 +57,27 @@ pub fn closed_loop_tpot_at_s(scenario: &Scenario, batch: f64, isl: f64, osl: f64
 }
 
 /// The TPOT the model predicts for a point with a TPOT at a known concurrency, in s.
-pub fn predicted_tpot_s(p: &PublishedPoint, calibration: CostModel) -> Option<f64> {
-    let batch = p.concurrency?;
-    let scenario = scenario_of(p, calibration)?;
-    Some(closed_loop_tpot_at_s(&scenario, batch, p.isl_mean, p.osl_mean))
+pub fn predicted_tpot_s(point: &PublishedPoint, calibration: CostModel) -> Option<f64> {
+    let batch = point.concurrency?;
+    let scenario = scenario_of(point, calibration)?;
+    Some(closed_loop_tpot_at_s(&scenario, batch, point.isl_mean, point.osl_mean))
 }
 
 /// Output tokens/s the model predicts for a throughput point, over all its GPUs: for a ceiling, the
 /// largest batch the KV pool holds; for a load point without a known batch, the largest batch (up to
 /// the pool) whose closed-loop TPOT stays within the measured TPOT. Replicas = GPUs / TP.
-pub fn predicted_output_tokens_per_s(p: &PublishedPoint, calibration: CostModel) -> Option<f64> {
-    let scenario = scenario_of(p, calibration)?;
+pub fn predicted_output_tokens_per_s(point: &PublishedPoint, calibration: CostModel) -> Option<f64> {
+    let scenario = scenario_of(point, calibration)?;
     let pool = kv_pool_batch(&scenario).min(MAX_BATCH);
     if pool == 0 {
         return Some(0.0);
     }
-    let tpot_at = |b: u32| closed_loop_tpot_at_s(&scenario, f64::from(b), p.isl_mean, p.osl_mean);
-    let batch = match (p.use_class, p.tpot_s) {
+    let tpot_at = |b: u32| closed_loop_tpot_at_s(&scenario, f64::from(b), point.isl_mean, point.osl_mean);
+    let batch = match (point.use_class, point.tpot_s) {
         (UseClass::Ceiling, _) | (_, None) => pool,
         (_, Some(limit_s)) => largest_batch_within(pool, limit_s, tpot_at),
     };
-    let replicas = f64::from(p.gpus / p.tp.max(1)).max(1.0);
+    let replicas = f64::from(point.gpus / point.tp.max(1)).max(1.0);
     Some(replicas * f64::from(batch) / tpot_at(batch.max(1)))
 }
 

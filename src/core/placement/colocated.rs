@@ -28,10 +28,10 @@ pub enum Probe {
 impl Probe {
     /// TPOT's p-quantile in full; for pass or fail only whether it meets the target (the target
     /// itself when it does, infinity when not), which is all [`first_missed`] reads.
-    fn tpot_s(self, spread: &TpotSpread, pct: &Percentile, target_s: f64) -> f64 {
+    fn tpot_s(self, spread: &TpotSpread, percentile: &Percentile, target_s: f64) -> f64 {
         match self {
-            Probe::Full => tpot_quantile_s(spread, pct),
-            Probe::PassOrFail if tpot_meets(spread, pct, target_s) => target_s,
+            Probe::Full => tpot_quantile_s(spread, percentile),
+            Probe::PassOrFail if tpot_meets(spread, percentile, target_s) => target_s,
             Probe::PassOrFail => f64::INFINITY,
         }
     }
@@ -45,7 +45,7 @@ impl Probe {
 }
 
 /// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget C, read at
-/// `pct`. Steps are of two kinds: while a prompt waits, a *prompt step* carries the B decodes and
+/// `percentile`. Steps are of two kinds: while a prompt waits, a *prompt step* carries the B decodes and
 /// s = min(C - B, prompt) of the head prompt's tokens (t_p); otherwise a *decode step* carries the
 /// decodes alone (t_d). A prompt of P tokens takes k = P / s prompt steps, so prompt steps come at
 /// rate x k a second and the mean step is t = t_d + rate x k x t x (t_p - t_d), with
@@ -60,12 +60,12 @@ pub fn chunked_at(
     scenario: &Scenario,
     chunk_tokens: u32,
     rate_req_per_s: f64,
-    pct: &Percentile,
+    percentile: &Percentile,
 ) -> Operating {
-    chunked_probe(scenario, chunk_tokens, rate_req_per_s, Probe::Full, pct)
+    chunked_probe(scenario, chunk_tokens, rate_req_per_s, Probe::Full, percentile)
 }
 
-/// The two step kinds of a chunked replica at a mean step of `t` s.
+/// The two step kinds of a chunked replica at a mean step of t s.
 struct ChunkedSteps {
     batch: f64,
     /// Prompt tokens a prompt step carries (s); 0 when the decodes fill the budget.
@@ -78,44 +78,52 @@ struct ChunkedSteps {
 struct Chunked<'a> {
     scenario: &'a Scenario,
     roofline: StepRoofline,
-    rate: f64,
-    budget: f64,
-    prompt: f64,
-    /// Output tokens per step a decode keeps (E) and drafts it verifies (k_d).
-    e: f64,
-    k: f64,
+    rate_req_per_s: f64,
+    /// The step token budget (C), in tokens.
+    budget_tokens: f64,
+    /// The prompt (P), in tokens.
+    prompt_tokens: f64,
+    /// Output tokens per step a decode keeps (E).
+    tokens_per_step: f64,
+    /// Draft tokens each decode verifies per step (k_d).
+    draft_tokens: f64,
     /// The prompt lengths' CV.
-    cv: f64,
+    prompt_cv: f64,
 }
 
 impl Chunked<'_> {
-    fn steps(&self, t: f64) -> ChunkedSteps {
-        let s = self.scenario;
-        let batch = self.rate * f64::from(s.output_tokens) / self.e * t;
-        let chunk = (self.budget - batch * (1.0 + self.k)).clamp(0.0, self.prompt);
-        let decode =
-            StepMix { verify_draft_tokens: self.k, ..StepMix::decode(batch, f64::from(s.context_tokens)) };
-        let share = if chunk > 0.0 { chunk / self.prompt } else { 0.0 };
+    /// The steps at a mean step of `mean_step_s` (t).
+    fn steps(&self, mean_step_s: f64) -> ChunkedSteps {
+        let scenario = self.scenario;
+        let output_tokens = f64::from(scenario.output_tokens);
+        let batch = self.rate_req_per_s * output_tokens / self.tokens_per_step * mean_step_s;
+        let chunk = (self.budget_tokens - batch * (1.0 + self.draft_tokens)).clamp(0.0, self.prompt_tokens);
+        let decode = StepMix {
+            verify_draft_tokens: self.draft_tokens,
+            ..StepMix::decode(batch, f64::from(scenario.context_tokens))
+        };
+        let share = if chunk > 0.0 { chunk / self.prompt_tokens } else { 0.0 };
         let prompt_mix = StepMix {
             prefill_tokens: chunk,
-            prefill_kv_tokens: (self.prompt - chunk) / 2.0,
-            prefill_attention_flop: share * prefill_attention_flop(&s.model, s.prompt_tokens()),
+            prefill_kv_tokens: (self.prompt_tokens - chunk) / 2.0,
+            prefill_attention_flop: share * prefill_attention_flop(&scenario.model, scenario.prompt_tokens()),
             ..decode
         };
-        let draft = if batch > 0.0 { draft_s(s, batch) } else { 0.0 };
-        let decode_s = self.roofline.terms(&decode).step_s + draft;
-        let prompt_s = self.roofline.terms(&prompt_mix).step_s + draft;
+        let drafting_s = if batch > 0.0 { draft_s(scenario, batch) } else { 0.0 };
+        let decode_s = self.roofline.terms(&decode).step_s + drafting_s;
+        let prompt_s = self.roofline.terms(&prompt_mix).step_s + drafting_s;
         ChunkedSteps { batch, chunk, decode_s, prompt_s }
     }
 
-    /// The next mean step from `t`: t_d + rate x k x t x (t_p - t_d); infinite when the decodes
-    /// leave no budget for prompts.
-    fn next_s(&self, t: f64) -> f64 {
-        let st = self.steps(t);
-        if st.chunk <= 0.0 {
+    /// The next mean step from `mean_step_s` (t): t_d + rate x k x t x (t_p - t_d); infinite when
+    /// the decodes leave no budget for prompts.
+    fn next_s(&self, mean_step_s: f64) -> f64 {
+        let steps = self.steps(mean_step_s);
+        if steps.chunk <= 0.0 {
             return f64::INFINITY;
         }
-        st.decode_s + self.rate * self.prompt / st.chunk * t * (st.prompt_s - st.decode_s)
+        let prompt_steps_per_s = self.rate_req_per_s * self.prompt_tokens / steps.chunk;
+        steps.decode_s + prompt_steps_per_s * mean_step_s * (steps.prompt_s - steps.decode_s)
     }
 }
 
@@ -125,39 +133,40 @@ pub fn chunked_probe(
     chunk_tokens: u32,
     rate_req_per_s: f64,
     probe: Probe,
-    pct: &Percentile,
+    percentile: &Percentile,
 ) -> Operating {
-    let (e, k) = speculation_factors(scenario);
+    let (tokens_per_step, draft_tokens) = speculation_factors(scenario);
     let model = Chunked {
         scenario,
         roofline: StepRoofline::new(scenario),
-        rate: rate_req_per_s,
-        budget: f64::from(chunk_tokens),
-        prompt: f64::from(scenario.prompt_tokens()),
-        e,
-        k,
-        cv: pct.cv(),
+        rate_req_per_s,
+        budget_tokens: f64::from(chunk_tokens),
+        prompt_tokens: f64::from(scenario.prompt_tokens()),
+        tokens_per_step,
+        draft_tokens,
+        prompt_cv: percentile.cv(),
     };
     // The probe's limit is on TPOT = t / E; the step itself may take E times longer.
-    let limit_s = probe.limit_s(scenario) * e;
-    let Some(t) = fixed_point_s(model.next_s(0.0), limit_s, |t| model.next_s(t)) else {
+    let limit_s = probe.limit_s(scenario) * tokens_per_step;
+    let Some(mean_step_s) = fixed_point_s(model.next_s(0.0), limit_s, |t| model.next_s(t)) else {
         let binds = if model.steps(0.0).chunk <= 0.0 { Binds::StepBudget } else { Binds::Capacity };
         return Operating::overloaded(binds);
     };
-    let st = model.steps(t);
-    let service_s = model.prompt / st.chunk * st.prompt_s;
-    let ttft_s = service_s + wait_quantile_s(rate_req_per_s, service_s, pct.cv(), pct);
-    let ttft_mean_s = service_s + md1_wait_s(rate_req_per_s, service_s) * (1.0 + pct.cv().powi(2));
-    let spread = chunked_spread(&model, &st, t);
-    let tpot_s = probe.tpot_s(&spread, pct, scenario.tpot_target_s);
-    let budget_ok = st.chunk >= 1.0 || model.prompt < 1.0;
-    let binds = first_missed(scenario, tpot_s, ttft_s, st.batch, budget_ok);
+    let steps = model.steps(mean_step_s);
+    let service_s = model.prompt_tokens / steps.chunk * steps.prompt_s;
+    let prompt_cv = percentile.cv();
+    let ttft_s = service_s + wait_quantile_s(rate_req_per_s, service_s, prompt_cv, percentile);
+    let ttft_mean_s = service_s + md1_wait_s(rate_req_per_s, service_s) * (1.0 + prompt_cv.powi(2));
+    let spread = chunked_spread(&model, &steps, mean_step_s);
+    let tpot_s = probe.tpot_s(&spread, percentile, scenario.tpot_target_s);
+    let budget_ok = steps.chunk >= 1.0 || model.prompt_tokens < 1.0;
+    let binds = first_missed(scenario, tpot_s, ttft_s, steps.batch, budget_ok);
     Operating {
         rate_req_per_s,
-        batch: st.batch,
+        batch: steps.batch,
         tpot_s: finite(tpot_s),
         ttft_s: finite(ttft_s),
-        tpot_mean_s: finite(t / e),
+        tpot_mean_s: finite(mean_step_s / tokens_per_step),
         ttft_mean_s: finite(ttft_mean_s),
         binds,
     }
@@ -169,34 +178,43 @@ pub fn chunked_probe(
 /// sequence adding the decode step's slope; and the two move together, as the prompts that land in
 /// an answer then decode beside it for half its life on average (covariance rate x output / E x t / 2
 /// between the count and the batch).
-fn chunked_spread(model: &Chunked, st: &ChunkedSteps, t: f64) -> TpotSpread {
-    let (e, output) = (model.e, f64::from(model.scenario.output_tokens).max(1.0));
-    let steps_per_prompt = model.prompt / st.chunk;
-    let cv2 = 1.0 + model.cv * model.cv;
-    let delta = st.prompt_s - st.decode_s;
-    let prefill_var_s2 = delta * delta * model.rate * t * steps_per_prompt.powi(2) * cv2 / (e * output);
-    let slope = decode_slope_s(model.scenario, &model.roofline, st.batch, model.k);
-    let cross_s2 = delta * steps_per_prompt * (slope / e) * model.rate * t / e;
+fn chunked_spread(model: &Chunked, steps: &ChunkedSteps, mean_step_s: f64) -> TpotSpread {
+    let tokens_per_step = model.tokens_per_step;
+    let output_tokens = f64::from(model.scenario.output_tokens).max(1.0);
+    let rate_req_per_s = model.rate_req_per_s;
+    let steps_per_prompt = model.prompt_tokens / steps.chunk;
+    let prompt_factor = 1.0 + model.prompt_cv * model.prompt_cv;
+    let delta_s = steps.prompt_s - steps.decode_s;
+    let prefill_var_s2 = delta_s * delta_s * rate_req_per_s * mean_step_s * steps_per_prompt.powi(2)
+        * prompt_factor
+        / (tokens_per_step * output_tokens);
+    let slope_s = decode_slope_s(model.scenario, &model.roofline, steps.batch, model.draft_tokens);
+    let tpot_slope_s = slope_s / tokens_per_step;
+    let cross_s2 = delta_s * steps_per_prompt * tpot_slope_s * rate_req_per_s * mean_step_s / tokens_per_step;
     TpotSpread {
-        mean_s: t / e,
-        batch_var_s2: (slope / e).powi(2) * 2.0 / 3.0 * st.batch + cross_s2,
+        mean_s: mean_step_s / tokens_per_step,
+        batch_var_s2: tpot_slope_s.powi(2) * 2.0 / 3.0 * steps.batch + cross_s2,
         prefill_var_s2,
     }
 }
 
 /// How much one more decoding sequence lengthens a decode step at `batch`, in s.
-fn decode_slope_s(scenario: &Scenario, roofline: &StepRoofline, batch: f64, k: f64) -> f64 {
-    let ctx = f64::from(scenario.context_tokens);
-    let at = |b: f64| roofline.terms(&StepMix { verify_draft_tokens: k, ..StepMix::decode(b, ctx) }).step_s;
-    (at(batch + 1.0) - at(batch)).max(0.0)
+fn decode_slope_s(scenario: &Scenario, roofline: &StepRoofline, batch: f64, draft_tokens: f64) -> f64 {
+    let context_tokens = f64::from(scenario.context_tokens);
+    let step_at_s = |b: f64| {
+        let mix = StepMix { verify_draft_tokens: draft_tokens, ..StepMix::decode(b, context_tokens) };
+        roofline.terms(&mix).step_s
+    };
+    (step_at_s(batch + 1.0) - step_at_s(batch)).max(0.0)
 }
 
 /// (E, k) with speculative decoding on, (1, 0) without: tokens kept per decode per step and the
 /// drafts each decode verifies.
 fn speculation_factors(scenario: &Scenario) -> (f64, f64) {
-    let sp = scenario.speculation;
-    if sp.is_on() {
-        (expected_tokens_per_step(sp.draft_tokens, sp.acceptance), f64::from(sp.draft_tokens))
+    let speculation = scenario.speculation;
+    if speculation.is_on() {
+        let tokens_per_step = expected_tokens_per_step(speculation.draft_tokens, speculation.acceptance);
+        (tokens_per_step, f64::from(speculation.draft_tokens))
     } else {
         (1.0, 0.0)
     }
@@ -208,8 +226,8 @@ fn speculation_factors(scenario: &Scenario) -> (f64, f64) {
 /// B = rate x output x TPOT (fixed point). A new prompt waits for the step in flight, then for the
 /// prompts ahead (M/G/1): TTFT = step(B) + prefill + W, W's p-quantile as [`wait_quantile_s`]; an
 /// answer's TPOT spreads with the prompts that land inside it (each adds its prefill) and its batch.
-pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64, pct: &Percentile) -> Operating {
-    unchunked_probe(scenario, rate_req_per_s, Probe::Full, pct)
+pub fn unchunked_at(scenario: &Scenario, rate_req_per_s: f64, percentile: &Percentile) -> Operating {
+    unchunked_probe(scenario, rate_req_per_s, Probe::Full, percentile)
 }
 
 /// [`unchunked_at`], evaluated as far as `probe` says.
@@ -217,33 +235,34 @@ pub fn unchunked_probe(
     scenario: &Scenario,
     rate_req_per_s: f64,
     probe: Probe,
-    pct: &Percentile,
+    percentile: &Percentile,
 ) -> Operating {
     let prefill_s = prefill_time(scenario).prefill_s;
     let decode_share = 1.0 - rate_req_per_s * prefill_s;
     if decode_share <= 0.0 {
         return Operating::overloaded(Binds::Capacity);
     }
-    let output = f64::from(scenario.output_tokens);
+    let output_tokens = f64::from(scenario.output_tokens);
     let tpot_of =
-        |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output * tpot_s).step_s / decode_share;
+        |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output_tokens * tpot_s).step_s / decode_share;
     let limit_s = probe.limit_s(scenario);
     let Some(tpot_mean_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
         return Operating::overloaded(Binds::Capacity);
     };
-    let batch = rate_req_per_s * output * tpot_mean_s;
+    let batch = rate_req_per_s * output_tokens * tpot_mean_s;
     let step_s = tpot_mean_s * decode_share;
-    let cv = pct.cv();
-    let ttft_s = step_s + prefill_s + wait_quantile_s(rate_req_per_s, prefill_s, cv, pct);
-    let ttft_mean_s = step_s + prefill_s + md1_wait_s(rate_req_per_s, prefill_s) * (1.0 + cv * cv);
-    let slope = decode_slope_s(scenario, &StepRoofline::new(scenario), batch, 0.0) / decode_share;
+    let prompt_cv = percentile.cv();
+    let ttft_s = step_s + prefill_s + wait_quantile_s(rate_req_per_s, prefill_s, prompt_cv, percentile);
+    let ttft_mean_s =
+        step_s + prefill_s + md1_wait_s(rate_req_per_s, prefill_s) * (1.0 + prompt_cv * prompt_cv);
+    let slope_s = decode_slope_s(scenario, &StepRoofline::new(scenario), batch, 0.0) / decode_share;
     let spread = TpotSpread {
         mean_s: tpot_mean_s,
-        batch_var_s2: slope * slope * 2.0 / 3.0 * batch,
-        prefill_var_s2: prefill_s * prefill_s * (1.0 + cv * cv) * rate_req_per_s * tpot_mean_s
-            / output.max(1.0),
+        batch_var_s2: slope_s * slope_s * 2.0 / 3.0 * batch,
+        prefill_var_s2: prefill_s * prefill_s * (1.0 + prompt_cv * prompt_cv) * rate_req_per_s * tpot_mean_s
+            / output_tokens.max(1.0),
     };
-    let tpot_s = probe.tpot_s(&spread, pct, scenario.tpot_target_s);
+    let tpot_s = probe.tpot_s(&spread, percentile, scenario.tpot_target_s);
     let binds = first_missed(scenario, tpot_s, ttft_s, batch, true);
     Operating {
         rate_req_per_s,
@@ -256,8 +275,8 @@ pub fn unchunked_probe(
     }
 }
 
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
+fn finite(value: f64) -> Option<f64> {
+    value.is_finite().then_some(value)
 }
 
 /// The first constraint an operating point misses, or [`Binds::Nothing`].
@@ -275,14 +294,21 @@ fn first_missed(scenario: &Scenario, tpot_s: f64, ttft_s: f64, batch: f64, budge
     }
 }
 
-/// The highest rate at which `at(rate, Full)` misses nothing, and what it misses just past it;
-/// the bisection's probes run as [`Probe::PassOrFail`].
-pub fn best_rate(scenario: &Scenario, at: impl Fn(f64, Probe) -> Operating) -> Operating {
+/// The highest rate at which `operating_at(rate, Full)` misses nothing, and what it misses just past
+/// it; the bisection's probes run as [`Probe::PassOrFail`].
+pub fn best_rate(scenario: &Scenario, operating_at: impl Fn(f64, Probe) -> Operating) -> Operating {
     let prefill_s = prefill_time(scenario).prefill_s;
     // Prompts alone cap the rate at one per prefill; the decodes alone at pool / (output x floor).
-    let hi = if prefill_s > 0.0 { 1.0 / prefill_s } else { 1e9 };
-    let rate = largest_ok(hi, |r| at(r, Probe::PassOrFail).binds == Binds::Nothing);
-    let past = at((rate * (1.0 + 1e-6)).max(1e-9), Probe::Full);
-    let best = at(rate, Probe::Full);
+    let rate_req_per_s_hi = if prefill_s > 0.0 { 1.0 / prefill_s } else { 1e9 };
+    let passes = |rate: f64| operating_at(rate, Probe::PassOrFail).binds == Binds::Nothing;
+    let rate_req_per_s = largest_ok(rate_req_per_s_hi, passes);
+    let past = operating_at((rate_req_per_s * (1.0 + 1e-6)).max(1e-9), Probe::Full);
+    let best = operating_at(rate_req_per_s, Probe::Full);
     Operating { binds: if best.binds == Binds::Nothing { past.binds } else { best.binds }, ..best }
+}
+
+/// The colocated replica with chunked prefill at `chunk_tokens` a step, at its highest rate
+/// inside both targets ([`best_rate`] over [`chunked_at`]).
+pub fn chunked_best(scenario: &Scenario, chunk_tokens: u32, percentile: &Percentile) -> Operating {
+    best_rate(scenario, |r, probe| chunked_probe(scenario, chunk_tokens, r, probe, percentile))
 }

@@ -56,12 +56,17 @@ impl Percentile {
 /// The p-quantile of the wait in an M/G/1 queue: Poisson arrivals at `rate_req_per_s`, services of
 /// mean `service_s` and CV `service_cv`, under the exponential-tail approximation (module doc), in
 /// s; infinite at rho >= 1.
-pub fn wait_quantile_s(rate_req_per_s: f64, service_s: f64, service_cv: f64, p: &Percentile) -> f64 {
+pub fn wait_quantile_s(
+    rate_req_per_s: f64,
+    service_s: f64,
+    service_cv: f64,
+    percentile: &Percentile,
+) -> f64 {
     let rho = rate_req_per_s * service_s;
     if !(rho < 1.0) {
         return f64::INFINITY;
     }
-    let tail = 1.0 - p.share_clamped();
+    let tail = 1.0 - percentile.share_clamped();
     if rho <= tail || service_s <= 0.0 {
         return 0.0;
     }
@@ -95,8 +100,8 @@ struct Mixture {
 }
 
 impl Mixture {
-    fn new(cv: f64) -> Mixture {
-        let sigma2 = (1.0 + cv * cv).ln();
+    fn new(length_cv: f64) -> Mixture {
+        let sigma2 = (1.0 + length_cv * length_cv).ln();
         let mut nodes = [(1.0, 1.0); NODES as usize];
         if sigma2 <= 0.0 {
             return Mixture { nodes, count: 1 };
@@ -114,50 +119,53 @@ impl Mixture {
 
     /// P(TPOT <= `tpot_s`): a normal per output length, mixed.
     fn share_within(&self, spread: &TpotSpread, tpot_s: f64) -> f64 {
-        let at = |scale: f64| {
-            let sd = (spread.batch_var_s2 + spread.prefill_var_s2 * scale).max(0.0).sqrt();
-            if sd <= 0.0 {
+        let share_at = |scale: f64| {
+            let sd_s = (spread.batch_var_s2 + spread.prefill_var_s2 * scale).max(0.0).sqrt();
+            if sd_s <= 0.0 {
                 return if tpot_s >= spread.mean_s { 1.0 } else { 0.0 };
             }
-            normal_cdf((tpot_s - spread.mean_s) / sd)
+            normal_cdf((tpot_s - spread.mean_s) / sd_s)
         };
-        self.nodes[..self.count].iter().map(|&(w, scale)| w * at(scale)).sum()
+        self.nodes[..self.count].iter().map(|&(weight, scale)| weight * share_at(scale)).sum()
     }
 }
 
 /// P(TPOT <= `tpot_s`) over requests: a normal per output length, mixed over log-normal lengths.
-pub fn tpot_share_within(spread: &TpotSpread, cv: f64, tpot_s: f64) -> f64 {
-    Mixture::new(cv).share_within(spread, tpot_s)
+pub fn tpot_share_within(spread: &TpotSpread, length_cv: f64, tpot_s: f64) -> f64 {
+    Mixture::new(length_cv).share_within(spread, tpot_s)
 }
 
 /// Whether TPOT's p-quantile is within `target_s`: one mixture evaluation where
 /// [`tpot_quantile_s`] takes sixty, for the bisections that only ask pass or fail.
-pub fn tpot_meets(spread: &TpotSpread, p: &Percentile, target_s: f64) -> bool {
-    spread.mean_s <= target_s && tpot_share_within(spread, p.cv(), target_s) >= p.share_clamped()
+pub fn tpot_meets(spread: &TpotSpread, percentile: &Percentile, target_s: f64) -> bool {
+    spread.mean_s <= target_s
+        && tpot_share_within(spread, percentile.cv(), target_s) >= percentile.share_clamped()
 }
 
-/// The p-quantile of TPOT, in s: the smallest t with [`tpot_share_within`] >= p (30 halvings of
-/// twelve deviations: within 1e-8 deviations).
-pub fn tpot_quantile_s(spread: &TpotSpread, p: &Percentile) -> f64 {
-    let (share, cv) = (p.share_clamped(), p.cv());
+/// The p-quantile of TPOT at `percentile`, in s: the smallest t with [`tpot_share_within`] >= p
+/// (30 halvings of twelve deviations: within 1e-8 deviations).
+pub fn tpot_quantile_s(spread: &TpotSpread, percentile: &Percentile) -> f64 {
+    let (share, cv) = (percentile.share_clamped(), percentile.cv());
     if !spread.mean_s.is_finite() {
         return f64::INFINITY;
     }
     let mixture = Mixture::new(cv);
-    let var = spread.batch_var_s2 + spread.prefill_var_s2 * (1.0 + cv * cv).powi(4);
-    let (mut lo, mut hi) = (spread.mean_s, spread.mean_s + 12.0 * var.max(0.0).sqrt());
-    if mixture.share_within(spread, lo) >= share {
-        return lo;
+    let variance_s2 = spread.batch_var_s2 + spread.prefill_var_s2 * (1.0 + cv * cv).powi(4);
+    // Bisection: `tpot_lo_s` falls short of the share, `tpot_hi_s` reaches it.
+    let tpot_sd_s = variance_s2.max(0.0).sqrt();
+    let (mut tpot_lo_s, mut tpot_hi_s) = (spread.mean_s, spread.mean_s + 12.0 * tpot_sd_s);
+    if mixture.share_within(spread, tpot_lo_s) >= share {
+        return tpot_lo_s;
     }
     for _ in 0..30 {
-        let mid = 0.5 * (lo + hi);
-        if mixture.share_within(spread, mid) >= share {
-            hi = mid;
+        let tpot_mid_s = 0.5 * (tpot_lo_s + tpot_hi_s);
+        if mixture.share_within(spread, tpot_mid_s) >= share {
+            tpot_hi_s = tpot_mid_s;
         } else {
-            lo = mid;
+            tpot_lo_s = tpot_mid_s;
         }
     }
-    hi
+    tpot_hi_s
 }
 
 /// The standard normal CDF, by the complementary error function (Numerical Recipes' erfc,

@@ -24,25 +24,26 @@ pub fn md1_rate_max_req_per_s(service_s: f64, slack_s: f64) -> f64 {
     2.0 * slack_s / (service_s * (service_s + 2.0 * slack_s))
 }
 
-/// The largest x in [0, hi] with `ok(x)`, for a test that holds up to some point and fails past
-/// it, by 48 halvings (a relative precision of 4e-15); 0 when `ok` fails just above 0.
-pub fn largest_ok(hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
-    if !(hi > 0.0 && hi.is_finite()) {
+/// The largest x in [0, `upper`] with `ok(x)`, for a test that holds up to some point and fails
+/// past it, by 48 halvings (a relative precision of 4e-15); 0 when `ok` fails just above 0.
+pub fn largest_ok(upper: f64, ok: impl Fn(f64) -> bool) -> f64 {
+    if !(upper > 0.0 && upper.is_finite()) {
         return 0.0;
     }
-    if ok(hi) {
-        return hi;
+    if ok(upper) {
+        return upper;
     }
-    let (mut lo, mut hi) = (0.0_f64, hi);
+    // Bisection: `passing` passes, `failing` fails.
+    let (mut passing, mut failing) = (0.0_f64, upper);
     for _ in 0..48 {
-        let mid = 0.5 * (lo + hi);
+        let mid = 0.5 * (passing + failing);
         if ok(mid) {
-            lo = mid;
+            passing = mid;
         } else {
-            hi = mid;
+            failing = mid;
         }
     }
-    lo
+    passing
 }
 
 /// Fixed-point iterations for a step time; the map is monotone, so it converges or runs away.
@@ -57,23 +58,26 @@ const ITERATIONS: usize = 200;
 /// next(t) > t means no fixed point lies ahead (convexity): the load runs away, as it does when
 /// the iterations run out unconverged.
 pub fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
-    let mut t = start_s;
+    let mut step_s = start_s;
+    // The previous iterate and its image, for the chord.
     let mut last: Option<(f64, f64)> = None;
     for _ in 0..ITERATIONS {
-        let n = next(t);
-        if !(n.is_finite() && n <= limit_s) {
+        let next_s = next(step_s);
+        if !(next_s.is_finite() && next_s <= limit_s) {
             return None;
         }
-        if (n - t).abs() <= 1e-10 * n.max(1e-12) {
-            return Some(n);
+        if (next_s - step_s).abs() <= 1e-10 * next_s.max(1e-12) {
+            return Some(next_s);
         }
-        let slope = last.map(|(t0, n0)| (n - n0) / (t - t0));
-        if n > t && slope.is_some_and(|k| k >= 1.0) {
+        let slope = last.map(|(t0, n0)| (next_s - n0) / (step_s - t0));
+        if next_s > step_s && slope.is_some_and(|k| k >= 1.0) {
             return None;
         }
-        let secant = slope.map(|k| t + (n - t) / (1.0 - k)).filter(|root| root.is_finite() && *root > n);
-        last = Some((t, n));
-        t = secant.map_or(n, |root| root.min(limit_s));
+        let secant = slope
+            .map(|k| step_s + (next_s - step_s) / (1.0 - k))
+            .filter(|root| root.is_finite() && *root > next_s);
+        last = Some((step_s, next_s));
+        step_s = secant.map_or(next_s, |root| root.min(limit_s));
     }
     None
 }

@@ -68,11 +68,11 @@ pub fn draft_scenario(scenario: &Scenario) -> Option<Scenario> {
     }
 }
 
-/// The drafter's time for k proposals at batch `b` (sequences at the scenario's context), in s:
+/// The drafter's time for k proposals at `batch` (sequences at the scenario's context), in s:
 /// k x step_draft(B) for a draft model, k x f x (step(B) - overhead) / layers for a head, 0 off.
-pub fn draft_s(scenario: &Scenario, b: f64) -> f64 {
+pub fn draft_s(scenario: &Scenario, batch: f64) -> f64 {
     let k = f64::from(scenario.speculation.draft_tokens);
-    let mix = StepMix::decode(b, f64::from(scenario.context_tokens));
+    let mix = StepMix::decode(batch, f64::from(scenario.context_tokens));
     match scenario.speculation.drafter {
         Drafter::Off => 0.0,
         Drafter::Model(_) => draft_scenario(scenario).map_or(0.0, |d| k * step_terms(&d, &mix).step_s),
@@ -84,24 +84,24 @@ pub fn draft_s(scenario: &Scenario, b: f64) -> f64 {
     }
 }
 
-/// The verify step's terms at batch `b`: B sequences at the context, each verifying k + 1 tokens.
-pub fn verify_terms(scenario: &Scenario, b: f64) -> StepTerms {
+/// The verify step's terms at `batch`: B sequences at the context, each verifying k + 1 tokens.
+pub fn verify_terms(scenario: &Scenario, batch: f64) -> StepTerms {
     let mix = StepMix {
         verify_draft_tokens: f64::from(scenario.speculation.draft_tokens),
-        ..StepMix::decode(b, f64::from(scenario.context_tokens))
+        ..StepMix::decode(batch, f64::from(scenario.context_tokens))
     };
     step_terms(scenario, &mix)
 }
 
-/// The speculative step at batch `b` (None when speculation is off), with the verify step's terms.
-pub fn spec_step(scenario: &Scenario, b: f64) -> Option<(SpecStep, StepTerms)> {
+/// The speculative step at `batch` (None when speculation is off), with the verify step's terms.
+pub fn spec_step(scenario: &Scenario, batch: f64) -> Option<(SpecStep, StepTerms)> {
     let spec = &scenario.speculation;
     if !spec.is_on() {
         return None;
     }
-    let verify = verify_terms(scenario, b);
+    let verify = verify_terms(scenario, batch);
     let e = expected_tokens_per_step(spec.draft_tokens, spec.acceptance);
-    let draft_s = draft_s(scenario, b);
+    let draft_s = draft_s(scenario, batch);
     let step = SpecStep {
         draft_tokens: spec.draft_tokens,
         tokens_per_step: e,
@@ -140,12 +140,12 @@ pub fn draft_memory(scenario: &Scenario) -> DraftMemory {
     }
 }
 
-/// Whether speculation no longer pays at batch `b`: its time per output token is at least the
+/// Whether speculation no longer pays at `batch`: its time per output token is at least the
 /// plain decode step's (tokens/s with speculation <= tokens/s without).
-fn stops_paying(scenario: &Scenario, b: u32) -> bool {
-    let Some((spec, _)) = spec_step(scenario, f64::from(b)) else { return true };
+fn stops_paying(scenario: &Scenario, batch: u32) -> bool {
+    let Some((spec, _)) = spec_step(scenario, f64::from(batch)) else { return true };
     let plain = Scenario { speculation: Speculation::OFF, ..*scenario };
-    let mix = StepMix::decode(f64::from(b), f64::from(scenario.context_tokens));
+    let mix = StepMix::decode(f64::from(batch), f64::from(scenario.context_tokens));
     spec.tpot_s >= step_terms(&plain, &mix).step_s
 }
 

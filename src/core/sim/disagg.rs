@@ -30,13 +30,13 @@ pub struct DisaggConfig {
 }
 
 impl DisaggConfig {
-    /// `split` on `c`'s scenario: the decode cap is `cap`, else the analytic decode instance's batch
-    /// (its TPOT knee within its KV pool, [`disaggregated`]); the highest rate is twice the
-    /// analytic system rate, else (when that serves nothing) the colocated sweep's top per GPU
-    /// times the split's GPUs.
-    pub fn new(c: &SimConfig, split: &Split, cap: Option<u32>) -> DisaggConfig {
-        let analytic = disaggregated(&c.scenario, split, &c.percentile());
-        let per_gpu_top = c.rate_max_req_per_s / f64::from(c.scenario.tp.max(1));
+    /// `split` on `config`'s scenario: the decode cap is `cap`, else the analytic decode
+    /// instance's batch (its TPOT knee within its KV pool, [`disaggregated`]); the highest rate is
+    /// twice the analytic system rate, else (when that serves nothing) the colocated sweep's top
+    /// per GPU times the split's GPUs.
+    pub fn new(config: &SimConfig, split: &Split, cap: Option<u32>) -> DisaggConfig {
+        let analytic = disaggregated(&config.scenario, split, &config.percentile());
+        let per_gpu_top = config.rate_max_req_per_s / f64::from(config.scenario.tp.max(1));
         let twice = 2.0 * analytic.rate_req_per_s;
         let rate_max_req_per_s =
             if twice.is_finite() && twice > 0.0 { twice } else { per_gpu_top * f64::from(analytic.gpus) };
@@ -66,16 +66,16 @@ struct Sides {
 }
 
 impl Sides {
-    fn new(c: &SimConfig, d: &DisaggConfig) -> Sides {
-        let prefill = Scenario { tp: d.split.prefill_tp.max(1), ..c.scenario };
-        let decode_scenario = Scenario { tp: d.split.decode_tp.max(1), ..c.scenario };
+    fn new(config: &SimConfig, disagg_config: &DisaggConfig) -> Sides {
+        let prefill = Scenario { tp: disagg_config.split.prefill_tp.max(1), ..config.scenario };
+        let decode_scenario = Scenario { tp: disagg_config.split.decode_tp.max(1), ..config.scenario };
         let decode = Server {
-            chunk_tokens: c.chunk_tokens.max(1),
-            max_concurrency: d.decode_cap.max(1),
+            chunk_tokens: config.chunk_tokens.max(1),
+            max_concurrency: disagg_config.decode_cap.max(1),
             kv_pool_tokens: kv_pool_tokens(&decode_scenario),
             // The prompt's KV arrives whole: admission starts its decode at once.
             prefill_free: true,
-            tpot_target_s: c.scenario.tpot_target_s,
+            tpot_target_s: config.scenario.tpot_target_s,
         };
         Sides {
             prefill,
@@ -83,7 +83,7 @@ impl Sides {
             prefill_pool_tokens: kv_pool_tokens(&prefill),
             decode_cost: StepCost::new(&decode_scenario),
             decode,
-            config: *d,
+            config: *disagg_config,
         }
     }
 }
@@ -152,46 +152,55 @@ fn run_split(reqs: &[Request], sides: &Sides) -> Trace {
 }
 
 /// Adds one decode instance's totals into the split's trace.
-fn add_totals(total: &mut Trace, t: &Trace) {
-    total.duration_s = total.duration_s.max(t.duration_s);
-    total.batch_integral_s += t.batch_integral_s;
-    total.steps += t.steps;
-    total.preemptions += t.preemptions;
-    total.rejected += t.rejected;
-    total.decode_tokens += t.decode_tokens;
-    total.decode_tokens_on_time += t.decode_tokens_on_time;
-    total.kv_tokens_peak = total.kv_tokens_peak.max(t.kv_tokens_peak);
-    total.batch_peak = total.batch_peak.max(t.batch_peak);
+fn add_totals(total: &mut Trace, instance: &Trace) {
+    total.duration_s = total.duration_s.max(instance.duration_s);
+    total.batch_integral_s += instance.batch_integral_s;
+    total.steps += instance.steps;
+    total.preemptions += instance.preemptions;
+    total.rejected += instance.rejected;
+    total.decode_tokens += instance.decode_tokens;
+    total.decode_tokens_on_time += instance.decode_tokens_on_time;
+    total.kv_tokens_peak = total.kv_tokens_peak.max(instance.kv_tokens_peak);
+    total.batch_peak = total.batch_peak.max(instance.batch_peak);
 }
 
 /// One open-load level of the split at `rate` requests/s (the whole system's rate), with the
 /// colocated run's warm-up (every decode instance's cap) and overload test.
-fn level(c: &SimConfig, unit: &[Request], sides: &Sides, rate: f64) -> RatePoint {
+fn level(config: &SimConfig, unit: &[Request], sides: &Sides, rate: f64) -> RatePoint {
     let rate = if rate.is_finite() && rate > 0.0 { rate } else { f64::MIN_POSITIVE };
     let reqs: Vec<Request> = unit.iter().map(|r| Request { arrival_s: r.arrival_s / rate, ..*r }).collect();
     let trace = run_split(&reqs, sides);
     let slots = sides.decode.max_concurrency.saturating_mul(sides.config.split.decode_instances.max(1));
     let warmup = warmup_requests(slots, reqs.len());
-    let targets = (c.scenario.ttft_target_s, c.scenario.tpot_target_s);
+    let targets = (config.scenario.ttft_target_s, config.scenario.tpot_target_s);
     let p = summarize_after(&reqs, &trace, targets, rate, warmup);
     RatePoint { overloaded: overloaded(&trace, warmup, targets.0), ..p }
 }
 
 /// The split run once at `rate_req_per_s` (open load; the system's rate, not per GPU).
-pub fn simulate_disaggregated(c: &SimConfig, d: &DisaggConfig, rate_req_per_s: f64) -> RatePoint {
-    level(c, &unit_workload(c), &Sides::new(c, d), rate_req_per_s)
+pub fn simulate_disaggregated(
+    config: &SimConfig,
+    disagg_config: &DisaggConfig,
+    rate_req_per_s: f64,
+) -> RatePoint {
+    level(config, &unit_workload(config), &Sides::new(config, disagg_config), rate_req_per_s)
 }
 
-/// The split swept over open-load rates up to `d.rate_max_req_per_s` on `c`'s grid size, goodput
-/// read as the colocated sweep reads it; `None` under closed load (not simulated disaggregated).
+/// The split swept over open-load rates up to `disagg_config.rate_max_req_per_s` on `config`'s grid
+/// size, goodput read as the colocated sweep reads it; `None` under closed load (not simulated
+/// disaggregated).
 /// The sweep's `kv_pool_tokens` is one decode instance's.
-pub fn sweep_disaggregated(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)) -> Option<Sweep> {
-    if c.load != LoadMode::Open {
+pub fn sweep_disaggregated(
+    config: &SimConfig,
+    disagg_config: &DisaggConfig,
+    progress: impl FnMut(u32, u32),
+) -> Option<Sweep> {
+    if config.load != LoadMode::Open {
         return None;
     }
-    let sides = Sides::new(c, d);
-    let levels = grid(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..*c });
-    let mut sweep = sweep_seeds(c, levels, |cs, unit, x| level(cs, unit, &sides, x), progress);
+    let sides = Sides::new(config, disagg_config);
+    let levels = grid(&SimConfig { rate_max_req_per_s: disagg_config.rate_max_req_per_s, ..*config });
+    let mut sweep = sweep_seeds(config, levels, |cs, unit, x| level(cs, unit, &sides, x), progress);
     sweep.kv_pool_tokens = sides.decode.kv_pool_tokens;
     Some(sweep)
 }

@@ -62,8 +62,8 @@ pub struct RatePoint {
 }
 
 /// Summarises a whole trace against the targets (no warm-up left out).
-pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_s: f64) -> RatePoint {
-    summarize_after(reqs, t, targets, rate_req_per_s, 0)
+pub fn summarize(reqs: &[Request], trace: &Trace, targets: (f64, f64), rate_req_per_s: f64) -> RatePoint {
+    summarize_after(reqs, trace, targets, rate_req_per_s, 0)
 }
 
 /// Summarises a trace against the targets, leaving the first `warmup` requests (clamped to leave
@@ -71,39 +71,39 @@ pub fn summarize(reqs: &[Request], t: &Trace, targets: (f64, f64), rate_req_per_
 /// token counting cover the whole run (the engine counts on-time decode tokens in aggregate).
 pub fn summarize_after(
     reqs: &[Request],
-    t: &Trace,
+    trace: &Trace,
     targets: (f64, f64),
     rate_req_per_s: f64,
     warmup: usize,
 ) -> RatePoint {
     let (ttft_target_s, tpot_target_s) = targets;
-    let w = warmup.min(reqs.len().saturating_sub(1));
-    let n = reqs.len().max(1) as f64;
-    let measured = (reqs.len() - w).max(1) as f64;
+    let warmup_skipped = warmup.min(reqs.len().saturating_sub(1));
+    let request_count = reqs.len().max(1) as f64;
+    let measured = (reqs.len() - warmup_skipped).max(1) as f64;
     let (mut ok_ttft, mut ok_tpot, mut ok_both, mut served, mut out_served) = (0u32, 0u32, 0u32, 0u32, 0.0);
     let (mut all_tokens, mut ttft_all) = (0.0, 0u32);
-    for (i, r) in reqs.iter().enumerate() {
-        let (a, b) = (t.ttft_s[i] <= ttft_target_s, t.tpot_s[i] <= tpot_target_s);
-        ttft_all += u32::from(a);
-        if i >= w {
-            ok_ttft += u32::from(a);
-            ok_tpot += u32::from(b);
-            ok_both += u32::from(a && b);
+    for (i, request) in reqs.iter().enumerate() {
+        let (ttft_met, tpot_met) = (trace.ttft_s[i] <= ttft_target_s, trace.tpot_s[i] <= tpot_target_s);
+        ttft_all += u32::from(ttft_met);
+        if i >= warmup_skipped {
+            ok_ttft += u32::from(ttft_met);
+            ok_tpot += u32::from(tpot_met);
+            ok_both += u32::from(ttft_met && tpot_met);
         }
-        all_tokens += f64::from(r.output_tokens);
-        if t.ttft_s[i].is_finite() {
+        all_tokens += f64::from(request.output_tokens);
+        if trace.ttft_s[i].is_finite() {
             served += 1;
-            out_served += f64::from(r.output_tokens);
+            out_served += f64::from(request.output_tokens);
         }
     }
-    let decode_all = (all_tokens - n).max(1.0);
+    let decode_all = (all_tokens - request_count).max(1.0);
     let tokens = Attainment {
-        both: (f64::from(ttft_all) + t.decode_tokens_on_time as f64) / all_tokens.max(1.0),
-        ttft: f64::from(ttft_all) / n,
-        tpot: t.decode_tokens_on_time as f64 / decode_all,
+        both: (f64::from(ttft_all) + trace.decode_tokens_on_time as f64) / all_tokens.max(1.0),
+        ttft: f64::from(ttft_all) / request_count,
+        tpot: trace.decode_tokens_on_time as f64 / decode_all,
     };
-    let per_s = |amount: f64| per_second(amount, t.duration_s);
-    let latency_sum_s: f64 = t.latency_s.iter().filter(|l| l.is_finite()).sum();
+    let per_s = |amount: f64| per_second(amount, trace.duration_s);
+    let latency_sum_s: f64 = trace.latency_s.iter().filter(|l| l.is_finite()).sum();
     RatePoint {
         rate_req_per_s,
         concurrency: 0,
@@ -113,19 +113,19 @@ pub fn summarize_after(
             tpot: f64::from(ok_tpot) / measured,
         },
         tokens,
-        ttft: percentiles(&t.ttft_s[w.min(t.ttft_s.len())..]),
-        tpot: percentiles(&t.tpot_s[w.min(t.tpot_s.len())..]),
+        ttft: percentiles(&trace.ttft_s[warmup_skipped.min(trace.ttft_s.len())..]),
+        tpot: percentiles(&trace.tpot_s[warmup_skipped.min(trace.tpot_s.len())..]),
         throughput_tokens_per_s: per_s(out_served),
         throughput_req_per_s: per_s(f64::from(served)),
-        batch_mean: per_s(t.batch_integral_s),
-        mean_in_system: per_s(t.in_system_integral_s),
-        departure_rate_req_per_s: per_s(n),
-        mean_latency_s: latency_sum_s / n,
-        duration_s: t.duration_s,
-        steps: t.steps,
-        preemptions: t.preemptions,
-        rejected: t.rejected,
-        warmup_requests: w as u32,
+        batch_mean: per_s(trace.batch_integral_s),
+        mean_in_system: per_s(trace.in_system_integral_s),
+        departure_rate_req_per_s: per_s(request_count),
+        mean_latency_s: latency_sum_s / request_count,
+        duration_s: trace.duration_s,
+        steps: trace.steps,
+        preemptions: trace.preemptions,
+        rejected: trace.rejected,
+        warmup_requests: warmup_skipped as u32,
         overloaded: false,
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rng::Rng;
 use crate::core::prefix::PrefixCache;
+use crate::core::url_id::UrlId;
 
 /// How requests arrive, open loop.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,6 +27,18 @@ pub enum LengthDist {
     Uniform,
     /// Log-normal with the given mean and coefficient of variation `length_cv`.
     LogNormal,
+}
+
+impl UrlId for LengthDist {
+    const VARIANTS: &'static [LengthDist] = &[LengthDist::Fixed, LengthDist::Uniform, LengthDist::LogNormal];
+
+    fn url_id(self) -> &'static str {
+        match self {
+            LengthDist::Fixed => "fixed",
+            LengthDist::Uniform => "uniform",
+            LengthDist::LogNormal => "lognormal",
+        }
+    }
 }
 
 /// Lengths: a family and its spread (coefficient of variation, 0.5 = 50%), applied to prompts and
