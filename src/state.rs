@@ -9,6 +9,7 @@ pub mod fields;
 pub mod keys;
 pub mod lessons;
 pub mod measured;
+pub mod open;
 pub mod placement;
 pub mod prefix;
 mod query;

@@ -12,11 +12,14 @@ use crate::core::placement::{PlacementMode, Split, INSTANCES_MAX};
 use crate::core::presets::{CUSTOM_ID, GPUS};
 use crate::core::search::GPU_COUNT;
 
-/// The placement control's state: the mode, and the split it keeps while colocated.
+/// The placement control's state: the mode, the split it keeps while colocated, and whether the
+/// placement panel is open (a `place=` key in the URL; disaggregated opens it too, see
+/// [`super::open::is_open`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlacementInputs {
     pub mode: PlacementMode,
     pub split: Split,
+    pub open: bool,
 }
 
 /// `place=` values, in [`UrlId`] order (tests/url_flags.rs holds them equal).
@@ -57,17 +60,18 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> PlacementInputs {
         // `xfer`: absent or `auto` is the GPU's interconnect.
         link_bytes_per_s: read::number_or_auto(raw, &TRANSFER, notices),
     };
-    PlacementInputs { mode, split }
+    // Any `place=` opens the panel: a link that names a placement asks to see it.
+    PlacementInputs { mode, split, open: raw.get("place").is_some() }
 }
 
 impl PlacementInputs {
     /// Query pairs in canonical order: all of them while disaggregated (a link reproduces the split),
-    /// only those off their defaults while colocated.
+    /// only those off their defaults while colocated (`place=colo` while the panel is open).
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         let (s, d) = (self.split, Split::default());
         let disaggregated = self.mode == PlacementMode::Disaggregated;
         let all = [
-            ("place", PlacementMode::Disaggregated.url_id().to_string(), disaggregated),
+            ("place", self.mode.url_id().to_string(), disaggregated || self.open),
             ("xp", s.prefill_instances.to_string(), s.prefill_instances != d.prefill_instances),
             ("tpp", s.prefill_tp.to_string(), s.prefill_tp != d.prefill_tp),
             ("yd", s.decode_instances.to_string(), s.decode_instances != d.decode_instances),

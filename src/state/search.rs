@@ -191,5 +191,7 @@ impl super::Inputs {
                 self.placement.split = split;
             }
         }
+        // A loaded configuration shows its placement.
+        self.placement.open = true;
     }
 }

@@ -95,7 +95,6 @@ impl Changes {
 
 /// Applies a panel's change to the page's signals ([`apply`]), setting only what it changed.
 pub fn apply_to(inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>), measured: Measured, message: ToPage) {
-    let loads = matches!(message, ToPage::LoadConfig(_));
     let (mut next_inputs, mut next_measured) = (inputs.0.get_untracked(), measured.0.get_untracked());
     apply(message, &mut next_inputs, &mut next_measured);
     if next_inputs != inputs.0.get_untracked() {
@@ -103,18 +102,5 @@ pub fn apply_to(inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>), measured: Mea
     }
     if next_measured != measured.0.get_untracked() {
         measured.1.set(next_measured);
-    }
-    if loads {
-        open_placement();
-    }
-}
-
-/// A loaded configuration shows its placement: the placement panel opens as its button would.
-fn open_placement() {
-    let button =
-        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("placement-open"));
-    if let Some(button) = button.and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok())
-    {
-        button.click();
     }
 }

@@ -15,32 +15,23 @@ use crate::view::format::fixed;
 use crate::view::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
 use crate::protocol::panel::PanelKind;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
-use crate::state::view::{Mode, Panel};
+use crate::state::open::is_open;
+use crate::state::view::Panel;
 
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
 const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
 
-/// The panel: its heading and what it compares, then its body once opened (at once when the state
-/// says `place=disagg`, on loading or later, as lesson 7 does).
+/// The panel: its heading and what it compares, then its body while open ([`is_open`]: any
+/// `place=`, a disaggregated placement as lesson 7 has, or `view=placement` presented or embedded).
 #[component]
 pub fn PlacementPanel() -> impl IntoView {
-    let PageState { inputs, view, .. } = PageState::get();
-    // Disaggregated, or the panel a presentation or embed shows (`view=placement`).
-    let wanted = Memo::new(move |_| {
-        let v = view.get();
-        inputs.get().placement.mode == PlacementMode::Disaggregated
-            || (v.mode != Mode::Page && v.panel == Panel::Placement)
-    });
-    let (asked, set_asked) = signal(wanted.get_untracked());
-    // A lesson or a link that turns disaggregation on later opens the panel too; it stays open.
-    Effect::new(move |_| {
-        if wanted.get() {
-            set_asked.set(true);
-        }
-    });
+    let PageState { inputs, set_inputs, view, .. } = PageState::get();
+    let open = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Placement));
     let ask = move || {
         view! {
-            <button type="button" id="placement-open" on:click=move |_| set_asked.set(true)>"Compare placements"</button>
+            <button type="button" id="placement-open" on:click=move |_| set_inputs.update(|i| i.placement.open = true)>
+                "Compare placements"
+            </button>
         }
     };
     view! {
@@ -51,7 +42,7 @@ pub fn PlacementPanel() -> impl IntoView {
                 "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV "
                 "to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state)."
             </p>
-            <Show when=move || asked.get() fallback=ask>
+            <Show when=move || open.get() fallback=ask>
                 {lazy_body(PanelKind::Placement, || view! { <PlacementBody/> }.into_any())}
             </Show>
         </section>
@@ -134,7 +125,11 @@ fn SplitControls() -> impl IntoView {
         <div class="placement-controls">
             <PresetSelect id="place" label="Placement" options=modes
                 selected=Signal::derive(move || if inputs.get().placement.mode == PlacementMode::Disaggregated { "disagg".into() } else { "colo".into() })
-                on_pick=move |v: String| signals.update(|i| i.placement.mode = mode_of(&v))/>
+                on_pick=move |v: String| signals.update(|i| {
+                    i.placement.mode = mode_of(&v);
+                    // Choosing a placement in the open panel keeps it open (`place=colo`).
+                    i.placement.open = true;
+                })/>
             <NumberInput input=PREFILL_INSTANCES_INPUT/>
             <PresetSelect id="tpp" label="Prefill TP" options=tps.clone()
                 selected=Signal::derive(move || inputs.get().placement.split.prefill_tp.to_string())

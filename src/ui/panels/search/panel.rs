@@ -16,17 +16,15 @@ use crate::ui::panels::search::table::{SearchFilters, SearchTable};
 use crate::core::roofline::Scenario;
 use crate::view::format::thousands;
 use crate::protocol::panel::PanelKind;
-use crate::state::view::{Mode, Panel};
+use crate::state::open::is_open;
+use crate::state::view::Panel;
 use crate::state::WORKED_EXAMPLE;
 
 /// The section (`view=search`).
 #[component]
 pub fn SearchPanel() -> impl IntoView {
     let PageState { inputs, set_inputs, view, .. } = PageState::get();
-    let open = Memo::new(move |_| {
-        let v = view.get();
-        inputs.get().search.open || (v.mode != Mode::Page && v.panel == Panel::Search)
-    });
+    let open = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Search));
     let toggle = move |_| set_inputs.update(|i| i.search.open = !i.search.open);
     view! {
         <section id="search" class="panel search" data-panel="search" aria-labelledby="search-title">

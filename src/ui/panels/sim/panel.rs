@@ -21,12 +21,14 @@ use crate::view::format::{
 };
 use crate::protocol::panel::PanelKind;
 use crate::protocol::sim::SimResult;
+use crate::state::open::is_open;
+use crate::state::view::Panel;
 
 /// The section: closed until asked for, then swept whenever the scenario or a control changes.
 #[component]
 pub fn SimPanel() -> impl IntoView {
-    let PageState { inputs, set_inputs, .. } = PageState::get();
-    let shown = Memo::new(move |_| inputs.get().sim.shown);
+    let PageState { inputs, set_inputs, view, .. } = PageState::get();
+    let shown = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Sim));
     let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
     view! {
         <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
@@ -53,12 +55,12 @@ pub fn SimPanel() -> impl IntoView {
 /// reads and its controls send through the [`PanelContext`] (the page's own, or the lazy module's).
 #[component]
 pub fn SimBody() -> impl IntoView {
-    let PanelContext { inputs, scenario, look, .. } = PanelContext::get();
+    let PanelContext { inputs, view, scenario, look, .. } = PanelContext::get();
     let run = SimRun::new();
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
         let i = inputs.get();
-        i.sim.shown.then(|| (scenario.get(), i.sim, i.placement))
+        is_open(&i, &view.get(), Panel::Sim).then(|| (scenario.get(), i.sim, i.placement))
     });
     Effect::new(move |_| {
         if wanted.get().is_some() {
