@@ -6,8 +6,8 @@ use goodput_lab::chart::batch::BatchChart;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::roofline::{analyze, evaluate, Scenario};
 use goodput_lab::state::WORKED_EXAMPLE;
-use goodput_lab::view::batch_chart::{chart_of, describe, panel_of};
-use goodput_lab::view::format::{ms, req_per_s};
+use goodput_lab::view::batch_chart::{chart_of, describe, panel_of, readout_sentence};
+use goodput_lab::view::format::{ms, req_per_s, thousands};
 
 #[test]
 fn every_batch_chart_is_the_chart_its_view_panel_shows() {
@@ -49,4 +49,16 @@ fn with_a_loose_target_the_descriptions_say_the_kv_pool_binds() {
         assert!(lower.contains(&format!("the kv pool, batch {}, is the largest that runs", c.kv_pool_batch)), "{kind:?}: {text}");
         assert!(!lower.contains("the knee is batch"), "{kind:?}: {text}");
     }
+}
+
+#[test]
+fn the_readout_of_batch_64_meets_both_targets_and_of_128_misses_tpot() {
+    let at_64 = evaluate(&WORKED_EXAMPLE, 64);
+    let text = readout_sentence(&at_64);
+    assert!(text.starts_with(&format!("Batch 64: {} ms per step, {} tokens/s", ms(at_64.step.step_s), thousands(at_64.tokens_per_s))), "{text}");
+    assert!(text.contains("meets the TPOT target and the TTFT target"), "{text}");
+    let at_128 = evaluate(&WORKED_EXAMPLE, 128);
+    let text = readout_sentence(&at_128);
+    assert!(text.contains("misses the TPOT target"), "{text}");
+    assert!(text.ends_with("goodput 0 requests/s."), "{text}");
 }

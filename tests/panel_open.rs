@@ -60,3 +60,26 @@ fn an_open_colocated_placement_is_written_as_place_colo_and_read_back_open() {
     assert_eq!(back, inputs);
     assert!(is_open(&back, &view_back, Panel::Placement));
 }
+
+#[test]
+fn a_bad_place_value_falls_back_colocated_and_closed() {
+    let (inputs, view, notices) = from_page_query("?place=split");
+    assert_eq!(notices.len(), 1);
+    assert!(!is_open(&inputs, &view, Panel::Placement));
+}
+
+#[test]
+fn loading_lesson_7_while_presenting_shows_and_opens_the_placement() {
+    let (mut inputs, mut view, _) = from_page_query("?present=1&view=rate");
+    assert!(view.load_lesson(7, &mut inputs));
+    assert_eq!(view.lesson, Some(7));
+    assert_eq!(view.panel, Panel::Placement);
+    assert!(is_open(&inputs, &view, Panel::Placement));
+    // On the page the view's panel stays; an unknown lesson changes nothing.
+    let (mut inputs, mut view, _) = from_page_query("");
+    assert!(view.load_lesson(7, &mut inputs));
+    assert_eq!(view.panel, Panel::Rate);
+    let before = (inputs, view);
+    assert!(!view.load_lesson(99, &mut inputs));
+    assert_eq!((inputs, view), before);
+}

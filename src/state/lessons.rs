@@ -217,3 +217,17 @@ pub fn under_lesson(raw: &RawQuery) -> RawQuery {
     merged.values.extend(raw.values.iter().map(|(k, v)| (*k, v.clone())));
     merged
 }
+
+impl View {
+    /// Loads lesson `number`: `inputs` become its state, this view marks it and, while presenting,
+    /// shows its panel. An unknown number changes nothing and returns false.
+    pub fn load_lesson(&mut self, number: u8, inputs: &mut Inputs) -> bool {
+        let Some(l) = lesson(number) else { return false };
+        *inputs = l.inputs();
+        self.lesson = Some(number);
+        if self.mode == super::view::Mode::Present {
+            self.panel = l.panel;
+        }
+        true
+    }
+}

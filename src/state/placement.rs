@@ -60,8 +60,11 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> PlacementInputs {
         // `xfer`: absent or `auto` is the GPU's interconnect.
         link_bytes_per_s: read::number_or_auto(raw, &TRANSFER, notices),
     };
-    // Any `place=` opens the panel: a link that names a placement asks to see it.
-    PlacementInputs { mode, split, open: raw.get("place").is_some() }
+    // A `place=` naming a placement opens the panel: the link asks to see it (a bad value does not).
+    let named = raw.get("place").is_some_and(|text| {
+        PlacementMode::VARIANTS.iter().any(|m| m.url_id().eq_ignore_ascii_case(text.trim()))
+    });
+    PlacementInputs { mode, split, open: named }
 }
 
 impl PlacementInputs {

@@ -1,5 +1,5 @@
-//! What the batch charts say in words: each chart's text alternative, and which `view=` panel
-//! shows which chart.
+//! What the batch charts say in words: each chart's text alternative, the read-out of the
+//! hovered or marked batch, and which `view=` panel shows which chart.
 
 use crate::chart::batch::BatchChart;
 use crate::core::curves::Curves;
@@ -76,4 +76,23 @@ pub fn describe(kind: BatchChart, c: &Curves) -> String {
 fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
+/// The read-out as one sentence, for the live region: "Batch 64: 9.92 ms per step, 6,450
+/// tokens/s, 25.2 requests/s; meets the TPOT target and the TTFT target."
+pub fn readout_sentence(p: &BatchPoint) -> String {
+    let verdict = match (p.meets_tpot, p.meets_ttft) {
+        (true, true) => "meets the TPOT target and the TTFT target",
+        (true, false) => "meets the TPOT target, misses the TTFT target",
+        (false, true) => "misses the TPOT target, meets the TTFT target",
+        (false, false) => "misses the TPOT target and the TTFT target",
+    };
+    format!(
+        "Batch {}: {} ms per step, {} tokens/s, {} requests/s; {verdict}; goodput {} requests/s.",
+        thousands(f64::from(p.batch)),
+        ms(p.step.step_s),
+        thousands(p.tokens_per_s),
+        req_per_s(p.throughput_req_per_s),
+        req_per_s(p.goodput_req_per_s),
+    )
 }

@@ -21,9 +21,13 @@ test('the simulator\'s downloads are named after the scenario, not the worked ex
   const table = await download(page, '#export-table-csv');
   expect(table).toMatch(/^goodput-lab_qwen3-8b_/);
   const names = [];
-  for (const id of ['#export-attainment-png', '#export-attainment-svg', '#export-sim-throughput-png', '#export-sim-table-csv']) {
+  for (const id of ['#export-attainment-png', '#export-attainment-svg', '#export-sim-throughput-png']) {
     names.push(await download(page, id));
   }
+  // The data table's button sits in its collapsed table.
+  await page.click('#sim-data summary');
+  names.push(await download(page, '#export-sim-table-csv'));
+  expect(names.map((n) => n.replace(/^.*_/, ''))).toEqual(['attainment.png', 'attainment.svg', 'sim-throughput.png', 'sim-table.csv']);
   for (const name of names) expect(stem(name)).toBe(stem(table));
   expect(errors).toEqual([]);
 });

@@ -8,7 +8,8 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::ui::explore::linked::{readout_sentence, Linked};
+use crate::ui::explore::linked::Linked;
+use crate::view::batch_chart::readout_sentence;
 use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::thousands;
 use crate::state::animation::{batch_sweep, tpot_sweep, SweepKind};

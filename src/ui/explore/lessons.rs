@@ -6,19 +6,17 @@ use leptos::prelude::*;
 
 use crate::ui::shell::page::PageState;
 use crate::state::lessons::{active, lesson, LESSONS};
-use crate::state::view::{Mode, View};
+use crate::state::view::View;
 use crate::state::Inputs;
 
 /// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
 pub fn load(number: u8, set_inputs: WriteSignal<Inputs>, set_view: WriteSignal<View>) {
-    let Some(l) = lesson(number) else { return };
-    set_inputs.set(l.inputs());
-    set_view.update(|v| {
-        v.lesson = Some(number);
-        if v.mode == Mode::Present {
-            v.panel = l.panel;
-        }
-    });
+    let mut inputs = Inputs::default();
+    let mut loaded = false;
+    set_view.update(|v| loaded = v.load_lesson(number, &mut inputs));
+    if loaded {
+        set_inputs.set(inputs);
+    }
 }
 
 /// The bar above the results.

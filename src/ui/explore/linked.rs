@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 
 use crate::core::roofline::{evaluate, Analysis, BatchPoint, Scenario};
-use crate::view::format::{ms, req_per_s, thousands};
 use crate::state::view::View;
 
 /// Signals every linked chart and the table read and write. Cheap to copy into closures.
@@ -78,23 +77,4 @@ impl Linked {
         let next = if self.mark_now() == Some(batch) { None } else { Some(batch) };
         self.set_mark(next);
     }
-}
-
-/// The read-out as one sentence, for the live region: "Batch 64: 9.92 ms per step, 6,450
-/// tokens/s, 25.2 requests/s; meets the TPOT target and the TTFT target."
-pub fn readout_sentence(p: &BatchPoint) -> String {
-    let verdict = match (p.meets_tpot, p.meets_ttft) {
-        (true, true) => "meets the TPOT target and the TTFT target",
-        (true, false) => "meets the TPOT target, misses the TTFT target",
-        (false, true) => "misses the TPOT target, meets the TTFT target",
-        (false, false) => "misses the TPOT target and the TTFT target",
-    };
-    format!(
-        "Batch {}: {} ms per step, {} tokens/s, {} requests/s; {verdict}; goodput {} requests/s.",
-        thousands(f64::from(p.batch)),
-        ms(p.step.step_s),
-        thousands(p.tokens_per_s),
-        req_per_s(p.throughput_req_per_s),
-        req_per_s(p.goodput_req_per_s),
-    )
 }
