@@ -13,8 +13,8 @@ use crate::core::presets::{CUSTOM_ID, GPUS};
 use crate::core::search::GPU_COUNT;
 
 /// The placement control's state: the mode, the split it keeps while colocated, and whether the
-/// placement panel is open (a `place=` key in the URL; disaggregated opens it too, see
-/// [`super::open::is_open`]).
+/// placement panel is open while colocated (`place=colo` in the URL; a disaggregated placement
+/// opens it by itself, see [`super::open::is_open`], so `open` is false then).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlacementInputs {
     pub mode: PlacementMode,
@@ -64,10 +64,16 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> PlacementInputs {
     let named = raw.get("place").is_some_and(|text| {
         PlacementMode::VARIANTS.iter().any(|m| m.url_id().eq_ignore_ascii_case(text.trim()))
     });
-    PlacementInputs { mode, split, open: named }
+    PlacementInputs { mode, split, open: named && mode == PlacementMode::Colocated }
 }
 
 impl PlacementInputs {
+    /// `mode` chosen in the open panel (or loaded from a search row): the panel stays open.
+    pub fn choose(&mut self, mode: PlacementMode) {
+        self.mode = mode;
+        self.open = mode == PlacementMode::Colocated;
+    }
+
     /// Query pairs in canonical order: all of them while disaggregated (a link reproduces the split),
     /// only those off their defaults while colocated (`place=colo` while the panel is open).
     pub fn pairs(&self) -> Vec<(&'static str, String)> {

@@ -185,13 +185,11 @@ impl super::Inputs {
     pub fn load_config(&mut self, config: &Config) {
         self.scenario = config.scenario(&self.scenario);
         match config.split(self.placement.split.link_bytes_per_s) {
-            None => self.placement.mode = PlacementMode::Colocated,
+            None => self.placement.choose(PlacementMode::Colocated),
             Some(split) => {
-                self.placement.mode = PlacementMode::Disaggregated;
+                self.placement.choose(PlacementMode::Disaggregated);
                 self.placement.split = split;
             }
         }
-        // A loaded configuration shows its placement.
-        self.placement.open = true;
     }
 }

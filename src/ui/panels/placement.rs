@@ -125,11 +125,7 @@ fn SplitControls() -> impl IntoView {
         <div class="placement-controls">
             <PresetSelect id="place" label="Placement" options=modes
                 selected=Signal::derive(move || if inputs.get().placement.mode == PlacementMode::Disaggregated { "disagg".into() } else { "colo".into() })
-                on_pick=move |v: String| signals.update(|i| {
-                    i.placement.mode = mode_of(&v);
-                    // Choosing a placement in the open panel keeps it open (`place=colo`).
-                    i.placement.open = true;
-                })/>
+                on_pick=move |v: String| signals.update(|i| i.placement.choose(mode_of(&v)))/>
             <NumberInput input=PREFILL_INSTANCES_INPUT/>
             <PresetSelect id="tpp" label="Prefill TP" options=tps.clone()
                 selected=Signal::derive(move || inputs.get().placement.split.prefill_tp.to_string())
