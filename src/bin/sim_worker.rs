@@ -46,6 +46,6 @@ pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_sweep(query: &str) -> Vec<f64> {
     let (inputs, _) = goodput_lab::state::from_query(query);
-    let r = goodput_lab::protocol::sim::compute(&inputs, |_, _| {});
+    let r = goodput_lab::protocol::sim::compute(&inputs.sim_plan(), |_, _| {});
     vec![r.requests_simulated as f64, r.sweep.goodput_req_per_s]
 }

@@ -3,17 +3,17 @@
 //! level the tail's jobs carry, then the tail's parts until all are in and the result assembles.
 
 use crate::ui::workers::pool::now_ms;
-use crate::core::sim::Sweep;
+use crate::core::sim::{SimPlan, Sweep};
 use crate::protocol::sim::{
-    assemble, chunk_level, combine_shards, join_tails, levels_total, Job, SimResult, TailPart,
+    assemble, chunk_level, combine_shards, join_tails, levels_total, tail_jobs, Job, SimResult, TailPart,
 };
-use crate::state::Inputs;
 
-/// A request: its number and the state it sweeps.
+/// A request: its number and what it simulates (derived once from the page's state, see
+/// `state::Inputs::sim_plan`; every job of the request carries it).
 #[derive(Clone, Copy)]
 pub struct Ask {
     pub seq: u32,
-    pub inputs: Inputs,
+    pub plan: SimPlan,
 }
 
 /// The request in flight: its parts' progress and the per-seed sweeps received so far.
@@ -42,7 +42,7 @@ impl Flight {
     /// A request over `shards` seed shards, then `tails` tail parts (0 and 0 on the page).
     pub fn new(ask: Ask, shards: u8, tails: u8) -> Flight {
         let (n, t) = (usize::from(shards), usize::from(tails));
-        let (done, total) = (vec![0; n + t], levels_total(&ask.inputs));
+        let (done, total) = (vec![0; n + t], levels_total(&ask.plan));
         let started_ms = now_ms();
         let (shards, tails) = (vec![None; n], vec![None; t]);
         Flight { ask, done, total, shards, sweep: None, tails, started_ms, shown_ms: started_ms }
@@ -72,12 +72,11 @@ impl Flight {
         if self.shards.iter().any(Option::is_none) {
             return None;
         }
-        let Ask { seq, inputs } = self.ask;
-        let sweep = combine_shards(&inputs, self.shards.iter_mut().filter_map(Option::take).collect());
-        let level = chunk_level(&inputs, &sweep);
+        let Ask { seq, plan } = self.ask;
+        let sweep = combine_shards(&plan, self.shards.iter_mut().filter_map(Option::take).collect());
+        let level = chunk_level(&plan, &sweep);
         self.sweep = Some((sweep, level));
-        let parts = self.tails.len() as u8;
-        Some((0..parts).map(|part| Job::Tail { seq, inputs, chunk_level: level, part, parts }).collect())
+        Some(tail_jobs(seq, &plan, level, self.tails.len() as u8))
     }
 
     /// Stores tail part `part`; once all are in (after the sweep), the request's result.
@@ -88,6 +87,6 @@ impl Flight {
         }
         let (sweep, level) = self.sweep.take()?;
         let whole = join_tails(self.tails.iter_mut().filter_map(Option::take).collect());
-        Some(assemble(&self.ask.inputs, sweep, level, whole))
+        Some(assemble(&self.ask.plan, sweep, level, whole))
     }
 }

@@ -15,7 +15,7 @@ use crate::ui::workers::sim_worker::SimWorker;
 use crate::ui::workers::pool::{now_ms, performance_mark, pool_size};
 use crate::view::format::thousands;
 use crate::protocol::sim::{
-    compute, decode, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
+    compute, decode, seed_jobs, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
 };
 use crate::state::Inputs;
 
@@ -77,14 +77,15 @@ impl SimRunner {
         SimRunner { run, queue: StoredValue::new_local(Rc::new(RefCell::new(Queue::default()))) }
     }
 
-    /// Asks for a sweep of `inputs`; supersedes any request still waiting.
+    /// Asks for a sweep of `inputs` (its plan derived here, once); supersedes any request still
+    /// waiting.
     pub fn request(&self, inputs: &Inputs) {
         performance_mark("goodput:sweep-start");
         let queue = self.queue.get_value();
         let ask = {
             let mut q = queue.borrow_mut();
             let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
-            let ask = Ask { seq, inputs: *inputs };
+            let ask = Ask { seq, plan: inputs.sim_plan() };
             q.latest = Some(ask);
             self.run.progress.set(Some((0, 1)));
             if q.in_flight.is_some() {
@@ -111,18 +112,12 @@ impl SimRunner {
             let (shards, tails) = match q.local {
                 true => (0, 0),
                 false => {
-                    (shards_for(&ask.inputs, q.workers.len()), tail_parts_for(&ask.inputs, q.workers.len()))
+                    (shards_for(&ask.plan, q.workers.len()), tail_parts_for(&ask.plan, q.workers.len()))
                 }
             };
             q.in_flight = Some(Flight::new(ask, shards, tails));
-            let Ask { seq, inputs } = ask;
-            let mut posts = q
-                .workers
-                .iter()
-                .take(usize::from(shards))
-                .enumerate()
-                .map(|(k, w)| w.post(&Job::Seeds { seq, inputs, shard: k as u8, shards }));
-            posts.find_map(Result::err)
+            let jobs = seed_jobs(ask.seq, &ask.plan, shards);
+            q.workers.iter().zip(&jobs).map(|(w, job)| w.post(job)).find_map(Result::err)
         };
         if let Some(why) = failed {
             self.worker_failed(queue, why);
@@ -144,7 +139,7 @@ impl SimRunner {
     fn run_locally(&self, queue: Rc<RefCell<Queue>>, ask: Ask) {
         let this = *self;
         set_timeout(
-            move || this.finish(&queue, Some(compute(&ask.inputs, |_, _| {}))),
+            move || this.finish(&queue, Some(compute(&ask.plan, |_, _| {}))),
             std::time::Duration::ZERO,
         );
     }
