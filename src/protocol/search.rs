@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::codec::{from_bytes, to_bytes};
+use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 use crate::core::search::{groups, search_group, Found, Group, SearchSpec};
 
 /// The most workers one search is split over.
@@ -40,6 +40,18 @@ impl Reply {
         match self {
             Reply::Progress { seq, .. } | Reply::Done { seq, .. } => *seq,
         }
+    }
+}
+
+impl Numbered for Request {
+    fn seq(&self) -> u32 {
+        self.seq
+    }
+}
+
+impl Numbered for Reply {
+    fn seq(&self) -> u32 {
+        Reply::seq(self)
     }
 }
 

@@ -12,7 +12,7 @@ pub use tail::{join_tails, tail, tail_parts_for, TailPart};
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::codec::{from_bytes, to_bytes};
+use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 use crate::core::placement::{Disaggregated, Split};
 use crate::core::sim::{
     combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress, ChunkPoint,
@@ -126,6 +126,18 @@ pub fn seed_jobs(seq: u32, plan: &SimPlan, shards: u8) -> Vec<Job> {
 /// The second round of request `seq`, at `chunk_level`: one [`Job::Tail`] per part, in part order.
 pub fn tail_jobs(seq: u32, plan: &SimPlan, chunk_level: f64, parts: u8) -> Vec<Job> {
     (0..parts).map(|part| Job::Tail { seq, plan: *plan, chunk_level, part, parts }).collect()
+}
+
+impl Numbered for Job {
+    fn seq(&self) -> u32 {
+        Job::seq(self)
+    }
+}
+
+impl Numbered for Reply {
+    fn seq(&self) -> u32 {
+        Reply::seq(self)
+    }
 }
 
 /// A job as posted.

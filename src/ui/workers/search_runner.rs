@@ -9,9 +9,10 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::workers::pool::{now_ms, performance_mark, pool_size, spawn_pool, ModuleWorker};
+use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::core::search::{search, Found, SearchSpec};
-use crate::protocol::search::{decode_reply, encode_request, shard_groups, Reply, Request, SHARDS_MAX};
+use crate::protocol::search::{shard_groups, Reply, Request, SHARDS_MAX};
 
 /// The search worker's loader script (Trunk's fixed, unhashed name for the `search_worker` bin).
 const LOADER_URL: &str = "./search_worker_loader.js";
@@ -59,9 +60,10 @@ struct Pending {
     started_ms: f64,
 }
 
+/// The runner's mutable state, shared with the workers' reply handlers.
 #[derive(Default)]
 struct Pool {
-    workers: Vec<ModuleWorker>,
+    workers: WorkerPool<Request, Reply>,
     /// No worker could be started: searches run on the main thread.
     local: bool,
     seq: u32,
@@ -105,8 +107,8 @@ impl SearchRunner {
 
     /// Starts min(cores, [`SHARDS_MAX`]) workers; none at all: search on the main thread.
     fn spawn_workers(&self, p: &mut Pool, pool: &Rc<RefCell<Pool>>) {
-        let handler = || self.reply_handler(Rc::downgrade(pool));
-        p.workers = spawn_pool(LOADER_URL, pool_size(SHARDS_MAX), handler).unwrap_or_default();
+        let handler = self.reply_handler(Rc::downgrade(pool));
+        p.workers = WorkerPool::spawn(LOADER_URL, SHARDS_MAX, handler).unwrap_or_default();
         p.local = p.workers.is_empty();
     }
 
@@ -115,12 +117,9 @@ impl SearchRunner {
         let failed = {
             let p = pool.borrow();
             let shards = p.workers.len() as u8;
-            let posts = p
-                .workers
-                .iter()
-                .enumerate()
-                .map(|(k, w)| w.post(encode_request(&Request { seq, shard: k as u8, shards, spec })));
-            posts.filter_map(Result::err).next()
+            let requests: Vec<Request> =
+                (0..shards).map(|shard| Request { seq, shard, shards, spec }).collect();
+            p.workers.post_each(&requests).err()
         };
         if let Some(why) = failed {
             self.fall_back(pool, why);
@@ -133,9 +132,7 @@ impl SearchRunner {
     fn fall_back(&self, pool: &Rc<RefCell<Pool>>, why: String) {
         let redo = {
             let mut p = pool.borrow_mut();
-            // Dropped after this event: the failing worker's handler is running now.
-            let old = std::mem::take(&mut p.workers);
-            set_timeout(move || drop(old), std::time::Duration::ZERO);
+            p.workers.retire();
             p.local = true;
             p.pending.as_ref().map(|q| q.spec)
         };
@@ -161,16 +158,16 @@ impl SearchRunner {
     fn reply_handler(
         &self,
         pool: std::rc::Weak<RefCell<Pool>>,
-    ) -> impl Fn(Result<Vec<u8>, String>) + 'static {
+    ) -> impl Fn(PoolEvent<Reply>) + Clone + 'static {
         let this = *self;
-        move |reply| {
+        move |event| {
             let Some(pool) = pool.upgrade() else { return };
-            match reply.map(|bytes| decode_reply(&bytes)) {
-                Ok(Some(reply)) => this.deliver(&pool, reply),
-                Ok(None) => {
+            match event {
+                PoolEvent::Reply(reply) => this.deliver(&pool, reply),
+                PoolEvent::Unreadable => {
                     this.run.error.set(Some("A search worker sent a reply the page cannot read.".into()))
                 }
-                Err(why) => this.fall_back(&pool, why),
+                PoolEvent::Failed(why) => this.fall_back(&pool, why),
             }
         }
     }

@@ -11,13 +11,18 @@ use std::rc::{Rc, Weak};
 use leptos::prelude::*;
 
 use crate::ui::workers::sim_flight::{Ask, Flight};
-use crate::ui::workers::sim_worker::SimWorker;
-use crate::ui::workers::pool::{now_ms, performance_mark, pool_size};
+use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::view::format::thousands;
 use crate::protocol::sim::{
-    compute, decode, seed_jobs, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
+    compute, seed_jobs, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
 };
 use crate::state::Inputs;
+
+/// The simulation worker's entry script, relative to the page. Trunk names a worker's files after
+/// its bin and never hashes them, so the name is fixed: the loader shim (`import init from
+/// './sim_worker.js'; await init();`) makes it a module worker.
+const LOADER_URL: &str = "./sim_worker_loader.js";
 
 /// The signals a sweep reports into.
 #[derive(Clone, Copy)]
@@ -56,7 +61,7 @@ enum Step {
 /// The runner's mutable state, shared with the workers' reply handlers.
 #[derive(Default)]
 struct Queue {
-    workers: Vec<SimWorker>,
+    workers: WorkerPool<Job, Reply>,
     /// No worker could be started, or one failed: sweeps run on the main thread.
     local: bool,
     /// The latest request made (what a failed worker's sweep is redone as).
@@ -102,9 +107,7 @@ impl SimRunner {
         let failed = {
             let mut q = queue.borrow_mut();
             if q.workers.is_empty() && !q.local {
-                match SimWorker::spawn_pool(pool_size(SHARDS_MAX), || {
-                    self.reply_handler(Rc::downgrade(queue))
-                }) {
+                match WorkerPool::spawn(LOADER_URL, SHARDS_MAX, self.reply_handler(Rc::downgrade(queue))) {
                     Ok(workers) => q.workers = workers,
                     Err(why) => self.fall_back(&mut q, why),
                 }
@@ -116,8 +119,7 @@ impl SimRunner {
                 }
             };
             q.in_flight = Some(Flight::new(ask, shards, tails));
-            let jobs = seed_jobs(ask.seq, &ask.plan, shards);
-            q.workers.iter().zip(&jobs).map(|(w, job)| w.post(job)).find_map(Result::err)
+            q.workers.post_each(&seed_jobs(ask.seq, &ask.plan, shards)).err()
         };
         if let Some(why) = failed {
             self.worker_failed(queue, why);
@@ -129,8 +131,7 @@ impl SimRunner {
     /// Drops the pool (after this event: a failing worker's handler may be running now) and
     /// sweeps on the page from now on.
     fn fall_back(&self, q: &mut Queue, why: String) {
-        let old = std::mem::take(&mut q.workers);
-        set_timeout(move || drop(old), std::time::Duration::ZERO);
+        q.workers.retire();
         q.local = true;
         self.run.error.set(Some(format!("The simulator's worker could not start ({why}); sweeping on the page instead, so controls may pause briefly.")));
     }
@@ -145,17 +146,17 @@ impl SimRunner {
     }
 
     /// A worker's replies, decoded and delivered.
-    fn reply_handler(&self, queue: Weak<RefCell<Queue>>) -> impl Fn(Result<Vec<u8>, String>) + 'static {
+    fn reply_handler(&self, queue: Weak<RefCell<Queue>>) -> impl Fn(PoolEvent<Reply>) + Clone + 'static {
         let this = *self;
-        move |reply| {
+        move |event| {
             let Some(queue) = queue.upgrade() else { return };
-            match reply.map(|bytes| decode(&bytes)) {
-                Ok(Some(reply)) => this.deliver(&queue, reply),
-                Ok(None) => this
+            match event {
+                PoolEvent::Reply(reply) => this.deliver(&queue, reply),
+                PoolEvent::Unreadable => this
                     .run
                     .error
                     .set(Some("The simulator's worker sent a reply the page cannot read.".into())),
-                Err(why) => this.worker_failed(&queue, why),
+                PoolEvent::Failed(why) => this.worker_failed(&queue, why),
             }
         }
     }
@@ -213,10 +214,7 @@ impl SimRunner {
         match step {
             Step::Wait => {}
             Step::Post(jobs) => {
-                let posted = {
-                    let q = queue.borrow();
-                    q.workers.iter().zip(&jobs).map(|(w, job)| w.post(job)).find_map(Result::err)
-                };
+                let posted = queue.borrow().workers.post_each(&jobs).err();
                 if let Some(why) = posted {
                     self.worker_failed(queue, why);
                 }
