@@ -3,7 +3,7 @@
 //! placement is disaggregated under open load.
 
 use goodput_lab::core::sim::{DisaggConfig, SimPlan};
-use goodput_lab::protocol::sim::{decode_job, encode_job, seed_jobs, tail_jobs, Job};
+use goodput_lab::protocol::sim::{decode_job, encode_job, seed_jobs, second_round_jobs, Job};
 use goodput_lab::state::from_query;
 
 const DISAGG: &str = "sim=1&requests=200&seeds=3&place=disagg&xp=2&tpp=2&yd=3&tpd=1";
@@ -11,7 +11,7 @@ const DISAGG: &str = "sim=1&requests=200&seeds=3&place=disagg&xp=2&tpp=2&yd=3&tp
 /// The plan a job carries.
 fn plan_of(job: &Job) -> SimPlan {
     match *job {
-        Job::Seeds { plan, .. } | Job::Tail { plan, .. } => plan,
+        Job::Seeds { plan, .. } | Job::SecondRound { plan, .. } => plan,
     }
 }
 
@@ -21,7 +21,7 @@ fn a_plan_with_its_split_survives_the_postcard_round_trip_as_a_job() {
     assert!(plan.placement.is_some(), "disaggregated under open load: the split is planned");
     for job in [
         Job::Seeds { seq: 5, plan, shard: 2, shards: 3 },
-        Job::Tail { seq: 6, plan, chunk_level: 1.25, part: 0, parts: 4 },
+        Job::SecondRound { seq: 6, plan, chunk_level: 1.25, part: 0, parts: 4 },
     ] {
         let back = decode_job(&encode_job(&job)).expect("a job decodes");
         assert_eq!(back, job);
@@ -35,9 +35,9 @@ fn every_seed_and_tail_job_of_a_request_carries_the_plan_the_inputs_derive() {
         let inputs = from_query(query).0;
         let plan = inputs.sim_plan();
         let seeds = seed_jobs(7, &plan, 3);
-        let tails = tail_jobs(7, &plan, 2.0, 4);
-        assert_eq!((seeds.len(), tails.len()), (3, 4), "{query}: one job per shard and per part");
-        for job in seeds.iter().chain(&tails) {
+        let second = second_round_jobs(7, &plan, 2.0, 4);
+        assert_eq!((seeds.len(), second.len()), (3, 4), "{query}: one job per shard and per part");
+        for job in seeds.iter().chain(&second) {
             assert_eq!(job.seq(), 7, "{query}");
             assert_eq!(plan_of(job), inputs.sim_plan(), "{query}: the job carries the request's plan");
         }

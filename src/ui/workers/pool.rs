@@ -58,8 +58,8 @@ impl ModuleWorker {
     /// worker is ready the message is queued; after a failure this returns that failure.
     pub fn post(&self, message: Vec<u8>) -> Result<(), String> {
         match &mut *self.phase.borrow_mut() {
-            Phase::Starting(queue) => {
-                queue.push(message);
+            Phase::Starting(early) => {
+                early.push(message);
                 Ok(())
             }
             Phase::Ready => send(&self.worker, &message),
@@ -154,8 +154,8 @@ fn error_handler(
 fn flush(worker: &Worker, phase: &RefCell<Phase>) -> Result<(), String> {
     let waiting = {
         let mut phase = phase.borrow_mut();
-        let Phase::Starting(queue) = &mut *phase else { return Ok(()) };
-        let waiting = std::mem::take(queue);
+        let Phase::Starting(early) = &mut *phase else { return Ok(()) };
+        let waiting = std::mem::take(early);
         *phase = Phase::Ready;
         waiting
     };
