@@ -26,7 +26,7 @@ pub enum PoolEvent<R> {
 /// Workers that take jobs `J` and answer with replies `R`. Dropping it terminates them.
 pub struct WorkerPool<J, R> {
     workers: Vec<ModuleWorker>,
-    /// The request last posted: replies naming another are stale. `None` once retired.
+    /// The request last posted (`None` before the first): replies naming another are stale.
     posted: Rc<Cell<Option<u32>>>,
     /// Retired: the workers' replies and failures are no longer heard.
     retired: Rc<Cell<bool>>,
