@@ -13,7 +13,7 @@ use goodput_lab::core::curves::{curves, Curves};
 use goodput_lab::core::nearest::batch_at_speed;
 use goodput_lab::core::roofline::{analyze, evaluate, BatchPoint, Scenario};
 use goodput_lab::core::table::{batch_table, with_batches};
-use goodput_lab::state::animation::{batch_sweep, tpot_sweep, REDUCED_TICK_MS};
+use goodput_lab::state::animation::{batch_animation, tpot_animation, REDUCED_TICK_MS};
 use plotters::prelude::*;
 
 #[derive(Clone, Copy, Debug)]
@@ -261,13 +261,13 @@ fn listed_or_empty_extra_batches_leave_the_table_as_it_is() {
 fn the_batch_sweep_runs_from_one_to_past_the_pool_in_six_to_ten_seconds() {
     let s = worked_example();
     let a = analyze(&s);
-    let plan = batch_sweep(&a, false);
+    let plan = batch_animation(&a, false);
     assert_eq!(plan.steps.first(), Some(&1));
     assert!(*plan.steps.last().expect("steps") > a.kv_pool_batch, "ends past the KV pool");
     assert!(plan.steps.windows(2).all(|w| w[0] < w[1]), "rises");
     assert!((6.0..=10.0).contains(&plan.duration_s()), "{} s", plan.duration_s());
     let wide = analyze(&Scenario { context_tokens: 128, ..worked_example() });
-    let wide_plan = batch_sweep(&wide, false);
+    let wide_plan = batch_animation(&wide, false);
     assert!(
         (6.0..=10.0).contains(&wide_plan.duration_s())
             && *wide_plan.steps.last().unwrap() > wide.kv_pool_batch
@@ -278,7 +278,7 @@ fn the_batch_sweep_runs_from_one_to_past_the_pool_in_six_to_ten_seconds() {
 fn with_reduced_motion_the_batch_sweep_steps_through_the_table_once_a_second() {
     let s = worked_example();
     let a = analyze(&s);
-    let plan = batch_sweep(&a, true);
+    let plan = batch_animation(&a, true);
     assert_eq!(plan.interval_ms, REDUCED_TICK_MS);
     assert_eq!(plan.steps, [1, 16, 32, 64, 96, 128, 208, curves_of(&s).axis_max_batch]);
 }
@@ -288,7 +288,7 @@ fn the_tpot_sweep_starts_at_one_ms_and_ends_where_the_kv_pool_binds() {
     let s = worked_example();
     let a = analyze(&s);
     for reduced in [false, true] {
-        let plan = tpot_sweep(&s, &a, reduced);
+        let plan = tpot_animation(&s, &a, reduced);
         assert_close(plan.steps[0], 1e-3, 1e-9, "first target");
         assert_eq!(
             analyze(&Scenario { tpot_target_s: plan.steps[0], ..s }).knee_batch,
@@ -302,5 +302,5 @@ fn the_tpot_sweep_starts_at_one_ms_and_ends_where_the_kv_pool_binds() {
         assert!(plan.steps.iter().all(|t| (t * 1e3 - (t * 1e3).round()).abs() < 1e-9), "whole ms");
         assert!((6.0..=10.0).contains(&plan.duration_s()), "{} s", plan.duration_s());
     }
-    assert_eq!(tpot_sweep(&s, &a, true).steps.len(), 8);
+    assert_eq!(tpot_animation(&s, &a, true).steps.len(), 8);
 }

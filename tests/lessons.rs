@@ -30,7 +30,7 @@ fn says(l: &Lesson, text: &str) {
 }
 
 fn sweep_of(inputs: &Inputs) -> Sweep {
-    compute(inputs, |_, _| {}).sweep
+    compute(&inputs.sim_plan(), |_, _| {}).sweep
 }
 
 /// Attainment of both targets at the swept rate the page prints as `rate`.

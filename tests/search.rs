@@ -10,7 +10,9 @@ use goodput_lab::core::presets::GPU_PRICES;
 use goodput_lab::core::roofline::TP_CHOICES;
 use goodput_lab::core::search::pareto::frontier;
 use goodput_lab::core::search::{groups, row_for, search, Config, Layout, Row, SearchSpec, GPU_COUNT};
-use goodput_lab::protocol::search::{decode_reply, decode_request, respond, shard_groups, Reply, Request};
+use goodput_lab::protocol::search::{
+    decode_reply, decode_request, respond, shard_groups, SearchReply, SearchRequest,
+};
 use goodput_lab::state::WORKED_EXAMPLE;
 
 fn spec() -> SearchSpec {
@@ -169,16 +171,16 @@ fn three_shards_cover_every_group_once_and_give_the_single_threads_rows() {
     let mut evaluated = 0;
     let mut progress = 0;
     for shard in 0..3 {
-        let request = Request { seq: 7, shard, shards: 3, spec: s };
+        let request = SearchRequest { seq: 7, shard, shards: 3, spec: s };
         let bytes = goodput_lab::protocol::search::encode_request(&request);
         let decoded = decode_request(&bytes).expect("a request round-trips");
         respond(&decoded, |reply| match decode_reply(&reply).expect("a reply round-trips") {
-            Reply::Progress { seq, done, total, .. } => {
+            SearchReply::Progress { seq, done, total, .. } => {
                 assert_eq!(seq, 7);
                 assert!(done < total);
                 progress += 1;
             }
-            Reply::Done { seq, found, .. } => {
+            SearchReply::Done { seq, found, .. } => {
                 assert_eq!(seq, 7);
                 evaluated += found.evaluated;
                 rows.extend(found.rows);

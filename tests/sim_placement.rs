@@ -119,8 +119,8 @@ fn the_same_seed_gives_the_same_disaggregated_sweep_and_another_seed_another() {
 #[test]
 fn place_disagg_adds_the_split_per_gpu_and_leaves_the_colocated_sweep_bit_identical() {
     let query = "sim=1&requests=300&place=disagg&xp=2&tpp=2&yd=3&tpd=1";
-    let with = compute(&from_query(query).0, |_, _| {});
-    let without = compute(&from_query("sim=1&requests=300").0, |_, _| {});
+    let with = compute(&from_query(query).0.sim_plan(), |_, _| {});
+    let without = compute(&from_query("sim=1&requests=300").0.sim_plan(), |_, _| {});
     assert_eq!(with.sweep, without.sweep);
     assert_eq!(without.placement, None);
     let p = with.placement.expect("disaggregated");
@@ -128,7 +128,8 @@ fn place_disagg_adds_the_split_per_gpu_and_leaves_the_colocated_sweep_bit_identi
     let (colo, split) = p.goodputs_per_gpu(&with.sweep);
     assert_eq!(colo, with.sweep.goodput_req_per_s);
     assert_eq!(split, p.sweep.goodput_req_per_s / 7.0);
-    let closed = compute(&from_query("sim=1&requests=300&place=disagg&load=closed").0, |_, _| {});
+    let closed_plan = from_query("sim=1&requests=300&place=disagg&load=closed").0.sim_plan();
+    let closed = compute(&closed_plan, |_, _| {});
     assert_eq!(closed.placement, None, "closed load is not simulated disaggregated");
 }
 
@@ -155,7 +156,7 @@ fn simulated_and_analytic_split_goodput_per_gpu_differ_by_less_than_40_percent()
         // One seed, the figures this test has held since issue 14 (README, "The simulator, stated"
         // gives the 7-seed medians beside them).
         let (i, _) = from_query(&format!("sim=1&seeds=1&place=disagg&{q}"));
-        let r = compute(&i, |_, _| {});
+        let r = compute(&i.sim_plan(), |_, _| {});
         let p = r.placement.expect("disaggregated");
         let sim = p.goodputs_per_gpu(&r.sweep).1;
         let gap = (sim / p.analytic.goodput_per_gpu_req_per_s - 1.0).abs();

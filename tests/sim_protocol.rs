@@ -1,20 +1,21 @@
-//! The page <-> workers protocol: jobs carry their sequence number, validated inputs and shard,
+//! The page <-> workers protocol: jobs carry their sequence number, validated plan and shard,
 //! both directions round-trip through postcard, progress comes before each job's result (paced by
-//! the worker's clock), the seed shards and the tail's parts assemble to exactly the single-thread
+//! the worker's clock), the seed shards and the second round's parts assemble to exactly the single-thread
 //! result, and the trade-off shows the step budget's two sides.
 
 use goodput_lab::protocol::codec::to_bytes;
 use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::protocol::sim::{
-    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, join_tails,
-    levels_total, respond, shards_for, tail, tail_parts_for, Job, Part, Reply, SimResult, TailPart,
-    CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
+    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, join_second_round,
+    levels_total, respond, second_round, second_round_parts_for, shards_for, Job, Part, SecondRoundPart,
+    SimReply, SimResult, CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
 };
-use goodput_lab::state::{from_query, Inputs};
+use goodput_lab::core::sim::SimPlan;
+use goodput_lab::state::from_query;
 
 /// Every reply `respond` posts for `job`, decoded, on a clock that moves 1 s per reading (so
 /// progress is paced by levels alone).
-fn replies(job: &Job) -> Vec<Reply> {
+fn replies(job: &Job) -> Vec<SimReply> {
     let mut t = 0.0;
     replies_on(job, move || {
         t += 1000.0;
@@ -23,45 +24,49 @@ fn replies(job: &Job) -> Vec<Reply> {
 }
 
 /// Every reply `respond` posts for `job` on the clock `now_ms`, decoded.
-fn replies_on(job: &Job, now_ms: impl FnMut() -> f64) -> Vec<Reply> {
+fn replies_on(job: &Job, now_ms: impl FnMut() -> f64) -> Vec<SimReply> {
     let mut replies = Vec::new();
     respond(job, now_ms, |bytes| replies.push(decode(&bytes).expect("decodes")));
     replies
 }
 
 /// The request run as the page runs it over `shards` workers: every seed shard's job, their
-/// sweeps combined in shard order, then the tail's `tails` jobs at half the combined goodput,
+/// sweeps combined in shard order, then the second round's `tails` jobs at half the combined goodput,
 /// joined in part order and assembled. Also returns the progress totals the parts announced.
-fn sharded(inputs: Inputs, shards: u8, tails: u8) -> (SimResult, u32) {
+fn sharded(plan: SimPlan, shards: u8, tails: u8) -> (SimResult, u32) {
     let mut per_shard: Vec<Vec<Sweep>> = Vec::new();
     let mut totals = 0;
     for shard in 0..shards {
-        let mut got = replies(&Job::Seeds { seq: 9, inputs, shard, shards });
+        let mut got = replies(&Job::Seeds { seq: 9, plan, shard, shards });
         totals += last_total(&got);
-        let Some(Reply::SeedSweeps { seq: 9, shard: s, sweeps }) = got.pop() else { panic!("sweeps last") };
+        let Some(SimReply::SeedSweeps { seq: 9, shard: s, sweeps }) = got.pop() else {
+            panic!("sweeps last")
+        };
         assert_eq!(s, shard);
         per_shard.push(sweeps);
     }
-    let sweep = combine_shards(&inputs, per_shard);
-    let level = chunk_level(&inputs, &sweep);
-    let mut parts: Vec<TailPart> = Vec::new();
+    let sweep = combine_shards(&plan, per_shard);
+    let level = chunk_level(&plan, &sweep);
+    let mut parts: Vec<SecondRoundPart> = Vec::new();
     for part in 0..tails {
-        let mut got = replies(&Job::Tail { seq: 9, inputs, chunk_level: level, part, parts: tails });
+        let mut got = replies(&Job::SecondRound { seq: 9, plan, chunk_level: level, part, parts: tails });
         totals += last_total(&got);
-        let Some(Reply::Tail { seq: 9, part: p, tail }) = got.pop() else { panic!("the tail part last") };
+        let Some(SimReply::SecondRound { seq: 9, part: p, ran }) = got.pop() else {
+            panic!("the second-round part last")
+        };
         assert_eq!(p, part);
-        parts.push(tail);
+        parts.push(ran);
     }
-    (assemble(&inputs, sweep, level, join_tails(parts)), totals)
+    (assemble(&plan, sweep, level, join_second_round(parts)), totals)
 }
 
 /// The total of the last progress reply among `replies` (0 if none).
-fn last_total(replies: &[Reply]) -> u32 {
+fn last_total(replies: &[SimReply]) -> u32 {
     replies
         .iter()
         .rev()
         .find_map(|r| match r {
-            Reply::Progress { total, .. } => Some(*total),
+            SimReply::Progress { total, .. } => Some(*total),
             _ => None,
         })
         .unwrap_or(0)
@@ -69,10 +74,10 @@ fn last_total(replies: &[Reply]) -> u32 {
 
 #[test]
 fn a_job_carries_its_sequence_number_inputs_and_shard() {
-    let (inputs, _) = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70");
+    let plan = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70").0.sim_plan();
     for job in [
-        Job::Seeds { seq: 42, inputs, shard: 1, shards: 3 },
-        Job::Tail { seq: 43, inputs, chunk_level: 2.5, part: 1, parts: 2 },
+        Job::Seeds { seq: 42, plan, shard: 1, shards: 3 },
+        Job::SecondRound { seq: 43, plan, chunk_level: 2.5, part: 1, parts: 2 },
     ] {
         assert_eq!(decode_job(&encode_job(&job)), Some(job));
     }
@@ -82,10 +87,10 @@ fn a_job_carries_its_sequence_number_inputs_and_shard() {
 
 #[test]
 fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
-    let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=7");
-    let got = replies(&Job::Seeds { seq: 7, inputs, shard: 0, shards: 2 });
+    let plan = from_query("sim=1&requests=200&points=4&seeds=7").0.sim_plan();
+    let got = replies(&Job::Seeds { seq: 7, plan, shard: 0, shards: 2 });
     let (last, progress) = got.split_last().expect("replies");
-    let Reply::SeedSweeps { seq: 7, shard: 0, sweeps } = last else {
+    let SimReply::SeedSweeps { seq: 7, shard: 0, sweeps } = last else {
         panic!("the last reply is the sweeps: {last:?}")
     };
     assert_eq!(sweeps.len(), 4, "shard 0 of 2 sweeps seeds 0 to 3 of 7");
@@ -93,7 +98,7 @@ fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
     let dones: Vec<u32> = progress
         .iter()
         .map(|r| match r {
-            Reply::Progress { seq: 7, part: Part::Seeds(0), done, total } if done <= total => *done,
+            SimReply::Progress { seq: 7, part: Part::Seeds(0), done, total } if done <= total => *done,
             other => panic!("unexpected {other:?}"),
         })
         .collect();
@@ -109,12 +114,12 @@ fn respond_posts_progress_then_the_shards_own_seeds_sweeps() {
 
 #[test]
 fn progress_waits_for_the_workers_clock_but_always_reaches_the_total() {
-    let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=7");
-    let job = Job::Seeds { seq: 7, inputs, shard: 0, shards: 2 };
-    let progress = |replies: Vec<Reply>| -> Vec<u32> {
+    let plan = from_query("sim=1&requests=200&points=4&seeds=7").0.sim_plan();
+    let job = Job::Seeds { seq: 7, plan, shard: 0, shards: 2 };
+    let progress = |replies: Vec<SimReply>| -> Vec<u32> {
         replies
             .iter()
-            .filter_map(|r| if let Reply::Progress { done, .. } = r { Some(*done) } else { None })
+            .filter_map(|r| if let SimReply::Progress { done, .. } = r { Some(*done) } else { None })
             .collect()
     };
     let still = progress(replies_on(&job, || 0.0));
@@ -133,11 +138,11 @@ fn progress_waits_for_the_workers_clock_but_always_reaches_the_total() {
 #[test]
 fn the_tail_parts_run_every_budget_once_in_order_and_the_split_once() {
     for query in ["sim=1&requests=100&seeds=1", "sim=1&requests=100&seeds=1&place=disagg"] {
-        let (inputs, _) = from_query(query);
+        let plan = from_query(query).0.sim_plan();
         let split = query.contains("disagg");
         for parts in 1..=SHARDS_MAX {
-            let got: Vec<TailPart> =
-                (0..parts).map(|part| tail(&inputs, 2.0, part, parts, |_, _| {})).collect();
+            let got: Vec<SecondRoundPart> =
+                (0..parts).map(|part| second_round(&plan, 2.0, part, parts, |_, _| {})).collect();
             let budgets: Vec<u32> =
                 got.iter().flat_map(|t| t.chunks.iter().map(|c| c.chunk_tokens)).collect();
             assert_eq!(budgets, CHUNK_BUDGETS, "{query} over {parts} parts");
@@ -148,9 +153,9 @@ fn the_tail_parts_run_every_budget_once_in_order_and_the_split_once() {
             }
             assert!(got.iter().all(|t| !t.chunks.is_empty() || t.placement.is_some()), "no idle part");
         }
-        assert_eq!(tail_parts_for(&inputs, 2), 2);
-        assert_eq!(tail_parts_for(&inputs, 0), 1, "at least one part");
-        assert_eq!(usize::from(tail_parts_for(&inputs, 64)), usize::from(SHARDS_MAX));
+        assert_eq!(second_round_parts_for(&plan, 2), 2);
+        assert_eq!(second_round_parts_for(&plan, 0), 1, "at least one part");
+        assert_eq!(usize::from(second_round_parts_for(&plan, 64)), usize::from(SHARDS_MAX));
     }
 }
 
@@ -163,15 +168,15 @@ fn the_seed_shards_and_the_tail_parts_assemble_to_exactly_the_single_thread_resu
         "sim=1&requests=200&arrivals=constant&lengths=fixed",
     ];
     for query in queries {
-        let (inputs, _) = from_query(query);
-        let whole = compute(&inputs, |_, _| {});
+        let plan = from_query(query).0.sim_plan();
+        let whole = compute(&plan, |_, _| {});
         for shards in 1..=SHARDS_MAX {
             for tails in 1..=SHARDS_MAX {
-                let (parts, totals) = sharded(inputs, shards, tails);
+                let (parts, totals) = sharded(plan, shards, tails);
                 let over = format!("{query} over {shards} shards and {tails} tail parts");
                 assert_eq!(parts, whole, "{over}");
                 assert_eq!(to_bytes(&parts), to_bytes(&whole), "{over}, as bytes");
-                assert!(totals <= levels_total(&inputs), "{over}: the parts' levels fit the request's total");
+                assert!(totals <= levels_total(&plan), "{over}: the parts' levels fit the request's total");
             }
         }
     }
@@ -194,22 +199,22 @@ fn seed_shards_are_contiguous_blocks_covering_every_seed_once_in_order() {
 
 #[test]
 fn a_request_is_split_over_min_of_workers_seeds_and_the_cap() {
-    let (seven, _) = from_query("sim=1&seeds=7");
+    let seven = from_query("sim=1&seeds=7").0.sim_plan();
     assert_eq!(shards_for(&seven, 2), 2);
     assert_eq!(shards_for(&seven, 16), SHARDS_MAX);
     assert_eq!(shards_for(&seven, 0), 1, "at least one shard");
-    let (three, _) = from_query("sim=1&seeds=3");
+    let three = from_query("sim=1&seeds=3").0.sim_plan();
     assert_eq!(shards_for(&three, 8), 3);
-    let (drawless, _) = from_query("sim=1&seeds=7&arrivals=constant&lengths=fixed");
+    let drawless = from_query("sim=1&seeds=7&arrivals=constant&lengths=fixed").0.sim_plan();
     assert_eq!(shards_for(&drawless, 8), 1, "nothing drawn: one seed, one shard");
 }
 
 #[test]
 fn replies_round_trip_and_garbage_decodes_to_none() {
-    let (inputs, _) = from_query("sim=1&requests=200&points=4&seeds=2");
-    let mut all = replies(&Job::Seeds { seq: 3, inputs, shard: 0, shards: 1 });
-    all.extend(replies(&Job::Tail { seq: 3, inputs, chunk_level: 1.0, part: 0, parts: 1 }));
-    assert!(all.iter().any(|r| matches!(r, Reply::Tail { .. })));
+    let plan = from_query("sim=1&requests=200&points=4&seeds=2").0.sim_plan();
+    let mut all = replies(&Job::Seeds { seq: 3, plan, shard: 0, shards: 1 });
+    all.extend(replies(&Job::SecondRound { seq: 3, plan, chunk_level: 1.0, part: 0, parts: 1 }));
+    assert!(all.iter().any(|r| matches!(r, SimReply::SecondRound { .. })));
     for reply in all {
         assert_eq!(reply.seq(), 3);
         assert_eq!(decode(&encode(&reply)), Some(reply));
@@ -220,8 +225,8 @@ fn replies_round_trip_and_garbage_decodes_to_none() {
 
 #[test]
 fn bigger_step_budgets_trade_ttft_for_tpot_in_the_page_comparison() {
-    let (inputs, _) = from_query("sim=1&requests=1000");
-    let r = compute(&inputs, |_, _| {});
+    let plan = from_query("sim=1&requests=1000").0.sim_plan();
+    let r = compute(&plan, |_, _| {});
     assert_eq!(r.chunks.iter().map(|c| c.chunk_tokens).collect::<Vec<_>>(), CHUNK_BUDGETS);
     let at = |budget: u32| r.chunks.iter().find(|c| c.chunk_tokens == budget).expect("budget run").point;
     let (small, big) = (at(256), at(4096));

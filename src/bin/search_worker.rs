@@ -1,4 +1,4 @@
-//! The configuration search's Web Worker: answers each posted `search_protocol::Request` (one
+//! The configuration search's Web Worker: answers each posted `search_protocol::SearchRequest` (one
 //! shard of the search) with progress and then its rows (postcard bytes in a Uint8Array), through
 //! `goodput_lab::worker_scope`.
 //!

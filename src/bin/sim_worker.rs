@@ -1,5 +1,5 @@
 //! The simulation Web Worker: answers each posted `sim_protocol::Job` (a block of the seeds, or a part of the
-//! tail) with `sim_protocol::respond`'s progress and result messages (postcard bytes in a
+//! second round) with `sim_protocol::respond`'s progress and result messages (postcard bytes in a
 //! Uint8Array), through `goodput_lab::worker_scope`. The page starts one per core (at most
 //! `sim_protocol::SHARDS_MAX`).
 //!
@@ -39,13 +39,13 @@ pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
 }
 
 /// Benchmark hook for `bench/browser`: the whole result for the state in `query` computed on one
-/// thread (`sim_protocol::compute`: every seed's sweep, then the tail), so the bench can say how
+/// thread (`sim_protocol::compute`: every seed's sweep, then the second round), so the bench can say how
 /// much of the page's sweep is the engine and how much the pool saves. Returns [requests simulated,
 /// goodput in requests/s]; the caller times the call.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_sweep(query: &str) -> Vec<f64> {
     let (inputs, _) = goodput_lab::state::from_query(query);
-    let r = goodput_lab::protocol::sim::compute(&inputs, |_, _| {});
+    let r = goodput_lab::protocol::sim::compute(&inputs.sim_plan(), |_, _| {});
     vec![r.requests_simulated as f64, r.sweep.goodput_req_per_s]
 }

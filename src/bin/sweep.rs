@@ -8,7 +8,7 @@ fn main() {
     for n in notices {
         eprintln!("{}", n.message);
     }
-    let result = goodput_lab::protocol::sim::compute(&inputs, |_, _| {});
+    let result = goodput_lab::protocol::sim::compute(&inputs.sim_plan(), |_, _| {});
     println!("goodput {}", goodput_lab::view::format::sim_goodput(&result.sweep));
     println!("range {}", goodput_lab::view::format::sim_goodput_range(&result.sweep));
     println!("points {}", result.sweep.points.len());

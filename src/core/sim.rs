@@ -7,6 +7,7 @@
 mod cost;
 mod disagg;
 mod engine;
+mod plan;
 mod rng;
 mod seeds;
 mod stats;
@@ -17,6 +18,7 @@ mod workload;
 pub use cost::{StepCost, StepLines, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, Load, Server, Trace};
+pub use plan::SimPlan;
 pub use rng::Rng;
 pub use seeds::{band, combine, median, median_point, shard_seeds, spread, SeedBand};
 pub use stats::{percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
@@ -77,7 +79,7 @@ impl UrlId for Counting {
 }
 
 /// Everything one sweep needs, validated.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimConfig {
     /// Model, GPU, precisions, mean lengths, targets and calibration.
     pub scenario: Scenario,

@@ -6,6 +6,12 @@ use serde::{Deserialize, Serialize};
 /// What every worker posts, as a string, once its message handler is installed; replies are bytes.
 pub const READY: &str = "ready";
 
+/// A job or reply that names the request it belongs to (its `seq`): a worker pool hears only the
+/// replies to the request it last posted.
+pub trait Numbered {
+    fn seq(&self) -> u32;
+}
+
 /// `message` as bytes (empty if it could not be encoded, which decodes to `None`).
 pub fn to_bytes<T: Serialize>(message: &T) -> Vec<u8> {
     postcard::to_allocvec(message).unwrap_or_default()

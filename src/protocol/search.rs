@@ -1,5 +1,5 @@
 //! The configuration search's message protocol between the page and its Web Workers: a
-//! [`Request`] names one shard of the search's groups, [`Reply`]s carry progress and then that
+//! [`SearchRequest`] names one shard of the search's groups, [`SearchReply`]s carry progress and then that
 //! shard's rows. Pure and native-testable; both directions are postcard bytes ([`crate::protocol::codec`]).
 //!
 //! The page splits the search over as many workers as the machine has cores (at most
@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::codec::{from_bytes, to_bytes};
+use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 use crate::core::search::{groups, search_group, Found, Group, SearchSpec};
 
 /// The most workers one search is split over.
@@ -18,7 +18,7 @@ const GROUPS_PER_PROGRESS: usize = 12;
 
 /// Page -> worker: search shard `shard` of `shards` on `spec`; every reply names `seq` and `shard`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Request {
+pub struct SearchRequest {
     pub seq: u32,
     pub shard: u8,
     pub shards: u8,
@@ -27,39 +27,51 @@ pub struct Request {
 
 /// A worker's reply to request `seq`, shard `shard`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Reply {
+pub enum SearchReply {
     /// `done` of the shard's `total` groups are searched.
     Progress { seq: u32, shard: u8, done: u32, total: u32 },
     /// The shard's rows and count of configurations evaluated.
     Done { seq: u32, shard: u8, found: Found },
 }
 
-impl Reply {
+impl SearchReply {
     /// The request this answers.
     pub fn seq(&self) -> u32 {
         match self {
-            Reply::Progress { seq, .. } | Reply::Done { seq, .. } => *seq,
+            SearchReply::Progress { seq, .. } | SearchReply::Done { seq, .. } => *seq,
         }
     }
 }
 
+impl Numbered for SearchRequest {
+    fn seq(&self) -> u32 {
+        self.seq
+    }
+}
+
+impl Numbered for SearchReply {
+    fn seq(&self) -> u32 {
+        SearchReply::seq(self)
+    }
+}
+
 /// A request as posted.
-pub fn encode_request(request: &Request) -> Vec<u8> {
+pub fn encode_request(request: &SearchRequest) -> Vec<u8> {
     to_bytes(request)
 }
 
 /// A posted request, if the bytes are one.
-pub fn decode_request(bytes: &[u8]) -> Option<Request> {
+pub fn decode_request(bytes: &[u8]) -> Option<SearchRequest> {
     from_bytes(bytes)
 }
 
 /// A reply as posted.
-pub fn encode_reply(reply: &Reply) -> Vec<u8> {
+pub fn encode_reply(reply: &SearchReply) -> Vec<u8> {
     to_bytes(reply)
 }
 
 /// A posted reply, if the bytes are one.
-pub fn decode_reply(bytes: &[u8]) -> Option<Reply> {
+pub fn decode_reply(bytes: &[u8]) -> Option<SearchReply> {
     from_bytes(bytes)
 }
 
@@ -71,7 +83,7 @@ pub fn shard_groups(shard: u8, shards: u8) -> Vec<Group> {
 }
 
 /// Searches the request's shard, posting progress every few groups and then the rows.
-pub fn respond(request: &Request, mut post: impl FnMut(Vec<u8>)) {
+pub fn respond(request: &SearchRequest, mut post: impl FnMut(Vec<u8>)) {
     let mine = shard_groups(request.shard, request.shards);
     let total = mine.len() as u32;
     let (seq, shard) = (request.seq, request.shard);
@@ -80,8 +92,8 @@ pub fn respond(request: &Request, mut post: impl FnMut(Vec<u8>)) {
         found.merge(search_group(&request.spec, group));
         let done = i + 1;
         if done % GROUPS_PER_PROGRESS == 0 && done < mine.len() {
-            post(encode_reply(&Reply::Progress { seq, shard, done: done as u32, total }));
+            post(encode_reply(&SearchReply::Progress { seq, shard, done: done as u32, total }));
         }
     }
-    post(encode_reply(&Reply::Done { seq, shard, found }));
+    post(encode_reply(&SearchReply::Done { seq, shard, found }));
 }

@@ -1,28 +1,27 @@
 //! The simulator's message protocol between the page and its pool of Web Workers, and the one place
 //! a [`SimResult`] is assembled. A request runs in two rounds: [`Job::Seeds`] to every worker (each
 //! sweeps a contiguous block of the seeds and replies with its per-seed sweeps, uncombined), then,
-//! once the page has combined them in seed order, [`Job::Tail`] to every worker (each runs a block of
-//! the step budgets at half the combined goodput; one runs the disaggregated sweep, see [`tail`]).
+//! once the page has combined them in seed order, [`Job::SecondRound`] to every worker (each runs a block of
+//! the step budgets at half the combined goodput; one runs the disaggregated sweep, see [`second_round`]).
 //! The parts assemble into exactly what [`compute`] returns on one thread. Pure and native-testable;
 //! both directions are postcard bytes ([`crate::protocol::codec`]).
 
-mod tail;
+mod second_round;
 
-pub use tail::{join_tails, tail, tail_parts_for, TailPart};
+pub use second_round::{join_second_round, second_round, second_round_parts_for, SecondRoundPart};
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::codec::{from_bytes, to_bytes};
-use crate::core::placement::{Disaggregated, PlacementMode, Split};
+use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
+use crate::core::placement::{Disaggregated, Split};
 use crate::core::sim::{
     combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress, ChunkPoint,
-    Counting, DisaggConfig, LoadMode, SimConfig, Sweep,
+    Counting, DisaggConfig, LoadMode, SimConfig, SimPlan, Sweep,
 };
-use crate::state::Inputs;
 
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
 pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
-/// The most workers one sweep's seeds (and its tail's budgets) are split over.
+/// The most workers one sweep's seeds (and its second round's budgets) are split over.
 pub const SHARDS_MAX: u8 = 4;
 
 /// What the page needs to draw a finished sweep, as it was configured.
@@ -72,49 +71,74 @@ impl PlacementSim {
     }
 }
 
-/// Page -> worker: one job of request `seq`; every reply names `seq`.
+/// Page -> worker: one job of request `seq`; every reply names `seq`. Every job of a request
+/// carries the same [`SimPlan`], derived once on the page (`state::Inputs::sim_plan`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Job {
-    /// Sweep shard `shard` of `shards` of the seeds `inputs` describe ([`shard_seeds`]).
-    Seeds { seq: u32, inputs: Inputs, shard: u8, shards: u8 },
-    /// Part `part` of `parts` of the goodput-dependent rest ([`tail`]): a block of the step
-    /// budgets at `chunk_level`, or the disaggregated sweep when the inputs ask for it.
-    Tail { seq: u32, inputs: Inputs, chunk_level: f64, part: u8, parts: u8 },
+    /// Sweep shard `shard` of `shards` of the plan's seeds ([`shard_seeds`]).
+    Seeds { seq: u32, plan: SimPlan, shard: u8, shards: u8 },
+    /// Part `part` of `parts` of the goodput-dependent rest ([`second_round`]): a block of the step
+    /// budgets at `chunk_level`, or the disaggregated sweep when the plan has one.
+    SecondRound { seq: u32, plan: SimPlan, chunk_level: f64, part: u8, parts: u8 },
 }
 
 /// Which job a progress reply counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Part {
     Seeds(u8),
-    Tail(u8),
+    SecondRound(u8),
 }
 
 /// A worker's reply to a job of request `seq`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Reply {
+pub enum SimReply {
     /// `done` of the part's `total` load levels are run.
     Progress { seq: u32, part: Part, done: u32, total: u32 },
     /// The shard's per-seed sweeps, in seed order, not combined.
     SeedSweeps { seq: u32, shard: u8, sweeps: Vec<Sweep> },
-    /// Tail part `part`'s budgets, in budget order, and the split's sweep if it ran it.
-    Tail { seq: u32, part: u8, tail: TailPart },
+    /// Second-round part `part`'s budgets, in budget order, and the split's sweep if it ran it.
+    SecondRound { seq: u32, part: u8, ran: SecondRoundPart },
 }
 
 impl Job {
     /// The request this job belongs to.
     pub fn seq(&self) -> u32 {
         match self {
-            Job::Seeds { seq, .. } | Job::Tail { seq, .. } => *seq,
+            Job::Seeds { seq, .. } | Job::SecondRound { seq, .. } => *seq,
         }
     }
 }
 
-impl Reply {
+impl SimReply {
     /// The request this answers.
     pub fn seq(&self) -> u32 {
         match self {
-            Reply::Progress { seq, .. } | Reply::SeedSweeps { seq, .. } | Reply::Tail { seq, .. } => *seq,
+            SimReply::Progress { seq, .. }
+            | SimReply::SeedSweeps { seq, .. }
+            | SimReply::SecondRound { seq, .. } => *seq,
         }
+    }
+}
+
+/// The first round of request `seq`: one [`Job::Seeds`] per shard, in shard order.
+pub fn seed_jobs(seq: u32, plan: &SimPlan, shards: u8) -> Vec<Job> {
+    (0..shards).map(|shard| Job::Seeds { seq, plan: *plan, shard, shards }).collect()
+}
+
+/// The second round of request `seq`, at `chunk_level`: one [`Job::SecondRound`] per part, in part order.
+pub fn second_round_jobs(seq: u32, plan: &SimPlan, chunk_level: f64, parts: u8) -> Vec<Job> {
+    (0..parts).map(|part| Job::SecondRound { seq, plan: *plan, chunk_level, part, parts }).collect()
+}
+
+impl Numbered for Job {
+    fn seq(&self) -> u32 {
+        Job::seq(self)
+    }
+}
+
+impl Numbered for SimReply {
+    fn seq(&self) -> u32 {
+        SimReply::seq(self)
     }
 }
 
@@ -128,53 +152,46 @@ pub fn decode_job(bytes: &[u8]) -> Option<Job> {
     from_bytes(bytes)
 }
 
-/// The disaggregated split the inputs simulate beside the colocated sweep (disaggregated, open load).
-pub(crate) fn placement_config(inputs: &Inputs, c: &SimConfig) -> Option<DisaggConfig> {
-    (inputs.placement.mode == PlacementMode::Disaggregated && c.load == LoadMode::Open)
-        .then(|| DisaggConfig::new(c, &inputs.placement.split, inputs.sim.cap))
-}
-
 /// Load levels a request runs at most: every seed's sweep plus the disaggregated sweep's.
-pub fn levels_total(inputs: &Inputs) -> u32 {
-    let c = inputs.sim.config(&inputs.scenario);
-    let extra = placement_config(inputs, &c)
-        .map_or(0, |d| sweep_levels(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..c }));
-    sweep_levels(&c) + extra
+pub fn levels_total(plan: &SimPlan) -> u32 {
+    let c = plan.config;
+    let split_levels =
+        |d: DisaggConfig| sweep_levels(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..c });
+    sweep_levels(&c) + plan.placement.map_or(0, split_levels)
 }
 
 /// Shards a request is split over with `workers` workers: min(workers, seeds, [`SHARDS_MAX`]), at least 1.
-pub fn shards_for(inputs: &Inputs, workers: usize) -> u8 {
-    let seeds = seed_count(&inputs.sim.config(&inputs.scenario)) as usize;
+pub fn shards_for(plan: &SimPlan, workers: usize) -> u8 {
+    let seeds = seed_count(&plan.config) as usize;
     workers.min(seeds).min(usize::from(SHARDS_MAX)).max(1) as u8
 }
 
-/// Runs the sweep and the chunk trade-off the inputs describe (and, disaggregated under open load,
-/// the split's sweep) on this thread, reporting progress after each level: what the shards'
-/// [`combine_shards`] and the [`tail`]'s parts ([`join_tails`]) assemble to.
-pub fn compute(inputs: &Inputs, mut progress: impl FnMut(u32, u32)) -> SimResult {
-    let c = inputs.sim.config(&inputs.scenario);
-    let (own, all) = (sweep_levels(&c), levels_total(inputs));
-    let sweep = sweep_with_progress(&c, |done, _| progress(done, all));
-    let level = chunk_level(inputs, &sweep);
-    let whole = tail(inputs, level, 0, 1, |done, _| progress(own + done, all));
-    assemble(inputs, sweep, level, whole)
+/// Runs the sweep and the chunk trade-off the plan describes (and, if it has one, the split's
+/// sweep) on this thread, reporting progress after each level: what the shards'
+/// [`combine_shards`] and the [`second_round`]'s parts ([`join_second_round`]) assemble to.
+pub fn compute(plan: &SimPlan, mut progress: impl FnMut(u32, u32)) -> SimResult {
+    let (own, all) = (sweep_levels(&plan.config), levels_total(plan));
+    let sweep = sweep_with_progress(&plan.config, |done, _| progress(done, all));
+    let level = chunk_level(plan, &sweep);
+    let whole = second_round(plan, level, 0, 1, |done, _| progress(own + done, all));
+    assemble(plan, sweep, level, whole)
 }
 
 /// The per-seed sweeps of shard `shard` of `shards`.
-pub fn shard_sweeps(inputs: &Inputs, shard: u8, shards: u8, progress: impl FnMut(u32, u32)) -> Vec<Sweep> {
-    let c = inputs.sim.config(&inputs.scenario);
-    seed_sweeps(&c, shard_seeds(seed_count(&c), u32::from(shard), u32::from(shards)), progress)
+pub fn shard_sweeps(plan: &SimPlan, shard: u8, shards: u8, progress: impl FnMut(u32, u32)) -> Vec<Sweep> {
+    let c = &plan.config;
+    seed_sweeps(c, shard_seeds(seed_count(c), u32::from(shard), u32::from(shards)), progress)
 }
 
 /// Every shard's per-seed sweeps, in shard order, combined into the sweep shown.
-pub fn combine_shards(inputs: &Inputs, shards: Vec<Vec<Sweep>>) -> Sweep {
-    combine_seed_sweeps(&inputs.sim.config(&inputs.scenario), shards.into_iter().flatten().collect())
+pub fn combine_shards(plan: &SimPlan, shards: Vec<Vec<Sweep>>) -> Sweep {
+    combine_seed_sweeps(&plan.config, shards.into_iter().flatten().collect())
 }
 
 /// The load the chunk trade-off runs at: half the goodput rate (open; a quarter of the top rate
 /// without one) or half the cap in clients (closed), so queues stay short and the budget shows.
-pub fn chunk_level(inputs: &Inputs, sweep: &Sweep) -> f64 {
-    let c = inputs.sim.config(&inputs.scenario);
+pub fn chunk_level(plan: &SimPlan, sweep: &Sweep) -> f64 {
+    let c = &plan.config;
     match (c.load, sweep.at_goodput) {
         (LoadMode::Closed, _) => (f64::from(c.max_concurrency) / 2.0).ceil(),
         (LoadMode::Open, Some(p)) => p.rate_req_per_s / 2.0,
@@ -183,9 +200,9 @@ pub fn chunk_level(inputs: &Inputs, sweep: &Sweep) -> f64 {
 }
 
 /// The one place a [`SimResult`] is put together from its parts.
-pub fn assemble(inputs: &Inputs, sweep: Sweep, chunk_level: f64, tail: TailPart) -> SimResult {
-    let TailPart { chunks, placement } = tail;
-    let c = inputs.sim.config(&inputs.scenario);
+pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRoundPart) -> SimResult {
+    let SecondRoundPart { chunks, placement } = second;
+    let c = &plan.config;
     let requests_simulated = sweep.requests_simulated
         + chunks.len() as u64 * u64::from(c.requests.max(1))
         + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated);
@@ -208,15 +225,15 @@ pub fn assemble(inputs: &Inputs, sweep: Sweep, chunk_level: f64, tail: TailPart)
 pub fn respond(job: &Job, now_ms: impl FnMut() -> f64, mut post: impl FnMut(Vec<u8>)) {
     let (seq, part) = match *job {
         Job::Seeds { seq, shard, .. } => (seq, Part::Seeds(shard)),
-        Job::Tail { seq, part, .. } => (seq, Part::Tail(part)),
+        Job::SecondRound { seq, part, .. } => (seq, Part::SecondRound(part)),
     };
-    let mut tick = paced(now_ms, |done, total| post(encode(&Reply::Progress { seq, part, done, total })));
+    let mut tick = paced(now_ms, |done, total| post(encode(&SimReply::Progress { seq, part, done, total })));
     let reply = match *job {
-        Job::Seeds { inputs, shard, shards, .. } => {
-            Reply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&inputs, shard, shards, &mut tick) }
+        Job::Seeds { plan, shard, shards, .. } => {
+            SimReply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&plan, shard, shards, &mut tick) }
         }
-        Job::Tail { inputs, chunk_level, part, parts, .. } => {
-            Reply::Tail { seq, part, tail: tail(&inputs, chunk_level, part, parts, &mut tick) }
+        Job::SecondRound { plan, chunk_level, part, parts, .. } => {
+            SimReply::SecondRound { seq, part, ran: second_round(&plan, chunk_level, part, parts, &mut tick) }
         }
     };
     drop(tick);
@@ -251,10 +268,10 @@ fn paced(mut now_ms: impl FnMut() -> f64, mut post: impl FnMut(u32, u32)) -> imp
 }
 
 /// A reply as bytes (empty if it could not be encoded, which decodes to `None`).
-pub fn encode(reply: &Reply) -> Vec<u8> {
+pub fn encode(reply: &SimReply) -> Vec<u8> {
     to_bytes(reply)
 }
 
-pub fn decode(bytes: &[u8]) -> Option<Reply> {
+pub fn decode(bytes: &[u8]) -> Option<SimReply> {
     from_bytes(bytes)
 }

@@ -8,9 +8,11 @@ use super::fields::{InputField, NumberField};
 pub use super::read::choice_id;
 use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
-use crate::core::placement::Percentile;
+use crate::core::placement::{Percentile, PlacementMode};
 use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
-use crate::core::sim::{auto_rate_max, Arrivals, Counting, LengthDist, Lengths, LoadMode, SimConfig};
+use crate::core::sim::{
+    auto_rate_max, Arrivals, Counting, DisaggConfig, LengthDist, Lengths, LoadMode, SimConfig, SimPlan,
+};
 
 /// Arrival process, as chosen (the burst size lives beside it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -251,5 +253,15 @@ impl super::Inputs {
             share: self.sim.attainment_target,
             length_cv: Lengths { dist: self.sim.lengths, length_cv: self.sim.length_cv }.cv(),
         }
+    }
+
+    /// What a sweep of this state simulates, derived once per request and carried by each of its
+    /// jobs: the simulator's config on the scenario and, disaggregated under open load, the split
+    /// (its decode cap the simulator's cap, else the analytic decode batch).
+    pub fn sim_plan(&self) -> SimPlan {
+        let config = self.sim.config(&self.scenario);
+        let split = self.placement.mode == PlacementMode::Disaggregated && config.load == LoadMode::Open;
+        let placement = split.then(|| DisaggConfig::new(&config, &self.placement.split, self.sim.cap));
+        SimPlan { config, placement }
     }
 }

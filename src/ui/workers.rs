@@ -1,7 +1,8 @@
-//! Web Workers from the main thread: the module-worker handle and pool, and the simulator's and search's runners over them.
+//! Web Workers from the main thread: the module-worker handle, the one worker pool type, and the
+//! simulator's and search's runners over it.
 
 pub(crate) mod pool;
 pub(crate) mod search_runner;
 pub(crate) mod sim_flight;
 pub(crate) mod sim_runner;
-pub(crate) mod sim_worker;
+pub(crate) mod worker_pool;

@@ -12,12 +12,12 @@ use crate::ui::explore::linked::Linked;
 use crate::view::batch_chart::readout_sentence;
 use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::thousands;
-use crate::state::animation::{batch_sweep, tpot_sweep, SweepKind};
+use crate::state::animation::{batch_animation, tpot_animation, AnimationKind};
 use crate::state::Inputs;
 
-/// One value a sweep applies.
+/// One value the animation applies (a marked batch or a TPOT target; not a simulator step).
 #[derive(Clone, Copy)]
-enum Step {
+enum AnimationStep {
     Mark(u32),
     Tpot(f64),
 }
@@ -29,7 +29,7 @@ type Timer = StoredValue<Option<TimeoutHandle>>;
 #[component]
 pub fn ExploreBar() -> impl IntoView {
     let (linked, set_inputs) = (PageMemos::get().linked, PageState::get().set_inputs);
-    let (kind, set_kind) = signal(SweepKind::Batch);
+    let (kind, set_kind) = signal(AnimationKind::Batch);
     let timer: Timer = StoredValue::new(None);
     let toggle = move || {
         if linked.animating.get_untracked() {
@@ -50,7 +50,8 @@ pub fn ExploreBar() -> impl IntoView {
     });
     let mark = move || linked.view.get().mark_batch;
     let on_kind = move |e: ev::Event| {
-        set_kind.set(if event_target_value(&e) == "tpot" { SweepKind::Tpot } else { SweepKind::Batch })
+        let tpot = event_target_value(&e) == "tpot";
+        set_kind.set(if tpot { AnimationKind::Tpot } else { AnimationKind::Batch })
     };
     view! {
         <div class="explore-bar" role="group" aria-label="Explore the charts">
@@ -58,7 +59,7 @@ pub fn ExploreBar() -> impl IntoView {
                 aria-keyshortcuts="a" on:click=move |_| toggle()>
                 {move || if linked.animating.get() { "Stop" } else { "Animate" }}
             </button>
-            <label for="animate-what">"Sweep"</label>
+            <label for="animate-what">"AnimationSweep"</label>
             <select id="animate-what" on:change=on_kind prop:disabled=move || linked.animating.get()>
                 <option value="batch" selected=true>"the marked batch"</option>
                 <option value="tpot">"the TPOT target"</option>
@@ -96,35 +97,36 @@ fn prefers_reduced_motion() -> bool {
 }
 
 /// Plans the sweep from the current scenario, applies its first step and starts the timer.
-fn start(kind: SweepKind, timer: Timer, linked: Linked, set_inputs: WriteSignal<Inputs>) {
+fn start(kind: AnimationKind, timer: Timer, linked: Linked, set_inputs: WriteSignal<Inputs>) {
     stop(timer, linked);
     let reduced = prefers_reduced_motion();
-    let (steps, interval_ms): (Vec<Step>, u32) = match kind {
-        SweepKind::Batch => {
-            let plan = linked.analysis.with_untracked(|analysis| batch_sweep(analysis, reduced));
-            (plan.steps.into_iter().map(Step::Mark).collect(), plan.interval_ms)
+    let (steps, interval_ms): (Vec<AnimationStep>, u32) = match kind {
+        AnimationKind::Batch => {
+            let plan = linked.analysis.with_untracked(|analysis| batch_animation(analysis, reduced));
+            (plan.steps.into_iter().map(AnimationStep::Mark).collect(), plan.interval_ms)
         }
-        SweepKind::Tpot => {
+        AnimationKind::Tpot => {
             let plan = linked.scenario.with_untracked(|scenario| {
-                linked.analysis.with_untracked(|analysis| tpot_sweep(scenario, analysis, reduced))
+                linked.analysis.with_untracked(|analysis| tpot_animation(scenario, analysis, reduced))
             });
-            (plan.steps.into_iter().map(Step::Tpot).collect(), plan.interval_ms)
+            (plan.steps.into_iter().map(AnimationStep::Tpot).collect(), plan.interval_ms)
         }
     };
-    let apply = move |step: Step| match step {
-        Step::Mark(b) => linked.set_mark(Some(b)),
-        Step::Tpot(t) => set_inputs.update(|i| i.scenario.tpot_target_s = t),
+    let apply = move |step: AnimationStep| match step {
+        AnimationStep::Mark(b) => linked.set_mark(Some(b)),
+        AnimationStep::Tpot(t) => set_inputs.update(|i| i.scenario.tpot_target_s = t),
     };
     let Some(&first) = steps.first() else { return };
     apply(first);
     linked.animating.set(true);
-    let sweep = Sweep { steps, interval: Duration::from_millis(u64::from(interval_ms)), apply };
+    let sweep = AnimationSweep { steps, interval: Duration::from_millis(u64::from(interval_ms)), apply };
     schedule(sweep, 1, timer, linked);
 }
 
-/// A planned sweep: its steps, the time each is shown, and how a step is applied.
-struct Sweep<F> {
-    steps: Vec<Step>,
+/// The animation running: its steps, the time each is shown, and how a step is applied (not the
+/// simulator's `core::sim::Sweep`).
+struct AnimationSweep<F> {
+    steps: Vec<AnimationStep>,
     interval: Duration,
     apply: F,
 }
@@ -132,7 +134,12 @@ struct Sweep<F> {
 /// Arms the timer for step `next`, a full interval from now: each step is shown at least that
 /// long, however late the previous one came (an interval timer keeps its cadence, so a late tick
 /// is followed by an early one: two jumps well under a second apart with reduced motion).
-fn schedule<F: Fn(Step) + 'static>(sweep: Sweep<F>, next: usize, timer: Timer, linked: Linked) {
+fn schedule<F: Fn(AnimationStep) + 'static>(
+    sweep: AnimationSweep<F>,
+    next: usize,
+    timer: Timer,
+    linked: Linked,
+) {
     let interval = sweep.interval;
     let tick = move || match sweep.steps.get(next) {
         Some(&step) => {

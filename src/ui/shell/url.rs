@@ -21,7 +21,7 @@ const CHANGE_GAP_MS: f64 = 100.0;
 /// The query waiting to be written and when the last write happened.
 #[derive(Default)]
 struct Writer {
-    pending: Option<String>,
+    pending_write: Option<String>,
     last_write_ms: f64,
     /// The armed timer and when it fires (performance.now() time).
     timer: Option<(i32, f64)>,
@@ -39,7 +39,7 @@ thread_local! {
 
 /// The page's state as a query: the one waiting to be written, else the address's (empty when none).
 pub fn current_query() -> String {
-    let pending = WRITER.with(|w| w.borrow().pending.clone());
+    let pending = WRITER.with(|w| w.borrow().pending_write.clone());
     pending
         .map(|q| format!("?{q}"))
         .unwrap_or_else(|| web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default())
@@ -52,7 +52,7 @@ pub fn replace_query_soon(query: &str) {
         if w.on_timer.is_none() {
             install(&mut w);
         }
-        w.pending = Some(query.to_string());
+        w.pending_write = Some(query.to_string());
         set_pending_flag(true);
         arm(&mut w);
     });
@@ -84,7 +84,7 @@ fn write_pending(w: &mut Writer) {
         window.clear_timeout_with_handle(id);
     }
     w.urgent = false;
-    if let Some(query) = w.pending.take() {
+    if let Some(query) = w.pending_write.take() {
         if replace_query(&query) {
             w.last_write_ms = now_ms();
         }

@@ -1,7 +1,8 @@
 //! The main thread's handle on a module Web Worker that speaks postcard bytes (the simulator's,
 //! the search's): created on demand, messages queued until the worker says it is ready, every
-//! failure delivered as an `Err` string; the pools both runners start (one worker per core, up to a
-//! cap) and the clock and performance marks they time their work with.
+//! failure delivered as an `Err` string; how many workers a pool starts (one per core, up to a cap,
+//! see [`crate::ui::workers::worker_pool`]) and the clock and performance marks the runners time
+//! their work with.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,7 +13,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType
 use crate::protocol::codec::READY;
 
 /// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
-pub type Reply = Result<Vec<u8>, String>;
+pub type WorkerMessage = Result<Vec<u8>, String>;
 
 /// Where the worker is in its life.
 enum Phase {
@@ -41,7 +42,7 @@ impl ModuleWorker {
     /// worker fails to load or crashes.
     pub fn spawn(
         loader_url: &'static str,
-        on_reply: impl Fn(Reply) + 'static,
+        on_reply: impl Fn(WorkerMessage) + 'static,
     ) -> Result<ModuleWorker, String> {
         let worker = create_worker(loader_url)?;
         let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
@@ -57,8 +58,8 @@ impl ModuleWorker {
     /// worker is ready the message is queued; after a failure this returns that failure.
     pub fn post(&self, message: Vec<u8>) -> Result<(), String> {
         match &mut *self.phase.borrow_mut() {
-            Phase::Starting(queue) => {
-                queue.push(message);
+            Phase::Starting(early) => {
+                early.push(message);
                 Ok(())
             }
             Phase::Ready => send(&self.worker, &message),
@@ -80,24 +81,6 @@ impl Drop for ModuleWorker {
 pub fn pool_size(cap: u8) -> usize {
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
     (cores as usize).clamp(1, usize::from(cap.max(1)))
-}
-
-/// Starts up to `n` workers on `loader_url`, each calling its own `handler()` with its replies;
-/// stops at the first that cannot be created, and fails with why if that is the first.
-pub fn spawn_pool<F: Fn(Reply) + 'static>(
-    loader_url: &'static str,
-    n: usize,
-    handler: impl Fn() -> F,
-) -> Result<Vec<ModuleWorker>, String> {
-    let mut workers = Vec::new();
-    for _ in 0..n.max(1) {
-        match ModuleWorker::spawn(loader_url, handler()) {
-            Ok(w) => workers.push(w),
-            Err(why) if workers.is_empty() => return Err(why),
-            Err(_) => break,
-        }
-    }
-    Ok(workers)
 }
 
 /// Milliseconds from the page's time origin (0 where there is no clock).
@@ -137,7 +120,7 @@ fn has_no_worker() -> bool {
 fn message_handler(
     worker: Worker,
     phase: Rc<RefCell<Phase>>,
-    on_reply: Rc<dyn Fn(Reply)>,
+    on_reply: Rc<dyn Fn(WorkerMessage)>,
 ) -> Closure<dyn FnMut(MessageEvent)> {
     Closure::new(move |event: MessageEvent| {
         let data = event.data();
@@ -157,7 +140,7 @@ fn message_handler(
 fn error_handler(
     worker: Worker,
     phase: Rc<RefCell<Phase>>,
-    on_reply: Rc<dyn Fn(Reply)>,
+    on_reply: Rc<dyn Fn(WorkerMessage)>,
     loader_url: &'static str,
 ) -> Closure<dyn FnMut(Event)> {
     Closure::new(move |event: Event| {
@@ -171,8 +154,8 @@ fn error_handler(
 fn flush(worker: &Worker, phase: &RefCell<Phase>) -> Result<(), String> {
     let waiting = {
         let mut phase = phase.borrow_mut();
-        let Phase::Starting(queue) = &mut *phase else { return Ok(()) };
-        let waiting = std::mem::take(queue);
+        let Phase::Starting(early) = &mut *phase else { return Ok(()) };
+        let waiting = std::mem::take(early);
         *phase = Phase::Ready;
         waiting
     };
@@ -180,7 +163,7 @@ fn flush(worker: &Worker, phase: &RefCell<Phase>) -> Result<(), String> {
 }
 
 /// Terminates the worker, remembers why, and tells the caller (once: later errors are ignored).
-fn fail(worker: &Worker, phase: &RefCell<Phase>, on_reply: &dyn Fn(Reply), why: String) {
+fn fail(worker: &Worker, phase: &RefCell<Phase>, on_reply: &dyn Fn(WorkerMessage), why: String) {
     if matches!(*phase.borrow(), Phase::Failed(_)) {
         return;
     }

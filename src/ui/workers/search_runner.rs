@@ -9,9 +9,10 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::workers::pool::{now_ms, performance_mark, pool_size, spawn_pool, ModuleWorker};
+use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::core::search::{search, Found, SearchSpec};
-use crate::protocol::search::{decode_reply, encode_request, shard_groups, Reply, Request, SHARDS_MAX};
+use crate::protocol::search::{shard_groups, SearchReply, SearchRequest, SHARDS_MAX};
 
 /// The search worker's loader script (Trunk's fixed, unhashed name for the `search_worker` bin).
 const LOADER_URL: &str = "./search_worker_loader.js";
@@ -49,7 +50,7 @@ impl SearchRun {
 }
 
 /// The search under way: its shards' progress and the rows merged so far.
-struct Pending {
+struct SearchInFlight {
     seq: u32,
     spec: SearchSpec,
     done: Vec<u32>,
@@ -59,85 +60,82 @@ struct Pending {
     started_ms: f64,
 }
 
+/// The runner's mutable state, shared with the workers' reply handlers.
 #[derive(Default)]
-struct Pool {
-    workers: Vec<ModuleWorker>,
+struct SearchRunnerState {
+    workers: WorkerPool<SearchRequest, SearchReply>,
     /// No worker could be started: searches run on the main thread.
     local: bool,
     seq: u32,
-    pending: Option<Pending>,
+    in_flight: Option<SearchInFlight>,
 }
 
 /// A handle the panel keeps; cheap to copy into effects.
 #[derive(Clone, Copy)]
 pub struct SearchRunner {
     run: SearchRun,
-    pool: StoredValue<Rc<RefCell<Pool>>, LocalStorage>,
+    state: StoredValue<Rc<RefCell<SearchRunnerState>>, LocalStorage>,
 }
 
 impl SearchRunner {
     pub fn new(run: SearchRun) -> SearchRunner {
-        SearchRunner { run, pool: StoredValue::new_local(Rc::new(RefCell::new(Pool::default()))) }
+        let state = Rc::new(RefCell::new(SearchRunnerState::default()));
+        SearchRunner { run, state: StoredValue::new_local(state) }
     }
 
     /// Searches `spec`, superseding any search still running.
     pub fn request(&self, spec: SearchSpec) {
         performance_mark("goodput:search-start");
-        let pool = self.pool.get_value();
+        let state = self.state.get_value();
         let seq = {
-            let mut p = pool.borrow_mut();
+            let mut p = state.borrow_mut();
             if p.workers.is_empty() && !p.local {
-                self.spawn_workers(&mut p, &pool);
+                self.spawn_workers(&mut p, &state);
             }
             p.seq = p.seq.wrapping_add(1);
             let shards = if p.local { 1 } else { p.workers.len() };
             let total: u32 = (0..shards).map(|k| shard_groups(k as u8, shards as u8).len() as u32).sum();
             let (seq, started_ms) = (p.seq, now_ms());
             let done = vec![0; shards];
-            p.pending =
-                Some(Pending { seq, spec, done, total, finished: 0, merged: Found::default(), started_ms });
+            let merged = Found::default();
+            p.in_flight = Some(SearchInFlight { seq, spec, done, total, finished: 0, merged, started_ms });
             self.run.progress.set((0, total));
             self.run.busy.set(true);
             seq
         };
-        self.post_all(&pool, seq, spec);
+        self.post_all(&state, seq, spec);
     }
 
     /// Starts min(cores, [`SHARDS_MAX`]) workers; none at all: search on the main thread.
-    fn spawn_workers(&self, p: &mut Pool, pool: &Rc<RefCell<Pool>>) {
-        let handler = || self.reply_handler(Rc::downgrade(pool));
-        p.workers = spawn_pool(LOADER_URL, pool_size(SHARDS_MAX), handler).unwrap_or_default();
+    fn spawn_workers(&self, p: &mut SearchRunnerState, state: &Rc<RefCell<SearchRunnerState>>) {
+        let handler = self.reply_handler(Rc::downgrade(state));
+        p.workers = WorkerPool::spawn(LOADER_URL, SHARDS_MAX, handler).unwrap_or_default();
         p.local = p.workers.is_empty();
     }
 
     /// Posts shard k of n to worker k, or runs the search here.
-    fn post_all(&self, pool: &Rc<RefCell<Pool>>, seq: u32, spec: SearchSpec) {
+    fn post_all(&self, state: &Rc<RefCell<SearchRunnerState>>, seq: u32, spec: SearchSpec) {
         let failed = {
-            let p = pool.borrow();
+            let p = state.borrow();
             let shards = p.workers.len() as u8;
-            let posts = p
-                .workers
-                .iter()
-                .enumerate()
-                .map(|(k, w)| w.post(encode_request(&Request { seq, shard: k as u8, shards, spec })));
-            posts.filter_map(Result::err).next()
+            let requests: Vec<SearchRequest> =
+                (0..shards).map(|shard| SearchRequest { seq, shard, shards, spec }).collect();
+            p.workers.post_each(&requests).err()
         };
         if let Some(why) = failed {
-            self.fall_back(pool, why);
-        } else if pool.borrow().local {
-            self.run_locally(pool.clone(), seq, spec);
+            self.fall_back(state, why);
+        } else if state.borrow().local {
+            self.run_locally(state.clone(), seq, spec);
         }
     }
 
-    /// A worker failed: drop the pool and redo the latest search on the main thread.
-    fn fall_back(&self, pool: &Rc<RefCell<Pool>>, why: String) {
+    /// A worker failed: drop the state and redo the latest search on the main thread.
+    fn fall_back(&self, state: &Rc<RefCell<SearchRunnerState>>, why: String) {
         let redo = {
-            let mut p = pool.borrow_mut();
-            // Dropped after this event: the failing worker's handler is running now.
-            let old = std::mem::take(&mut p.workers);
-            set_timeout(move || drop(old), std::time::Duration::ZERO);
+            let mut p = state.borrow_mut();
+            p.workers.retire();
             p.local = true;
-            p.pending.as_ref().map(|q| q.spec)
+            p.in_flight.as_ref().map(|q| q.spec)
         };
         self.run
             .error
@@ -147,12 +145,12 @@ impl SearchRunner {
         }
     }
 
-    fn run_locally(&self, pool: Rc<RefCell<Pool>>, seq: u32, spec: SearchSpec) {
+    fn run_locally(&self, state: Rc<RefCell<SearchRunnerState>>, seq: u32, spec: SearchSpec) {
         let this = *self;
         set_timeout(
             move || {
                 let found = search(&spec);
-                this.deliver(&pool, Reply::Done { seq, shard: 0, found });
+                this.deliver(&state, SearchReply::Done { seq, shard: 0, found });
             },
             std::time::Duration::ZERO,
         );
@@ -160,35 +158,35 @@ impl SearchRunner {
 
     fn reply_handler(
         &self,
-        pool: std::rc::Weak<RefCell<Pool>>,
-    ) -> impl Fn(Result<Vec<u8>, String>) + 'static {
+        state: std::rc::Weak<RefCell<SearchRunnerState>>,
+    ) -> impl Fn(PoolEvent<SearchReply>) + Clone + 'static {
         let this = *self;
-        move |reply| {
-            let Some(pool) = pool.upgrade() else { return };
-            match reply.map(|bytes| decode_reply(&bytes)) {
-                Ok(Some(reply)) => this.deliver(&pool, reply),
-                Ok(None) => {
+        move |event| {
+            let Some(state) = state.upgrade() else { return };
+            match event {
+                PoolEvent::Reply(reply) => this.deliver(&state, reply),
+                PoolEvent::Unreadable => {
                     this.run.error.set(Some("A search worker sent a reply the page cannot read.".into()))
                 }
-                Err(why) => this.fall_back(&pool, why),
+                PoolEvent::Failed(why) => this.fall_back(&state, why),
             }
         }
     }
 
     /// Progress and rows of the latest search reach the page; older ones are dropped.
-    fn deliver(&self, pool: &Rc<RefCell<Pool>>, reply: Reply) {
+    fn deliver(&self, state: &Rc<RefCell<SearchRunnerState>>, reply: SearchReply) {
         let outcome = {
-            let mut p = pool.borrow_mut();
+            let mut p = state.borrow_mut();
             let workers = p.workers.len() as u32;
-            let Some(q) = p.pending.as_mut().filter(|q| q.seq == reply.seq()) else { return };
+            let Some(q) = p.in_flight.as_mut().filter(|q| q.seq == reply.seq()) else { return };
             match reply {
-                Reply::Progress { shard, done, .. } => {
+                SearchReply::Progress { shard, done, .. } => {
                     if let Some(d) = q.done.get_mut(usize::from(shard)) {
                         *d = done;
                     }
                     Err(q.done.iter().sum::<u32>().min(q.total))
                 }
-                Reply::Done { shard, found, .. } => {
+                SearchReply::Done { shard, found, .. } => {
                     let shards = q.done.len() as u8;
                     if let Some(d) = q.done.get_mut(usize::from(shard)) {
                         *d = shard_groups(shard, shards).len() as u32;
@@ -198,20 +196,20 @@ impl SearchRunner {
                     if q.finished < q.done.len() {
                         Err(q.done.iter().sum::<u32>().min(q.total))
                     } else {
-                        let q = p.pending.take().expect("the pending search was just read");
+                        let q = p.in_flight.take().expect("the in_flight search was just read");
                         Ok((q.merged, now_ms() - q.started_ms, workers, q.total))
                     }
                 }
             }
         };
-        self.report(pool, outcome);
+        self.report(state, outcome);
     }
 
     /// Progress (`Err(groups done)`) or the merged rows, their time, workers and groups.
-    fn report(&self, pool: &Rc<RefCell<Pool>>, outcome: Result<(Found, f64, u32, u32), u32>) {
+    fn report(&self, state: &Rc<RefCell<SearchRunnerState>>, outcome: Result<(Found, f64, u32, u32), u32>) {
         match outcome {
             Err(done) => {
-                let total = pool.borrow().pending.as_ref().map_or(done, |q| q.total);
+                let total = state.borrow().in_flight.as_ref().map_or(done, |q| q.total);
                 self.run.progress.set((done, total));
             }
             Ok((found, elapsed_ms, workers, total)) => {

@@ -1,33 +1,35 @@
-//! One request in flight over the worker pool: its seed shards' and tail parts' progress, the
-//! shards' per-seed sweeps until all are in and combine (in seed order) into the sweep whose chunk
-//! level the tail's jobs carry, then the tail's parts until all are in and the result assembles.
+//! One request in flight over the worker pool: its seed shards' and second-round parts' progress,
+//! the shards' per-seed sweeps until all are in and combine (in seed order) into the sweep whose
+//! chunk level the second round's jobs carry, then the second round's parts until all are in and the
+//! result assembles.
 
 use crate::ui::workers::pool::now_ms;
-use crate::core::sim::Sweep;
+use crate::core::sim::{SimPlan, Sweep};
 use crate::protocol::sim::{
-    assemble, chunk_level, combine_shards, join_tails, levels_total, Job, SimResult, TailPart,
+    assemble, chunk_level, combine_shards, join_second_round, levels_total, second_round_jobs, Job,
+    SecondRoundPart, SimResult,
 };
-use crate::state::Inputs;
 
-/// A request: its number and the state it sweeps.
+/// A request: its number and what it simulates (derived once from the page's state, see
+/// `state::Inputs::sim_plan`; every job of the request carries it).
 #[derive(Clone, Copy)]
 pub struct Ask {
     pub seq: u32,
-    pub inputs: Inputs,
+    pub plan: SimPlan,
 }
 
 /// The request in flight: its parts' progress and the per-seed sweeps received so far.
 pub struct Flight {
     pub ask: Ask,
-    /// Levels done by each seed shard, then by each tail part.
+    /// Levels done by each seed shard, then by each second-round part.
     done: Vec<u32>,
     total: u32,
     /// Each shard's per-seed sweeps, once received (none on the page).
     pub shards: Vec<Option<Vec<Sweep>>>,
     /// The combined sweep and the chunk trade-off's level, once every shard is in.
     sweep: Option<(Sweep, f64)>,
-    /// Each tail part, once received.
-    tails: Vec<Option<TailPart>>,
+    /// Each second-round part, once received.
+    second_parts: Vec<Option<SecondRoundPart>>,
     pub started_ms: f64,
     /// When the progress bar last moved (the page's clock, in ms).
     shown_ms: f64,
@@ -39,13 +41,13 @@ pub struct Flight {
 pub const PROGRESS_SHOWN_EVERY_MS: f64 = 50.0;
 
 impl Flight {
-    /// A request over `shards` seed shards, then `tails` tail parts (0 and 0 on the page).
-    pub fn new(ask: Ask, shards: u8, tails: u8) -> Flight {
-        let (n, t) = (usize::from(shards), usize::from(tails));
-        let (done, total) = (vec![0; n + t], levels_total(&ask.inputs));
+    /// A request over `shards` seed shards, then `second_parts` second-round parts (0 and 0 on the page).
+    pub fn new(ask: Ask, shards: u8, second_parts: u8) -> Flight {
+        let (n, t) = (usize::from(shards), usize::from(second_parts));
+        let (done, total) = (vec![0; n + t], levels_total(&ask.plan));
         let started_ms = now_ms();
-        let (shards, tails) = (vec![None; n], vec![None; t]);
-        Flight { ask, done, total, shards, sweep: None, tails, started_ms, shown_ms: started_ms }
+        let (shards, second_parts) = (vec![None; n], vec![None; t]);
+        Flight { ask, done, total, shards, sweep: None, second_parts, started_ms, shown_ms: started_ms }
     }
 
     /// (levels done over every part, levels in all).
@@ -53,10 +55,11 @@ impl Flight {
         (self.done.iter().sum::<u32>().min(self.total), self.total)
     }
 
-    /// Records that seed shard `shard` (or, `tail`, tail part `shard`) has run `done` levels; the
-    /// progress to show if the bar is due to move ([`PROGRESS_SHOWN_EVERY_MS`] since it last did).
-    pub fn advance(&mut self, tail: bool, shard: u8, done: u32) -> Option<(u32, u32)> {
-        let slot = usize::from(shard) + if tail { self.shards.len() } else { 0 };
+    /// Records that seed shard `shard` (or, `second_round`, second-round part `shard`) has run `done`
+    /// levels; the progress to show if the bar is due to move ([`PROGRESS_SHOWN_EVERY_MS`] since it
+    /// last did).
+    pub fn advance(&mut self, second_round: bool, shard: u8, done: u32) -> Option<(u32, u32)> {
+        let slot = usize::from(shard) + if second_round { self.shards.len() } else { 0 };
         *self.done.get_mut(slot)? = done;
         let now = now_ms();
         (now - self.shown_ms >= PROGRESS_SHOWN_EVERY_MS).then(|| {
@@ -65,29 +68,28 @@ impl Flight {
         })
     }
 
-    /// Stores shard `shard`'s sweeps; once all are in, the combined sweep and its tail's jobs (one
-    /// per tail part, in part order).
+    /// Stores shard `shard`'s sweeps; once all are in, the combined sweep and its second round's jobs (one
+    /// per second-round part, in part order).
     pub fn store(&mut self, shard: u8, sweeps: Vec<Sweep>) -> Option<Vec<Job>> {
         *self.shards.get_mut(usize::from(shard))? = Some(sweeps);
         if self.shards.iter().any(Option::is_none) {
             return None;
         }
-        let Ask { seq, inputs } = self.ask;
-        let sweep = combine_shards(&inputs, self.shards.iter_mut().filter_map(Option::take).collect());
-        let level = chunk_level(&inputs, &sweep);
+        let Ask { seq, plan } = self.ask;
+        let sweep = combine_shards(&plan, self.shards.iter_mut().filter_map(Option::take).collect());
+        let level = chunk_level(&plan, &sweep);
         self.sweep = Some((sweep, level));
-        let parts = self.tails.len() as u8;
-        Some((0..parts).map(|part| Job::Tail { seq, inputs, chunk_level: level, part, parts }).collect())
+        Some(second_round_jobs(seq, &plan, level, self.second_parts.len() as u8))
     }
 
-    /// Stores tail part `part`; once all are in (after the sweep), the request's result.
-    pub fn store_tail(&mut self, part: u8, tail: TailPart) -> Option<SimResult> {
-        *self.tails.get_mut(usize::from(part))? = Some(tail);
-        if self.tails.iter().any(Option::is_none) {
+    /// Stores second-round part `part`; once all are in (after the sweep), the request's result.
+    pub fn store_second_round(&mut self, part: u8, ran: SecondRoundPart) -> Option<SimResult> {
+        *self.second_parts.get_mut(usize::from(part))? = Some(ran);
+        if self.second_parts.iter().any(Option::is_none) {
             return None;
         }
         let (sweep, level) = self.sweep.take()?;
-        let whole = join_tails(self.tails.iter_mut().filter_map(Option::take).collect());
-        Some(assemble(&self.ask.inputs, sweep, level, whole))
+        let whole = join_second_round(self.second_parts.iter_mut().filter_map(Option::take).collect());
+        Some(assemble(&self.ask.plan, sweep, level, whole))
     }
 }

@@ -1,9 +1,10 @@
 //! Runs sweeps off the main thread on a pool of simulation workers (one per core, at most
 //! [`SHARDS_MAX`]), started on the first request and reused: each of min(workers, seeds) workers
 //! sweeps a block of the seeds, the page combines their sweeps in seed order, then the workers run
-//! the goodput-dependent tail's parts (blocks of the step budgets; the disaggregated sweep). One request is in flight at a time and only the latest waits behind
-//! it, so stale sweeps are dropped (a superseded one skips its tail) and a slider drag costs at
-//! most one extra sweep. Without workers (the one-file build, a failure) sweeps run here.
+//! the goodput-dependent second round's parts (blocks of the step budgets; the disaggregated sweep)
+//! on the same [`WorkerPool`]. One request is in flight at a time and only the latest waits behind
+//! it, so stale sweeps are dropped (a superseded one skips its second round) and a slider drag costs
+//! at most one extra sweep. Without workers (the one-file build, a failure) sweeps run here.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -11,13 +12,18 @@ use std::rc::{Rc, Weak};
 use leptos::prelude::*;
 
 use crate::ui::workers::sim_flight::{Ask, Flight};
-use crate::ui::workers::sim_worker::SimWorker;
-use crate::ui::workers::pool::{now_ms, performance_mark, pool_size};
+use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::view::format::thousands;
 use crate::protocol::sim::{
-    compute, decode, shards_for, tail_parts_for, Job, Part, Reply, SimResult, SHARDS_MAX,
+    compute, seed_jobs, shards_for, second_round_parts_for, Job, Part, SimReply, SimResult, SHARDS_MAX,
 };
 use crate::state::Inputs;
+
+/// The simulation worker's entry script, relative to the page. Trunk names a worker's files after
+/// its bin and never hashes them, so the name is fixed: the loader shim (`import init from
+/// './sim_worker.js'; await init();`) makes it a module worker.
+const LOADER_URL: &str = "./sim_worker_loader.js";
 
 /// The signals a sweep reports into.
 #[derive(Clone, Copy)]
@@ -44,10 +50,11 @@ impl SimRun {
     }
 }
 
-/// What a reply leads to.
-enum Step {
+/// What a worker's reply leads to (not a decode step, nor an animation step).
+enum ReplyOutcome {
+    /// More replies are due.
     Wait,
-    /// The tail's jobs, one per worker in order.
+    /// The second round's jobs, one per worker in order.
     Post(Vec<Job>),
     /// The request is over: its result, or none if it was superseded.
     Finish(Option<SimResult>),
@@ -55,193 +62,190 @@ enum Step {
 
 /// The runner's mutable state, shared with the workers' reply handlers.
 #[derive(Default)]
-struct Queue {
-    workers: Vec<SimWorker>,
+struct SimRunnerState {
+    workers: WorkerPool<Job, SimReply>,
     /// No worker could be started, or one failed: sweeps run on the main thread.
     local: bool,
     /// The latest request made (what a failed worker's sweep is redone as).
     latest: Option<Ask>,
+    /// The request being run.
     in_flight: Option<Flight>,
-    pending: Option<Ask>,
+    /// The latest request, waiting for the one in flight to end (the URL writer's pending write is
+    /// another thing).
+    waiting: Option<Ask>,
 }
 
 /// A handle the panel keeps; cheap to copy into effects.
 #[derive(Clone, Copy)]
 pub struct SimRunner {
     run: SimRun,
-    queue: StoredValue<Rc<RefCell<Queue>>, LocalStorage>,
+    state: StoredValue<Rc<RefCell<SimRunnerState>>, LocalStorage>,
 }
 
 impl SimRunner {
     pub fn new(run: SimRun) -> SimRunner {
-        SimRunner { run, queue: StoredValue::new_local(Rc::new(RefCell::new(Queue::default()))) }
+        SimRunner { run, state: StoredValue::new_local(Rc::new(RefCell::new(SimRunnerState::default()))) }
     }
 
-    /// Asks for a sweep of `inputs`; supersedes any request still waiting.
+    /// Asks for a sweep of `inputs` (its plan derived here, once); supersedes any request still
+    /// waiting.
     pub fn request(&self, inputs: &Inputs) {
         performance_mark("goodput:sweep-start");
-        let queue = self.queue.get_value();
+        let state = self.state.get_value();
         let ask = {
-            let mut q = queue.borrow_mut();
+            let mut q = state.borrow_mut();
             let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
-            let ask = Ask { seq, inputs: *inputs };
+            let ask = Ask { seq, plan: inputs.sim_plan() };
             q.latest = Some(ask);
             self.run.progress.set(Some((0, 1)));
             if q.in_flight.is_some() {
-                q.pending = Some(ask);
+                q.waiting = Some(ask);
                 return;
             }
             ask
         };
-        self.send(&queue, ask);
+        self.send(&state, ask);
     }
 
     /// Posts the request's seed shards to the workers (starting them first), or runs it here.
-    fn send(&self, queue: &Rc<RefCell<Queue>>, ask: Ask) {
+    fn send(&self, state: &Rc<RefCell<SimRunnerState>>, ask: Ask) {
         let failed = {
-            let mut q = queue.borrow_mut();
+            let mut q = state.borrow_mut();
             if q.workers.is_empty() && !q.local {
-                match SimWorker::spawn_pool(pool_size(SHARDS_MAX), || {
-                    self.reply_handler(Rc::downgrade(queue))
-                }) {
+                match WorkerPool::spawn(LOADER_URL, SHARDS_MAX, self.reply_handler(Rc::downgrade(state))) {
                     Ok(workers) => q.workers = workers,
                     Err(why) => self.fall_back(&mut q, why),
                 }
             }
-            let (shards, tails) = match q.local {
+            let (shards, parts) = match q.local {
                 true => (0, 0),
                 false => {
-                    (shards_for(&ask.inputs, q.workers.len()), tail_parts_for(&ask.inputs, q.workers.len()))
+                    let n = q.workers.len();
+                    (shards_for(&ask.plan, n), second_round_parts_for(&ask.plan, n))
                 }
             };
-            q.in_flight = Some(Flight::new(ask, shards, tails));
-            let Ask { seq, inputs } = ask;
-            let mut posts = q
-                .workers
-                .iter()
-                .take(usize::from(shards))
-                .enumerate()
-                .map(|(k, w)| w.post(&Job::Seeds { seq, inputs, shard: k as u8, shards }));
-            posts.find_map(Result::err)
+            q.in_flight = Some(Flight::new(ask, shards, parts));
+            q.workers.post_each(&seed_jobs(ask.seq, &ask.plan, shards)).err()
         };
         if let Some(why) = failed {
-            self.worker_failed(queue, why);
-        } else if queue.borrow().local {
-            self.run_locally(queue.clone(), ask);
+            self.worker_failed(state, why);
+        } else if state.borrow().local {
+            self.run_locally(state.clone(), ask);
         }
     }
 
     /// Drops the pool (after this event: a failing worker's handler may be running now) and
     /// sweeps on the page from now on.
-    fn fall_back(&self, q: &mut Queue, why: String) {
-        let old = std::mem::take(&mut q.workers);
-        set_timeout(move || drop(old), std::time::Duration::ZERO);
+    fn fall_back(&self, q: &mut SimRunnerState, why: String) {
+        q.workers.retire();
         q.local = true;
         self.run.error.set(Some(format!("The simulator's worker could not start ({why}); sweeping on the page instead, so controls may pause briefly.")));
     }
 
     /// Runs one sweep on the main thread after the current frame, then delivers it.
-    fn run_locally(&self, queue: Rc<RefCell<Queue>>, ask: Ask) {
+    fn run_locally(&self, state: Rc<RefCell<SimRunnerState>>, ask: Ask) {
         let this = *self;
         set_timeout(
-            move || this.finish(&queue, Some(compute(&ask.inputs, |_, _| {}))),
+            move || this.finish(&state, Some(compute(&ask.plan, |_, _| {}))),
             std::time::Duration::ZERO,
         );
     }
 
     /// A worker's replies, decoded and delivered.
-    fn reply_handler(&self, queue: Weak<RefCell<Queue>>) -> impl Fn(Result<Vec<u8>, String>) + 'static {
+    fn reply_handler(
+        &self,
+        state: Weak<RefCell<SimRunnerState>>,
+    ) -> impl Fn(PoolEvent<SimReply>) + Clone + 'static {
         let this = *self;
-        move |reply| {
-            let Some(queue) = queue.upgrade() else { return };
-            match reply.map(|bytes| decode(&bytes)) {
-                Ok(Some(reply)) => this.deliver(&queue, reply),
-                Ok(None) => this
+        move |event| {
+            let Some(state) = state.upgrade() else { return };
+            match event {
+                PoolEvent::Reply(reply) => this.deliver(&state, reply),
+                PoolEvent::Unreadable => this
                     .run
                     .error
                     .set(Some("The simulator's worker sent a reply the page cannot read.".into())),
-                Err(why) => this.worker_failed(&queue, why),
+                PoolEvent::Failed(why) => this.worker_failed(&state, why),
             }
         }
     }
 
     /// A worker failed to load or crashed: sweep on the page from now on, and redo whatever was
     /// in flight (the latest request). Later failures of the dropped pool's workers are ignored.
-    fn worker_failed(&self, queue: &Rc<RefCell<Queue>>, why: String) {
+    fn worker_failed(&self, state: &Rc<RefCell<SimRunnerState>>, why: String) {
         let redo = {
-            let mut q = queue.borrow_mut();
+            let mut q = state.borrow_mut();
             if q.local {
                 return;
             }
             self.fall_back(&mut q, why);
             let was_busy = q.in_flight.take().is_some();
             let latest = q.latest;
-            q.pending.take().or(latest.filter(|_| was_busy))
+            q.waiting.take().or(latest.filter(|_| was_busy))
         };
         if let Some(ask) = redo {
-            self.send(queue, ask);
+            self.send(state, ask);
         }
     }
 
     /// Progress reaches the page for the latest request; the shards' sweeps, once all are in, go
-    /// on to the tail (unless superseded); the tail finishes the request. Stale replies are dropped.
-    fn deliver(&self, queue: &Rc<RefCell<Queue>>, reply: Reply) {
+    /// on to the second round (unless superseded); the second round finishes the request. Stale
+    /// replies are dropped.
+    fn deliver(&self, state: &Rc<RefCell<SimRunnerState>>, reply: SimReply) {
         let step = {
-            let mut q = queue.borrow_mut();
+            let mut q = state.borrow_mut();
             let latest = q.latest.map_or(0, |a| a.seq);
             // Once on the page, a dropped pool's last replies are not this flight's.
             let worker_flight =
                 q.in_flight.as_mut().filter(|f| f.ask.seq == reply.seq() && !f.shards.is_empty());
             let Some(f) = worker_flight else { return };
             match reply {
-                Reply::Progress { part, done, .. } => {
-                    let (tail, k) = match part {
+                SimReply::Progress { part, done, .. } => {
+                    let (second_round, k) = match part {
                         Part::Seeds(k) => (false, k),
-                        Part::Tail(k) => (true, k),
+                        Part::SecondRound(k) => (true, k),
                     };
-                    let shown = f.advance(tail, k, done);
+                    let shown = f.advance(second_round, k, done);
                     if let Some(p) = shown.filter(|_| f.ask.seq == latest) {
                         self.run.progress.set(Some(p));
                     }
-                    Step::Wait
+                    ReplyOutcome::Wait
                 }
-                Reply::SeedSweeps { .. } if f.ask.seq != latest => Step::Finish(None),
-                Reply::SeedSweeps { shard, sweeps, .. } => {
-                    f.store(shard, sweeps).map_or(Step::Wait, Step::Post)
+                SimReply::SeedSweeps { .. } if f.ask.seq != latest => ReplyOutcome::Finish(None),
+                SimReply::SeedSweeps { shard, sweeps, .. } => {
+                    f.store(shard, sweeps).map_or(ReplyOutcome::Wait, ReplyOutcome::Post)
                 }
-                Reply::Tail { .. } if f.ask.seq != latest => Step::Finish(None),
-                Reply::Tail { part, tail, .. } => {
-                    f.store_tail(part, tail).map_or(Step::Wait, |r| Step::Finish(Some(r)))
+                SimReply::SecondRound { .. } if f.ask.seq != latest => ReplyOutcome::Finish(None),
+                SimReply::SecondRound { part, ran, .. } => {
+                    let result = f.store_second_round(part, ran);
+                    result.map_or(ReplyOutcome::Wait, |r| ReplyOutcome::Finish(Some(r)))
                 }
             }
         };
         match step {
-            Step::Wait => {}
-            Step::Post(jobs) => {
-                let posted = {
-                    let q = queue.borrow();
-                    q.workers.iter().zip(&jobs).map(|(w, job)| w.post(job)).find_map(Result::err)
-                };
+            ReplyOutcome::Wait => {}
+            ReplyOutcome::Post(jobs) => {
+                let posted = state.borrow().workers.post_each(&jobs).err();
                 if let Some(why) = posted {
-                    self.worker_failed(queue, why);
+                    self.worker_failed(state, why);
                 }
             }
-            Step::Finish(result) => self.finish(queue, result),
+            ReplyOutcome::Finish(result) => self.finish(state, result),
         }
     }
 
     /// Ends the request in flight: its result reaches the page if it is the latest; then the
     /// request waiting, if any, is sent.
-    fn finish(&self, queue: &Rc<RefCell<Queue>>, result: Option<SimResult>) {
+    fn finish(&self, state: &Rc<RefCell<SimRunnerState>>, result: Option<SimResult>) {
         let (delivered, next) = {
-            let mut q = queue.borrow_mut();
+            let mut q = state.borrow_mut();
             let Some(flight) = q.in_flight.take() else { return };
             let latest = q.latest.map_or(0, |a| a.seq);
             let delivered = result.filter(|_| flight.ask.seq == latest);
             if let Some(r) = &delivered {
                 self.report(&flight, r);
             }
-            (delivered, q.pending.take())
+            (delivered, q.waiting.take())
         };
         if let Some(result) = delivered {
             performance_mark("goodput:sweep-end");
@@ -250,7 +254,7 @@ impl SimRunner {
             self.run.delivered.update(|n| *n += 1);
         }
         if let Some(ask) = next {
-            self.send(queue, ask);
+            self.send(state, ask);
         }
     }
 

@@ -73,7 +73,7 @@ pub(super) fn step_formula(d: &Derivation) -> Line {
         );
     }
     let weights = f.fixed_weight_read_bytes.map_or("W(B)".to_string(), size);
-    let tail = format!("B × {} + {} ms", us(f.allreduce_per_seq_s), trimmed(f.overhead_s * 1e3, 2));
+    let trailing = format!("B × {} + {} ms", us(f.allreduce_per_seq_s), trimmed(f.overhead_s * 1e3, 2));
     let bw = tb_per_s(f.bandwidth_bytes_per_s);
     let kv_bw = tb_per_s(f.kv_bandwidth_bytes_per_s);
     let kv = size(f.kv_bytes_per_seq);
@@ -82,7 +82,7 @@ pub(super) fn step_formula(d: &Derivation) -> Line {
         (
             "step(B) = max(weights read(B) / TP / bandwidth, 2 × active params × B / peak) + max(B × KV per sequence / shards / bandwidth, B × attention FLOPs per sequence / peak) + all-reduce(B) + overhead",
             format!(
-                "max({weights} / {bw}, B × {}) + max(B × {kv} / {kv_bw}, B × {}) + {tail}",
+                "max({weights} / {bw}, B × {}) + max(B × {kv} / {kv_bw}, B × {}) + {trailing}",
                 us(f.compute_per_seq_s),
                 us(f.attention_compute_per_seq_s)
             ),
@@ -90,7 +90,7 @@ pub(super) fn step_formula(d: &Derivation) -> Line {
     } else {
         (
             "step(B) = max((weights read(B) / TP + B × KV per sequence / shards) / bandwidth, 2 × active params × B / peak) + all-reduce(B) + overhead",
-            format!("max(({weights} + B × {kv}) / {bw}, B × {}) + {tail}", us(f.compute_per_seq_s)),
+            format!("max(({weights} + B × {kv}) / {bw}, B × {}) + {trailing}", us(f.compute_per_seq_s)),
         )
     };
     let note =
@@ -113,11 +113,11 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
     let t = &st.time;
     let b = thousands(f64::from(st.batch));
     let ops = &t.terms;
-    let tail = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.overhead_s * 1e3, 2));
+    let trailing = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.overhead_s * 1e3, 2));
     let numbers = if !ops.all_memory_bound() {
         let (g, a) = (&ops.gemm, &ops.decode_attention);
         format!(
-            "max({} ms, {} ms) + max({} ms, {} ms) + {tail}",
+            "max({} ms, {} ms) + max({} ms, {} ms) + {trailing}",
             ms(g.memory_s),
             ms(g.compute_s),
             ms(a.memory_s),
@@ -134,7 +134,7 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
         )
     } else {
         format!(
-            "max(({} + {}) / {}, {} ms) + {tail}",
+            "max(({} + {}) / {}, {} ms) + {trailing}",
             size(t.weight_read_bytes),
             size(t.kv_read_bytes),
             tb_per_s(d.step.bandwidth_bytes_per_s),

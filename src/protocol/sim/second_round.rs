@@ -1,33 +1,31 @@
 //! The goodput-dependent rest of a request, split over the pool: the step-budget comparison's
 //! budgets ([`CHUNK_BUDGETS`]) in contiguous blocks, one per part, and the disaggregated sweep (when
-//! the inputs ask for it) on a part of its own. Its parts, joined in part order, are exactly the
-//! one-part tail.
+//! the plan has one) on a part of its own. Its parts, joined in part order, are exactly the
+//! one-part second round.
 
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::{placement_config, PlacementSim, CHUNK_BUDGETS, SHARDS_MAX};
+use super::{PlacementSim, CHUNK_BUDGETS, SHARDS_MAX};
 use crate::core::placement::disaggregated;
 use crate::core::sim::{
-    chunk_tradeoff, shard_seeds, sweep_disaggregated, ChunkPoint, DisaggConfig, SimConfig,
+    chunk_tradeoff, shard_seeds, sweep_disaggregated, ChunkPoint, DisaggConfig, SimConfig, SimPlan,
 };
-use crate::state::Inputs;
 
-/// What one part of the tail ran.
+/// What one part of the second round ran.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TailPart {
+pub struct SecondRoundPart {
     /// Its block of [`CHUNK_BUDGETS`], in budget order.
     pub chunks: Vec<ChunkPoint>,
     /// The disaggregated sweep, from the part that ran it.
     pub placement: Option<PlacementSim>,
 }
 
-/// Parts the tail is split over with `workers` workers: min(workers, the budgets plus one for the
+/// Parts the second round is split over with `workers` workers: min(workers, the budgets plus one for the
 /// disaggregated sweep if it runs, [`SHARDS_MAX`]), at least 1.
-pub fn tail_parts_for(inputs: &Inputs, workers: usize) -> u8 {
-    let split = placement_config(inputs, &inputs.sim.config(&inputs.scenario)).is_some();
-    let jobs = CHUNK_BUDGETS.len() + usize::from(split);
+pub fn second_round_parts_for(plan: &SimPlan, workers: usize) -> u8 {
+    let jobs = CHUNK_BUDGETS.len() + usize::from(plan.placement.is_some());
     workers.min(jobs).min(usize::from(SHARDS_MAX)).max(1) as u8
 }
 
@@ -46,24 +44,23 @@ fn share(split: bool, part: u8, parts: u8) -> (Range<usize>, bool) {
 
 /// Part `part` of `parts` of the goodput-dependent rest: its block of the chunk trade-off at
 /// `chunk_level` and, if it is the part that runs it, the split's sweep (with its progress).
-pub fn tail(
-    inputs: &Inputs,
+pub fn second_round(
+    plan: &SimPlan,
     chunk_level: f64,
     part: u8,
     parts: u8,
     progress: impl FnMut(u32, u32),
-) -> TailPart {
-    let c = inputs.sim.config(&inputs.scenario);
-    let d = placement_config(inputs, &c);
+) -> SecondRoundPart {
+    let (c, d) = (&plan.config, plan.placement);
     let (budgets, runs_split) = share(d.is_some(), part, parts);
-    let placement = d.filter(|_| runs_split).and_then(|d| placement_sim(&c, &d, progress));
+    let placement = d.filter(|_| runs_split).and_then(|d| placement_sim(c, &d, progress));
     let budgets = CHUNK_BUDGETS.get(budgets).unwrap_or_default();
-    TailPart { chunks: chunk_tradeoff(&c, chunk_level, budgets), placement }
+    SecondRoundPart { chunks: chunk_tradeoff(c, chunk_level, budgets), placement }
 }
 
-/// The tail's parts, in part order, joined into the one-part tail.
-pub fn join_tails(parts: Vec<TailPart>) -> TailPart {
-    parts.into_iter().fold(TailPart::default(), |mut whole, part| {
+/// The second round's parts, in part order, joined into the one-part second round.
+pub fn join_second_round(parts: Vec<SecondRoundPart>) -> SecondRoundPart {
+    parts.into_iter().fold(SecondRoundPart::default(), |mut whole, part| {
         whole.chunks.extend(part.chunks);
         whole.placement = whole.placement.or(part.placement);
         whole
