@@ -1,9 +1,7 @@
 //! The derivation panel's numbers: the worked example's arithmetic line by line, and for every preset the
 //! operands recombined as the formulas print them give the roofline's and the table's numbers.
 
-mod common;
-
-use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
+use crate::common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
 use goodput_lab::core::calibration::{cost_terms, CostModel, Engine};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};

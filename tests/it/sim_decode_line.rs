@@ -3,9 +3,7 @@
 //! (`StepCost::step_s`) at every held KV, for every preset and drafter, and a run of decode-only
 //! steps must time a request as stepping the per-operator step one step at a time does.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, MODELS};
 use goodput_lab::core::roofline::Scenario;
 use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepLines, StepWork};

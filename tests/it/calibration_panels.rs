@@ -3,9 +3,7 @@
 //! simulator's step give the batch table's numbers for the same configuration, because every one
 //! prices through the scenario's cost model.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::calibration::{Calibration, CostModel, Engine};
 use goodput_lab::core::capacity::{capacity_plan, Placing};
 use goodput_lab::core::placement::percentile::tpot_quantile_s;

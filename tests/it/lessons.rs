@@ -1,9 +1,7 @@
 //! The lessons: each sentence's numbers are true for the state the lesson loads, `lesson=N` opens
 //! and round-trips it, and changing a control drops it.
 
-mod common;
-
-use common::assert_prints_as;
+use crate::common::assert_prints_as;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::roofline::{
     analyze, evaluate, step_terms, Analysis, Bound, Limit, Precision, Scenario, StepMix,

@@ -1,9 +1,7 @@
 //! Exports: the batch table as CSV carries the worked example's printed values under unit-bearing headers and
 //! reads back through a CSV parser; the simulator's table likewise; file names say the scenario.
 
-mod common;
-
-use common::worked_example;
+use crate::common::worked_example;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
 use goodput_lab::core::sim::{sweep, SimConfig};

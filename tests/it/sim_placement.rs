@@ -3,9 +3,7 @@
 //! instance serves the analytic decode rate, every request finishes, runs are deterministic, the
 //! colocated sweep is untouched, and the combined chart draws both curves per GPU and reads them.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::chart::{
     draw_placement_attainment_chart, nearest_point, AttainmentView, ChartStyle, Palette, PlacementCurve,
 };

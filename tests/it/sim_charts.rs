@@ -1,9 +1,7 @@
 //! The simulator's two charts, attainment and served throughput against request rate, draw natively
 //! to SVG from real sweeps: curves, target, goodput marker and labels follow the sweep and the view.
 
-mod common;
-
-use common::worked_example;
+use crate::common::worked_example;
 use goodput_lab::chart::{
     draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, ChartStyle, Palette, IDEAL_OPACITY,
 };

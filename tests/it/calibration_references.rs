@@ -1,9 +1,7 @@
 //! Published measurements beside the model: which rows match a configuration, what the page's cost
 //! model predicts for each, how the table prints them, and the triangles both batch charts draw.
 
-mod common;
-
-use common::worked_example;
+use crate::common::worked_example;
 use goodput_lab::chart::{draw_interactivity_chart, draw_step_chart, ChartStyle, Palette};
 use goodput_lab::core::calibration::profile::PROFILE;
 use goodput_lab::core::calibration::published::POINTS;

@@ -1,9 +1,7 @@
 //! The simulator with speculative decoding: the same step cost as the analytic view, accepted tokens
 //! drawn at random (seeded) with mean E per sequence per step, and the pool never exceeded.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{expected_tokens_per_step, step_time, Scenario};
 use goodput_lab::core::sim::{

@@ -2,9 +2,7 @@
 //! level never counts toward goodput, the warm-up leaves out exactly the requests it says, and
 //! seeds combine into a median with its range (the default seed count measured on the seed scenario).
 
-mod common;
-
-use common::worked_example;
+use crate::common::worked_example;
 use goodput_lab::core::roofline::Scenario;
 use goodput_lab::core::sim::{
     median, simulate, summarize_after, sweep, warmup_requests, GoodputBound, LengthDist, LoadMode, Request,

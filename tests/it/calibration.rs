@@ -23,13 +23,13 @@ fn close(a: f64, b: f64, rel: f64, what: &str) {
 fn the_shipped_profile_and_points_are_what_the_fit_gives_on_the_data() {
     let points = read(CSV).expect("the data file reads");
     assert_eq!(points.len(), 48, "every row of data/calibration.csv");
-    let shipped_points = include_str!("../src/core/calibration/published/data.rs");
+    let shipped_points = include_str!("../../src/core/calibration/published/data.rs");
     assert_eq!(
         render_points(&points),
         shipped_points,
         "published/data.rs is stale: cargo run --bin calibrate"
     );
-    let shipped_profile = include_str!("../src/core/calibration/profile.rs");
+    let shipped_profile = include_str!("../../src/core/calibration/profile.rs");
     assert_eq!(
         render_profile(&fit(&points)),
         shipped_profile,

@@ -2,11 +2,9 @@
 //! validated points or a message naming the problem and where; the `measured=` URL key round-trips;
 //! the step chart draws the points and the fitted line.
 
-mod common;
-
 use std::fs;
 
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::chart::{draw_step_chart, ChartStyle, Palette};
 use goodput_lab::core::curves::{curves, curves_with_measured};
 use goodput_lab::core::fit::{fit, MeasuredPoint};

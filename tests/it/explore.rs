@@ -2,9 +2,7 @@
 //! marked batch is drawn where the frame says, the table grows a row for a hovered batch with the
 //! roofline's numbers, and the animate control's sweeps have the promised ends and pace.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::chart::{
     draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartFrame, ChartStyle,
     Palette,

@@ -5,19 +5,12 @@
 //! (at least 100,000 in all, every plain `cargo test`); each property checks it ran that many.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "fuzz/extremes.rs"]
 mod extremes;
-#[path = "fuzz/finite.rs"]
 mod finite;
-#[path = "fuzz/placement.rs"]
 mod placement;
-#[path = "fuzz/regressions.rs"]
 mod regressions;
-#[path = "fuzz/search.rs"]
 mod search;
-#[path = "fuzz/spec.rs"]
 mod spec;
-#[path = "fuzz/strategies.rs"]
 mod strategies;
 
 use std::fmt::Debug;

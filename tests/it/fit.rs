@@ -1,9 +1,7 @@
 //! Fitting measured step times: the least-squares fit recovers the achieved bandwidth and overhead
 //! that generated the points, says so when it cannot separate them, and flags implausible results.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, MeasuredPoint};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{step_time, Calibration, Precision, Scenario};

@@ -3,12 +3,10 @@
 //! fixtures were generated from (restated here, not read from the generator), and bad files get a
 //! message naming the benchmark or export and the field.
 
-mod common;
-
 use std::fs;
 
-use common::llama_8b::{BANDWIDTH, KV_BYTES_PER_TOKEN, PARAMS};
-use common::worked_example;
+use crate::common::llama_8b::{BANDWIDTH, KV_BYTES_PER_TOKEN, PARAMS};
+use crate::common::worked_example;
 use goodput_lab::core::fit::{fit, MeasuredPoint};
 use goodput_lab::state::measured::{parse_upload, Upload};
 use serde_json::{json, Value};

@@ -1,9 +1,7 @@
 //! Speculative decoding's arithmetic: E, the verify step, TPOT and tokens/s, the pool and the
 //! crossover batch, each against independent arithmetic.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::model::{decode_attention_flop, params_read};
 use goodput_lab::core::prefix::PrefixCache;
 use goodput_lab::core::presets::{model_by_id, MODELS};

@@ -1,8 +1,6 @@
 //! The roofline core reproduces the worked example and keeps its invariants everywhere.
 
-mod common;
-
-use common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
+use crate::common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{
     analyze, effective_bandwidth_bytes_per_s, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token,

@@ -1,9 +1,7 @@
 //! Placement: colocated (chunked, unchunked) against disaggregated prefill/decode at p90, each
 //! checked against arithmetic written out here, on the worked example and a prefill-heavy workload.
 
-mod common;
-
-use common::{wait_p90_by_hand, Z90};
+use crate::common::{wait_p90_by_hand, Z90};
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::placement::colocated::{chunked_at, unchunked_at};
 use goodput_lab::core::placement::queue::{md1_rate_max_req_per_s, md1_wait_s};

@@ -2,9 +2,7 @@
 //! parallelism, prefill and TTFT, realistic calibration and the capacity plan, each checked
 //! against arithmetic written out independently here.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::model::{expected_experts, params_read};

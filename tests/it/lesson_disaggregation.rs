@@ -2,9 +2,7 @@
 //! placement panel open on the core's best split), and every number its sentences state, held
 //! against the placement table the page prints and against arithmetic written out here.
 
-mod common;
-
-use common::{assert_close, wait_p90_by_hand, Z90};
+use crate::common::{assert_close, wait_p90_by_hand, Z90};
 use goodput_lab::core::placement::{best_split, compare, Binds, Comparison, PlacementMode, Split};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{evaluate, step_time_at, Scenario};

@@ -2,10 +2,8 @@
 //! costs max(bytes / bandwidth, FLOPs / peak) and the step is their sum, checked against the
 //! arithmetic written out here from the published model and GPU numbers.
 
-mod common;
-
-use common::llama_8b::{BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS};
-use common::{assert_close, worked_example};
+use crate::common::llama_8b::{BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};

@@ -1,8 +1,6 @@
 //! All three charts draw natively to SVG through the same generic functions the page uses on a canvas.
 
-mod common;
-
-use common::worked_example;
+use crate::common::worked_example;
 use goodput_lab::chart::{
     draw_interactivity_chart, draw_rate_chart, draw_step_chart, ChartStyle, Palette, IDEAL_OPACITY,
 };

@@ -2,9 +2,7 @@
 //! 1920 x 1080, drawn to SVG through the same functions the canvas uses) and lesson 7 presents the
 //! placement panel (`view=placement`).
 
-mod common;
-
-use common::worked_example;
+use crate::common::worked_example;
 use goodput_lab::chart::{
     draw_rate_chart, draw_step_chart, presentation_zoom, Look, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN,
 };

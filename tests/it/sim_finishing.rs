@@ -2,9 +2,7 @@
 //! decode longer than that is filed a lap or more ahead of its bucket. Every request must still
 //! leave on the step of its last token, timed as stepping the per-operator step one step at a time.
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepWork};
 
 const PROMPT_TOKENS: u32 = 100;

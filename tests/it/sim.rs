@@ -1,9 +1,7 @@
 //! The open-loop simulator: deterministic, conserves Little's law, reproduces the analytic knee in
 //! its idealized limit, and shows the worked example's lessons (queues, chunk budgets, counting mistakes).
 
-mod common;
-
-use common::{assert_close, worked_example};
+use crate::common::{assert_close, worked_example};
 use goodput_lab::core::presets::{GPUS, MODELS};
 use goodput_lab::core::roofline::{analyze, evaluate, step_time, Scenario};
 use goodput_lab::core::sim::{
@@ -14,7 +12,7 @@ use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::Inputs;
 
 /// The page's default sweep on scenario `s`, one seed: these claims are about one run per rate
-/// (seeds combined are `tests/sim_steady.rs`'s).
+/// (seeds combined are `tests/it/sim_steady.rs`'s).
 fn config(s: Scenario) -> SimConfig {
     SimConfig { seeds: 1, ..SimInputs::default().config(&s) }
 }

@@ -1,7 +1,7 @@
 //! Lesson 8 (speculative decoding): every number in its sentences holds for the state it loads, and
 //! the derivation prints the same arithmetic.
 
-mod common;
+use crate::common;
 
 use goodput_lab::core::derivation::derive_scenario;
 use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, kv_bytes_per_seq, Bound, Scenario};
