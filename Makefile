@@ -31,7 +31,9 @@ single: setup
 ## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
 test: test-native test-browser
 
+## test-native: the formatting check (rustfmt.toml; the generated calibration files are skipped), then the native tests
 test-native:
+	cargo fmt --check
 	cargo test
 
 test-browser: dist single setup-browser
