@@ -93,10 +93,7 @@ fn charts_follow_the_scenario() {
     // The TPOT knee (518) lies past the KV pool (208): the chart marks the knee a server reaches.
     assert!(svg.contains("TPOT target 50 ms") && svg.contains("knee 208"), "the reachable knee");
     assert!(!svg.contains("knee 518"), "no knee drawn past the KV pool");
-    assert!(
-        svg.contains("Shaded: past the KV pool"),
-        "the legend says what the shading means"
-    );
+    assert!(svg.contains("Shaded: past the KV pool"), "the legend says what the shading means");
     assert_ne!(svg_of(&worked_example(), Chart::Rate), svg_of(&loose, Chart::Rate));
 }
 

@@ -8,13 +8,13 @@ use goodput_lab::chart::{
     draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartFrame, ChartStyle,
     Palette,
 };
-use plotters::prelude::*;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::roofline::{analyze, Scenario};
 use goodput_lab::state::drag::{AxisHold, DragEvent};
 use goodput_lab::state::fields::{CTX, OUT, TPOT, TTFT};
 use goodput_lab::state::prefix::PREFIX;
 use goodput_lab::state::{from_query, log_stops, to_query, Inputs};
+use plotters::prelude::*;
 
 #[test]
 fn an_output_length_between_two_stops_survives_validation_and_the_url() {
@@ -144,7 +144,8 @@ fn held_ends_replace_each_charts_own_and_none_leaves_them() {
     assert!(own[..2].iter().all(|f| f.x_range.1 == f64::from(c.axis_max_batch)));
     let held = HeldEnds { x: Some(12_345.0), y: Some(678.0) };
     let [rate, step, speed] = frames_held(&s, held);
-    for (name, f, mine) in [("rate", rate, own[0]), ("step", step, own[1]), ("interactivity", speed, own[2])] {
+    for (name, f, mine) in [("rate", rate, own[0]), ("step", step, own[1]), ("interactivity", speed, own[2])]
+    {
         assert_eq!(f.y_range.1, 678.0, "{name}");
         assert_ne!(mine.y_range.1, 678.0, "{name}");
     }

@@ -2,7 +2,9 @@
 //! costs max(bytes / bandwidth, FLOPs / peak) and the step is their sum, checked against the
 //! arithmetic written out here from the published model and GPU numbers.
 
-use crate::common::llama_8b::{BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS};
+use crate::common::llama_8b::{
+    BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS,
+};
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::prefill::prefill_time;

@@ -4,7 +4,9 @@
 //! shrink, the simulator draws hits at the rate asked and serves them sooner, and the URL keys
 //! round-trip. Each figure is checked against arithmetic written out here.
 
-use crate::common::llama_8b::{BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS};
+use crate::common::llama_8b::{
+    BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS,
+};
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::derivation::derive;
 use goodput_lab::core::prefill::{prefill_time, prefill_time_cached, ttft_split};

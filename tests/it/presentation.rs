@@ -18,7 +18,8 @@ const SVG_FONT_SIZE_DIVISOR: f64 = 1.24;
 
 /// The pixel size of every text in `svg`, as a canvas draws it.
 fn text_px(svg: &str) -> Vec<f64> {
-    let sizes = svg.split("font-size=\"").skip(1).filter_map(|rest| rest.split('"').next()?.parse::<f64>().ok());
+    let sizes =
+        svg.split("font-size=\"").skip(1).filter_map(|rest| rest.split('"').next()?.parse::<f64>().ok());
     sizes.map(|size| size * SVG_FONT_SIZE_DIVISOR).collect()
 }
 
