@@ -21,9 +21,20 @@ wasm_bindgen_version() {
 
 # cargo install with --locked, and without it (pinning the crate's own version) when a locked
 # dependency has been yanked.
+#
+# The release profile is overridden for these installs only (the environment reaches this cargo, not
+# the project's own builds). Trunk's and wasm-bindgen-cli's manifests ask for fat LTO and one codegen
+# unit: on 2 cores that one serial link was most of a first `make test` (trunk 14 min, wasm-bindgen-cli
+# 6.5 min on a bare machine). Neither tool's speed matters here: both only drive the build, and
+# wasm-bindgen at opt-level 1 processes the page's 3.6 MB module as fast as the default build (0.2 s
+# CPU); opt-level 0 would make every Trunk build wait on an unoptimized wasm-bindgen and serde for
+# little saved, so 1. 16 codegen units is Cargo's own release default (more buy nothing on 2 cores);
+# no debug info: nothing to write, nothing to link.
 cargo_install() {
   local crate=$1 version=$2 log="$logs/$1.log"
-  say "installing $crate $version (cargo install; several minutes on 2 cores; log: $log)"
+  say "installing $crate $version (cargo install; a few minutes on 2 cores; log: $log)"
+  local -x CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false
   if cargo install "$crate" --version "$version" --locked >"$log" 2>&1; then return 0; fi
   say "$crate: --locked failed (often a yanked dependency); retrying without it"
   cargo install "$crate" --version "$version" >>"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
