@@ -5,6 +5,7 @@
 #
 # Usage: tools/install.sh build     wasm32 target, Trunk, wasm-bindgen-cli, wasm-opt
 #        tools/install.sh browser   Debian's Chromium and the browser tests' npm packages (Playwright, axe-core)
+#        tools/install.sh build browser   both at once (`make test`)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,26 +66,38 @@ install_build_tools() {
 }
 
 install_browser() {
-  if [ ! -x /usr/bin/chromium ]; then
-    say "installing Debian's chromium (apt-get)"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update >"$logs/apt.log" 2>&1
-    apt-get install -y --no-install-recommends chromium fonts-dejavu-core >>"$logs/apt.log" 2>&1 \
-      || { tail -n 20 "$logs/apt.log"; exit 1; }
-  fi
-  local e2e="$root/tests/e2e"
+  local e2e="$root/tests/e2e" npm_pid="" failed=0
+  # The npm packages download beside apt-get's Chromium: two downloads, neither waits on the other.
   if [ ! -d "$e2e/node_modules/@playwright/test" ] || [ ! -f "$e2e/node_modules/axe-core/axe.min.js" ] \
     || [ "$e2e/package-lock.json" -nt "$e2e/node_modules/.package-lock.json" ]; then
     say "installing the browser tests' npm packages (no browser download: tests use /usr/bin/chromium)"
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$e2e" --no-audit --no-fund >"$logs/e2e-npm.log" 2>&1 \
-      || { tail -n 20 "$logs/e2e-npm.log"; exit 1; }
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$e2e" --no-audit --no-fund >"$logs/e2e-npm.log" 2>&1 &
+    npm_pid=$!
   fi
+  if [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core; } >"$logs/apt.log" 2>&1; then
+      tail -n 20 "$logs/apt.log"; failed=1
+    fi
+  fi
+  if [ -n "$npm_pid" ] && ! wait "$npm_pid"; then tail -n 20 "$logs/e2e-npm.log"; failed=1; fi
+  [ "$failed" = 0 ] || { say "a browser install failed; see $logs"; exit 1; }
 }
 
+build=0 browser=0
 for what in "$@"; do
   case "$what" in
-    build) install_build_tools ;;
-    browser) install_browser ;;
+    build) build=1 ;;
+    browser) browser=1 ;;
     *) echo "usage: $0 build|browser ..." >&2; exit 2 ;;
   esac
 done
+# Asked for both (`make test`), the browser's installs (downloads and unpacking) run beside the build
+# tools' (cargo compiling on every core) instead of after them.
+pids=()
+if [ "$browser" = 1 ]; then install_browser & pids+=($!); fi
+if [ "$build" = 1 ]; then install_build_tools & pids+=($!); fi
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit "$status"
