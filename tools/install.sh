@@ -24,13 +24,13 @@ wasm_bindgen_version() {
 # dependency has been yanked.
 #
 # The release profile is overridden for these installs only (the environment reaches this cargo, not
-# the project's own builds). Trunk's and wasm-bindgen-cli's manifests ask for fat LTO and one codegen
-# unit: on 2 cores that one serial link was most of a first `make test` (trunk 14 min, wasm-bindgen-cli
-# 6.5 min on a bare machine). Neither tool's speed matters here: both only drive the build, and
+# the project's own builds). Trunk's manifest asks for fat LTO and one codegen unit, whose one serial
+# link on 2 cores was most of a first `make test` (Trunk 14 min, wasm-bindgen-cli at Cargo's default
+# opt-level 3 6.5 min, on a bare machine). Neither tool's speed matters: both only drive the build, and
 # wasm-bindgen at opt-level 1 processes the page's 3.6 MB module as fast as the default build (0.2 s
-# CPU); opt-level 0 would make every Trunk build wait on an unoptimized wasm-bindgen and serde for
-# little saved, so 1. 16 codegen units is Cargo's own release default (more buy nothing on 2 cores);
-# no debug info: nothing to write, nothing to link.
+# CPU). Opt-level 0 would leave every Trunk build waiting on an unoptimized wasm-bindgen and serde for
+# little saved, hence 1. 16 codegen units is Cargo's own release default (more buy nothing on 2
+# cores); no debug info: nothing to write or link.
 cargo_install() {
   local crate=$1 version=$2 log="$logs/$1.log"
   say "installing $crate $version (cargo install; a few minutes on 2 cores; log: $log)"
