@@ -7,7 +7,7 @@ export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
 
-.PHONY: serve dist single test test-native test-browser bench setup setup-browser clean
+.PHONY: serve dist single test test-native test-browser bench setup setup-browser setup-test clean
 
 ## serve: build and serve the app with live reload on http://127.0.0.1:8080
 serve: setup
@@ -31,10 +31,13 @@ single: setup
 ## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
 test: test-native test-browser
 
+## test-native: the formatting check (rustfmt.toml; the generated calibration files are skipped), then the native tests
 test-native:
+	cargo fmt --check
 	cargo test
 
-test-browser: dist single setup-browser
+# setup-test first: the browser's downloads (Chromium, npm) run beside the cargo installs of a first run.
+test-browser: setup-test dist single
 	cd tests/e2e && E2E_PORT=$(E2E_PORT) npx playwright test
 
 ## bench: the benchmarks, printed against the budgets (not part of `make test`; results go in BENCHMARKS.md):
@@ -52,6 +55,9 @@ setup:
 
 setup-browser:
 	tools/install.sh browser
+
+setup-test:
+	tools/install.sh build browser
 
 clean:
 	cargo clean

@@ -1,6 +1,6 @@
 //! `data/calibration.csv` (the published measurements, copied from the team's shared reference) read
 //! into the core's typed rows, with the mapping onto the page's presets stated per field. Native
-//! tooling only (`cargo run --bin calibrate`, `tests/calibration.rs`); the page ships the generated rows.
+//! tooling only (`cargo run --bin calibrate`, `tests/it/calibration.rs`); the page ships the generated rows.
 //!
 //! Mapping: DeepSeek-R1 is priced as the DeepSeek-V3 preset (the same architecture), Llama 3.3 70B and
 //! Llama 2 70B as Llama 3.1 70B (80 layers, hidden 8192, 8 KV heads; the vocabulary differs), Qwen3-8B

@@ -5,6 +5,7 @@
 #
 # Usage: tools/install.sh build     wasm32 target, Trunk, wasm-bindgen-cli, wasm-opt
 #        tools/install.sh browser   Debian's Chromium and the browser tests' npm packages (Playwright, axe-core)
+#        tools/install.sh build browser   both at once (`make test`)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,9 +22,20 @@ wasm_bindgen_version() {
 
 # cargo install with --locked, and without it (pinning the crate's own version) when a locked
 # dependency has been yanked.
+#
+# The release profile is overridden for these installs only (the environment reaches this cargo, not
+# the project's own builds). Trunk's manifest asks for fat LTO and one codegen unit, whose one serial
+# link on 2 cores was most of a first `make test` (Trunk 14 min, wasm-bindgen-cli at Cargo's default
+# opt-level 3 6.5 min, on a bare machine). Neither tool's speed matters: both only drive the build, and
+# wasm-bindgen at opt-level 1 processes the page's 3.6 MB module as fast as the default build (0.2 s
+# CPU). Opt-level 0 would leave every Trunk build waiting on an unoptimized wasm-bindgen and serde for
+# little saved, hence 1. 16 codegen units is Cargo's own release default (more buy nothing on 2
+# cores); no debug info: nothing to write or link.
 cargo_install() {
   local crate=$1 version=$2 log="$logs/$1.log"
-  say "installing $crate $version (cargo install; several minutes on 2 cores; log: $log)"
+  say "installing $crate $version (cargo install; a few minutes on 2 cores; log: $log)"
+  local -x CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false
   if cargo install "$crate" --version "$version" --locked >"$log" 2>&1; then return 0; fi
   say "$crate: --locked failed (often a yanked dependency); retrying without it"
   cargo install "$crate" --version "$version" >>"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
@@ -54,26 +66,38 @@ install_build_tools() {
 }
 
 install_browser() {
-  if [ ! -x /usr/bin/chromium ]; then
-    say "installing Debian's chromium (apt-get)"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update >"$logs/apt.log" 2>&1
-    apt-get install -y --no-install-recommends chromium fonts-dejavu-core >>"$logs/apt.log" 2>&1 \
-      || { tail -n 20 "$logs/apt.log"; exit 1; }
-  fi
-  local e2e="$root/tests/e2e"
+  local e2e="$root/tests/e2e" npm_pid="" failed=0
+  # The npm packages download beside apt-get's Chromium: two downloads, neither waits on the other.
   if [ ! -d "$e2e/node_modules/@playwright/test" ] || [ ! -f "$e2e/node_modules/axe-core/axe.min.js" ] \
     || [ "$e2e/package-lock.json" -nt "$e2e/node_modules/.package-lock.json" ]; then
     say "installing the browser tests' npm packages (no browser download: tests use /usr/bin/chromium)"
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$e2e" --no-audit --no-fund >"$logs/e2e-npm.log" 2>&1 \
-      || { tail -n 20 "$logs/e2e-npm.log"; exit 1; }
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$e2e" --no-audit --no-fund >"$logs/e2e-npm.log" 2>&1 &
+    npm_pid=$!
   fi
+  if [ ! -x /usr/bin/chromium ]; then
+    say "installing Debian's chromium (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core; } >"$logs/apt.log" 2>&1; then
+      tail -n 20 "$logs/apt.log"; failed=1
+    fi
+  fi
+  if [ -n "$npm_pid" ] && ! wait "$npm_pid"; then tail -n 20 "$logs/e2e-npm.log"; failed=1; fi
+  [ "$failed" = 0 ] || { say "a browser install failed; see $logs"; exit 1; }
 }
 
+build=0 browser=0
 for what in "$@"; do
   case "$what" in
-    build) install_build_tools ;;
-    browser) install_browser ;;
+    build) build=1 ;;
+    browser) browser=1 ;;
     *) echo "usage: $0 build|browser ..." >&2; exit 2 ;;
   esac
 done
+# Asked for both (`make test`), the browser's installs (downloads and unpacking) run beside the build
+# tools' (cargo compiling on every core) instead of after them.
+pids=()
+if [ "$browser" = 1 ]; then install_browser & pids+=($!); fi
+if [ "$build" = 1 ]; then install_build_tools & pids+=($!); fi
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit "$status"

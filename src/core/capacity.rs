@@ -121,7 +121,7 @@ pub fn plan_at(
 
 /// ceil(load / rate) x gpus; 0 for no load, and 0 (no plan) when that count does not fit a u32: a
 /// count clamped to u32::MAX would claim GPUs that do not serve the load (a configuration serving
-/// 2e-12 req/s; tests/fuzz/search.rs found one).
+/// 2e-12 req/s; tests/it/fuzz/search.rs found one).
 pub fn gpus_for(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> u32 {
     let count = (load_req_per_s / rate_req_per_s).ceil() * f64::from(gpus);
     if count.is_finite() && count >= 1.0 && count <= f64::from(u32::MAX) {

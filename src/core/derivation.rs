@@ -4,7 +4,7 @@
 //! realistic calibration, and the cases in which no batch can run).
 //!
 //! Results come from [`super::roofline`] itself, so the panel shows the numbers the table shows;
-//! `tests/derivation.rs` recombines the operands as the formulas are printed and holds them equal
+//! `tests/it/derivation.rs` recombines the operands as the formulas are printed and holds them equal
 //! to those results for every preset.
 
 mod limits;

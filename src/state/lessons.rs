@@ -2,7 +2,7 @@
 //! presentation shows, and the inputs each loads: the worked example's defaults plus the lesson's settings),
 //! the `lesson=` key, and which lesson the current state still shows.
 //!
-//! Each sentence states numbers; `tests/lessons.rs` holds every one of them true for the state the
+//! Each sentence states numbers; `tests/it/lessons.rs` holds every one of them true for the state the
 //! lesson loads.
 
 use super::read;
@@ -138,7 +138,7 @@ pub const LESSONS: [Lesson; 8] = [
             (s.ttft_target_s, s.tpot_target_s) = (0.5, 0.02);
             i.placement.mode = PlacementMode::Disaggregated;
             // The split `core::placement::best_split` finds for this state on the GPU's interconnect
-            // (tests/lesson_disaggregation.rs holds it so); stated, not searched, to keep the search
+            // (tests/it/lesson_disaggregation.rs holds it so); stated, not searched, to keep the search
             // out of the page's first module.
             i.placement.split = Split {
                 prefill_instances: 2,

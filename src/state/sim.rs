@@ -95,7 +95,7 @@ pub const REQUESTS: NumberField =
     NumberField::new("requests", "Requests per rate", "requests", (100.0, 20_000.0)).whole();
 pub const SEED: NumberField = NumberField::new("seed", "Random seed", "", (0.0, 4_294_967_295.0)).whole();
 /// Seeds per rate by default: enough that the seed scenario's goodput (the worked example, p90,
-/// fixed or log-normal lengths) stays within 2% of its median (tests/sim_steady.rs measures it).
+/// fixed or log-normal lengths) stays within 2% of its median (tests/it/sim_steady.rs measures it).
 pub const DEFAULT_SEEDS: u32 = 7;
 pub const SEEDS: NumberField = NumberField::new("seeds", "Seeds per rate", "seeds", (1.0, 16.0)).whole();
 pub const CHUNK: NumberField =

@@ -1,6 +1,6 @@
 //! The measured profile's fit: the cost model's terms that best predict the published TPOTs, by a
 //! procedure, never by hand (`cargo run --bin calibrate` runs it on `data/calibration.csv` and writes
-//! `profile.rs`; `tests/calibration.rs` fails when the shipped profile differs from what it gives).
+//! `profile.rs`; `tests/it/calibration.rs` fails when the shipped profile differs from what it gives).
 //!
 //! Unknowns: the per-layer overhead (one for every GPU), each engine's per-step overhead (SGLang's 0
 //! by convention: the data, one model per GPU, cannot tell a per-step cost from a per-layer one, so

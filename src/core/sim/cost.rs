@@ -43,7 +43,7 @@ enum DraftCost {
 /// and no prompt attention only the GEMMs(T), the all-reduces(T) and the overhead remain (the
 /// intercept, by T); decode attention is held x one slope for every step ([`StepCost::decode_line`]);
 /// the prefill group is added as priced. Matches step_s to about 1e-13 relative
-/// (`tests/sim_decode_line.rs`). With speculation the drafter's time depends on the decodes, not
+/// (`tests/it/sim_decode_line.rs`). With speculation the drafter's time depends on the decodes, not
 /// on T alone, so there are no lines ([`StepLines::new`] is None).
 #[derive(Clone, Debug)]
 pub struct StepLines {
@@ -252,7 +252,7 @@ impl StepCost {
     /// in the held KV (the GEMMs and all-reduces are fixed; decode attention is held x max(bytes
     /// per token / bw, FLOPs per token / peak), the same bound at any held KV; the drafter's steps
     /// the same). The line is read off step_s at 0 and at [`DECODE_LINE_KV_TOKENS`] held tokens; in
-    /// floating point it matches step_s to about 1e-13 relative (`tests/sim_decode_line.rs`).
+    /// floating point it matches step_s to about 1e-13 relative (`tests/it/sim_decode_line.rs`).
     pub fn decode_line(&self, decode_tokens: u32) -> (f64, f64) {
         let at = |kv_tokens: f64| self.step_s(&StepWork { decode_tokens, kv_tokens, ..StepWork::default() });
         let intercept_s = at(0.0);

@@ -1,0 +1,197 @@
+//! The calibrated cost model: each term's equation and units against an independent computation, the
+//! ideal case reducing to the worked example exactly, the fit reproducing the shipped profile from the
+//! data, the transfer rule, and the `calib` / `engine` keys.
+
+use goodput_lab::calibration_data::{read, CSV};
+use goodput_lab::core::calibration::fit::fit;
+use goodput_lab::core::calibration::published::{UseClass, POINTS};
+use goodput_lab::core::calibration::render::{render_points, render_profile};
+use goodput_lab::core::calibration::report::{summarize, tpot_errors};
+use goodput_lab::core::calibration::transfer::{GpuProfile, Profile};
+use goodput_lab::core::calibration::{
+    cost_terms, resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot,
+};
+use goodput_lab::core::presets::{gpu_by_id, model_by_id};
+use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes, Scenario};
+use goodput_lab::state::{from_query, to_query, CalibrationChoice, WORKED_EXAMPLE};
+
+fn close(a: f64, b: f64, rel: f64, what: &str) {
+    assert!((a - b).abs() <= rel * b.abs().max(1e-30), "{what}: {a} vs {b}");
+}
+
+#[test]
+fn the_shipped_profile_and_points_are_what_the_fit_gives_on_the_data() {
+    let points = read(CSV).expect("the data file reads");
+    assert_eq!(points.len(), 48, "every row of data/calibration.csv");
+    let shipped_points = include_str!("../../src/core/calibration/published/data.rs");
+    assert_eq!(
+        render_points(&points),
+        shipped_points,
+        "published/data.rs is stale: cargo run --bin calibrate"
+    );
+    let shipped_profile = include_str!("../../src/core/calibration/profile.rs");
+    assert_eq!(
+        render_profile(&fit(&points)),
+        shipped_profile,
+        "profile.rs is stale: cargo run --bin calibrate"
+    );
+}
+
+#[test]
+fn the_data_file_is_the_shared_reference_copied_unchanged() {
+    let shared =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/measured/calibration.csv");
+    if let Ok(text) = std::fs::read_to_string(&shared) {
+        assert_eq!(text, CSV, "data/calibration.csv differs from the shared reference");
+    }
+    assert!(CSV.starts_with("id,source,"), "the header line");
+}
+
+#[test]
+fn the_ideal_cost_model_leaves_the_worked_example_exact() {
+    let s = WORKED_EXAMPLE;
+    assert_eq!(cost_terms(&s), CostTerms::IDEAL);
+    let explicit = Scenario { calibration: CostModel::Terms(CostTerms::IDEAL), ..s };
+    for batch in [1, 64, 96, 128, 160, 208] {
+        assert_eq!(step_time(&explicit, batch), step_time(&s, batch), "batch {batch}: bit for bit");
+    }
+    let ms = |b| (step_time(&s, b).step_s * 1e5).round() / 100.0;
+    assert_eq!([ms(16), ms(32), ms(64), ms(96), ms(128)], [6.08, 7.36, 9.92, 12.49, 15.05]);
+    let a = analyze(&s);
+    assert_eq!((a.knee_batch, a.kv_pool_batch), (64, 208));
+}
+
+/// The memory-bound decode step with explicit terms, computed here from the model's bytes.
+fn by_hand(s: &Scenario, t: &CostTerms, batch: f64) -> f64 {
+    let bw = s.gpu.hbm_bandwidth_bytes_per_s;
+    let layers = f64::from(s.model.layers);
+    let weights = weight_bytes(s) / bw / t.gemm.memory;
+    let kv = batch * kv_bytes_per_seq(s) / bw / t.decode_attention.memory;
+    weights + kv + t.step_overhead_s + layers * t.layer_overhead_s
+}
+
+#[test]
+fn each_term_adds_its_own_seconds_to_a_memory_bound_step() {
+    let t = CostTerms {
+        gemm: Efficiency { memory: 0.8, compute: 0.6 },
+        decode_attention: Efficiency { memory: 0.5, compute: 0.6 },
+        prefill_attention: Efficiency { memory: 0.5, compute: 0.6 },
+        step_overhead_s: 4e-4,
+        layer_overhead_s: 3e-5,
+        collective_latency_s: 0.0,
+    };
+    let s = Scenario { calibration: CostModel::Terms(t), ..WORKED_EXAMPLE };
+    for batch in [1_u32, 16, 64] {
+        close(step_time(&s, batch).step_s, by_hand(&s, &t, f64::from(batch)), 1e-12, "step");
+    }
+    // 32 layers x 30 µs + 0.4 ms = 1.36 ms of fixed cost.
+    close(step_time(&s, 1).overhead_s, 1.36e-3, 1e-12, "fixed overhead");
+}
+
+#[test]
+fn under_tensor_parallelism_each_layer_pays_two_all_reduce_latencies() {
+    let base = Scenario { tp: 4, ..WORKED_EXAMPLE };
+    let latency = CostTerms { collective_latency_s: 20e-6, ..CostTerms::IDEAL };
+    let with = Scenario { calibration: CostModel::Terms(latency), ..base };
+    let extra = step_time(&with, 8).step_s - step_time(&base, 8).step_s;
+    close(extra, 2.0 * 32.0 * 20e-6, 1e-9, "2 x layers x latency");
+    close(step_time(&with, 8).overhead_s, 2.0 * 32.0 * 20e-6, 1e-12, "a fixed cost of the step");
+    let tp1 = Scenario { tp: 1, ..with };
+    assert_eq!(
+        step_time(&tp1, 8).step_s,
+        step_time(&Scenario { tp: 1, ..base }, 8).step_s,
+        "no all-reduce at TP 1"
+    );
+}
+
+#[test]
+fn a_compute_fraction_stretches_a_compute_bound_prefill() {
+    let t = CostTerms { gemm: Efficiency { memory: 1.0, compute: 0.5 }, ..CostTerms::IDEAL };
+    let s = Scenario { calibration: CostModel::Terms(t), ..WORKED_EXAMPLE };
+    let ideal = goodput_lab::core::prefill::prefill_time(&WORKED_EXAMPLE);
+    let half = goodput_lab::core::prefill::prefill_time(&s);
+    // 2,048 prompt tokens make the GEMMs compute-bound: their time doubles at half the peak.
+    let gemm_ideal = ideal.terms.gemm.compute_s;
+    close(half.terms.gemm.compute_s, 2.0 * gemm_ideal, 1e-12, "GEMM compute at 50%");
+}
+
+fn profile_with(gpus: &'static [GpuProfile]) -> Profile<'static> {
+    Profile { layer_overhead_s: 0.0, engine_step_overhead_s: [0.0; 3], gpus }
+}
+
+#[test]
+fn a_gpu_without_data_borrows_its_generation_then_the_median_then_the_sibling() {
+    const GPUS: &[GpuProfile] = &[
+        GpuProfile { gpu_id: "h100-sxm", slots: [Some(0.9), None, None, None, None, None, None] },
+        GpuProfile { gpu_id: "mi300x", slots: [Some(0.5), None, Some(0.7), None, None, None, None] },
+        GpuProfile { gpu_id: "b200", slots: [Some(0.6), None, None, None, None, None, None] },
+    ];
+    let p = profile_with(GPUS);
+    assert_eq!(resolve(&p, "h200-sxm", Slot::GemmDense16), goodputs(0.9, Origin::SameGeneration("h100-sxm")));
+    assert_eq!(resolve(&p, "l4", Slot::GemmDense16), goodputs(0.6, Origin::Median));
+    assert_eq!(resolve(&p, "mi300x", Slot::GemmDense16), goodputs(0.5, Origin::Fitted));
+    assert_eq!(resolve(&p, "l4", Slot::GemmDense8), goodputs(0.6, Origin::Sibling(Slot::GemmDense16)));
+    assert_eq!(resolve(&p, "l4", Slot::Compute), goodputs(1.0, Origin::Ideal));
+}
+
+fn goodputs(value: f64, origin: Origin) -> goodput_lab::core::calibration::Resolved {
+    goodput_lab::core::calibration::Resolved { value, origin }
+}
+
+#[test]
+fn the_measured_profile_predicts_the_calibration_set_within_its_median_budget() {
+    let errors = tpot_errors(POINTS, &goodput_lab::core::calibration::profile::PROFILE);
+    assert_eq!(errors.len(), 27, "GPUStack's 7 and InferenceX's 20 TPOT rows at a known concurrency");
+    let s = summarize(&errors);
+    assert!(s.median_abs_error <= 0.05, "median |error| {:.3}", s.median_abs_error);
+    let fitted_ids: Vec<&str> = errors.iter().map(|e| e.id).collect();
+    for p in POINTS.iter().filter(|p| matches!(p.use_class, UseClass::Load | UseClass::Ceiling)) {
+        assert!(!fitted_ids.contains(&p.id), "{} is a throughput row, not fitted", p.id);
+    }
+}
+
+#[test]
+fn the_issues_cases_are_slower_under_the_measured_profile_than_the_ideal_roofline() {
+    let qwen = Scenario { model: *model_by_id("qwen3-8b").unwrap(), context_tokens: 343, ..WORKED_EXAMPLE };
+    let measured = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..qwen };
+    let (ideal_ms, measured_ms) = (step_time(&qwen, 1).step_s * 1e3, step_time(&measured, 1).step_s * 1e3);
+    assert!(
+        ideal_ms < 5.0 && measured_ms > 6.8 && measured_ms < 7.7,
+        "{ideal_ms} -> {measured_ms} (GPS-01: 7.22)"
+    );
+    let b200 = Scenario { gpu: *gpu_by_id("b200").unwrap(), ..measured };
+    assert!(
+        step_time(&b200, 1).step_s > step_time(&Scenario { calibration: CostModel::Ideal, ..b200 }, 1).step_s
+    );
+}
+
+#[test]
+fn calib_and_engine_keys_round_trip_through_the_url() {
+    let (inputs, notices) = from_query("calib=measured&engine=sglang");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(inputs.scenario.calibration, CostModel::Measured(Engine::Sglang));
+    assert_eq!(inputs.calibration_choice, CalibrationChoice::Measured);
+    let query = to_query(&inputs);
+    assert!(query.contains("calib=measured&engine=sglang"), "{query}");
+    assert_eq!(from_query(&query).0, inputs);
+    let (default_engine, _) = from_query("calib=measured");
+    assert_eq!(default_engine.engine(), Some(Engine::Vllm));
+    let (ideal, _) = from_query("calib=ideal");
+    assert_eq!(ideal.scenario.calibration, CostModel::Ideal);
+    let (fit, _) = from_query("calib=fit&measured=1:7.9,16:8.2,64:11.5");
+    assert_eq!(fit.calibration_choice, CalibrationChoice::Fit);
+    assert!(fit.realistic().is_some() && to_query(&fit).contains("calib=fit&mbu="), "{}", to_query(&fit));
+}
+
+#[test]
+fn bad_calib_and_engine_values_get_a_notice_and_a_fallback() {
+    let (inputs, notices) = from_query("calib=magic&engine=tgi");
+    assert_eq!(inputs.scenario.calibration, CostModel::Ideal);
+    assert!(notices.iter().any(|n| n.key == "calib" && n.message.contains("magic")), "{notices:?}");
+    assert!(notices.iter().any(|n| n.key == "engine" && n.message.contains("tgi")), "{notices:?}");
+    let (measured, notices) = from_query("calib=measured&engine=TGI");
+    assert_eq!(measured.engine(), Some(Engine::Vllm));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let (_, fit_notices) = from_query("calib=fit");
+    assert!(fit_notices.iter().any(|n| n.key == "calib"), "no points to fit: {fit_notices:?}");
+}

@@ -1,0 +1,93 @@
+//! Published measurements beside the model: which rows match a configuration, what the page's cost
+//! model predicts for each, how the table prints them, and the triangles both batch charts draw.
+
+use crate::common::worked_example;
+use goodput_lab::chart::{draw_interactivity_chart, draw_step_chart, ChartStyle, Palette};
+use goodput_lab::core::calibration::profile::PROFILE;
+use goodput_lab::core::calibration::published::POINTS;
+use goodput_lab::core::calibration::references::references;
+use goodput_lab::core::calibration::report::tpot_errors;
+use goodput_lab::core::calibration::{CostModel, Engine};
+use goodput_lab::core::curves::curves;
+use goodput_lab::core::presets::model_by_id;
+use goodput_lab::core::roofline::{analyze, Precision, Scenario};
+use goodput_lab::view::format::references::{row, signed_percent};
+use plotters::prelude::*;
+
+fn qwen(calibration: CostModel) -> Scenario {
+    Scenario { model: *model_by_id("qwen3-8b").unwrap(), calibration, ..worked_example() }
+}
+
+#[test]
+fn qwen3_8b_bf16_on_one_h100_matches_gpustacks_six_bf16_rows_and_fp8_its_seventh() {
+    let ids: Vec<&str> = references(&qwen(CostModel::Ideal)).iter().map(|r| r.point().id).collect();
+    assert_eq!(ids, ["GPS-01", "GPS-02", "GPS-03", "GPS-04", "GPS-05", "GPS-06"]);
+    let fp8 = Scenario { weight_precision: Precision::Fp8, ..qwen(CostModel::Ideal) };
+    let ids: Vec<&str> = references(&fp8).iter().map(|r| r.point().id).collect();
+    assert_eq!(ids, ["GPS-07"]);
+    assert!(references(&worked_example()).is_empty(), "no published Llama 3.1 8B BF16 run on one H100");
+}
+
+#[test]
+fn the_ideal_roofline_predicts_every_reference_faster_than_measured() {
+    let all = references(&qwen(CostModel::Ideal));
+    assert_eq!(all.len(), 6);
+    for r in all {
+        assert!(r.error() < -0.25, "{}: {:+.3}", r.point().id, r.error());
+    }
+}
+
+#[test]
+fn under_measured_engines_each_reference_carries_the_fits_own_prediction() {
+    let fitted = tpot_errors(POINTS, &PROFILE);
+    // The page predicts with the page's engine; the fit with each row's own: compare per engine.
+    for engine in Engine::ALL {
+        for r in references(&qwen(CostModel::Measured(engine))) {
+            let row = fitted.iter().find(|e| e.id == r.point().id).unwrap();
+            if r.point().engine == engine {
+                assert!((r.predicted_tpot_s / row.predicted - 1.0).abs() < 1e-12, "{}", row.id);
+            }
+            assert!((r.tpot_s / row.measured - 1.0).abs() < 1e-12, "{}", row.id);
+        }
+    }
+}
+
+#[test]
+fn the_table_prints_measured_predicted_and_a_signed_error() {
+    let r = references(&qwen(CostModel::Ideal))[0];
+    let cells = row(&r);
+    assert_eq!(cells[0], "GPS-01: vLLM v0.11.0, GPUStack performance lab, 2025-10/11 (doc)");
+    assert_eq!(cells[1], "1");
+    assert_eq!(cells[2], "233 / 221", "ShareGPT's mean lengths");
+    assert_eq!(cells[3], "7.28");
+    assert!(cells[5].starts_with('-') && cells[5].ends_with('%'), "{}", cells[5]);
+    assert_eq!(signed_percent(0.127), "+12.7%");
+    assert_eq!(signed_percent(-0.0004), "-0.0%");
+}
+
+/// Filled triangles in the text colour (SVG polygons) in a chart of `s`.
+fn triangles(s: &Scenario, step: bool) -> usize {
+    let c = curves(s, &analyze(s));
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
+        let drawn = if step {
+            draw_step_chart(&root, &c, &style)
+        } else {
+            draw_interactivity_chart(&root, &c, &style)
+        };
+        drawn.expect("chart draws");
+    }
+    let text = Palette::LIGHT.text;
+    let fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", text.0, text.1, text.2);
+    svg.split("<polygon").skip(1).filter(|el| el.split('>').next().is_some_and(|a| a.contains(&fill))).count()
+}
+
+#[test]
+fn both_batch_charts_draw_a_triangle_per_reference_and_one_in_the_legend() {
+    let s = qwen(CostModel::Measured(Engine::Vllm));
+    assert_eq!(triangles(&s, true), 6 + 1, "six GPUStack rows and the legend's");
+    assert_eq!(triangles(&s, false), 6 + 1);
+    assert_eq!(triangles(&worked_example(), true), 0, "no reference, no triangle, no legend entry");
+}
