@@ -116,6 +116,9 @@ async function main() {
   page.on('worker', (w) => w.on('console', (m) => { if (m.type() === 'error') st.errors.push(`worker console: ${m.text()}`); }));
   await page.goto(oursPage(base, '?sim=1&search=1').url);
   await page.waitForSelector('#batch-table tbody tr');
+  // Both panels have answered once: every module and worker is loaded before the first sample.
+  await page.waitForFunction(() => Number(document.getElementById('sim-status')?.dataset.sweeps) > 0
+    && Number(document.getElementById('search-status')?.dataset.searches) > 0, null, { timeout: 120_000, polling: 500 });
   const targets = await attachAll(page);
   console.log(`# soak: ${MINUTES} min, a change every ${CHANGE_MS} ms, a sample every ${SAMPLE_S} s, baseline at ${WARMUP_MINUTES} min`);
   st.started = Date.now();
