@@ -7,7 +7,7 @@ export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
 
-.PHONY: serve dist single test test-native test-browser bench setup setup-browser setup-test clean
+.PHONY: serve dist single test test-native test-browser bench bench-reference soak setup setup-browser setup-test clean
 
 ## serve: build and serve the app with live reload on http://127.0.0.1:8080
 serve: setup
@@ -42,13 +42,24 @@ test-browser: setup-test dist single
 
 ## bench: the benchmarks, printed against the budgets (not part of `make test`; results go in BENCHMARKS.md):
 ## the calibrated cost model's error on the published measurements (src/bin/calibrate.rs --report), the native simulator beside the peer inference-lab (bench/native, a crate of its own), then the browser
-## (bench/browser on dist/: interaction latency, cold load, the simulator in wasm). Fails if a budget fails.
-bench: dist setup-browser
+## (bench/browser on dist/: interaction latency, cold load, the simulator in wasm, and each figure side by side
+## with the reference page built in the same run). Fails if a budget fails.
+bench: dist bench-reference setup-browser
 	@status=0; \
 	cargo run --quiet --bin calibrate -- --report || status=1; \
 	(cd bench/native && cargo run --release) || status=1; \
 	node bench/browser/run.js || status=1; \
 	exit $$status
+
+## bench-reference: the reference page the browser figures are compared with (bench/reference, a crate of its
+## own: one slider, one plotters chart; the app's versions, release profile and wasm-opt level) in bench/reference/dist
+bench-reference: setup
+	cd bench/reference && CARGO_NET_OFFLINE=true trunk build --release
+
+## soak: our page with the simulator and the search open, a random control change every 200 ms for
+## SOAK_MINUTES (30): JS heap and wasm memory growth after the first 5 minutes, console errors. Not in `make test`.
+soak: dist setup-browser
+	node bench/browser/soak.js
 
 setup:
 	tools/install.sh build
@@ -61,4 +72,4 @@ setup-test:
 
 clean:
 	cargo clean
-	rm -rf dist dist-mono dist-single single.html tests/e2e/test-results
+	rm -rf dist dist-mono dist-single single.html tests/e2e/test-results bench/reference/dist bench/reference/target

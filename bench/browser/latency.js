@@ -1,7 +1,7 @@
 //! Interaction latency: every slider on the page dragged with Chromium input (drive.js), N `input`
 //! events each, from the input's first listener to the end of the frame that shows the new table
 //! and charts; simulator off and on.
-const { quantile, report, DIST } = require('./lib');
+const { quantile, report, oursPage } = require('./lib');
 const { drag } = require('./drive');
 
 const INPUTS = Number(process.env.BENCH_INPUTS || 200);
@@ -87,21 +87,23 @@ async function simSettled(page) {
   }, null, { timeout: 60_000 });
 }
 
-/** Measures every slider of the page at `query`; `label` names the run in metrics. Each slider is
+/** Measures every slider of the page `spec` (lib.js: oursPage, referencePage); `label` names the
+ *  run in metrics, `budgetMs` (or none) bounds each p95. Each slider is
  *  dragged (drive.js): with `gapFrames` 1 by a 120 Hz mouse (an input every frame), else one move
  *  every `gapFrames` frames. Until this issue the inputs were synthetic `input` events dispatched
  *  in a rAF callback (driveSlider, still used by cpu.js); a chart that redraws in a rAF callback
  *  draws such an input a frame later, which a dragged thumb's input (dispatched before the frame's
  *  rAF callbacks) never waits for. */
-async function measure(browser, base, query, label, budgetMs, gapFrames) {
+async function measure(browser, spec, label, budgetMs, gapFrames) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${base}/${DIST}/index.html${query}`);
-  await page.waitForSelector('#batch-table tbody tr');
+  await page.goto(spec.url);
+  await page.waitForSelector(spec.ready);
   const cdp = await page.context().newCDPSession(page);
   const sweeps = () => page.$eval('#sim-status', (s) => Number(s.dataset.sweeps)).catch(() => 0);
-  if (query.includes('sim=1')) await simSettled(page);
+  const budget = budgetMs === undefined ? undefined : { op: '<=', value: budgetMs };
+  if (spec.sim) await simSettled(page);
   const sweepsBefore = await sweeps();
   const all = [];
   const perSlider = {};
@@ -112,15 +114,15 @@ async function measure(browser, base, query, label, budgetMs, gapFrames) {
     all.push(...ms);
     perSlider[id] = { p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), max: Math.max(...ms), inputs: ms.length, inFrame: r.inFrame };
     report(`latency.${label}.${id}.p50`, perSlider[id].p50, 'ms');
-    report(`latency.${label}.${id}.p95`, perSlider[id].p95, 'ms', { op: '<=', value: budgetMs });
+    report(`latency.${label}.${id}.p95`, perSlider[id].p95, 'ms', budget);
     console.log(`#   ${id}: ${ms.length} inputs from ${r.moves} moves (${r.inFrame} dispatched at the start of the frame that showed them); `
       + `max ${perSlider[id].max.toFixed(1)} ms; ${r.chartsInView} canvases in view`);
   }
-  if (query.includes('sim=1')) {
+  if (spec.sim) {
     console.log(`#   simulator: ${(await sweeps()) - sweepsBefore} sweeps delivered and drawn during the run`);
   }
   report(`latency.${label}.all.p50`, quantile(all, 0.5), 'ms');
-  report(`latency.${label}.all.p95`, quantile(all, 0.95), 'ms', { op: '<=', value: budgetMs });
+  report(`latency.${label}.all.p95`, quantile(all, 0.95), 'ms', budget);
   if (errors.length) console.log(`#   page errors: ${errors.join('; ')}`);
   await page.close();
   return { inputs: all.length, sliders: perSlider, p50: quantile(all, 0.5), p95: quantile(all, 0.95) };
@@ -129,9 +131,9 @@ async function measure(browser, base, query, label, budgetMs, gapFrames) {
 /** Both runs: the default page (analytic view), then with the simulator open (`sim=1`). */
 async function latency(browser, base) {
   return {
-    analytic: await measure(browser, base, '', 'analytic', 8, 1),
-    simulator: await measure(browser, base, '?sim=1', 'sim', 16, SIM_GAP_FRAMES),
+    analytic: await measure(browser, oursPage(base), 'analytic', 8, 1),
+    simulator: await measure(browser, oursPage(base, '?sim=1'), 'sim', 16, SIM_GAP_FRAMES),
   };
 }
 
-module.exports = { latency, driveSlider, sliderIds, simSettled, SIM_GAP_FRAMES };
+module.exports = { latency, measure, driveSlider, sliderIds, simSettled, SIM_GAP_FRAMES };

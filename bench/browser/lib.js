@@ -10,10 +10,15 @@ const { chromium } = require('../../tests/e2e/node_modules/playwright-core');
 const ROOT = path.join(__dirname, '../..');
 // The build under test, relative to ROOT (BENCH_DIST, e.g. a copy of an earlier build to compare).
 const DIST = process.env.BENCH_DIST || 'dist';
+// The reference page (bench/reference, `make bench-reference`), relative to ROOT.
+const REFERENCE_DIST = process.env.BENCH_REFERENCE_DIST || 'bench/reference/dist';
 const TYPES = {
   '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
+
+// Every request the server answered, in order ({ path, t }): what reached the network, not a cache.
+const served = [];
 
 /** Serves the repository root (so the app runs under /dist/, as in the browser tests) on a free
  *  loopback port, uncompressed, with the caching headers of a typical static host (GitHub Pages:
@@ -21,6 +26,7 @@ const TYPES = {
  *  every history.replaceState, i.e. on every slider input. Resolves to { server, base }. */
 function serve() {
   const server = http.createServer((req, res) => {
+    served.push({ path: new URL(req.url, 'http://x').pathname, t: Date.now() });
     const file = path.join(ROOT, decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (!file.startsWith(ROOT)) { res.writeHead(403).end(); return; }
     fs.readFile(file, (err, body) => {
@@ -69,4 +75,15 @@ function report(metric, value, unit, budget) {
   results.push({ metric, value, unit, budget: budget || null, verdict });
 }
 
-module.exports = { ROOT, DIST, serve, launch, quantile, median, report, results };
+/** The page under test at `query`: its URL, the selector that says it is drawn, whether the
+ *  simulator is open. */
+function oursPage(base, query = '') {
+  return { name: 'ours', url: `${base}/${DIST}/index.html${query}`, ready: '#batch-table tbody tr', sim: query.includes('sim=1') };
+}
+
+/** The reference page: one range input and one chart, whose canvas gets `data-draws` once drawn. */
+function referencePage(base) {
+  return { name: 'reference', url: `${base}/${REFERENCE_DIST}/index.html`, ready: 'canvas[data-draws]', sim: false };
+}
+
+module.exports = { ROOT, DIST, REFERENCE_DIST, serve, served, launch, quantile, median, report, results, oursPage, referencePage };

@@ -1,13 +1,13 @@
 //! Load: what a first visit fetches (raw and gzipped bytes per file) and the time from navigation
 //! to the first chart drawn, over cold loads of dist/index.html.
 const zlib = require('zlib');
-const { median, report, DIST } = require('./lib');
+const { median, report, oursPage } = require('./lib');
 
 const LOADS = 5;
 
 /** One cold load in a fresh context with the cache disabled: every response body until the page
  *  is idle, and the `goodput:first-chart` mark's time from navigation start (ms). */
-async function coldLoad(browser, base) {
+async function coldLoad(browser, spec) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -16,11 +16,14 @@ async function coldLoad(browser, base) {
   const bodies = [];
   page.on('response', (r) => bodies.push(r.body().then((b) => ({ url: r.url(), status: r.status(), body: b }))
     .catch(() => ({ url: r.url(), status: r.status(), body: Buffer.alloc(0) }))));
-  await page.goto(`${base}/${DIST}/index.html`);
-  // Idle: the first chart is on the page and no request has been in flight for 500 ms.
-  await page.waitForFunction(() => performance.getEntriesByName('goodput:first-chart').length > 0, null, { timeout: 30_000 });
+  await page.goto(spec.url);
+  // Idle: the first chart is on the page and no request has been in flight for 500 ms. The
+  // reference page has no mark: its time to the first chart is not measured.
+  const mark = spec.name === 'ours';
+  if (mark) await page.waitForFunction(() => performance.getEntriesByName('goodput:first-chart').length > 0, null, { timeout: 30_000 });
+  else await page.waitForSelector(spec.ready);
   await page.waitForLoadState('networkidle');
-  const firstChartMs = await page.evaluate(() => performance.getEntriesByName('goodput:first-chart')[0].startTime);
+  const firstChartMs = mark ? await page.evaluate(() => performance.getEntriesByName('goodput:first-chart')[0].startTime) : NaN;
   // Each file once: Chromium may ask for the icon twice (the <link> and the tab), which a host's
   // cache would answer; the second fetch is counted in `fetches`, not in the bytes.
   const files = [];
@@ -37,7 +40,7 @@ async function coldLoad(browser, base) {
 /** Five cold loads: the files of the first (the others must fetch the same bytes), the median time. */
 async function load(browser, base) {
   const runs = [];
-  for (let i = 0; i < LOADS; i++) runs.push(await coldLoad(browser, base));
+  for (let i = 0; i < LOADS; i++) runs.push(await coldLoad(browser, oursPage(base)));
   const { files } = runs[0];
   const sum = (fs, k) => fs.reduce((a, f) => a + f[k], 0);
   for (const f of [...files].sort((a, b) => b.gzip - a.gzip)) {
@@ -58,4 +61,4 @@ async function load(browser, base) {
   return { files, raw, gzip, firstChartMs: times, firstChartMedianMs: median(times), sameEveryLoad: same };
 }
 
-module.exports = { load };
+module.exports = { load, coldLoad };

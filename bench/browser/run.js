@@ -1,7 +1,7 @@
-//! `node bench/browser/run.js [load] [sim] [search] [latency] [drag] [cpu]`: the browser benchmarks of dist/
-//! (build it first with `make dist`) in headless Debian Chromium on loopback; every part unless
-//! some are named. Prints one line per metric (name, value, unit, budget, PASS/FAIL; lines starting with #
-//! are detail) and writes bench/browser/results.json. BENCH_INPUTS sets inputs per slider (200).
+//! `node bench/browser/run.js [load] [sim] [search] [latency] [drag] [cpu] [compare]`: the browser benchmarks
+//! of dist/ (build it first with `make dist`; `compare` also needs the reference page, `make bench-reference`)
+//! in headless Debian Chromium on loopback; every part unless some are named. Prints one line per metric
+//! (name, value, unit, budget, PASS/FAIL; lines starting with # are detail) and writes bench/browser/results.json. BENCH_INPUTS sets inputs per slider (200).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -13,6 +13,7 @@ const { sim } = require('./sim');
 const { search } = require('./search');
 const { cpu } = require('./cpu');
 const { dragBench } = require('./drag');
+const { compare } = require('./compare');
 
 /** The machine, as BENCHMARKS.md records it. */
 function machine() {
@@ -60,6 +61,10 @@ async function main() {
     if (want('cpu')) {
       console.log('# main-thread CPU time per slider input (traced; excludes waiting for a core)');
       out.cpu = await cpu(browser, base);
+    }
+    if (want('compare')) {
+      console.log('# side by side with the reference page (bench/reference/dist, built in the same run)');
+      out.compare = await compare(browser, base);
     }
   } finally {
     await browser.close();

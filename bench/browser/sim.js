@@ -104,17 +104,9 @@ async function lastSweep(page) {
   });
 }
 
-/** Cold: the default page, then the simulator opened (the worker's files fetched and compiled then).
- *  Warm: the seed set to 2 and back to 1, five times; each return is a sweep of the default state. */
-async function sweepTime(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${base}/${DIST}/index.html`);
-  await page.waitForSelector('#batch-table tbody tr');
-  await page.click('#sim-toggle');
-  let n = await settled(page, 0);
-  const cold = await lastSweep(page);
-  console.log(`#   cold sweep: ${cold.status}`);
+/** RUNS warm sweeps of the default state on `page` (its simulator open, `n` sweeps delivered): the
+ *  seed set to 2 and back to 1, each return timed. Resolves to their lastSweep()s. */
+async function warmSweeps(page, n) {
   const warm = [];
   for (let i = 0; i < RUNS; i++) {
     for (const seed of ['2', '1']) {
@@ -125,6 +117,21 @@ async function sweepTime(browser, base) {
       if (seed === '1') warm.push(s);
     }
   }
+  return warm;
+}
+
+/** Cold: the default page, then the simulator opened (the worker's files fetched and compiled then).
+ *  Warm: the seed set to 2 and back to 1, five times; each return is a sweep of the default state. */
+async function sweepTime(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/${DIST}/index.html`);
+  await page.waitForSelector('#batch-table tbody tr');
+  await page.click('#sim-toggle');
+  const n = await settled(page, 0);
+  const cold = await lastSweep(page);
+  console.log(`#   cold sweep: ${cold.status}`);
+  const warm = await warmSweeps(page, n);
   console.log(`#   warm sweeps: ${warm.map((s) => s.ms.toFixed(1)).join(', ')} ms; last: ${warm[RUNS - 1].status}`);
   await context.close();
   report('sim.sweep.cold', cold.ms, 'ms', { op: '<=', value: 100 });
@@ -162,4 +169,4 @@ async function sim(browser, base) {
   };
 }
 
-module.exports = { sim };
+module.exports = { sim, settled, lastSweep, warmSweeps };
