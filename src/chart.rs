@@ -2,8 +2,8 @@
 //! page draws to a canvas and native tests draw the same charts to SVG.
 
 pub mod attainment;
-pub mod batch;
 mod axes;
+pub mod batch;
 pub mod frame;
 pub mod hold;
 pub mod interactivity;
@@ -27,7 +27,9 @@ pub use axes::{
     xy_axes_labelled,
 };
 pub use frame::{ChartFrame, FrameResult};
-pub use interactivity::{draw_interactivity_chart, draw_interactivity_chart_held, draw_interactivity_chart_marked};
+pub use interactivity::{
+    draw_interactivity_chart, draw_interactivity_chart_held, draw_interactivity_chart_marked,
+};
 pub use legend::{legend_and_plot, LegendItem, MarkerShape};
 pub use marks::{
     batch_series, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee, sweep_series,

@@ -5,8 +5,8 @@ pub mod chart; // drawing functions generic over plotters' DrawingBackend, one f
 pub mod core; // the pure model: roofline, presets, batch table, curves
 pub mod protocol; // the closed message sets between modules and workers (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
-pub mod view; // view models: what the page prints (pure)
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui; // Leptos components in feature folders (browser only)
+pub mod view; // view models: what the page prints (pure)
 #[cfg(target_arch = "wasm32")]
 pub mod worker_scope; // the worker side of the module Web Workers (browser only)

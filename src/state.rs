@@ -27,8 +27,8 @@ use crate::core::calibration::{CostModel, Engine};
 use crate::core::presets::ModelSpec;
 use crate::core::roofline::{context_for, Calibration, Scenario};
 use fields::{CTX, OUT, PROMPT};
-use read::UrlId;
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
+use read::UrlId;
 pub use stops::{log_stops, nearest_stop_index};
 pub use validation::validate;
 

@@ -128,14 +128,16 @@ fn mark_overloaded<DB: DrawingBackend>(
     let (xs, _) = chart.plotting_area().get_pixel_range();
     let (ax, ay) = chart.backend_coord(&(x, y));
     let goodput_bottom = chart.backend_coord(&(x, goodput_label_y)).1 + style.px(4.0) as i32 + h;
-    let sides = if x > 0.5 * chart.x_range().end { [HPos::Right, HPos::Left] } else { [HPos::Left, HPos::Right] };
+    let sides =
+        if x > 0.5 * chart.x_range().end { [HPos::Right, HPos::Left] } else { [HPos::Left, HPos::Right] };
     let fits = |side: &HPos| {
         let left = if matches!(side, HPos::Right) { ax - w } else { ax };
         left >= xs.start && left + w <= xs.end
     };
     let Some(side) = sides.into_iter().find(fits).filter(|_| ay - h > goodput_bottom) else { return Ok(()) };
     let font = font.pos(Pos::new(side, VPos::Bottom));
-    chart.draw_series(std::iter::once(EmptyElement::at((x, y)) + Text::new(OVERLOADED_MARK, (0, 0), font)))?;
+    chart
+        .draw_series(std::iter::once(EmptyElement::at((x, y)) + Text::new(OVERLOADED_MARK, (0, 0), font)))?;
     Ok(())
 }
 

@@ -111,11 +111,14 @@ impl LabelFit {
         y_label: &dyn Fn(&f64) -> String,
         style: &ChartStyle,
     ) -> LabelFit {
-        let size = |text: &str, css_px: f64| plot.estimate_text_size(text, &style.font(css_px)).unwrap_or((0, 0));
+        let size =
+            |text: &str, css_px: f64| plot.estimate_text_size(text, &style.font(css_px)).unwrap_or((0, 0));
         // The top tick's label is as wide as any: ticks are round values up to the axis end.
-        let y_widest = [y_label(&y_max), y_label(&(y_max * 0.9))].iter().map(|t| size(t, TICK_CSS_PX).0).max();
+        let y_widest =
+            [y_label(&y_max), y_label(&(y_max * 0.9))].iter().map(|t| size(t, TICK_CSS_PX).0).max();
         let (_, desc_h) = size("Ag", AXIS_DESC_CSS_PX);
-        let y_area_px = (y_widest.unwrap_or(0) + desc_h + style.px(16.0)).max(style.px(Y_LABEL_AREA_MIN_CSS_PX));
+        let y_area_px =
+            (y_widest.unwrap_or(0) + desc_h + style.px(16.0)).max(style.px(Y_LABEL_AREA_MIN_CSS_PX));
         let (x_widest, tick_h) = size(&tick_label(x_max, x_max), TICK_CSS_PX);
         let (w, h) = plot.dim_in_pixel();
         let margins = 2 * style.px(MARGIN_CSS_PX);

@@ -6,7 +6,9 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 
 use super::hold::HeldEnds;
-use super::{draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartStyle, FrameResult};
+use super::{
+    draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartStyle, FrameResult,
+};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
 

@@ -7,8 +7,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::hold::HeldEnds;
 use super::frame::{mark_point_ring, ChartFrame, FrameResult};
+use super::hold::HeldEnds;
 use super::references;
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
 use crate::core::curves::Curves;
@@ -53,8 +53,11 @@ pub fn draw_interactivity_chart_held<DB: DrawingBackend>(
     let (fitting, ideal) = (curves.ladder.as_slice(), curves.ideal_ladder.as_slice());
     let target_x = target_tokens_per_s_per_user(curves.tpot_target_s);
     let plotted = || fitting.iter().chain(ideal);
-    let x_max = held.x_or(axis_top(plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0))));
-    let y_max = held.y_or(axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1))));
+    let x_max = held.x_or(axis_top(
+        plotted().map(|pt| pt.tokens_per_s_per_user).chain(target_x).chain(published.iter().map(|p| p.0)),
+    ));
+    let y_max =
+        held.y_or(axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1))));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
     let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;
     let on_plot = |points: &[BatchPoint]| speeds(points).iter().map(|xy| chart.backend_coord(xy)).collect();
@@ -126,7 +129,8 @@ fn draw_target<DB: DrawingBackend>(
     let full = format!("TPOT target {} ms = {} tokens/s/user", target_ms(tpot_target_s), thousands(x));
     // A phone's plot is narrower than the whole sentence: then the target alone, kept inside it.
     let plot_w = chart.plotting_area().get_pixel_range().0.len() as u32;
-    let fits = chart.plotting_area().estimate_text_size(&full, &style.font(13.0)).is_ok_and(|(w, _)| w < plot_w);
+    let fits =
+        chart.plotting_area().estimate_text_size(&full, &style.font(13.0)).is_ok_and(|(w, _)| w < plot_w);
     let text = if fits { full } else { format!("TPOT target {} ms", target_ms(tpot_target_s)) };
     let label = Label { text, color, at: (x, y_max), placements: &TARGET_PLACEMENTS, force: true };
     place_label(chart, label, style, clutter)?;

@@ -4,8 +4,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::hold::HeldEnds;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
+use super::hold::HeldEnds;
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,
     ChartStyle, DrawResult, LegendItem,

@@ -7,8 +7,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::hold::HeldEnds;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
+use super::hold::HeldEnds;
 use super::references;
 use super::{
     axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,

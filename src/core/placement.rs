@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::roofline::Scenario;
 use crate::core::url_id::UrlId;
-use colocated::{best_rate, unchunked_probe};
 pub use colocated::chunked_best;
+use colocated::{best_rate, unchunked_probe};
 pub use disaggregated::{
-    beats, best_split, combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side, sides,
-    DecodeSide, PrefillSide,
+    beats, best_split, combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side,
+    sides, DecodeSide, PrefillSide,
 };
 pub use percentile::Percentile;
 
@@ -180,12 +180,7 @@ impl Comparison {
 
 /// Colocated (chunked at `chunk_tokens`, and unchunked) against `split`, on `scenario`'s targets
 /// at `percentile`.
-pub fn compare(
-    scenario: &Scenario,
-    chunk_tokens: u32,
-    split: &Split,
-    percentile: &Percentile,
-) -> Comparison {
+pub fn compare(scenario: &Scenario, chunk_tokens: u32, split: &Split, percentile: &Percentile) -> Comparison {
     Comparison {
         chunked: chunked_best(scenario, chunk_tokens, percentile),
         unchunked: best_rate(scenario, |r, probe| unchunked_probe(scenario, r, probe, percentile)),

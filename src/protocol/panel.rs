@@ -18,15 +18,15 @@ use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::Calibration;
 use crate::core::search::Config;
 use crate::state::custom::reconcile_model;
+use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
 use crate::state::placement::PlacementInputs;
+use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT};
 use crate::state::search::SearchInputs;
 use crate::state::sim::SimInputs;
-use crate::state::view::{Panel, View};
-use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
-use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT};
 use crate::state::sim::{
     ATTAIN_INPUT, BURST_INPUT, LENGTH_CV_INPUT, POINTS_INPUT, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
 };
+use crate::state::view::{Panel, View};
 use crate::state::Inputs;
 
 /// Everything of the page's state a panel reads.

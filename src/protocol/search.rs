@@ -8,8 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 use crate::core::search::{groups, search_group, Found, Group, SearchSpec};
+use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 
 /// The most workers one search is split over.
 pub const SHARDS_MAX: u8 = 8;

@@ -12,12 +12,12 @@ pub use second_round::{join_second_round, second_round, second_round_parts_for, 
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 use crate::core::placement::{Disaggregated, Split};
 use crate::core::sim::{
     combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress, ChunkPoint,
     Counting, DisaggConfig, LoadMode, SimConfig, SimPlan, Sweep,
 };
+use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
 pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];

@@ -4,8 +4,8 @@
 use super::custom::{write_fields, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{OUT, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL};
 use super::{lessons, prefix, spec, validate, view, Inputs, Notice};
-use crate::core::url_id::UrlId;
 use crate::core::presets::{CustomGpu, CustomModel, CUSTOM_ID};
+use crate::core::url_id::UrlId;
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.

@@ -28,12 +28,8 @@ pub enum SortKey {
 }
 
 impl UrlId for SortKey {
-    const VARIANTS: &'static [SortKey] = &[
-        SortKey::GoodputPerGpu,
-        SortKey::UsdPerMillionTokens,
-        SortKey::GpusForLoad,
-        SortKey::TokensPerUser,
-    ];
+    const VARIANTS: &'static [SortKey] =
+        &[SortKey::GoodputPerGpu, SortKey::UsdPerMillionTokens, SortKey::GpusForLoad, SortKey::TokensPerUser];
 
     fn url_id(self) -> &'static str {
         match self {

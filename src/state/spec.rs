@@ -110,9 +110,9 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Speculation {
     let acceptance = read::number(raw, &ACCEPTANCE, defaults.acceptance, notices);
     let drafter = match read::choice(raw, "spec", SpecMode::Off, notices) {
         SpecMode::Draft => Drafter::Model(read_draft(raw, notices)),
-        SpecMode::Head => Drafter::Head {
-            layer_cost_fraction: read::number(raw, &HEAD_COST, DEFAULT_HEAD_COST, notices),
-        },
+        SpecMode::Head => {
+            Drafter::Head { layer_cost_fraction: read::number(raw, &HEAD_COST, DEFAULT_HEAD_COST, notices) }
+        }
         SpecMode::Off => Drafter::Off,
     };
     Speculation { drafter, draft_tokens, acceptance }

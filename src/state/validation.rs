@@ -7,9 +7,9 @@ use super::{
     calibration, context_tokens_max_for, placement, prefix, prompt_tokens_max_for, read, search, sim, spec,
     Inputs, Notice, RawQuery,
 };
+use crate::core::prefix::PrefixCache;
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
-use crate::core::prefix::PrefixCache;
 use crate::core::roofline::{context_for, CostModel, Precision, Scenario};
 
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
@@ -55,8 +55,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
     let lookup = |key: &str| raw.get(key).map(str::to_string);
     let model = read_model(raw, &lookup, notices);
     let gpu = read_gpu(raw, &lookup, notices);
-    let weight_precision =
-        read::choice_in(raw, "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
+    let weight_precision = read::choice_in(raw, "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
     let kv_precision = read::choice_in(raw, "kv", &Precision::KV, defaults.kv_precision, notices);
     let tp = read::tp(raw, "tp", notices);
     // The output is read first (the context follows from it), its notice kept in key order.

@@ -5,9 +5,9 @@
 use crate::core::roofline::{analyze, Precision};
 use crate::core::sim::{Counting, LoadMode, RatePoint, SeedBand, Sweep};
 use crate::core::table::{batch_table, BatchRow};
-use crate::view::format::{gb, ms, ms_or_dash, percent, req_per_s, significant, thousands, yes_no};
 use crate::state::fields::{MBU, OVERHEAD, TPOT};
 use crate::state::Inputs;
+use crate::view::format::{gb, ms, ms_or_dash, percent, req_per_s, significant, thousands, yes_no};
 
 /// Every file name starts with this.
 pub const FILE_PREFIX: &str = "goodput-lab";
@@ -182,7 +182,8 @@ pub fn sim_sweep_csv(sweep: &Sweep, load: LoadMode, counting: Counting) -> Strin
 /// The search table's rows `shown` (indices into `rows`, filtered and sorted: every one, not only
 /// the page's top N) as CSV, with the page's printed values.
 pub fn search_csv(rows: &[crate::core::search::Row], shown: &[usize]) -> String {
-    let body = shown.iter().filter_map(|&i| rows.get(i)).map(|r| crate::view::format::search::cells(r).to_vec());
+    let body =
+        shown.iter().filter_map(|&i| rows.get(i)).map(|r| crate::view::format::search::cells(r).to_vec());
     write_csv(&crate::view::format::search::HEADERS, body)
 }
 

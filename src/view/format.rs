@@ -275,7 +275,10 @@ pub fn sim_plan_line(
     };
     let run = format!("a finite run over {} seeds", sweep.seeds);
     let Some(u) = unit else {
-        return format!("For {} req/s: {sim_text} ({run}); the capacity plan finds no rate inside both targets.", fixed(load_req_per_s, 2));
+        return format!(
+            "For {} req/s: {sim_text} ({run}); the capacity plan finds no rate inside both targets.",
+            fixed(load_req_per_s, 2)
+        );
     };
     let plan = gpus_for(load_req_per_s, u.rate_req_per_s, u.gpus);
     let why = if plan == sim {

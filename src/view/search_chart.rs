@@ -9,7 +9,12 @@ use crate::core::search::{Layout, Row};
 pub const TITLE: &str = "Tokens/s per GPU against tokens/s per user, every configuration";
 
 /// The chart's data from the run's rows, the shown indices and the hovered row.
-pub fn chart_data(rows: &[Row], shown: &[usize], hovered: Option<usize>, tpot_target_s: f64) -> SearchChartData {
+pub fn chart_data(
+    rows: &[Row],
+    shown: &[usize],
+    hovered: Option<usize>,
+    tpot_target_s: f64,
+) -> SearchChartData {
     let picked: Vec<Row> = shown.iter().map(|&i| rows[i]).collect();
     let points = picked
         .iter()
@@ -34,4 +39,3 @@ pub fn describe(data: Option<&SearchChartData>) -> String {
         None => format!("{TITLE}: searching…"),
     }
 }
-

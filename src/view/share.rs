@@ -3,10 +3,10 @@
 //! snippet, and such a link read back. Pure, so native tests check it.
 
 use crate::core::fit::MeasuredPoint;
-use crate::view::format::{target_ms, thousands};
 use crate::state::measured::{self, with_measured};
 use crate::state::view::{Mode, Panel, View};
 use crate::state::{from_page_query, page_query, parse_raw, Inputs, Notice};
+use crate::view::format::{target_ms, thousands};
 
 /// The sizes the embed code offers, in CSS pixels (width, height).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

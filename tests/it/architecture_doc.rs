@@ -23,7 +23,8 @@ fn every_path_the_architecture_doc_names_exists() {
     let doc = fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md");
     let named = paths_named(&doc);
     assert!(named.len() > 50, "the code map names {} paths", named.len());
-    let missing: Vec<&String> = named.iter().filter(|p| !root.join(p.trim_end_matches('/')).exists()).collect();
+    let missing: Vec<&String> =
+        named.iter().filter(|p| !root.join(p.trim_end_matches('/')).exists()).collect();
     assert!(missing.is_empty(), "named in docs/architecture.md but absent: {missing:?}");
 }
 

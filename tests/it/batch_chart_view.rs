@@ -46,7 +46,10 @@ fn with_a_loose_target_the_descriptions_say_the_kv_pool_binds() {
     for kind in BatchChart::ALL {
         let text = describe(kind, &c);
         let lower = text.to_lowercase();
-        assert!(lower.contains(&format!("the kv pool, batch {}, is the largest that runs", c.kv_pool_batch)), "{kind:?}: {text}");
+        assert!(
+            lower.contains(&format!("the kv pool, batch {}, is the largest that runs", c.kv_pool_batch)),
+            "{kind:?}: {text}"
+        );
         assert!(!lower.contains("the knee is batch"), "{kind:?}: {text}");
     }
 }
@@ -55,7 +58,14 @@ fn with_a_loose_target_the_descriptions_say_the_kv_pool_binds() {
 fn the_readout_of_batch_64_meets_both_targets_and_of_128_misses_tpot() {
     let at_64 = evaluate(&WORKED_EXAMPLE, 64);
     let text = readout_sentence(&at_64);
-    assert!(text.starts_with(&format!("Batch 64: {} ms per step, {} tokens/s", ms(at_64.step.step_s), thousands(at_64.tokens_per_s))), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "Batch 64: {} ms per step, {} tokens/s",
+            ms(at_64.step.step_s),
+            thousands(at_64.tokens_per_s)
+        )),
+        "{text}"
+    );
     assert!(text.contains("meets the TPOT target and the TTFT target"), "{text}");
     let at_128 = evaluate(&WORKED_EXAMPLE, 128);
     let text = readout_sentence(&at_128);

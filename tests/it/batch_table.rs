@@ -3,7 +3,9 @@
 use crate::common::{worked_example, worked_example_fp8_kv};
 use goodput_lab::core::roofline::{analyze, Scenario};
 use goodput_lab::core::table::{batch_table, BatchRow};
-use goodput_lab::view::format::{fixed, headline, ms, percent, percent_trimmed, req_per_s, thousands, yes_no};
+use goodput_lab::view::format::{
+    fixed, headline, ms, percent, percent_trimmed, req_per_s, thousands, yes_no,
+};
 
 /// A row as the page prints it: batch, step (ms), tokens/s, meets TPOT, goodput (req/s).
 fn printed(row: &BatchRow) -> [String; 5] {

@@ -16,7 +16,8 @@ fn changed(input: &InputField) -> (Inputs, Inputs) {
     let before = Inputs::default();
     let now = (input.get)(&before);
     let f = input.field;
-    let far = if (f.to_display(now) - f.min).abs() > (f.max - f.to_display(now)).abs() { f.min } else { f.max };
+    let far =
+        if (f.to_display(now) - f.min).abs() > (f.max - f.to_display(now)).abs() { f.min } else { f.max };
     let mut after = before;
     (input.set)(&mut after, f.to_base(far));
     (before, after)
@@ -77,7 +78,11 @@ fn every_bound_control_in_the_panels_folder_is_a_listed_body_input() {
         let source = fs::read_to_string(&file).expect("readable");
         for name in bound_names(&source) {
             seen += 1;
-            assert!(list.contains(&format!("    {name},")), "{}: {name} is not in BODY_INPUTS", file.display());
+            assert!(
+                list.contains(&format!("    {name},")),
+                "{}: {name} is not in BODY_INPUTS",
+                file.display()
+            );
         }
     }
     assert_eq!(seen, BODY_INPUTS.len(), "each body input bound once in src/ui/panels");

@@ -10,8 +10,8 @@ use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::presets::GPUS;
 use goodput_lab::core::search::{row_for, Config, Layout};
 use goodput_lab::core::sim::{simulate, sweep, LengthDist, SimConfig};
-use goodput_lab::view::format::placement::rows;
 use goodput_lab::state::{from_query, Inputs};
+use goodput_lab::view::format::placement::rows;
 
 /// The engineer: Llama 3.1 70B FP8 on 4 x H100, 2,048-token prompts, 300-token answers,
 /// TPOT 30 ms, TTFT 1 s, 50 req/s (context 2,048 + 300 / 2 = 2,198).

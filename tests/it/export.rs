@@ -7,11 +7,11 @@ use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
 use goodput_lab::core::sim::{sweep, SimConfig};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;
+use goodput_lab::state::sim::SimInputs;
+use goodput_lab::state::{from_query, Inputs};
 use goodput_lab::view::export::{
     batch_table_csv, file_name, seed_range_cell, sim_sweep_csv, sim_table_csv, table_csv,
 };
-use goodput_lab::state::sim::SimInputs;
-use goodput_lab::state::{from_query, Inputs};
 
 /// The CSV parsed back: header, then rows of cells.
 fn parse(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {

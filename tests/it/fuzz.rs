@@ -38,10 +38,6 @@ use goodput_lab::core::roofline::{
 };
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
-use goodput_lab::view::derivation_text::{general_reasons, lines};
-use goodput_lab::view::export::{batch_table_csv, file_name, sim_sweep_csv, sim_table_csv};
-use goodput_lab::view::format::{headline, sim_goodput, NOT_A_NUMBER};
-use goodput_lab::view::share::{link_query, scenario_summary};
 use goodput_lab::protocol::sim::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{
@@ -54,6 +50,10 @@ use goodput_lab::state::sim::{
 };
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
+use goodput_lab::view::derivation_text::{general_reasons, lines};
+use goodput_lab::view::export::{batch_table_csv, file_name, sim_sweep_csv, sim_table_csv};
+use goodput_lab::view::format::{headline, sim_goodput, NOT_A_NUMBER};
+use goodput_lab::view::share::{link_query, scenario_summary};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.

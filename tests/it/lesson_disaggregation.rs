@@ -6,10 +6,10 @@ use crate::common::{assert_close, wait_p90_by_hand, Z90};
 use goodput_lab::core::placement::{best_split, compare, Binds, Comparison, PlacementMode, Split};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{evaluate, step_time_at, Scenario};
-use goodput_lab::view::format::placement::{rows, PlacementRow};
-use goodput_lab::view::format::{ms, significant};
 use goodput_lab::state::lessons::{lesson, Lesson};
 use goodput_lab::state::Inputs;
+use goodput_lab::view::format::placement::{rows, PlacementRow};
+use goodput_lab::view::format::{ms, significant};
 
 /// Lesson 7, its inputs and its comparison, as the placement panel computes it.
 fn loaded() -> (&'static Lesson, Inputs, Comparison) {

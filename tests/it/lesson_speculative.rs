@@ -6,10 +6,10 @@ use crate::common;
 use goodput_lab::core::derivation::derive_scenario;
 use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, kv_bytes_per_seq, Bound, Scenario};
 use goodput_lab::core::spec::{Drafter, Speculation};
-use goodput_lab::view::derivation_text::lines;
-use goodput_lab::view::format::{fixed, ms, req_per_s, size};
 use goodput_lab::state::lessons::lesson;
 use goodput_lab::state::{from_page_query, page_query};
+use goodput_lab::view::derivation_text::lines;
+use goodput_lab::view::format::{fixed, ms, req_per_s, size};
 
 fn says(text: &str) {
     let l = lesson(8).expect("lesson 8");

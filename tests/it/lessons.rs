@@ -7,13 +7,13 @@ use goodput_lab::core::roofline::{
     analyze, evaluate, step_terms, Analysis, Bound, Limit, Precision, Scenario, StepMix,
 };
 use goodput_lab::core::sim::{LengthDist, Sweep};
-use goodput_lab::view::format::{ms, percent, req_per_s, significant, sim_goodput};
 use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::fields::{TPOT, TTFT};
 use goodput_lab::state::lessons::{active, lesson, step, Lesson, LESSONS};
 use goodput_lab::state::sim::ArrivalKind;
 use goodput_lab::state::view::{Mode, Panel, Theme, View};
 use goodput_lab::state::{from_page_query, page_query, Inputs};
+use goodput_lab::view::format::{ms, percent, req_per_s, significant, sim_goodput};
 
 fn loaded(number: u8) -> (&'static Lesson, Scenario, Analysis) {
     let l = lesson(number).expect("lessons 1 to 8 exist");

@@ -101,10 +101,13 @@ fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
     files.retain(|f| !f.starts_with(root.join("bin")));
     let sources: Vec<(Module, String)> = files
         .iter()
-        .map(|f| (module_of(f.strip_prefix(&root).expect("under src")), fs::read_to_string(f).expect("readable")))
+        .map(|f| {
+            (module_of(f.strip_prefix(&root).expect("under src")), fs::read_to_string(f).expect("readable"))
+        })
         .collect();
     let modules: BTreeSet<Module> = sources.iter().map(|(m, _)| m.clone()).collect();
-    let owner = |path: &Module| (1..=path.len()).rev().map(|n| path[..n].to_vec()).find(|m| modules.contains(m));
+    let owner =
+        |path: &Module| (1..=path.len()).rev().map(|n| path[..n].to_vec()).find(|m| modules.contains(m));
     sources
         .into_iter()
         .map(|(module, source)| {

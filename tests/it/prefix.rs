@@ -15,11 +15,11 @@ use goodput_lab::core::roofline::{analyze, evaluate, kv_pool_batch, step_time, S
 use goodput_lab::core::sim::{
     draw_prefix_hits, kv_pool_tokens, requests, simulate, Arrivals, LengthDist, Lengths, SimConfig,
 };
-use goodput_lab::view::derivation_text::lines;
-use goodput_lab::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use goodput_lab::state::prefix::prefix_stops;
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::{from_query, to_query};
+use goodput_lab::view::derivation_text::lines;
+use goodput_lab::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 
 /// The worked example with a shared prefix of `prefix_tokens` found cached by `hit_rate` of requests.
 fn with_prefix(prefix_tokens: u32, hit_rate: f64) -> Scenario {

@@ -8,14 +8,14 @@ use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::search::pareto::frontier;
 use goodput_lab::core::search::{row_for, search, Config, Layout, Row};
-use goodput_lab::view::export::search_csv;
-use goodput_lab::view::search_chart::chart_data;
-use goodput_lab::view::format::search::{cells, config_id, layout_text, shown, usd};
-use goodput_lab::view::format::{ms_or_dash, significant};
 use goodput_lab::protocol::panel::{apply, changes, ToPage};
 use goodput_lab::state::search::{Filters, SortKey};
 use goodput_lab::state::view::Panel;
 use goodput_lab::state::{from_page_query, Inputs};
+use goodput_lab::view::export::search_csv;
+use goodput_lab::view::format::search::{cells, config_id, layout_text, shown, usd};
+use goodput_lab::view::format::{ms_or_dash, significant};
+use goodput_lab::view::search_chart::chart_data;
 use plotters::prelude::*;
 
 fn found() -> (Inputs, Vec<Row>) {

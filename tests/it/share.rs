@@ -1,12 +1,12 @@
 //! Share texts: the scenario summary names the worked example's scenario, an embed link and an "Open in
 //! Goodput Lab" link reopen the same state, and the iframe snippet cannot be broken by its text.
 
-use goodput_lab::view::share::{
-    embed_query, full_page_query, iframe_snippet, link_query, read_link, scenario_summary, EmbedSize,
-};
 use goodput_lab::state::measured;
 use goodput_lab::state::view::{Mode, Panel, Theme, View};
 use goodput_lab::state::{from_page_query, parse_raw, Inputs};
+use goodput_lab::view::share::{
+    embed_query, full_page_query, iframe_snippet, link_query, read_link, scenario_summary, EmbedSize,
+};
 
 #[test]
 fn the_summary_names_the_worked_example_scenario() {

@@ -7,8 +7,8 @@ use goodput_lab::chart::{
 };
 use goodput_lab::core::roofline::Scenario;
 use goodput_lab::core::sim::{sweep, Counting, GoodputBound, LoadMode, SimConfig, Sweep};
-use goodput_lab::view::format::significant;
 use goodput_lab::state::sim::SimInputs;
+use goodput_lab::view::format::significant;
 use plotters::prelude::{IntoDrawingArea, RGBColor, SVGBackend};
 
 #[derive(Clone, Copy)]

@@ -3,7 +3,7 @@
 //! placement is disaggregated under open load.
 
 use goodput_lab::core::sim::{DisaggConfig, SimPlan};
-use goodput_lab::protocol::sim::{decode_job, encode_job, seed_jobs, second_round_jobs, Job};
+use goodput_lab::protocol::sim::{decode_job, encode_job, second_round_jobs, seed_jobs, Job};
 use goodput_lab::state::from_query;
 
 const DISAGG: &str = "sim=1&requests=200&seeds=3&place=disagg&xp=2&tpp=2&yd=3&tpd=1";

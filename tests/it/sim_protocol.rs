@@ -3,14 +3,14 @@
 //! the worker's clock), the seed shards and the second round's parts assemble to exactly the single-thread
 //! result, and the trade-off shows the step budget's two sides.
 
-use goodput_lab::protocol::codec::to_bytes;
-use goodput_lab::core::sim::{shard_seeds, Sweep};
-use goodput_lab::protocol::sim::{
-    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job, join_second_round,
-    levels_total, respond, second_round, second_round_parts_for, shards_for, Job, Part, SecondRoundPart,
-    SimReply, SimResult, CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
-};
 use goodput_lab::core::sim::SimPlan;
+use goodput_lab::core::sim::{shard_seeds, Sweep};
+use goodput_lab::protocol::codec::to_bytes;
+use goodput_lab::protocol::sim::{
+    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job,
+    join_second_round, levels_total, respond, second_round, second_round_parts_for, shards_for, Job, Part,
+    SecondRoundPart, SimReply, SimResult, CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
+};
 use goodput_lab::state::from_query;
 
 /// Every reply `respond` posts for `job`, decoded, on a clock that moves 1 s per reading (so

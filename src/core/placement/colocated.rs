@@ -185,9 +185,9 @@ fn chunked_spread(model: &Chunked, steps: &ChunkedSteps, mean_step_s: f64) -> Tp
     let steps_per_prompt = model.prompt_tokens / steps.chunk;
     let prompt_factor = 1.0 + model.prompt_cv * model.prompt_cv;
     let delta_s = steps.prompt_s - steps.decode_s;
-    let prefill_var_s2 = delta_s * delta_s * rate_req_per_s * mean_step_s * steps_per_prompt.powi(2)
-        * prompt_factor
-        / (tokens_per_step * output_tokens);
+    let prefill_var_s2 =
+        delta_s * delta_s * rate_req_per_s * mean_step_s * steps_per_prompt.powi(2) * prompt_factor
+            / (tokens_per_step * output_tokens);
     let slope_s = decode_slope_s(model.scenario, &model.roofline, steps.batch, model.draft_tokens);
     let tpot_slope_s = slope_s / tokens_per_step;
     let cross_s2 = delta_s * steps_per_prompt * tpot_slope_s * rate_req_per_s * mean_step_s / tokens_per_step;

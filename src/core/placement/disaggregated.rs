@@ -47,8 +47,7 @@ pub fn prefill_side(
     let prefill_s = prefill_time(&side).prefill_s;
     let transfer_s = kv_transfer_s(&side, side.prompt_tokens(), link_bytes_per_s);
     let prompt_cv = percentile.cv();
-    let ttft_s =
-        |rate: f64| prefill_s + transfer_s + wait_quantile_s(rate, prefill_s, prompt_cv, percentile);
+    let ttft_s = |rate: f64| prefill_s + transfer_s + wait_quantile_s(rate, prefill_s, prompt_cv, percentile);
     let holds = kv_pool_batch(&side) >= 1 && ttft_s(0.0) <= scenario.ttft_target_s;
     let rate_req_per_s = if holds && prefill_s > 0.0 {
         largest_ok(1.0 / prefill_s, |r| ttft_s(r) <= scenario.ttft_target_s)

@@ -56,12 +56,7 @@ impl Percentile {
 /// The p-quantile of the wait in an M/G/1 queue: Poisson arrivals at `rate_req_per_s`, services of
 /// mean `service_s` and CV `service_cv`, under the exponential-tail approximation (module doc), in
 /// s; infinite at rho >= 1.
-pub fn wait_quantile_s(
-    rate_req_per_s: f64,
-    service_s: f64,
-    service_cv: f64,
-    percentile: &Percentile,
-) -> f64 {
+pub fn wait_quantile_s(rate_req_per_s: f64, service_s: f64, service_cv: f64, percentile: &Percentile) -> f64 {
     let rho = rate_req_per_s * service_s;
     if !(rho < 1.0) {
         return f64::INFINITY;

@@ -38,7 +38,6 @@ pub fn is_report(result: &Map<String, Value>) -> bool {
     result.contains_key("benchmarks")
 }
 
-
 /// Every benchmark of every report in the upload, numbered from 1 across them, as points.
 pub fn parse(reports: &[Map<String, Value>]) -> Result<Upload, String> {
     let mut points = Vec::new();

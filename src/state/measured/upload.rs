@@ -3,6 +3,7 @@
 //! `guidellm.rs`, `aiperf.rs`) or a CSV of (batch, TPOT ms), into validated points or a message
 //! naming the problem and where.
 
+use super::json::{kind, show};
 use super::{
     aiperf, at_url_precision, guidellm, number, tpot_in_range, tpot_range_text, whole_batch, BATCH_FIELD,
     MAX_BATCH, MAX_POINTS, TPOT_FIELD,
@@ -10,7 +11,6 @@ use super::{
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::ms_to_s;
 use crate::state::fields::{compact, quoted};
-use super::json::{kind, show};
 use serde_json::{Map, Value};
 
 /// What an upload held: the points, what kind of file it was, and remarks that do not stop it.
@@ -204,5 +204,3 @@ pub(super) fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<MeasuredPo
     }
     Ok(MeasuredPoint { batch, tpot_s: ms_to_s(t) })
 }
-
-

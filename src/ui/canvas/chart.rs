@@ -7,20 +7,20 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use web_sys::HtmlCanvasElement;
 
-use crate::ui::canvas::backend::CachedCanvas;
-use crate::ui::canvas::overlay::{batch_figure, CanvasFrame};
-use crate::ui::canvas::export::BatchChartExport;
-use crate::ui::canvas::frame_draw::FrameDraw;
-use crate::ui::explore::linked::Linked;
-use crate::view::batch_chart::readout_sentence;
-use crate::ui::canvas::text_measure::Measured;
-use crate::ui::shell::page::PageMemos;
-use crate::chart::hold::HeldEnds;
 use crate::chart::batch::BatchChart;
+use crate::chart::hold::HeldEnds;
 use crate::chart::{ChartFrame, ChartStyle, Look};
-use crate::view::batch_chart::{describe, panel_of};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
+use crate::ui::canvas::backend::CachedCanvas;
+use crate::ui::canvas::export::BatchChartExport;
+use crate::ui::canvas::frame_draw::FrameDraw;
+use crate::ui::canvas::overlay::{batch_figure, CanvasFrame};
+use crate::ui::canvas::text_measure::Measured;
+use crate::ui::explore::linked::Linked;
+use crate::ui::shell::page::PageMemos;
+use crate::view::batch_chart::readout_sentence;
+use crate::view::batch_chart::{describe, panel_of};
 
 #[component]
 pub fn ChartCanvas(

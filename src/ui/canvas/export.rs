@@ -12,17 +12,17 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement};
 
 use crate::chart::batch::BatchChart;
-use crate::view::batch_chart::panel_of;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::explore::linked::Linked;
-use crate::ui::canvas::text_measure::Measured;
 use crate::chart::hold::HeldEnds;
 use crate::chart::{ChartStyle, Look};
 use crate::core::curves::Curves;
 use crate::core::roofline::BatchPoint;
-use crate::view::export::{file_name, sim_sweep_csv};
 use crate::protocol::sim::SimResult;
 use crate::state::Inputs;
+use crate::ui::canvas::text_measure::Measured;
+use crate::ui::explore::linked::Linked;
+use crate::ui::panels::context::PanelContext;
+use crate::view::batch_chart::panel_of;
+use crate::view::export::{file_name, sim_sweep_csv};
 
 /// The inputs of the [`PanelContext`] the export sits in (the page's, or the lazy module's mirror
 /// of it), so every download is named after the scenario on screen.

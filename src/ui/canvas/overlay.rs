@@ -7,12 +7,12 @@ use leptos::prelude::*;
 use web_sys::{FocusEvent, HtmlCanvasElement, KeyboardEvent, PointerEvent};
 
 use crate::chart::batch::BatchChart;
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::page::PageMemos;
 use crate::chart::ChartFrame;
 use crate::core::curves::{Curves, MAX_AXIS_BATCH};
 use crate::core::nearest::batch_at_speed;
 use crate::core::roofline::BatchPoint;
+use crate::ui::explore::linked::Linked;
+use crate::ui::shell::page::PageMemos;
 use crate::view::format::references::readout_line;
 use crate::view::format::{ms, req_per_s, thousands, yes_no};
 

@@ -4,18 +4,18 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::page::PageState;
-use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
 use crate::core::calibration::profile::PROFILE;
 use crate::core::calibration::published::POINTS;
 use crate::core::calibration::report::{summarize, tpot_errors};
 use crate::core::calibration::{Engine, Origin};
 use crate::core::fit::fit;
 use crate::core::roofline::Calibration;
-use crate::view::format::percent;
 use crate::state::calibration::{clamped, DEFAULT_ENGINE};
 use crate::state::fields::{MBU_INPUT, OVERHEAD_INPUT};
 use crate::state::{CalibrationChoice, Inputs};
+use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
+use crate::ui::shell::page::PageState;
+use crate::view::format::percent;
 
 /// "Measured engines: median TPOT error N% (worst W%), M published runs" for the measured profile.
 pub fn accuracy_line() -> String {

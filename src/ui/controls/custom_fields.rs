@@ -5,13 +5,13 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::controls::widgets::NumberBox;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::protocol::panel::{PanelKind, ToPage};
 use crate::state::custom::{CustomField, GPU_FIELDS, MODEL_FIELDS};
 use crate::state::Inputs;
+use crate::ui::controls::widgets::NumberBox;
+use crate::ui::lazy::body::lazy_body;
+use crate::ui::panels::context::PanelContext;
 
 /// The custom model's boxes, loaded where the page draws them.
 pub fn custom_model_body() -> AnyView {

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, EventTarget};
 
-use crate::ui::shell::page::PageMemos;
 use crate::state::drag::DragEvent;
+use crate::ui::shell::page::PageMemos;
 
 /// Whether `target` is a slider.
 fn on_slider(target: Option<EventTarget>) -> bool {

@@ -7,11 +7,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, EventTarget, KeyboardEvent};
 
-use crate::ui::explore::lessons::load;
 use crate::state::keys::{action, step_panel, Focus, KeyAction};
 use crate::state::lessons::{active, step};
 use crate::state::view::{Mode, Panel, View};
 use crate::state::Inputs;
+use crate::ui::explore::lessons::load;
 
 /// Elements in which every key is typing.
 const FIELDS: &str = "input:not([type=range]):not([type=radio]):not([type=checkbox]):not([type=button]), \

@@ -3,18 +3,18 @@
 
 use leptos::prelude::*;
 
+use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
+use crate::core::roofline::{Precision, TP_CHOICES};
+use crate::state::fields::{OUT, PROMPT, TPOT_INPUT, TTFT, UTIL_INPUT};
+use crate::state::log_stops;
+use crate::state::Inputs;
 use crate::ui::controls::calibration::Calibrate;
 use crate::ui::controls::custom_fields::{custom_gpu_body, custom_model_body};
-use crate::ui::shell::page::PageState;
 use crate::ui::controls::prefix::PrefixControls;
 use crate::ui::controls::speculative::SpecControls;
 use crate::ui::controls::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
-use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
-use crate::core::roofline::{Precision, TP_CHOICES};
+use crate::ui::shell::page::PageState;
 use crate::view::format::context_rule;
-use crate::state::fields::{OUT, PROMPT, TPOT_INPUT, TTFT, UTIL_INPUT};
-use crate::state::Inputs;
-use crate::state::log_stops;
 
 /// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
 const TTFT_STOPS_MS: [u32; 20] = [

@@ -3,15 +3,15 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::page::{PageMemos, PageState};
-use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
 use crate::core::presets::{model_by_id, MODELS};
 use crate::core::roofline::spec_summary;
 use crate::core::spec::Drafter;
-use crate::view::format::spec::spec_sentence;
 use crate::state::spec::{
     drafter_for_mode, mode_id, ACCEPTANCE_INPUT, DRAFT_TOKENS_INPUT, HEAD_COST_INPUT, MODES,
 };
+use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
+use crate::ui::shell::page::{PageMemos, PageState};
+use crate::view::format::spec::spec_sentence;
 
 /// The `spec=` choices as the menu names them.
 fn mode_options() -> Vec<(String, String)> {

@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::panels::context::PanelContext;
 use crate::core::roofline::Precision;
-use crate::view::format::thousands;
 use crate::state::fields::{trim_decimal, InputField, NumberField};
 use crate::state::nearest_stop_index;
+use crate::ui::panels::context::PanelContext;
+use crate::view::format::thousands;
 
 /// A labelled `<select>` over (value, name) options.
 #[component]

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::explore::linked::Linked;
 use crate::core::table::BatchRow;
+use crate::ui::explore::linked::Linked;
 
 /// One row as the page prints it, with the classes it takes (compared between inputs).
 #[derive(Clone, Debug, Default, PartialEq)]

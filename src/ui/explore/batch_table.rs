@@ -3,14 +3,14 @@
 
 use leptos::prelude::*;
 
+use crate::core::roofline::Limit;
+use crate::core::table::{with_batches, BatchRow};
+use crate::state::Inputs;
 use crate::ui::explore::batch_rows::{row_view, RowText};
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::{PageMemos, PageState};
-use crate::core::roofline::Limit;
-use crate::core::table::{with_batches, BatchRow};
 use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::view::format::{target_ms, thousands};
-use crate::state::Inputs;
 
 /// The table, or a message in its place when no batch can run at all.
 #[component]

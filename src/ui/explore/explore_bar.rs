@@ -8,12 +8,12 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::ui::explore::linked::Linked;
-use crate::view::batch_chart::readout_sentence;
-use crate::ui::shell::page::{PageMemos, PageState};
-use crate::view::format::thousands;
 use crate::state::animation::{batch_animation, tpot_animation, AnimationKind};
 use crate::state::Inputs;
+use crate::ui::explore::linked::Linked;
+use crate::ui::shell::page::{PageMemos, PageState};
+use crate::view::batch_chart::readout_sentence;
+use crate::view::format::thousands;
 
 /// One value the animation applies (a marked batch or a TPOT target; not a simulator step).
 #[derive(Clone, Copy)]

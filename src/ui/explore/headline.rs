@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::page::{PageMemos, PageState};
 use crate::core::capacity::unit_point;
+use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::headline;
 use crate::view::format::headline::with_prefill;
 

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::page::PageState;
 use crate::state::lessons::{active, lesson, LESSONS};
 use crate::state::view::View;
 use crate::state::Inputs;
+use crate::ui::shell::page::PageState;
 
 /// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
 pub fn load(number: u8, set_inputs: WriteSignal<Inputs>, set_view: WriteSignal<View>) {

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::state::CalibrationChoice;
 use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::references::{caption, row, HEADERS};
-use crate::state::CalibrationChoice;
 
 #[component]
 pub fn PublishedTable() -> impl IntoView {

@@ -9,22 +9,22 @@ use std::cell::RefCell;
 
 use leptos::prelude::*;
 
-use crate::ui::panels::capacity::CapacityBody;
-use crate::ui::lazy::channel::{listen_to_page, Changes};
-use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
-use crate::ui::panels::derivation::DerivationBody;
-use crate::ui::canvas::export::batch_chart_svg;
-use crate::ui::panels::measured::MeasuredBody;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::panels::placement::PlacementBody;
-use crate::ui::panels::search::panel::SearchBody;
-use crate::ui::share::menu::ShareMenuBody;
-use crate::ui::panels::sim::panel::SimBody;
-use crate::ui::shell::theme;
 use crate::core::curves::curves_with_measured;
 use crate::core::fit::fit;
 use crate::core::roofline::{analyze, evaluate};
 use crate::protocol::panel::{from_bytes, Mount, PanelKind, PanelState, SvgRequest, ToPanel};
+use crate::ui::canvas::export::batch_chart_svg;
+use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
+use crate::ui::lazy::channel::{listen_to_page, Changes};
+use crate::ui::panels::capacity::CapacityBody;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::panels::derivation::DerivationBody;
+use crate::ui::panels::measured::MeasuredBody;
+use crate::ui::panels::placement::PlacementBody;
+use crate::ui::panels::search::panel::SearchBody;
+use crate::ui::panels::sim::panel::SimBody;
+use crate::ui::share::menu::ShareMenuBody;
+use crate::ui::shell::theme;
 
 thread_local! {
     /// The mounted bodies; dropping a handle unmounts its body.

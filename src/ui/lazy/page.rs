@@ -13,8 +13,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::ui::lazy::channel::send_to_panels;
 use crate::protocol::panel::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
+use crate::ui::lazy::channel::send_to_panels;
 
 /// The second module's wasm-bindgen glue (Trunk names a `data-type="worker"` asset after its bin and
 /// never hashes it), relative to the page so the site works under any sub-path.

@@ -4,19 +4,19 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::body::lazy_body_near;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
-use crate::ui::panels::context::PanelContext;
-use crate::ui::controls::widgets::NumberInput;
 use crate::core::capacity::{capacity_plan, gpus_for, CapacityPlan};
 use crate::core::placement::PlacementMode;
 use crate::core::presets::GPU_PRICES;
 use crate::core::roofline::{evaluate, Analysis, Scenario};
-use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
-use crate::view::format::{fixed, significant, thousands};
 use crate::protocol::panel::PanelKind;
 use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;
+use crate::ui::controls::widgets::NumberInput;
+use crate::ui::lazy::body::lazy_body_near;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
+use crate::view::format::{fixed, significant, thousands};
 
 /// The section: its heading, then the body once it comes near.
 #[component]

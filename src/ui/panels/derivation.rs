@@ -5,13 +5,13 @@
 
 use leptos::prelude::*;
 
+use crate::core::derivation::derive;
+use crate::protocol::panel::PanelKind;
+use crate::state::view::{Mode, Panel};
 use crate::ui::lazy::body::lazy_body_near;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
-use crate::core::derivation::derive;
 use crate::view::derivation_text::{lines, Line};
-use crate::protocol::panel::PanelKind;
-use crate::state::view::{Mode, Panel};
 
 /// The panel (`view=derivation`).
 #[component]

@@ -5,11 +5,11 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::page::{PageMemos, PageState};
 use crate::core::calibration::summary::{Figures, Summary};
+use crate::state::calibration::DEFAULT_ENGINE;
+use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::search::usd;
 use crate::view::format::{ms, significant, thousands};
-use crate::state::calibration::DEFAULT_ENGINE;
 
 /// The planning panels that carry the note; each gives its element ids' prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

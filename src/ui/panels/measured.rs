@@ -6,11 +6,11 @@ mod fit_view;
 mod input;
 use leptos::prelude::*;
 
+use crate::protocol::panel::{PanelKind, ToPage};
+use crate::state::measured::{parse_upload, BATCH_FIELD, TPOT_FIELD};
 use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
-use crate::protocol::panel::{PanelKind, ToPage};
-use crate::state::measured::{parse_upload, BATCH_FIELD, TPOT_FIELD};
 use fit_view::{FitReadout, PointsTable};
 use input::{MeasuredInput, Status, StatusLine};
 

@@ -4,19 +4,19 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::page::PageState;
-use crate::ui::controls::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::core::placement::{compare, PlacementMode};
 use crate::core::roofline::TP_CHOICES;
+use crate::protocol::panel::PanelKind;
+use crate::state::open::is_open;
+use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
+use crate::state::view::Panel;
+use crate::ui::controls::widgets::{NumberBox, NumberInput, PresetSelect};
+use crate::ui::lazy::body::lazy_body;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::shell::page::PageState;
 use crate::view::format::fixed;
 use crate::view::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
-use crate::protocol::panel::PanelKind;
-use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
-use crate::state::open::is_open;
-use crate::state::view::Panel;
 
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
 const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::state::view::Mode;
 use crate::ui::shell::page::PageState;
 use crate::view::share::{full_page_query, scenario_summary};
-use crate::state::view::Mode;
 
 /// Shown only with `embed=1`; with `view=sim` (embedded or presented) it opens the simulator so its
 /// charts draw.

@@ -11,14 +11,14 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventTarget, KeyboardEvent, Node};
 
+use crate::protocol::panel::PanelKind;
+use crate::state::view::Panel;
+use crate::ui::controls::widgets::PresetSelect;
 use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
 use crate::ui::shell::theme_picker::ThemePicker;
-use crate::ui::controls::widgets::PresetSelect;
-use crate::protocol::panel::PanelKind;
 use crate::view::share::{embed_query, iframe_snippet, link_query, scenario_summary, EmbedSize};
-use crate::state::view::Panel;
 
 /// The Share button (a disclosure: `aria-expanded`, `aria-controls`) and its popover. Escape closes
 /// it and returns focus to the button; a click or focus outside closes it.

@@ -3,31 +3,31 @@
 
 use leptos::prelude::*;
 
-use crate::ui::explore::explore_bar::ExploreBar;
-use crate::ui::explore::batch_table::BatchTable;
-use crate::ui::panels::capacity::CapacityPanel;
 use crate::chart::batch::BatchChart;
-use crate::ui::canvas::chart::ChartCanvas;
-use crate::ui::controls::panel::Controls;
-use crate::ui::panels::derivation::DerivationPanel;
-use crate::ui::share::embed_bar::EmbedBar;
-use crate::ui::canvas::export::TableExport;
-use crate::ui::explore::headline::Headline;
-use crate::ui::explore::lessons::LessonBar;
-use crate::ui::panels::measured::MeasuredPanel;
-use crate::ui::shell::notices::Notices;
-use crate::ui::shell::page::{PageMemos, PageState};
-use crate::ui::panels::placement::PlacementPanel;
-use crate::ui::explore::published_table::PublishedTable;
-use crate::ui::panels::search::panel::SearchPanel;
-use crate::ui::share::menu::ShareMenu;
-use crate::ui::panels::sim::panel::SimPanel;
-use crate::ui::lazy::body;
-use crate::ui::controls::drag;
-use crate::ui::controls::keys;
-use crate::ui::shell::url;
 use crate::core::roofline::Limit;
 use crate::protocol::panel::PanelState;
+use crate::ui::canvas::chart::ChartCanvas;
+use crate::ui::canvas::export::TableExport;
+use crate::ui::controls::drag;
+use crate::ui::controls::keys;
+use crate::ui::controls::panel::Controls;
+use crate::ui::explore::batch_table::BatchTable;
+use crate::ui::explore::explore_bar::ExploreBar;
+use crate::ui::explore::headline::Headline;
+use crate::ui::explore::lessons::LessonBar;
+use crate::ui::explore::published_table::PublishedTable;
+use crate::ui::lazy::body;
+use crate::ui::panels::capacity::CapacityPanel;
+use crate::ui::panels::derivation::DerivationPanel;
+use crate::ui::panels::measured::MeasuredPanel;
+use crate::ui::panels::placement::PlacementPanel;
+use crate::ui::panels::search::panel::SearchPanel;
+use crate::ui::panels::sim::panel::SimPanel;
+use crate::ui::share::embed_bar::EmbedBar;
+use crate::ui::share::menu::ShareMenu;
+use crate::ui::shell::notices::Notices;
+use crate::ui::shell::page::{PageMemos, PageState};
+use crate::ui::shell::url;
 use crate::view::share::read_link;
 
 /// The whole page. Reads the URL once, then owns every control's signal and gives them, with the core

@@ -3,10 +3,6 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::Changes;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::theme;
 use crate::chart::hold::on_axis;
 use crate::chart::Look;
 use crate::core::calibration::summary::{summary, Load, Summary};
@@ -15,11 +11,15 @@ use crate::core::curves::{curves_with_measured, Curves};
 use crate::core::fit::{fit, MeasuredPoint};
 use crate::core::roofline::{analyze, Analysis, Scenario};
 use crate::core::table::{batch_table, BatchRow};
-use crate::view::share::{link_query, LinkState};
 use crate::state::calibration::DEFAULT_ENGINE;
-use crate::state::view::View;
 use crate::state::drag::AxisHold;
+use crate::state::view::View;
 use crate::state::Inputs;
+use crate::ui::explore::linked::Linked;
+use crate::ui::lazy::channel::Changes;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::shell::theme;
+use crate::view::share::{link_query, LinkState};
 
 /// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
 /// and whether the key legend shows.

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::controls::widgets::PresetSelect;
 use crate::state::view::{Theme, View};
+use crate::ui::controls::widgets::PresetSelect;
 
 /// A labelled menu of the themes; the charts and the style sheet follow the choice at once.
 #[component]

@@ -9,10 +9,10 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::workers::pool::{now_ms, performance_mark};
-use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::core::search::{search, Found, SearchSpec};
 use crate::protocol::search::{shard_groups, SearchReply, SearchRequest, SHARDS_MAX};
+use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 
 /// The search worker's loader script (Trunk's fixed, unhashed name for the `search_worker` bin).
 const LOADER_URL: &str = "./search_worker_loader.js";

@@ -3,12 +3,12 @@
 //! chunk level the second round's jobs carry, then the second round's parts until all are in and the
 //! result assembles.
 
-use crate::ui::workers::pool::now_ms;
 use crate::core::sim::{SimPlan, Sweep};
 use crate::protocol::sim::{
     assemble, chunk_level, combine_shards, join_second_round, levels_total, second_round_jobs, Job,
     SecondRoundPart, SimResult,
 };
+use crate::ui::workers::pool::now_ms;
 
 /// A request: its number and what it simulates (derived once from the page's state, see
 /// `state::Inputs::sim_plan`; every job of the request carries it).

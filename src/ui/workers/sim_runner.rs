@@ -11,14 +11,14 @@ use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
 
-use crate::ui::workers::sim_flight::{Ask, Flight};
-use crate::ui::workers::pool::{now_ms, performance_mark};
-use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
-use crate::view::format::thousands;
 use crate::protocol::sim::{
-    compute, seed_jobs, shards_for, second_round_parts_for, Job, Part, SimReply, SimResult, SHARDS_MAX,
+    compute, second_round_parts_for, seed_jobs, shards_for, Job, Part, SimReply, SimResult, SHARDS_MAX,
 };
 use crate::state::Inputs;
+use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::sim_flight::{Ask, Flight};
+use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
+use crate::view::format::thousands;
 
 /// The simulation worker's entry script, relative to the page. Trunk names a worker's files after
 /// its bin and never hashes them, so the name is fixed: the loader shim (`import init from

@@ -133,10 +133,9 @@ pub fn with_prefill(unit: Option<&Point>, placing: &Placing) -> String {
         (None, _) => {
             format!("With prefill too: no rate meets both targets at {pct}.")
         }
-        (Some(u), PlacementMode::Colocated) => format!(
-            "With prefill too: {} req/s a replica at {pct}.",
-            req_per_s(u.rate_req_per_s)
-        ),
+        (Some(u), PlacementMode::Colocated) => {
+            format!("With prefill too: {} req/s a replica at {pct}.", req_per_s(u.rate_req_per_s))
+        }
         (Some(u), PlacementMode::Disaggregated) => format!(
             "With prefill on its own GPUs: {} req/s on {} GPUs at {pct}.",
             req_per_s(u.rate_req_per_s),

@@ -7,9 +7,9 @@ use goodput_lab::core::derivation::derive;
 use goodput_lab::core::presets::GPUS;
 use goodput_lab::core::roofline::{analyze, Limit, TP_CHOICES};
 use goodput_lab::core::table::batch_table;
+use goodput_lab::state::{from_page_query, Inputs, Notice};
 use goodput_lab::view::derivation_text::lines;
 use goodput_lab::view::format::{headline, sim_analytic};
-use goodput_lab::state::{from_page_query, Inputs, Notice};
 
 use super::{core_is_finite, simulation_is_finite};
 

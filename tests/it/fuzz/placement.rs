@@ -13,11 +13,11 @@ use goodput_lab::core::placement::{
     compare, disaggregated, Disaggregated, Operating, PlacementMode, Split, GPUS_PER_SIDE_MAX, INSTANCES_MAX,
 };
 use goodput_lab::core::roofline::{Scenario, TP_CHOICES};
-use goodput_lab::view::format::placement::{finding, link_text, rows};
 use goodput_lab::state::fields::NumberField;
 use goodput_lab::state::placement::{PlacementInputs, DECODE_INSTANCES, PREFILL_INSTANCES, TRANSFER};
 use goodput_lab::state::sim::CHUNK;
 use goodput_lab::state::{from_page_query, KEYS};
+use goodput_lab::view::format::placement::{finding, link_text, rows};
 
 use super::strategies::{edge_scenario, hostile_value, in_range, valid_query, valid_value};
 use super::{all_finite, check, in_field, notices_are_short, readable, round_trips};

@@ -1,17 +1,20 @@
 //! The measured panel's fit: achieved bandwidth, overhead and residuals with the button that uses them,
 //! and the points beside the fitted and roofline step times.
 
-use crate::ui::panels::context::PanelContext;
 use crate::core::fit::{fitted_step_s, Fit, FitError, FitWarning};
 use crate::core::units::s_to_ms;
-use crate::view::format::{fixed, ms, percent, thousands};
 use crate::protocol::panel::ToPage;
 use crate::state::calibration::clamped;
+use crate::ui::panels::context::PanelContext;
+use crate::view::format::{fixed, ms, percent, thousands};
 use leptos::prelude::*;
 
 /// The fit's numbers and warnings, "Use this fit" and "Clear".
 #[component]
-pub(crate) fn FitReadout(fit: Memo<Result<Fit, FitError>>, clear: impl Fn() + Copy + 'static) -> impl IntoView {
+pub(crate) fn FitReadout(
+    fit: Memo<Result<Fit, FitError>>,
+    clear: impl Fn() + Copy + 'static,
+) -> impl IntoView {
     let PanelContext { inputs, changes, .. } = PanelContext::get();
     let (applied, set_applied) = signal(Vec::<String>::new());
     let apply = move |_| {

@@ -8,16 +8,16 @@ use std::rc::Rc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::chart::search::{draw_search_chart, point_at};
+use crate::chart::{ChartFrame, Look};
+use crate::protocol::panel::ToPage;
 use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
 use crate::ui::canvas::frame_draw::FrameDraw;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::search::view::SearchView;
-use crate::chart::search::{draw_search_chart, point_at};
-use crate::chart::{ChartFrame, Look};
 use crate::view::format::search::config_id;
 use crate::view::search_chart::{chart_data, describe, TITLE};
-use crate::protocol::panel::ToPage;
 
 const ID: &str = "chart-search";
 
@@ -88,7 +88,10 @@ pub fn SearchChart(look: Signal<Look>) -> impl IntoView {
 }
 
 /// The hovered configuration's id (tests read it; empty when none).
-fn hovered_config(run: crate::ui::workers::search_runner::SearchRun, hovered: RwSignal<Option<usize>>) -> String {
+fn hovered_config(
+    run: crate::ui::workers::search_runner::SearchRun,
+    hovered: RwSignal<Option<usize>>,
+) -> String {
     let at = hovered.get();
     run.found.with(|f| {
         at.zip(f.as_ref()).and_then(|(i, f)| f.rows.get(i)).map(|r| config_id(&r.config)).unwrap_or_default()

@@ -4,21 +4,21 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::page::PageState;
-use crate::ui::panels::search::chart::SearchChart;
-use crate::ui::panels::search::prices::PriceEditor;
-use crate::ui::panels::search::view::SearchView;
-use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
-use crate::ui::panels::search::table::{SearchFilters, SearchTable};
 use crate::core::roofline::Scenario;
-use crate::view::format::thousands;
 use crate::protocol::panel::PanelKind;
 use crate::state::open::is_open;
 use crate::state::view::Panel;
 use crate::state::WORKED_EXAMPLE;
+use crate::ui::lazy::body::lazy_body;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::search::chart::SearchChart;
+use crate::ui::panels::search::prices::PriceEditor;
+use crate::ui::panels::search::table::{SearchFilters, SearchTable};
+use crate::ui::panels::search::view::SearchView;
+use crate::ui::shell::page::PageState;
+use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
+use crate::view::format::thousands;
 
 /// The section (`view=search`).
 #[component]
@@ -62,7 +62,9 @@ pub fn SearchBody() -> impl IntoView {
     let shown = Memo::new(move |_| {
         let s = inputs.get().search;
         run.found.with(|f| {
-            f.as_ref().map(|f| crate::view::format::search::shown(&f.rows, &s.filters, s.sort)).unwrap_or_default()
+            f.as_ref()
+                .map(|f| crate::view::format::search::shown(&f.rows, &s.filters, s.sort))
+                .unwrap_or_default()
         })
     });
     let hovered = RwSignal::new(None);

@@ -4,11 +4,11 @@
 
 use leptos::prelude::*;
 
-use crate::ui::panels::context::PanelContext;
 use crate::core::presets::{GPUS, GPU_PRICES};
 use crate::core::search::GPU_COUNT;
 use crate::protocol::panel::ToPage;
 use crate::state::search::GPU_PRICE;
+use crate::ui::panels::context::PanelContext;
 
 /// The seventeen boxes and the sources, in a collapsible block.
 #[component]

@@ -5,18 +5,18 @@
 
 use leptos::prelude::*;
 
-use crate::ui::canvas::export::download_text;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::panels::search::view::SearchView;
-use crate::ui::controls::widgets::PresetSelect;
 use crate::core::placement::PlacementMode;
 use crate::core::precision::Precision;
 use crate::core::presets::GPUS;
 use crate::core::search::{Row, GPU_COUNT};
-use crate::view::export::{file_name, search_csv};
-use crate::view::format::search::{cells, config_id, count_text, HEADERS};
 use crate::protocol::panel::ToPage;
 use crate::state::search::{place_id, SearchInputs, SORTS};
+use crate::ui::canvas::export::download_text;
+use crate::ui::controls::widgets::PresetSelect;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::panels::search::view::SearchView;
+use crate::view::export::{file_name, search_csv};
+use crate::view::format::search::{cells, config_id, count_text, HEADERS};
 
 /// Rows the table lists (the CSV has them all).
 pub const TOP_N: usize = 50;

@@ -4,13 +4,13 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
+use crate::core::sim::{Counting, LoadMode};
+use crate::protocol::sim::SimResult;
 use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
 use crate::ui::canvas::frame_draw::FrameDraw;
-use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, Look};
-use crate::core::sim::{Counting, LoadMode};
 use crate::view::format::{percent, significant, sim_goodput, sim_goodput_range};
-use crate::protocol::sim::SimResult;
 
 /// Which simulator chart a canvas shows.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -3,9 +3,6 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::channel::Changes;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::controls::widgets::{NumberBox, NumberInput, PresetSelect, StopSlider};
 use crate::core::sim::auto_rate_max;
 use crate::core::sim::{Counting, LengthDist, LoadMode};
 use crate::protocol::panel::ToPage;
@@ -16,6 +13,9 @@ use crate::state::sim::{
     LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
 };
 use crate::state::Inputs;
+use crate::ui::controls::widgets::{NumberBox, NumberInput, PresetSelect, StopSlider};
+use crate::ui::lazy::channel::Changes;
+use crate::ui::panels::context::PanelContext;
 
 /// Reads and writes the simulator's part of the inputs.
 #[derive(Clone, Copy)]

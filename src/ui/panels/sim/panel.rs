@@ -3,26 +3,26 @@
 
 use leptos::prelude::*;
 
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::page::PageState;
-use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
-use crate::ui::panels::sim::controls::SimControls;
-use crate::ui::panels::sim::placement::PlacementSimChart;
-use crate::ui::workers::sim_runner::{SimRun, SimRunner};
-use crate::ui::panels::sim::table::{ChunkTable, SimTable};
 use crate::core::capacity::{unit_point, Placing};
 use crate::core::placement::PlacementMode;
 use crate::core::roofline::{Analysis, Scenario};
-use crate::view::format::{
-    ms_or_dash, percent, significant, sim_analytic, sim_plan_line, sim_goodput, sim_goodput_range, sim_steady_note,
-    target_ms,
-};
 use crate::protocol::panel::PanelKind;
 use crate::protocol::sim::SimResult;
 use crate::state::open::is_open;
 use crate::state::view::Panel;
+use crate::ui::lazy::body::lazy_body;
+use crate::ui::panels::context::PanelContext;
+use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
+use crate::ui::panels::sim::controls::SimControls;
+use crate::ui::panels::sim::placement::PlacementSimChart;
+use crate::ui::panels::sim::table::{ChunkTable, SimTable};
+use crate::ui::shell::page::PageState;
+use crate::ui::workers::sim_runner::{SimRun, SimRunner};
+use crate::view::format::{
+    ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_plan_line,
+    sim_steady_note, target_ms,
+};
 
 /// The section: closed until asked for, then swept whenever the scenario or a control changes.
 #[component]

@@ -8,16 +8,16 @@ use leptos::prelude::*;
 
 use leptos::ev::PointerEvent;
 
-use crate::ui::canvas::chart::{chart_figure, paint};
-use crate::ui::canvas::overlay::CanvasFrame;
-use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
-use crate::ui::canvas::frame_draw::FrameDraw;
 use crate::chart::{
     draw_placement_attainment_chart, nearest_point, AttainmentView, ChartFrame, Look, PlacementCurve,
 };
 use crate::core::sim::LoadMode;
-use crate::view::format::{percent, significant, sim_goodput_per_gpu};
 use crate::protocol::sim::{PlacementSim, SimResult};
+use crate::ui::canvas::chart::{chart_figure, paint};
+use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
+use crate::ui::canvas::frame_draw::FrameDraw;
+use crate::ui::canvas::overlay::CanvasFrame;
+use crate::view::format::{percent, significant, sim_goodput_per_gpu};
 
 const ID: &str = "chart-sim-placement";
 const TITLE: &str = "Attainment against request rate per GPU, colocated and disaggregated";

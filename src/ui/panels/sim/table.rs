@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
-use crate::ui::canvas::export::SimTableExport;
 use crate::core::sim::{ChunkPoint, Counting, LoadMode, RatePoint, SeedBand};
+use crate::protocol::sim::SimResult;
+use crate::ui::canvas::export::SimTableExport;
 use crate::view::export::sim_row_cells;
 use crate::view::format::{ms_or_dash, percent, significant, thousands};
-use crate::protocol::sim::SimResult;
 
 /// Rate, attainment (both, its range over seeds, TTFT only, TPOT only), TTFT and TPOT p50/p90,
 /// throughput and whether the queue grows, per rate: medians over seeds.
