@@ -3,6 +3,7 @@
 //! (`crate::state`, `crate::chart`, `crate::ui`), so it builds and tests natively; and no function in
 //! `src/` is longer than 70 lines.
 
+use crate::common::rust_files;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -17,17 +18,6 @@ const ALLOWED_CRATES: [&str; 6] = ["std", "core", "alloc", "serde", "super", "cr
 const FORBIDDEN_LAYERS: [&str; 3] = ["state", "chart", "ui"];
 /// The longest function allowed, from its signature to its closing brace, in lines.
 const MAX_FN_LINES: usize = 70;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("readable dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// Every `.rs` file under `src/<dir>` with its source.
 fn sources(dir: &str) -> Vec<(PathBuf, String)> {

@@ -4,8 +4,9 @@
 //! through [`apply`]; every bound control the panels' source names is listed; and a page-only
 //! control is not carried (so the first check can fail).
 
+use crate::common::rust_files;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use goodput_lab::protocol::panel::{apply, changes, BODY_INPUTS};
 use goodput_lab::state::fields::{InputField, TPOT_INPUT};
@@ -42,17 +43,6 @@ fn a_page_only_control_is_not_carried_so_the_check_can_fail() {
     let (before, after) = changed(&TPOT_INPUT);
     assert!(after != before);
     assert!(changes(&before, &after).is_empty());
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("readable dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The constant names after `input=` in `source` (`<NumberInput input=RATE_INPUT/>`).

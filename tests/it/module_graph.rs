@@ -4,24 +4,14 @@
 //! (`core::{presets, roofline, ...}`) is the one circle left, reported in docs/architecture.md;
 //! every other layer has none.
 
+use crate::common::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use syn::visit::{self, Visit};
 
 type Module = Vec<String>;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).expect("readable dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// `ui/panels/sim.rs` -> `ui::panels::sim`; `core/mod.rs` -> `core`; `lib.rs` -> the root.
 fn module_of(relative: &Path) -> Module {

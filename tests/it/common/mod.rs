@@ -1,5 +1,6 @@
 //! Helpers shared by the native tests: the worked example scenario, its published numbers for
-//! arithmetic written out in a test, and a relative-tolerance comparison.
+//! arithmetic written out in a test, a relative-tolerance comparison, and the source files under a
+//! folder (for the tests that read the code).
 #![allow(dead_code)]
 
 use goodput_lab::core::roofline::{Precision, Scenario};
@@ -58,5 +59,17 @@ pub fn wait_p90_by_hand(rate: f64, service_s: f64, cv: f64) -> f64 {
         0.0
     } else {
         mean / rho * (rho / 0.1).ln()
+    }
+}
+
+/// Every `.rs` file under `dir`, recursively, into `out`.
+pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
     }
 }
