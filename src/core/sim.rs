@@ -13,6 +13,7 @@ mod seeds;
 mod stats;
 mod steady;
 mod sweep;
+mod sweep_result;
 mod workload;
 
 pub use cost::{StepCost, StepLines, StepWork};
@@ -20,7 +21,7 @@ pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, Load, Server, Trace};
 pub use plan::SimPlan;
 pub use rng::Rng;
-pub use seeds::{band, combine, median, median_point, shard_seeds, spread, SeedBand};
+pub use seeds::{band, combine, median, median_point, shard_seeds, spread};
 pub use stats::{percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
 pub use steady::{
     overloaded, served_below_offered, ttft_rising, ttft_thirds, warmup_requests, window_counts, MIN_MEASURED,
@@ -28,8 +29,9 @@ pub use steady::{
 };
 pub use sweep::{
     auto_rate_max, chunk_tradeoff, combine_seed_sweeps, kv_pool_tokens, seed_count, seed_sweeps, simulate,
-    sweep, sweep_levels, sweep_with_progress, ChunkPoint, GoodputBound, Sweep,
+    sweep, sweep_levels, sweep_with_progress, ChunkPoint,
 };
+pub use sweep_result::{GoodputBound, SeedBand, Sweep};
 pub use workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Lengths, Request};
 
 use serde::{Deserialize, Serialize};

@@ -1,8 +1,7 @@
 //! The modules of `src/` import one another without circles: each file is a node, each path it
 //! names into another file (a `use` or a path in code, resolved from `crate`, `super` or `self`)
-//! an edge, and no strongly connected component has two files. The core's hub of preset types
-//! (`core::{presets, roofline, ...}`) is the one circle left, reported in docs/architecture.md;
-//! every other layer has none.
+//! an edge, and no strongly connected component has two files, except the core's hub of preset
+//! types (`core::{presets, roofline, ...}`), the one circle left, named in docs/architecture.md.
 
 use crate::common::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
@@ -150,12 +149,24 @@ fn circles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
     walk.found
 }
 
+/// The core's one circle, docs/architecture.md invariant 6: its preset types and the roofline
+/// name each other, with the modules between them. A circle with any other module fails.
+const CORE_HUB: [&str; 7] = [
+    "core::calibration",
+    "core::model",
+    "core::precision",
+    "core::prefill",
+    "core::presets",
+    "core::roofline",
+    "core::spec",
+];
+
 #[test]
-fn no_module_outside_the_core_is_in_an_import_circle() {
+fn no_module_is_in_an_import_circle_but_the_cores_preset_hub() {
     let found = circles(&graph());
-    let outside: Vec<&Vec<String>> =
-        found.iter().filter(|c| c.iter().any(|m| !m.starts_with("core::") && m != "core")).collect();
-    assert!(outside.is_empty(), "import circles: {outside:?}");
+    let others: Vec<&Vec<String>> =
+        found.iter().filter(|c| c.iter().any(|m| !CORE_HUB.contains(&m.as_str()))).collect();
+    assert!(others.is_empty(), "import circles: {others:?}");
 }
 
 #[test]

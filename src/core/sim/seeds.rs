@@ -5,25 +5,10 @@
 //! Median: the middle value, or for an even count the mean of the middle two. A level is
 //! overloaded when at least half its seeds' runs are.
 
-use serde::{Deserialize, Serialize};
-
 use std::ops::Range;
 
 use super::stats::{Attainment, Percentiles, RatePoint};
-use super::sweep::{sweep_grid, unit_workload, Sweep, REFINE_STEPS};
-use super::workload::Request;
-use super::{LoadMode, SimConfig};
-
-/// One level's attainment across seeds: the lowest and highest share of each kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SeedBand {
-    /// Requests meeting the targets: (min, max) over seeds.
-    pub requests: (Attainment, Attainment),
-    /// Tokens meeting the targets: (min, max) over seeds.
-    pub tokens: (Attainment, Attainment),
-    /// Seeds whose run at this level was overloaded.
-    pub overloaded_seeds: u32,
-}
+use super::sweep_result::{SeedBand, Sweep};
 
 /// The median of `values` (NaN-free; infinite values allowed); 0 for none.
 pub fn median(values: &[f64]) -> f64 {
@@ -134,30 +119,6 @@ pub fn combine(mut sweeps: Vec<Sweep>) -> Sweep {
         requests_simulated: simulated,
         ..middle
     }
-}
-
-/// One [`sweep_grid`] per config of `configs` (one seed each) on `levels` (`run_level(seed's config,
-/// its unit workload, level)`), uncombined, in order; progress counts every seed's levels.
-pub(super) fn sweep_each_seed(
-    configs: &[SimConfig],
-    levels: Vec<f64>,
-    run_level: impl Fn(&SimConfig, &[Request], f64) -> RatePoint,
-    mut progress: impl FnMut(u32, u32),
-) -> Vec<Sweep> {
-    let refine = configs.first().map_or(0, |c| if c.load == LoadMode::Open { REFINE_STEPS } else { 0 });
-    let total = (levels.len() as u32 + refine) * configs.len() as u32;
-    let mut done = 0;
-    configs
-        .iter()
-        .map(|cs| {
-            let unit = unit_workload(cs);
-            let tick = |_, _| {
-                done += 1;
-                progress(done, total);
-            };
-            sweep_grid(cs, levels.clone(), unit.len(), |x| run_level(cs, &unit, x), tick)
-        })
-        .collect()
 }
 
 /// The seeds shard `shard` of `shards` sweeps, out of `seeds`: a contiguous block (the first

@@ -1,6 +1,6 @@
 //! Sweeps: the simulator run at a grid of request rates (or client counts), goodput read off as the
 //! highest rate whose attainment stays at or above the target without the run being overloaded,
-//! refined by bisection; one sweep per seed, combined by [`super::seeds::combine`].
+//! refined by bisection; one sweep per seed ([`sweep_each_seed`]), combined by [`super::seeds::combine`].
 
 use std::ops::Range;
 
@@ -8,50 +8,16 @@ use serde::{Deserialize, Serialize};
 
 use super::cost::StepCost;
 use super::engine::{run, Load, Server};
-use super::seeds::{combine, sweep_each_seed, SeedBand};
+use super::seeds::combine;
 use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
+use super::sweep_result::{GoodputBound, Sweep};
 use super::workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::roofline::{evaluate, kv_pool_held_tokens, Analysis, Scenario};
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
 pub(super) const REFINE_STEPS: u32 = 6;
-
-/// How the goodput figure relates to the rates swept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GoodputBound {
-    /// Attainment crosses the target between two swept rates; goodput is that crossing.
-    Exact,
-    /// Every rate swept met the target: goodput is at least the highest.
-    AtLeast,
-    /// Even the lowest rate swept missed the target.
-    BelowLowest,
-}
-
-/// A full sweep: one point per grid level (the median over seeds), and goodput.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Sweep {
-    pub points: Vec<RatePoint>,
-    /// Highest rate with attainment at or above the target and no overload, in requests/s (0 if
-    /// none): the median over seeds of each seed's goodput.
-    pub goodput_req_per_s: f64,
-    /// The lowest and highest of the seeds' goodputs, in requests/s.
-    pub goodput_range_req_per_s: (f64, f64),
-    /// Each seed's goodput, in seed order, in requests/s.
-    pub seed_goodputs_req_per_s: Vec<f64>,
-    /// Per level (like `points`): attainment's min and max over seeds.
-    pub bands: Vec<SeedBand>,
-    /// Seeds swept per level.
-    pub seeds: u32,
-    /// The run at the goodput rate, if any rate met the target (the median seed's).
-    pub at_goodput: Option<RatePoint>,
-    pub bound: GoodputBound,
-    /// Requests simulated in all, refinement included.
-    pub requests_simulated: u64,
-    /// KV tokens the pool holds.
-    pub kv_pool_tokens: f64,
-}
 
 /// The KV pool in held tokens: [`kv_pool_held_tokens`], the analytic pool's one formula (usable per
 /// GPU less the weights and the drafter's, over target + drafter KV per token, less the shared
@@ -205,6 +171,30 @@ pub fn combine_seed_sweeps(config: &SimConfig, sweeps: Vec<Sweep>) -> Sweep {
     let mut sweep = combine(sweeps);
     sweep.kv_pool_tokens = kv_pool_tokens(&config.scenario);
     sweep
+}
+
+/// One [`sweep_grid`] per config of `configs` (one seed each) on `levels` (`run_level(seed's config,
+/// its unit workload, level)`), uncombined, in order; progress counts every seed's levels.
+pub(super) fn sweep_each_seed(
+    configs: &[SimConfig],
+    levels: Vec<f64>,
+    run_level: impl Fn(&SimConfig, &[Request], f64) -> RatePoint,
+    mut progress: impl FnMut(u32, u32),
+) -> Vec<Sweep> {
+    let refine = configs.first().map_or(0, |c| if c.load == LoadMode::Open { REFINE_STEPS } else { 0 });
+    let total = (levels.len() as u32 + refine) * configs.len() as u32;
+    let mut done = 0;
+    configs
+        .iter()
+        .map(|cs| {
+            let unit = unit_workload(cs);
+            let tick = |_, _| {
+                done += 1;
+                progress(done, total);
+            };
+            sweep_grid(cs, levels.clone(), unit.len(), |x| run_level(cs, &unit, x), tick)
+        })
+        .collect()
 }
 
 /// Runs `run_level` at each of `levels` and reads goodput: the highest level before attainment first
