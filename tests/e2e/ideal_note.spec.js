@@ -70,6 +70,13 @@ for (const panel of PANELS) {
     await OPEN[panel].ready(page);
     const before = {};
     for (const p of PANELS) before[p] = (await noteText(page, p)).match(SENTENCES[p]);
+    // The derivation's and the capacity plan's bodies load as they come near the viewport, and
+    // scrolling to a note below them would load them under the pointer: the click would land on
+    // whatever their content pushed there. Load them first, then bring the button into view.
+    await showPanel(page, 'derivation');
+    await showPanel(page, 'capacity');
+    await page.locator(`#${panel}-use-measured`).scrollIntoViewIfNeeded();
+    await expect(page.locator('.lazy-status:visible')).toHaveCount(0, { timeout: 15_000 });
     await page.locator(`#${panel}-use-measured`).click();
     // Switching the cost model reprices every open panel (the disaggregated split's search among
     // them) before the address is written: under CI's load that can outlast the default 5 s.
