@@ -35,7 +35,7 @@ fn sources(dir: &str) -> Vec<(PathBuf, String)> {
 }
 
 /// The module path of a file under `src/` (`core/sim/engine.rs` -> `core::sim::engine`).
-fn module_of(file: &Path) -> Vec<String> {
+pub(crate) fn module_of(file: &Path) -> Vec<String> {
     let mut parts: Vec<String> = file.iter().map(|p| p.to_string_lossy().into_owned()).collect();
     let last = parts.pop().unwrap_or_default();
     let stem = last.trim_end_matches(".rs");
@@ -47,14 +47,14 @@ fn module_of(file: &Path) -> Vec<String> {
 
 /// Collects, for one file, every path it names (in `use` trees and expressions or types), resolved
 /// against the file's module so that `super::super::state` counts as `state`.
-struct PathReader {
-    module: Vec<String>,
-    found: Vec<(usize, Vec<String>)>,
+pub(crate) struct PathReader {
+    pub(crate) module: Vec<String>,
+    pub(crate) found: Vec<(usize, Vec<String>)>,
 }
 
 impl PathReader {
     /// `segments` made absolute from the crate root; `None` for a path that starts at another crate.
-    fn resolve(&self, segments: &[String]) -> Option<Vec<String>> {
+    pub(crate) fn resolve(&self, segments: &[String]) -> Option<Vec<String>> {
         let mut absolute = self.module.clone();
         let mut rest = segments;
         match rest.first().map(String::as_str) {

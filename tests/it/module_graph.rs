@@ -8,79 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use syn::visit::{self, Visit};
+use syn::visit::Visit;
+
+use crate::architecture::{module_of, PathReader};
 
 type Module = Vec<String>;
-
-/// `ui/panels/sim.rs` -> `ui::panels::sim`; `core/mod.rs` -> `core`; `lib.rs` -> the root.
-fn module_of(relative: &Path) -> Module {
-    let mut parts: Module = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    let last = parts.pop().unwrap_or_default();
-    let stem = last.trim_end_matches(".rs").to_string();
-    if !matches!(stem.as_str(), "mod" | "lib" | "main") {
-        parts.push(stem);
-    }
-    parts
-}
-
-/// Every absolute module path a file names.
-struct Names {
-    module: Module,
-    found: Vec<Module>,
-}
-
-impl Names {
-    fn resolve(&mut self, segments: &[String]) {
-        let mut absolute = self.module.clone();
-        let rest = match segments.first().map(String::as_str) {
-            Some("crate") => {
-                absolute.clear();
-                &segments[1..]
-            }
-            Some("self") => &segments[1..],
-            Some("super") => {
-                let ups = segments.iter().take_while(|s| *s == "super").count();
-                absolute.truncate(absolute.len().saturating_sub(ups));
-                &segments[ups..]
-            }
-            _ => return,
-        };
-        absolute.extend(rest.iter().cloned());
-        self.found.push(absolute);
-    }
-
-    fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
-        match tree {
-            syn::UseTree::Path(p) => {
-                prefix.push(p.ident.to_string());
-                self.use_tree(prefix, &p.tree);
-                prefix.pop();
-            }
-            syn::UseTree::Name(n) => self.leaf(prefix, n.ident.to_string()),
-            syn::UseTree::Rename(r) => self.leaf(prefix, r.ident.to_string()),
-            syn::UseTree::Glob(_) => self.leaf(prefix, "*".to_string()),
-            syn::UseTree::Group(g) => g.items.iter().for_each(|item| self.use_tree(prefix, item)),
-        }
-    }
-
-    fn leaf(&mut self, prefix: &[String], name: String) {
-        let mut segments = prefix.to_vec();
-        segments.push(name);
-        self.resolve(&segments);
-    }
-}
-
-impl<'ast> Visit<'ast> for Names {
-    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
-        self.use_tree(&mut Vec::new(), &item.tree);
-    }
-
-    fn visit_path(&mut self, path: &'ast syn::Path) {
-        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        self.resolve(&segments);
-        visit::visit_path(self, path);
-    }
-}
 
 /// Each file's module and the other files' modules it names (by the longest module prefix).
 fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
@@ -101,9 +33,11 @@ fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
         .into_iter()
         .map(|(module, source)| {
             let syntax = syn::parse_file(&source).expect("parses");
-            let mut names = Names { module: module.clone(), found: Vec::new() };
-            names.visit_file(&syntax);
-            let edges = names.found.iter().filter_map(owner).filter(|m| *m != module).collect();
+            // The architecture test's reader: every path the file names, made absolute.
+            let mut reader = PathReader { module: module.clone(), found: Vec::new() };
+            reader.visit_file(&syntax);
+            let named = reader.found.iter().filter_map(|(_, segments)| reader.resolve(segments));
+            let edges = named.filter_map(|path| owner(&path)).filter(|m| *m != module).collect();
             (module, edges)
         })
         .collect()
