@@ -4,7 +4,8 @@
 //! `sim_protocol::SHARDS_MAX`).
 //!
 //! Trunk builds this bin as a `data-type="worker"` asset (wasm-bindgen `web` target, unhashed names,
-//! without default features) and its loader shim runs `main` once the wasm is instantiated. It
+//! without default features); every worker runs `public/worker_boot.js`, which instantiates the module
+//! the page compiled once for the pool, and wasm-bindgen's start runs `main`. It
 //! links only the pure library code it calls: no Leptos, no plotters.
 
 /// Runs on instantiation; outside a worker scope (a page importing this module for its benchmark

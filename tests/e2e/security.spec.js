@@ -125,7 +125,7 @@ test('the page, the simulator in its worker, exports and pasted points raise no 
   test.setTimeout(90_000);
   const seen = await watch(context);
   // The worker's scripts come with the header a host should send for them (the README's Security).
-  await page.route(/\/sim_worker(_loader)?\.js$/, async (route) => {
+  await page.route(/\/(sim_worker|worker_boot)\.js$/, async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': WORKER_POLICY } });
   });
@@ -197,7 +197,7 @@ test('a whole session (every control, lesson, view, mode and theme, a sweep, exp
   const origin = new URL(page.url()).origin;
   const foreign = requests.filter((u) => !u.startsWith('data:') && new URL(u.replace(/^blob:/, '')).origin !== origin);
   expect(requests.some((u) => /\/goodput-lab-[0-9a-f]+_bg\.wasm$/.test(u))).toBe(true);
-  expect(requests.some((u) => /\/sim_worker_loader\.js$/.test(u))).toBe(true);
+  expect(requests.some((u) => /\/worker_boot\.js$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/sim_worker_bg\.wasm$/.test(u))).toBe(true);
   expect(requests.some((u) => /\/goodput_lazy_bg\.wasm$/.test(u))).toBe(true);
   expect(foreign).toEqual([]);

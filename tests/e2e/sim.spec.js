@@ -9,7 +9,7 @@ const path = require('path');
 const { openApp, inkedPixels, canvasImage, num, queryValue, expectNoBadNumbers, pressOn, commitNumber, urlSettled } = require('./helpers');
 
 const ROOT = path.join(__dirname, '../..');
-const WORKER_FILE = /\/sim_worker(_loader\.js|\.js|_bg\.wasm)$/;
+const WORKER_FILE = /\/(sim_worker(\.js|_bg\.wasm)|worker_boot\.js)$/;
 // The lazily loaded panels' module (the simulator's body is drawn by it).
 const LAZY_FILE = /\/goodput_lazy(\.js|_bg\.wasm)$/;
 
@@ -72,9 +72,10 @@ test('the simulator loads its worker and its panel code only when opened, then d
   await expect(page.locator('#sim-toggle')).toHaveAttribute('aria-expanded', 'true');
   await urlSettled(page);
   expect(queryValue(page, 'sim')).toBe('1');
-  // Each worker of the pool fetches the same three files.
+  // Each worker of the pool runs the boot script and imports the glue; the wasm is the page's one fetch.
   expect([...new Set(requests.filter((p) => WORKER_FILE.test(p)))].sort()).toEqual(
-    ['/dist/sim_worker.js', '/dist/sim_worker_bg.wasm', '/dist/sim_worker_loader.js']);
+    ['/dist/sim_worker.js', '/dist/sim_worker_bg.wasm', '/dist/worker_boot.js']);
+  expect(requests.filter((p) => p.endsWith('/sim_worker_bg.wasm'))).toHaveLength(1);
   expect(requests.filter((p) => LAZY_FILE.test(p)).sort()).toEqual(['/dist/goodput_lazy.js', '/dist/goodput_lazy_bg.wasm']);
   for (const id of ['chart-attainment', 'chart-sim-throughput']) {
     await expect.poll(() => inkedPixels(page, id)).toBeGreaterThan(2000);

@@ -1,5 +1,5 @@
 //! docs/architecture.md names only paths that exist: every backticked path under `src/`, `tests/`,
-//! `docs/`, `bench/` or `tools/` is a file or folder of the repository, so the map cannot drift
+//! `docs/`, `bench/`, `tools/` or `public/` is a file or folder of the repository, so the map cannot drift
 //! from the tree without this failing.
 
 use std::fs;
@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The backticked spans of `text` that look like repository paths.
 fn paths_named(text: &str) -> Vec<String> {
-    const ROOTS: [&str; 5] = ["src/", "tests/", "docs/", "bench/", "tools/"];
+    const ROOTS: [&str; 6] = ["src/", "tests/", "docs/", "bench/", "tools/", "public/"];
     text.split('`')
         .skip(1)
         .step_by(2)

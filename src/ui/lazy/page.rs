@@ -15,6 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::protocol::panel::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
 use crate::ui::lazy::channel::send_to_panels;
+use crate::ui::shell::js_error::message;
 
 /// The second module's wasm-bindgen glue (Trunk names a `data-type="worker"` asset after its bin and
 /// never hashes it), relative to the page so the site works under any sub-path.
@@ -44,10 +45,10 @@ fn resolve(relative: &str) -> Option<String> {
 /// Loads the lazy module and calls `export(args...)` on it; resolves to what it returns.
 pub async fn call_lazy(export: &str, args: &js_sys::Array) -> Result<JsValue, String> {
     let url = resolve(LAZY_URL).ok_or("the page has no base URL")?;
-    let module = JsFuture::from(load_lazy(&url)).await.map_err(describe)?;
-    let f = js_sys::Reflect::get(&module, &JsValue::from_str(export)).map_err(describe)?;
+    let module = JsFuture::from(load_lazy(&url)).await.map_err(|e| message(&e))?;
+    let f = js_sys::Reflect::get(&module, &JsValue::from_str(export)).map_err(|e| message(&e))?;
     let f = f.dyn_into::<js_sys::Function>().map_err(|_| format!("the lazy module has no {export}"))?;
-    f.apply(&JsValue::NULL, args).map_err(describe)
+    f.apply(&JsValue::NULL, args).map_err(|e| message(&e))
 }
 
 thread_local! {
@@ -58,10 +59,6 @@ thread_local! {
 /// True while any panel body is mounted: only then does the page send its state to the panels.
 pub fn any_mounted() -> bool {
     MOUNTED.with(Cell::get) > 0
-}
-
-fn describe(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
 }
 
 /// A panel body the lazy module draws: an empty `<div id="…-lazy">` it mounts into, with a

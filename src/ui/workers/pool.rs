@@ -1,8 +1,9 @@
 //! The main thread's handle on a module Web Worker that speaks postcard bytes (the simulator's,
-//! the search's): created on demand, messages queued until the worker says it is ready, every
-//! failure delivered as an `Err` string; how many workers a pool starts (one per core, up to a cap,
-//! see [`crate::ui::workers::worker_pool`]) and the clock and performance marks the runners time
-//! their work with.
+//! the search's): created on demand from the one boot script, given its bin's compiled module
+//! (fetched and compiled once for all workers, [`crate::ui::workers::compiled`]), messages queued
+//! until the worker says it is ready, every failure delivered as an `Err` string; how many workers
+//! a pool starts (one per core, up to a cap, see [`crate::ui::workers::worker_pool`]) and the clock
+//! and performance marks the runners time their work with.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,6 +12,12 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::protocol::codec::READY;
+use crate::ui::shell::js_error::message;
+use crate::ui::workers::compiled::{compiled_module, WorkerFiles};
+
+/// Every worker's entry script (`public/worker_boot.js`, copied beside the page): it waits for the
+/// page's one message naming the bin's glue and carrying its compiled module, then instantiates it.
+const BOOT_URL: &str = "./worker_boot.js";
 
 /// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
 pub type WorkerMessage = Result<Vec<u8>, String>;
@@ -35,22 +42,23 @@ pub struct ModuleWorker {
 }
 
 impl ModuleWorker {
-    /// Creates the module worker whose entry script is `loader_url` (relative to the page, so it
-    /// works under any sub-path; Trunk's loader shim for a `web`-target bin, whose failed import
-    /// or wasm fetch reaches the page as the worker's `error` event). The browser fetches its
-    /// files now, not at page load. Calls `on_reply` with each reply, or with an `Err` once if the
-    /// worker fails to load or crashes.
+    /// Creates a module worker for the bin whose files are `files` (relative to the page, so it
+    /// works under any sub-path): the browser fetches the boot script now, not at page load, and the
+    /// worker instantiates the bin's module once the page has it compiled (at most one fetch and one
+    /// compile per bin, however many workers). Calls `on_reply` with each reply, or with an `Err`
+    /// once if the module cannot be fetched or compiled, or the worker fails to start or crashes.
     pub fn spawn(
-        loader_url: &'static str,
+        files: WorkerFiles,
         on_reply: impl Fn(WorkerMessage) + 'static,
     ) -> Result<ModuleWorker, String> {
-        let worker = create_worker(loader_url)?;
+        let worker = create_worker()?;
         let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
-        let on_reply = Rc::new(on_reply);
+        let on_reply: Rc<dyn Fn(WorkerMessage)> = Rc::new(on_reply);
         let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
-        let on_error = error_handler(worker.clone(), phase.clone(), on_reply, loader_url);
+        let on_error = error_handler(worker.clone(), phase.clone(), on_reply.clone(), files.glue_url);
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        boot(worker.clone(), phase.clone(), on_reply, files);
         Ok(ModuleWorker { worker, phase, _on_message: on_message, _on_error: on_error })
     }
 
@@ -95,15 +103,41 @@ pub fn performance_mark(name: &str) {
     }
 }
 
-/// Starts the module worker from `loader_url`; only a bad URL or a blocked origin fails here,
-/// a load failure arrives later as an `error` event.
-fn create_worker(loader_url: &str) -> Result<Worker, String> {
+/// Starts the boot script as a module worker; only a blocked origin fails here, a load failure
+/// arrives later as an `error` event.
+fn create_worker() -> Result<Worker, String> {
     if has_no_worker() {
         return Err("this one-file copy of the page carries no worker".to_owned());
     }
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    Worker::new_with_options(loader_url, &options).map_err(|e| describe("cannot create the worker", &e))
+    Worker::new_with_options(BOOT_URL, &options).map_err(|e| describe("cannot create the worker", &e))
+}
+
+/// Once the bin's module is compiled, posts `{ glue, module }` to the boot script (ahead of any
+/// queued job: the worker's own handler is not installed until it has instantiated the module); a
+/// fetch or compile failure fails the worker.
+fn boot(worker: Worker, phase: Rc<RefCell<Phase>>, on_reply: Rc<dyn Fn(WorkerMessage)>, files: WorkerFiles) {
+    let compiled = compiled_module(files.wasm_url);
+    leptos::task::spawn_local(async move {
+        let posted = match wasm_bindgen_futures::JsFuture::from(compiled).await {
+            Ok(module) => boot_message(files.glue_url, &module)
+                .and_then(|m| worker.post_message(&m))
+                .map_err(|e| describe("cannot post to the worker", &e)),
+            Err(why) => Err(message(&why)),
+        };
+        if let Err(why) = posted {
+            fail(&worker, &phase, &*on_reply, why);
+        }
+    });
+}
+
+/// The boot script's one message: `{ glue: <the glue's URL>, module: <WebAssembly.Module> }`.
+fn boot_message(glue_url: &str, module: &JsValue) -> Result<JsValue, JsValue> {
+    let message = js_sys::Object::new();
+    js_sys::Reflect::set(&message, &JsValue::from_str("glue"), &JsValue::from_str(glue_url))?;
+    js_sys::Reflect::set(&message, &JsValue::from_str("module"), module)?;
+    Ok(message.into())
 }
 
 /// True in the one-file build (`make single`), which marks itself with
@@ -141,12 +175,12 @@ fn error_handler(
     worker: Worker,
     phase: Rc<RefCell<Phase>>,
     on_reply: Rc<dyn Fn(WorkerMessage)>,
-    loader_url: &'static str,
+    glue_url: &'static str,
 ) -> Closure<dyn FnMut(Event)> {
     Closure::new(move |event: Event| {
         // Handled here: the caller hears about it, so the browser need not report it as uncaught.
         event.prevent_default();
-        fail(&worker, &phase, &*on_reply, error_message(&event, loader_url));
+        fail(&worker, &phase, &*on_reply, error_message(&event, glue_url));
     })
 }
 
@@ -179,22 +213,18 @@ fn send(worker: &Worker, message: &[u8]) -> Result<(), String> {
 }
 
 /// The text of an `error` event: an `ErrorEvent`'s message (with its source line when known), or,
-/// for the plain `Event` a failed module fetch fires, a note naming the loader.
-fn error_message(event: &Event, loader_url: &str) -> String {
+/// for the plain `Event` a failed module fetch fires, a note naming the worker's scripts.
+fn error_message(event: &Event, glue_url: &str) -> String {
     let Some(error) = event.dyn_ref::<ErrorEvent>() else {
-        return format!("the worker failed to load ({loader_url} or the script it imports)");
+        return format!("the worker failed to load ({BOOT_URL} or {glue_url})");
     };
     match (error.message(), error.filename()) {
-        (message, file) if file.is_empty() => format!("worker {loader_url}: {message}"),
-        (message, file) => format!("worker {loader_url}: {message} ({file}:{})", error.lineno()),
+        (text, file) if file.is_empty() => format!("worker {glue_url}: {text}"),
+        (text, file) => format!("worker {glue_url}: {text} ({file}:{})", error.lineno()),
     }
 }
 
 /// `context: <the JS error's message>`.
 fn describe(context: &str, error: &JsValue) -> String {
-    let text = match error.dyn_ref::<js_sys::Error>() {
-        Some(error) => String::from(error.message()),
-        None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
-    };
-    format!("{context}: {text}")
+    format!("{context}: {}", message(error))
 }

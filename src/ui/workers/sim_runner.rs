@@ -15,15 +15,15 @@ use crate::protocol::sim::{
     compute, second_round_parts_for, seed_jobs, shards_for, Job, Part, SimReply, SimResult, SHARDS_MAX,
 };
 use crate::state::Inputs;
+use crate::ui::workers::compiled::WorkerFiles;
 use crate::ui::workers::pool::{now_ms, performance_mark};
 use crate::ui::workers::sim_flight::{Ask, Flight};
 use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::view::format::thousands;
 
-/// The simulation worker's entry script, relative to the page. Trunk names a worker's files after
-/// its bin and never hashes them, so the name is fixed: the loader shim (`import init from
-/// './sim_worker.js'; await init();`) makes it a module worker.
-const LOADER_URL: &str = "./sim_worker_loader.js";
+/// The simulation worker's files, relative to the page. Trunk names a worker's files after its bin
+/// and never hashes them, so the names are fixed.
+const SIM_WORKER: WorkerFiles = WorkerFiles { glue_url: "./sim_worker.js", wasm_url: "./sim_worker_bg.wasm" };
 
 /// The signals a sweep reports into.
 #[derive(Clone, Copy)]
@@ -112,7 +112,7 @@ impl SimRunner {
         let failed = {
             let mut q = state.borrow_mut();
             if q.workers.is_empty() && !q.local {
-                match WorkerPool::spawn(LOADER_URL, SHARDS_MAX, self.reply_handler(Rc::downgrade(state))) {
+                match WorkerPool::spawn(SIM_WORKER, SHARDS_MAX, self.reply_handler(Rc::downgrade(state))) {
                     Ok(workers) => q.workers = workers,
                     Err(why) => self.fall_back(&mut q, why),
                 }

@@ -1,4 +1,4 @@
-//! The one pool type both runners use: min(cores, cap) module workers on one loader, each job
+//! The one pool type both runners use: min(cores, cap) module workers of one bin, each job
 //! posted as postcard bytes, each reply decoded and dispatched to the runner's handler unless it
 //! answers a request other than the last one posted (a stale `seq`, dropped here), the workers
 //! terminated when the pool is retired or dropped.
@@ -11,6 +11,7 @@ use leptos::prelude::set_timeout;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
+use crate::ui::workers::compiled::WorkerFiles;
 use crate::ui::workers::pool::{pool_size, ModuleWorker, WorkerMessage};
 
 /// What a pool's handler hears.
@@ -46,18 +47,19 @@ impl<J, R> Default for WorkerPool<J, R> {
 }
 
 impl<J: Serialize + Numbered + 'static, R: for<'de> Deserialize<'de> + Numbered + 'static> WorkerPool<J, R> {
-    /// Starts min(cores, `cap`) workers on `loader_url` (relative to the page), all dispatching to
+    /// Starts min(cores, `cap`) workers of the bin whose files are `files` (its module fetched and
+    /// compiled once for all of them), all dispatching to
     /// `on_event`; stops at the first that cannot be created, and fails with why if that is the
     /// first.
     pub fn spawn(
-        loader_url: &'static str,
+        files: WorkerFiles,
         cap: u8,
         on_event: impl Fn(PoolEvent<R>) + Clone + 'static,
     ) -> Result<WorkerPool<J, R>, String> {
         let mut pool = WorkerPool::default();
         for _ in 0..pool_size(cap) {
             let handler = dispatch(pool.posted.clone(), pool.retired.clone(), on_event.clone());
-            match ModuleWorker::spawn(loader_url, handler) {
+            match ModuleWorker::spawn(files, handler) {
                 Ok(worker) => pool.workers.push(worker),
                 Err(why) if pool.workers.is_empty() => return Err(why),
                 Err(_) => break,

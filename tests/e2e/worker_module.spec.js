@@ -1,0 +1,56 @@
+// Each worker bin's wasm is fetched once and compiled once, however many workers its pool starts
+// (src/ui/workers/compiled.rs): the page compiles it and posts the WebAssembly.Module to every
+// worker's boot script (public/worker_boot.js). The page claims four cores, so each pool starts four
+// workers (both pools' cap is at least 4), and the counts below would be four without the sharing.
+const { test, expect } = require('@playwright/test');
+const { openApp } = require('./helpers');
+
+/** Runs in the page before its scripts: four cores, and a log of every wasm compile made from
+ *  bytes or a Response (not from a compiled Module) by the page. */
+function fourCoresAndCompileLog() {
+  Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 4 });
+  const log = [];
+  window.__wasmCompiles = log;
+  for (const k of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+    const original = WebAssembly[k];
+    WebAssembly[k] = function counted(source, ...rest) {
+      if (!(source instanceof WebAssembly.Module)) log.push(k);
+      return original.call(this, source, ...rest);
+    };
+  }
+}
+
+/** Every request's path, the workers' included. */
+function recordRequests(page) {
+  const paths = [];
+  page.context().on('request', (request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
+const cases = [
+  { name: 'simulator', query: '?sim=1', status: '#sim-status', done: 'data-sweeps', wasm: 'sim_worker_bg.wasm', glue: 'sim_worker.js' },
+  { name: 'search', query: '?search=1', status: '#search-status', done: 'data-searches', wasm: 'search_worker_bg.wasm', glue: 'search_worker.js' },
+];
+
+for (const c of cases) {
+  test(`the ${c.name}'s four workers share one fetch and one compile of its wasm, and answer`, async ({ page }) => {
+    await page.addInitScript(fourCoresAndCompileLog);
+    const requests = recordRequests(page);
+    const errors = await openApp(page, c.query);
+    const status = page.locator(c.status);
+    await expect.poll(async () => Number(await status.getAttribute(c.done)), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect(status).toHaveAttribute('data-busy', 'false');
+
+    const workers = page.workers().filter((w) => w.url().endsWith('/worker_boot.js'));
+    expect(workers).toHaveLength(4);
+    // Each worker imported the glue (the HTTP cache may answer), and ran the module: it answered.
+    expect(requests.filter((p) => p.endsWith(`/${c.glue}`)).length).toBeGreaterThanOrEqual(1);
+    expect(requests.filter((p) => p.endsWith(`/${c.wasm}`))).toHaveLength(1);
+    // The page's one compile of the worker's wasm (the page's and the lazy module's own modules are
+    // instantiated from their responses by their loaders: `instantiateStreaming`, not `compile`).
+    // A worker that compiled its own copy would have fetched it: the count above is one.
+    const compiles = await page.evaluate(() => window.__wasmCompiles);
+    expect(compiles.filter((k) => k === 'compile')).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+}
