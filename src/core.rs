@@ -16,6 +16,7 @@ pub mod prefill;
 pub mod prefix;
 pub mod presets;
 pub mod roofline;
+pub mod scenario;
 pub mod search;
 pub mod sim;
 pub mod spec;

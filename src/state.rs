@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::calibration::{CostModel, Engine};
 use crate::core::presets::ModelSpec;
-use crate::core::roofline::{context_for, Calibration, Scenario};
+use crate::core::roofline::Calibration;
+use crate::core::scenario::{context_for, Scenario};
 use fields::{CTX, OUT, PROMPT};
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 use read::UrlId;

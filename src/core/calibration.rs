@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::precision::Precision;
 use super::presets::Attention;
-use super::roofline::Scenario;
+use super::scenario::Scenario;
 use super::url_id::UrlId;
 pub use transfer::{resolve, Origin, Resolved};
 

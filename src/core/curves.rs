@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::calibration::references::{references, Reference};
 use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
-use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
+use super::roofline::{evaluate, Analysis, BatchPoint, MAX_BATCH};
+use super::scenario::Scenario;
 use super::table::runnable;
 
 /// Most points one curve carries; beyond this the batches are strided. Plotters rounds to whole

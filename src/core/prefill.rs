@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::model::prefill_attention_flop;
 use super::roofline::{
-    effective_bandwidth_bytes_per_s, peak_flop_per_s, step_terms, Bound, Scenario, StepMix, StepTerms,
+    effective_bandwidth_bytes_per_s, peak_flop_per_s, step_terms, Bound, StepMix, StepTerms,
 };
+use super::scenario::Scenario;
 
 /// The time to prefill one prompt on the replica, and its terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::calibration::CostModel;
 use super::precision::Precision;
 use super::prefix::PrefixCache;
-use super::roofline::Scenario;
+use super::scenario::Scenario;
 use super::spec::Speculation;
 
 /// How a layer's attention caches keys and values.

@@ -18,9 +18,8 @@ pub use super::calibration::{Calibration, CostModel};
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::prefill::ttft_split;
-use super::prefix::PrefixCache;
-use super::presets::{Attention, GpuSpec, ModelSpec};
-use super::spec::Speculation;
+use super::presets::Attention;
+use super::scenario::Scenario;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
 pub use pool::{
@@ -39,54 +38,6 @@ pub const MAX_BATCH: u32 = 1 << 20;
 pub const TP_CHOICES: [u32; 4] = [1, 2, 4, 8];
 /// Bytes per activation element exchanged by the all-reduce (BF16).
 pub const ACTIVATION_BYTES: f64 = 2.0;
-
-/// One validated what-if: a model on GPUs with its precisions, lengths, targets and calibration.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Scenario {
-    pub model: ModelSpec,
-    pub gpu: GpuSpec,
-    pub weight_precision: Precision,
-    pub kv_precision: Precision,
-    /// Tensor-parallel degree: GPUs one replica spans.
-    pub tp: u32,
-    /// Tokens of KV every running sequence holds (the worked example's simplification: all at this
-    /// length): the mean context over a request's answer, prompt + output / 2 ([`context_for`]).
-    pub context_tokens: u32,
-    /// Tokens each request generates.
-    pub output_tokens: u32,
-    /// Time-per-output-token objective, in s.
-    pub tpot_target_s: f64,
-    /// Time-to-first-token objective, in s.
-    pub ttft_target_s: f64,
-    /// Share of HBM the server may use for weights plus KV (0.9 by default, as vLLM).
-    pub memory_utilization: f64,
-    /// The cost model: ideal, custom, measured ([`crate::core::calibration`]).
-    pub calibration: CostModel,
-    /// Speculative decoding ([`Speculation::OFF`] by default).
-    pub speculation: Speculation,
-    /// A shared prompt prefix and its cache hit rate ([`PrefixCache::NONE`] by default).
-    pub prefix: PrefixCache,
-}
-
-/// The one rule from the workload as users state it to the context the step model reads:
-/// context = prompt + floor(output / 2), in tokens. A sequence holds its prompt plus the tokens it
-/// has written, so over its answer it holds prompt + output / 2 on average.
-pub fn context_for(prompt_tokens: u32, output_tokens: u32) -> u32 {
-    prompt_tokens.saturating_add(output_tokens / 2)
-}
-
-impl Scenario {
-    /// The prompt (tokens in) of the scenario's requests: the inverse of [`context_for`],
-    /// context - floor(output / 2), at least 1 token.
-    pub fn prompt_tokens(&self) -> u32 {
-        self.context_tokens.saturating_sub(self.output_tokens / 2).max(1)
-    }
-
-    /// The same scenario on the ideal roofline.
-    pub fn ideal(&self) -> Scenario {
-        Scenario { calibration: CostModel::Ideal, ..*self }
-    }
-}
 
 /// Which side of a roofline sets a kernel group's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

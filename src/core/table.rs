@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::roofline::{evaluate, Analysis, BatchPoint, Scenario};
+use super::roofline::{evaluate, Analysis, BatchPoint};
+use super::scenario::Scenario;
 
 /// The batches the worked example's argument walks through, always listed.
 pub const LISTED_BATCHES: [u32; 6] = [1, 16, 32, 64, 96, 128];

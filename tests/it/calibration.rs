@@ -12,7 +12,8 @@ use goodput_lab::core::calibration::{
     cost_terms, resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot,
 };
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
-use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes, Scenario};
+use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::{from_query, to_query, CalibrationChoice, WORKED_EXAMPLE};
 
 fn close(a: f64, b: f64, rel: f64, what: &str) {

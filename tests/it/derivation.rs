@@ -6,8 +6,9 @@ use goodput_lab::core::calibration::{cost_terms, CostModel, Engine};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{
-    analyze, evaluate, step_time_at, Bound, Calibration, Limit, Precision, Scenario, TP_CHOICES,
+    analyze, evaluate, step_time_at, Bound, Calibration, Limit, Precision, TP_CHOICES,
 };
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::batch_table;
 
 /// `a` equals `b` to a relative 1e-9 (or both are 0).

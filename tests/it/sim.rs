@@ -3,7 +3,8 @@
 
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::presets::{GPUS, MODELS};
-use goodput_lab::core::roofline::{analyze, evaluate, step_time, Scenario};
+use goodput_lab::core::roofline::{analyze, evaluate, step_time};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     chunk_tradeoff, kv_pool_tokens, run, simulate, sweep, Arrivals, Counting, GoodputBound, LengthDist,
     Lengths, Load, LoadMode, Request, Server, SimConfig, StepCost, StepWork,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{scenario_slots, CostTerms, Efficiency, Engine, Slot};
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 
 /// A GPU's fitted terms, by [`Slot::index`]; `None` where the data do not determine it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,8 +4,9 @@
 use super::StepFormula;
 use crate::core::roofline::{
     evaluate, kv_bytes_per_seq_held, kv_shards, prefix_shared_kv_bytes, step_time, step_time_at,
-    usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Bound, Limit, Scenario, MAX_BATCH,
+    usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Bound, Limit, MAX_BATCH,
 };
+use crate::core::scenario::Scenario;
 use serde::Serialize;
 
 /// How the largest batch under the TPOT target is found.
