@@ -13,7 +13,7 @@ mod speculative;
 mod step;
 use serde::{Deserialize, Serialize};
 
-use super::calibration::cost_terms;
+use super::calibration::terms::cost_terms;
 pub use super::calibration::{Calibration, CostModel};
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;

@@ -2,7 +2,7 @@
 //! the panel shows.
 
 use super::{KvSeq, Weights};
-use crate::core::calibration::cost_terms;
+use crate::core::calibration::terms::cost_terms;
 use crate::core::model::{decode_attention_flop, expected_experts};
 use crate::core::roofline::{
     allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, CostModel, Limit, Precision, StepTime,

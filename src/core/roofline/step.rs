@@ -36,7 +36,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound};
-use crate::core::calibration::{cost_terms, Efficiency};
+use crate::core::calibration::terms::cost_terms;
+use crate::core::calibration::Efficiency;
 use crate::core::model::{decode_attention_flop, params_read};
 use crate::core::presets::ModelSpec;
 use crate::core::scenario::Scenario;
