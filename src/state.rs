@@ -120,7 +120,8 @@ pub struct Notice {
     pub message: String,
 }
 
-pub use crate::core::presets::{DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S, WORKED_EXAMPLE};
+pub use crate::core::presets::{DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S};
+pub use crate::core::scenario::WORKED_EXAMPLE;
 /// Capacity plan default load, in requests/s: four worked-example replicas' worth.
 pub const DEFAULT_RATE_REQ_PER_S: f64 = 100.0;
 /// Capacity plan default price: an assumed $2.50 per GPU-hour, to be replaced by your own.

@@ -1,13 +1,14 @@
 //! One validated what-if, [`Scenario`]: a model on GPUs with its precisions, lengths, targets,
-//! cost model, speculation and prefix cache, the one input every formula of the core reads; and the
-//! workload's rule for the context it holds ([`context_for`]).
+//! cost model, speculation and prefix cache, the one input every formula of the core reads; the
+//! workload's rule for the context it holds ([`context_for`]); and the worked example's scenario
+//! ([`WORKED_EXAMPLE`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::calibration::CostModel;
 use super::precision::Precision;
 use super::prefix::PrefixCache;
-use super::presets::{GpuSpec, ModelSpec};
+use super::presets::{GpuSpec, ModelSpec, DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S, GPUS, MODELS};
 use super::spec::Speculation;
 
 /// One validated what-if: a model on GPUs with its precisions, lengths, targets and calibration.
@@ -57,3 +58,21 @@ impl Scenario {
         Scenario { calibration: CostModel::Ideal, ..*self }
     }
 }
+
+/// The worked example's scenario: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256
+/// out, on the ideal roofline.
+pub const WORKED_EXAMPLE: Scenario = Scenario {
+    model: MODELS[0],
+    gpu: GPUS[0],
+    weight_precision: Precision::Bf16,
+    kv_precision: Precision::Bf16,
+    tp: 1,
+    context_tokens: 2048,
+    output_tokens: 256,
+    tpot_target_s: 0.010,
+    ttft_target_s: DEFAULT_TTFT_S,
+    memory_utilization: DEFAULT_MEMORY_UTILIZATION,
+    calibration: CostModel::Ideal,
+    speculation: Speculation::OFF,
+    prefix: PrefixCache::NONE,
+};
