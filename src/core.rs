@@ -8,6 +8,7 @@ pub mod capacity;
 pub mod curves;
 pub mod derivation;
 pub mod fit;
+pub mod goodput;
 pub mod model;
 pub mod nearest;
 pub mod placement;

@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::calibration::references::{references, Reference};
 use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
-use super::roofline::{evaluate, Analysis, BatchPoint, MAX_BATCH};
+use super::goodput::{evaluate, BatchPoint};
+use super::roofline::{Analysis, MAX_BATCH};
 use super::scenario::Scenario;
 use super::table::runnable;
 

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::roofline::{evaluate, Analysis, BatchPoint};
+use super::goodput::{evaluate, BatchPoint};
+use super::roofline::Analysis;
 use super::scenario::Scenario;
 
 /// The batches the worked example's argument walks through, always listed.

@@ -252,7 +252,7 @@ fn the_purity_check_catches_web_crates() {
     assert_eq!(violations("fn f() { let c = web_sys::window(); }").len(), 1);
     assert_eq!(violations("use plotters_canvas::CanvasBackend;").len(), 1);
     assert_eq!(violations("extern crate js_sys;").len(), 1);
-    assert!(violations("use serde::Serialize;\nuse super::roofline::evaluate;").is_empty());
+    assert!(violations("use serde::Serialize;\nuse super::goodput::evaluate;").is_empty());
     assert!(violations("mod gpus;\npub use gpus::GPUS;").is_empty(), "a module's own children are allowed");
     assert_eq!(violations("pub use rand::Rng;").len(), 1);
 }

@@ -6,11 +6,12 @@ use crate::common::llama_8b::{
     BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS,
 };
 use crate::common::{assert_close, worked_example};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{
-    analyze, evaluate, step_sum_s, step_terms, step_time, Bound, Group, Precision, StepMix,
+    analyze, step_sum_s, step_terms, step_time, Bound, Group, Precision, StepMix,
 };
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{StepCost, StepWork};

@@ -9,9 +9,10 @@ use crate::common::llama_8b::{
 };
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::derivation::derive;
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::prefill::{prefill_time, prefill_time_cached, ttft_split};
 use goodput_lab::core::prefix::PrefixCache;
-use goodput_lab::core::roofline::{analyze, evaluate, kv_pool_batch, step_time};
+use goodput_lab::core::roofline::{analyze, kv_pool_batch, step_time};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     draw_prefix_hits, kv_pool_tokens, requests, simulate, Arrivals, LengthDist, Lengths, SimConfig,

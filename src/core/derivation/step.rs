@@ -3,10 +3,10 @@
 
 use super::{KvSeq, Weights};
 use crate::core::calibration::terms::cost_terms;
+use crate::core::goodput::evaluate;
 use crate::core::model::{decode_attention_flop, expected_experts};
 use crate::core::roofline::{
-    allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, CostModel, Limit, Precision, StepTime,
-    MAX_BATCH,
+    allreduce_s, effective_bandwidth_bytes_per_s, Analysis, CostModel, Limit, Precision, StepTime, MAX_BATCH,
 };
 use crate::core::scenario::Scenario;
 use serde::Serialize;

@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::roofline::{evaluate, Analysis, BatchPoint};
+use crate::core::goodput::{evaluate, BatchPoint};
+use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
 use crate::state::view::View;
 
