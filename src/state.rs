@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::calibration::{CostModel, Engine};
 use crate::core::presets::ModelSpec;
-use crate::core::roofline::{context_for, Calibration, Scenario};
+use crate::core::roofline::Calibration;
+use crate::core::scenario::{context_for, Scenario};
 use fields::{CTX, OUT, PROMPT};
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 use read::UrlId;
@@ -119,7 +120,8 @@ pub struct Notice {
     pub message: String,
 }
 
-pub use crate::core::presets::{DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S, WORKED_EXAMPLE};
+pub use crate::core::presets::{DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S};
+pub use crate::core::scenario::WORKED_EXAMPLE;
 /// Capacity plan default load, in requests/s: four worked-example replicas' worth.
 pub const DEFAULT_RATE_REQ_PER_S: f64 = 100.0;
 /// Capacity plan default price: an assumed $2.50 per GPU-hour, to be replaced by your own.

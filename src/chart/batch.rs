@@ -10,7 +10,7 @@ use super::{
     draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartStyle, FrameResult,
 };
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 
 /// Which batch chart: throughput and goodput, step time, or throughput against speed per user.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

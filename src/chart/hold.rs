@@ -4,7 +4,8 @@
 
 use crate::core::curves::{curves_on_axis, Curves};
 use crate::core::fit::{overlay, Fit, MeasuredPoint};
-use crate::core::roofline::{Analysis, Scenario};
+use crate::core::roofline::Analysis;
+use crate::core::scenario::Scenario;
 
 /// `curves` (of `scenario` and its `analysis`, with the `measured` points and their fit) resampled
 /// on a batch axis ending at `axis`; returned as they are when their axis already ends there.

@@ -12,7 +12,7 @@ use super::hold::HeldEnds;
 use super::references;
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::view::format::{target_ms, thousands};
 use labels::{label_points, place_label, Clutter, Label, TARGET_PLACEMENTS};
 

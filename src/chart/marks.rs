@@ -3,7 +3,7 @@
 
 use super::{BatchChart, ChartStyle, DrawResult, XyChart, DASH_CSS_PX};
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::core::sim::{GoodputBound, RatePoint, Sweep};
 use crate::view::format::{significant, thousands};
 use plotters::prelude::*;

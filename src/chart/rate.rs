@@ -11,7 +11,7 @@ use super::{
     ChartStyle, DrawResult, LegendItem,
 };
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 
 /// Draws throughput and goodput (requests/s per replica) against batch onto `root`, solid, and in
 /// realistic mode (when `curves.ideal_points` is not empty) the ideal roofline's pair dashed.

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::core::curves::Curves;
 use crate::core::fit::MeasuredOverlay;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::core::units::s_to_ms;
 use crate::view::format::target_ms;
 

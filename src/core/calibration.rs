@@ -17,6 +17,10 @@
 //! weights and 16-bit against 8-bit-or-less weights, not on the batch; the overheads do not depend on
 //! the batch or the context; the collective latency does not depend on TP (small all-reduces on one
 //! node are one-shot); the all-reduce's bytes move at the datasheet's link bandwidth.
+//!
+//! This file holds the cost model's types, which a [`Scenario`](crate::core::scenario::Scenario)
+//! carries; what reads a scenario sits in the submodules above it: the slots it uses
+//! ([`transfer::scenario_slots`]) and the terms its steps pay ([`terms::cost_terms`]).
 
 pub mod fit;
 mod nnls;
@@ -29,13 +33,11 @@ pub mod references;
 pub mod render;
 pub mod report;
 pub mod summary;
+pub mod terms;
 pub mod transfer;
 
 use serde::{Deserialize, Serialize};
 
-use super::precision::Precision;
-use super::presets::Attention;
-use super::roofline::Scenario;
 use super::url_id::UrlId;
 pub use transfer::{resolve, Origin, Resolved};
 
@@ -256,29 +258,5 @@ impl Slot {
             Slot::CollectiveLatency => 0.0,
             _ => 1.0,
         }
-    }
-}
-
-/// The slots a scenario's steps use: (GEMM memory, decode attention memory).
-pub fn scenario_slots(scenario: &Scenario) -> (Slot, Slot) {
-    let gemm = match (scenario.model.moe.is_some(), scenario.weight_precision) {
-        (true, _) => Slot::GemmMoe,
-        (false, Precision::Bf16) => Slot::GemmDense16,
-        (false, _) => Slot::GemmDense8,
-    };
-    let attention = match scenario.model.attention {
-        Attention::Gqa { .. } => Slot::AttentionGqa,
-        Attention::Mla { .. } => Slot::AttentionMla,
-    };
-    (gemm, attention)
-}
-
-/// The terms `scenario`'s steps pay under its cost model.
-pub fn cost_terms(scenario: &Scenario) -> CostTerms {
-    match scenario.calibration {
-        CostModel::Ideal => CostTerms::IDEAL,
-        CostModel::Custom(c) => CostTerms::custom(c),
-        CostModel::Terms(t) => t,
-        CostModel::Measured(engine) => profile::PROFILE.terms(scenario, engine),
     }
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::placement::{chunked_best, disaggregated, Binds, Disaggregated, Percentile, PlacementMode, Split};
-use super::roofline::Scenario;
+use super::scenario::Scenario;
 
 /// Seconds in an hour, for $/GPU-hour.
 pub const S_PER_HOUR: f64 = 3600.0;

@@ -4,7 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::calibration::references::{references, Reference};
 use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
-use super::roofline::{evaluate, Analysis, BatchPoint, Scenario, MAX_BATCH};
+use super::goodput::{evaluate, BatchPoint};
+use super::roofline::{Analysis, MAX_BATCH};
+use super::scenario::Scenario;
 use super::table::runnable;
 
 /// Most points one curve carries; beyond this the batches are strided. Plotters rounds to whole

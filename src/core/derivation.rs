@@ -13,7 +13,8 @@ mod spec;
 mod step;
 use serde::Serialize;
 
-use super::roofline::{analyze, Analysis, Limit, Scenario};
+use super::roofline::{analyze, Analysis, Limit};
+use super::scenario::Scenario;
 use super::spec::Speculation;
 use limits::{goodput, knee, pool};
 pub use limits::{Goodput, Knee, KneeForm, Pool};

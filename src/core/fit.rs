@@ -15,7 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::roofline::{step_time_at, Scenario};
+use super::roofline::step_time_at;
+use super::scenario::Scenario;
 
 /// One measured run: the batch (concurrent sequences) and its mean time per output token.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

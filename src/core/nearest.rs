@@ -1,7 +1,8 @@
 //! Which batch a point on a chart stands for: the inverse lookups the linked charts need when the
 //! axis is not the batch itself (the interactivity chart's tokens/s per user).
 
-use super::roofline::{step_time, Scenario};
+use super::roofline::step_time;
+use super::scenario::Scenario;
 
 /// The whole batch in 1..=`max_batch` whose per-user speed, 1 / step(B) in tokens/s, is nearest
 /// `tokens_per_s_per_user`. Step time never falls as the batch grows, so the speed never rises and

@@ -14,7 +14,7 @@ pub mod queue;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 use crate::core::url_id::UrlId;
 pub use colocated::chunked_best;
 use colocated::{best_rate, unchunked_probe};

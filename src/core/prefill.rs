@@ -1,13 +1,15 @@
 //! Prefill: how long a prompt takes to process before its first token, from the same per-operator
 //! step as decode ([`crate::core::roofline::StepRoofline::terms`]), whole (a prefix-cache miss) or
-//! past a cached shared prefix (a hit), and the TTFT of each and their mean.
+//! past a cached shared prefix (a hit), and the TTFT of each and their mean, after the decode step in
+//! flight ([`ttft_s`], the one the TTFT target is checked against).
 
 use serde::{Deserialize, Serialize};
 
 use super::model::prefill_attention_flop;
 use super::roofline::{
-    effective_bandwidth_bytes_per_s, peak_flop_per_s, step_terms, Bound, Scenario, StepMix, StepTerms,
+    effective_bandwidth_bytes_per_s, peak_flop_per_s, step_terms, Bound, StepMix, StepTerms, StepTime,
 };
+use super::scenario::Scenario;
 
 /// The time to prefill one prompt on the replica, and its terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -124,4 +126,19 @@ pub fn ttft_split(scenario: &Scenario, step_s: f64) -> TtftSplit {
     let h = prefix.hit_rate;
     let mean_s = h * hit_s + (1.0 - h) * miss_s;
     TtftSplit { hit_s, miss_s, mean_s, target_s: if h >= 1.0 { hit_s } else { miss_s } }
+}
+
+/// Steady-state TTFT at batch B that the target is checked against: a new request waits for the
+/// decode step in flight (with speculation the whole draft + verify step), then its prompt is
+/// prefilled alone. ttft(B) = step(B) + prefill(prompt), in s; with a prefix cache the miss's while
+/// h < 1, the hit's at h = 1 ([`ttft_split`], which also gives the hit, the
+/// miss and the mean).
+pub fn ttft_s(scenario: &Scenario, step: &StepTime) -> f64 {
+    ttft_split(scenario, step_in_flight_s(step)).target_s
+}
+
+/// The step a new request waits for: the decode step, or with speculation the whole draft + verify
+/// step (not the per-token TPOT), in s.
+pub fn step_in_flight_s(step: &StepTime) -> f64 {
+    step.speculative.map_or(step.step_s, |s| s.step_s())
 }

@@ -1,8 +1,10 @@
-//! Model and GPU presets as data: each row names the source its numbers come from.
+//! Model and GPU presets as data, and the spec types they are rows of ([`ModelSpec`], [`GpuSpec`]):
+//! each row names the source its numbers come from.
 //!
 //! Adding a preset is adding a row to [`MODELS`] or [`GPUS`]; no code changes elsewhere. The
 //! architecture arithmetic on these rows (parameter count from the config, KV elements per token)
-//! lives in [`crate::core::model`].
+//! lives in [`crate::core::model`]. A spec travels by its preset's id ([`ModelWire`]), so the types
+//! and the tables live together, at the bottom of the core: this module names no other core module.
 
 mod custom;
 mod gpus;
@@ -17,12 +19,6 @@ pub use prices::{default_price, GpuPrice, GPU_PRICES};
 pub use wire::{GpuWire, ModelWire};
 
 use serde::Serialize;
-
-use super::calibration::CostModel;
-use super::precision::Precision;
-use super::prefix::PrefixCache;
-use super::roofline::Scenario;
-use super::spec::Speculation;
 
 /// How a layer's attention caches keys and values.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -132,21 +128,3 @@ pub fn gpu_by_id(id: &str) -> Option<&'static GpuSpec> {
 pub const DEFAULT_TTFT_S: f64 = 2.0;
 /// Share of HBM given to weights plus KV, as vLLM's `gpu_memory_utilization` default.
 pub const DEFAULT_MEMORY_UTILIZATION: f64 = 0.9;
-
-/// The worked example's scenario: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256
-/// out, on the ideal roofline.
-pub const WORKED_EXAMPLE: Scenario = Scenario {
-    model: MODELS[0],
-    gpu: GPUS[0],
-    weight_precision: Precision::Bf16,
-    kv_precision: Precision::Bf16,
-    tp: 1,
-    context_tokens: 2048,
-    output_tokens: 256,
-    tpot_target_s: 0.010,
-    ttft_target_s: DEFAULT_TTFT_S,
-    memory_utilization: DEFAULT_MEMORY_UTILIZATION,
-    calibration: CostModel::Ideal,
-    speculation: Speculation::OFF,
-    prefix: PrefixCache::NONE,
-};

@@ -1,5 +1,7 @@
 //! The worked example's arithmetic, generalised: bytes a decode step reads per GPU, step time, the knee, the
-//! KV pool and goodput, for dense and MoE models, tensor parallelism and a realistic calibration.
+//! KV pool and the headline analysis, for dense and MoE models, tensor parallelism and a realistic
+//! calibration. Prefill and TTFT ([`crate::core::prefill`]) and one batch's goodput
+//! ([`crate::core::goodput`]) are priced with the step here.
 //!
 //! A decode step reads the weights once plus every running sequence's KV cache, and every sequence
 //! in the batch waits for that same step, so TPOT is a property of the batch. Every step (decode,
@@ -13,14 +15,12 @@ mod speculative;
 mod step;
 use serde::{Deserialize, Serialize};
 
-use super::calibration::cost_terms;
+use super::calibration::terms::cost_terms;
 pub use super::calibration::{Calibration, CostModel};
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
-use super::prefill::ttft_split;
-use super::prefix::PrefixCache;
-use super::presets::{Attention, GpuSpec, ModelSpec};
-use super::spec::Speculation;
+use super::presets::Attention;
+use super::scenario::Scenario;
 pub use analysis::{analyze, Analysis, Limit};
 pub use knee::{knee_batch, knee_exact};
 pub use pool::{
@@ -39,54 +39,6 @@ pub const MAX_BATCH: u32 = 1 << 20;
 pub const TP_CHOICES: [u32; 4] = [1, 2, 4, 8];
 /// Bytes per activation element exchanged by the all-reduce (BF16).
 pub const ACTIVATION_BYTES: f64 = 2.0;
-
-/// One validated what-if: a model on GPUs with its precisions, lengths, targets and calibration.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Scenario {
-    pub model: ModelSpec,
-    pub gpu: GpuSpec,
-    pub weight_precision: Precision,
-    pub kv_precision: Precision,
-    /// Tensor-parallel degree: GPUs one replica spans.
-    pub tp: u32,
-    /// Tokens of KV every running sequence holds (the worked example's simplification: all at this
-    /// length): the mean context over a request's answer, prompt + output / 2 ([`context_for`]).
-    pub context_tokens: u32,
-    /// Tokens each request generates.
-    pub output_tokens: u32,
-    /// Time-per-output-token objective, in s.
-    pub tpot_target_s: f64,
-    /// Time-to-first-token objective, in s.
-    pub ttft_target_s: f64,
-    /// Share of HBM the server may use for weights plus KV (0.9 by default, as vLLM).
-    pub memory_utilization: f64,
-    /// The cost model: ideal, custom, measured ([`crate::core::calibration`]).
-    pub calibration: CostModel,
-    /// Speculative decoding ([`Speculation::OFF`] by default).
-    pub speculation: Speculation,
-    /// A shared prompt prefix and its cache hit rate ([`PrefixCache::NONE`] by default).
-    pub prefix: PrefixCache,
-}
-
-/// The one rule from the workload as users state it to the context the step model reads:
-/// context = prompt + floor(output / 2), in tokens. A sequence holds its prompt plus the tokens it
-/// has written, so over its answer it holds prompt + output / 2 on average.
-pub fn context_for(prompt_tokens: u32, output_tokens: u32) -> u32 {
-    prompt_tokens.saturating_add(output_tokens / 2)
-}
-
-impl Scenario {
-    /// The prompt (tokens in) of the scenario's requests: the inverse of [`context_for`],
-    /// context - floor(output / 2), at least 1 token.
-    pub fn prompt_tokens(&self) -> u32 {
-        self.context_tokens.saturating_sub(self.output_tokens / 2).max(1)
-    }
-
-    /// The same scenario on the ideal roofline.
-    pub fn ideal(&self) -> Scenario {
-        Scenario { calibration: CostModel::Ideal, ..*self }
-    }
-}
 
 /// Which side of a roofline sets a kernel group's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,35 +75,6 @@ pub struct StepTime {
     /// Speculative decoding's step (None when off). Then `step_s` is its time per output token,
     /// (draft + verify) / E, and `memory_s` and `compute_s` are the verify step's divided by E.
     pub speculative: Option<SpecStep>,
-}
-
-/// Everything the page shows about one batch size.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BatchPoint {
-    pub batch: u32,
-    pub step: StepTime,
-    /// Steady-state TTFT the target is checked against: the decode step in flight, then the
-    /// prompt's prefill (a prefix-cache miss while any request misses), in s.
-    pub ttft_s: f64,
-    /// The mean TTFT over prefix-cache hits and misses, h x hit + (1 - h) x miss (ttft_s without a
-    /// prefix cache), in s.
-    pub ttft_mean_s: f64,
-    /// B / step_s, in tokens/s (the whole replica).
-    pub tokens_per_s: f64,
-    /// tokens_per_s / TP, in tokens/s per GPU.
-    pub tokens_per_s_per_gpu: f64,
-    /// 1 / step_s: the speed one user sees, in tokens/s.
-    pub tokens_per_s_per_user: f64,
-    /// B / (output_tokens x step_s), in requests/s (Little's law).
-    pub throughput_req_per_s: f64,
-    /// step_s <= tpot_target_s.
-    pub meets_tpot: bool,
-    /// ttft_s <= ttft_target_s.
-    pub meets_ttft: bool,
-    /// Throughput when the batch meets both targets, else 0, in requests/s.
-    pub goodput_req_per_s: f64,
-    /// goodput / TP: the DistServe per-GPU goodput, in requests/s per GPU.
-    pub goodput_per_gpu_req_per_s: f64,
 }
 
 /// weight_bytes = params x bytes per weight, in B (all GPUs of the replica together).
@@ -247,58 +170,5 @@ pub fn step_time_at(scenario: &Scenario, batch: f64) -> StepTime {
         bound: terms.bound(),
         terms,
         speculative,
-    }
-}
-
-/// Steady-state TTFT at batch B that the target is checked against: a new request waits for the
-/// decode step in flight (with speculation the whole draft + verify step), then its prompt is
-/// prefilled alone. ttft(B) = step(B) + prefill(prompt), in s; with a prefix cache the miss's while
-/// h < 1, the hit's at h = 1 ([`crate::core::prefill::ttft_split`], which also gives the hit, the
-/// miss and the mean).
-pub fn ttft_s(scenario: &Scenario, step: &StepTime) -> f64 {
-    ttft_split(scenario, step_in_flight_s(step)).target_s
-}
-
-/// The step a new request waits for: the decode step, or with speculation the whole draft + verify
-/// step (not the per-token TPOT), in s.
-pub fn step_in_flight_s(step: &StepTime) -> f64 {
-    step.speculative.map_or(step.step_s, |s| s.step_s())
-}
-
-/// One batch size evaluated: tokens/s = B / step, requests/s = B / (output x step), goodput.
-pub fn evaluate(scenario: &Scenario, batch: u32) -> BatchPoint {
-    let step = step_time(scenario, batch);
-    let b = f64::from(batch);
-    let tp = f64::from(scenario.tp.max(1));
-    let tokens_per_s = ratio_or_zero(b, step.step_s);
-    let throughput_req_per_s = ratio_or_zero(b, f64::from(scenario.output_tokens) * step.step_s);
-    let ttft = ttft_split(scenario, step_in_flight_s(&step));
-    let ttft_s = ttft.target_s;
-    let meets_tpot = step.step_s <= scenario.tpot_target_s;
-    let meets_ttft = ttft_s <= scenario.ttft_target_s;
-    let goodput_req_per_s = if meets_tpot && meets_ttft { throughput_req_per_s } else { 0.0 };
-    BatchPoint {
-        batch,
-        step,
-        ttft_s,
-        ttft_mean_s: ttft.mean_s,
-        tokens_per_s,
-        tokens_per_s_per_gpu: tokens_per_s / tp,
-        tokens_per_s_per_user: ratio_or_zero(1.0, step.step_s),
-        throughput_req_per_s,
-        meets_tpot,
-        meets_ttft,
-        goodput_req_per_s,
-        goodput_per_gpu_req_per_s: goodput_req_per_s / tp,
-    }
-}
-
-/// a / b, or 0 where that is not a finite number (a zero-length step or output).
-fn ratio_or_zero(a: f64, b: f64) -> f64 {
-    let r = a / b;
-    if r.is_finite() {
-        r
-    } else {
-        0.0
     }
 }

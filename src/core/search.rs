@@ -19,7 +19,8 @@ use crate::core::placement::{
 };
 use crate::core::precision::Precision;
 use crate::core::presets::GPUS;
-use crate::core::roofline::{kv_pool_batch, Scenario, TP_CHOICES};
+use crate::core::roofline::{kv_pool_batch, TP_CHOICES};
+use crate::core::scenario::Scenario;
 pub use row::{row_at, row_for, Point, Row};
 
 /// GPU presets searched, in [`GPUS`] order.

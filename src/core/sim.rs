@@ -37,7 +37,7 @@ pub use workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Lengths, Re
 use serde::{Deserialize, Serialize};
 
 use super::placement::Percentile;
-use super::roofline::Scenario;
+use super::scenario::Scenario;
 use super::url_id::UrlId;
 
 /// Open or closed load, as a benchmark would offer it.

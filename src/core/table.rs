@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::roofline::{evaluate, Analysis, BatchPoint, Scenario};
+use super::goodput::{evaluate, BatchPoint};
+use super::roofline::Analysis;
+use super::scenario::Scenario;
 
 /// The batches the worked example's argument walks through, always listed.
 pub const LISTED_BATCHES: [u32; 6] = [1, 16, 32, 64, 96, 128];

@@ -3,7 +3,8 @@
 
 use super::fields::TPOT;
 use crate::core::curves::axis_max_batch;
-use crate::core::roofline::{step_time, Analysis, Scenario};
+use crate::core::roofline::{step_time, Analysis};
+use crate::core::scenario::Scenario;
 use crate::core::table::LISTED_BATCHES;
 
 /// What the animate control moves through.

@@ -6,7 +6,7 @@ use super::fields::{trim_decimal, MBU, OVERHEAD};
 use super::{measured, read, CalibrationChoice, Inputs, Notice, RawQuery};
 use crate::core::calibration::{Calibration, CostModel, Engine};
 use crate::core::fit::{fit, Fit};
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 use crate::core::url_id::UrlId;
 
 /// The engine `calib=measured` uses when `engine` is absent: vLLM, the most used.

@@ -207,7 +207,7 @@ pub const RATE_INPUT: InputField = RATE.bound(|i| i.rate_req_per_s, |i, v| i.rat
 pub const PRICE_INPUT: InputField = PRICE.bound(|i| i.usd_per_gpu_hour(), |i, v| i.set_usd_per_gpu_hour(v));
 
 /// Context length held per sequence, in tokens; a model's maximum may be lower. The page sets it
-/// from the prompt and the output ([`PROMPT`], [`crate::core::roofline::context_for`]); `ctx` is
+/// from the prompt and the output ([`PROMPT`], [`crate::core::scenario::context_for`]); `ctx` is
 /// still read from links that carry it and no `in`.
 pub const CTX: NumberField =
     NumberField::new("ctx", "Context length", "tokens", (128.0, 1_048_576.0)).whole();

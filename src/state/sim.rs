@@ -9,7 +9,8 @@ pub use super::read::choice_id;
 use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 use crate::core::placement::{Percentile, PlacementMode};
-use crate::core::roofline::{analyze, Analysis, Scenario, MAX_BATCH};
+use crate::core::roofline::{analyze, Analysis, MAX_BATCH};
+use crate::core::scenario::Scenario;
 use crate::core::sim::{
     auto_rate_max, Arrivals, Counting, DisaggConfig, LengthDist, Lengths, LoadMode, SimConfig, SimPlan,
 };

@@ -10,7 +10,8 @@ use super::{
 use crate::core::prefix::PrefixCache;
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
-use crate::core::roofline::{context_for, CostModel, Precision, Scenario};
+use crate::core::roofline::{CostModel, Precision};
+use crate::core::scenario::{context_for, Scenario};
 
 /// Validates raw values into [`Inputs`]: a malformed or unknown value falls back to its default, an
 /// out-of-range number is clamped, and each such repair adds a [`Notice`].

@@ -3,7 +3,7 @@
 
 use crate::chart::batch::BatchChart;
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::state::view::Panel;
 use crate::view::format::{ms, req_per_s, target_ms, thousands};
 

@@ -7,7 +7,7 @@ mod sizes;
 mod spec;
 mod step;
 use crate::core::derivation::{Derivation, KneeForm};
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 use crate::view::format::{percent_trimmed, trimmed};
 use limits::{goodput, knee, pool};
 use sizes::{kv_seq, kv_token, weights};

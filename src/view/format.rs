@@ -7,7 +7,9 @@ pub mod prefix;
 pub mod references;
 pub mod search;
 pub mod spec;
-use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
+use crate::core::goodput::evaluate;
+use crate::core::roofline::{Analysis, Limit};
+use crate::core::scenario::Scenario;
 use crate::core::units::{
     bytes_to_gb, s_to_ms, BYTES_PER_GB, BYTES_PER_KIB, BYTES_PER_S_PER_TB_PER_S, FLOP_PER_S_PER_TFLOP_PER_S,
 };

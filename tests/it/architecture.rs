@@ -252,7 +252,7 @@ fn the_purity_check_catches_web_crates() {
     assert_eq!(violations("fn f() { let c = web_sys::window(); }").len(), 1);
     assert_eq!(violations("use plotters_canvas::CanvasBackend;").len(), 1);
     assert_eq!(violations("extern crate js_sys;").len(), 1);
-    assert!(violations("use serde::Serialize;\nuse super::roofline::evaluate;").is_empty());
+    assert!(violations("use serde::Serialize;\nuse super::goodput::evaluate;").is_empty());
     assert!(violations("mod gpus;\npub use gpus::GPUS;").is_empty(), "a module's own children are allowed");
     assert_eq!(violations("pub use rand::Rng;").len(), 1);
 }
@@ -260,14 +260,14 @@ fn the_purity_check_catches_web_crates() {
 #[test]
 fn the_purity_check_catches_the_core_reaching_into_state_chart_or_ui() {
     assert_eq!(violations("use crate::state::Inputs;").len(), 1);
-    assert_eq!(violations("use crate::{core::roofline::Scenario, chart::ChartStyle};").len(), 1);
+    assert_eq!(violations("use crate::{core::scenario::Scenario, chart::ChartStyle};").len(), 1);
     assert_eq!(violations("fn f() { crate::ui::app::App(); }").len(), 1);
     assert_eq!(violations("fn f(i: &crate::state::Inputs) {}").len(), 1);
     assert_eq!(violations("use super::super::state::fields::CTX;").len(), 1);
     let nested =
         violations_in(Path::new("core/sim/engine/step.rs"), "use super::super::super::super::ui::App;");
     assert_eq!(nested.len(), 1, "{nested:?}");
-    assert!(violations("use crate::core::roofline::Scenario;\nuse super::model::params_read;").is_empty());
+    assert!(violations("use crate::core::scenario::Scenario;\nuse super::model::params_read;").is_empty());
     assert!(violations_in(Path::new("core/sim/mod.rs"), "use super::super::core::units;").is_empty());
 }
 

@@ -4,7 +4,9 @@
 
 use goodput_lab::chart::batch::BatchChart;
 use goodput_lab::core::curves::curves;
-use goodput_lab::core::roofline::{analyze, evaluate, Scenario};
+use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::roofline::analyze;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::WORKED_EXAMPLE;
 use goodput_lab::view::batch_chart::{chart_of, describe, panel_of, readout_sentence};
 use goodput_lab::view::format::{ms, req_per_s, thousands};

@@ -1,7 +1,8 @@
 //! The batch table and headline print the worked example's numbers exactly as the reference prints them.
 
 use crate::common::{worked_example, worked_example_fp8_kv};
-use goodput_lab::core::roofline::{analyze, Scenario};
+use goodput_lab::core::roofline::analyze;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::{batch_table, BatchRow};
 use goodput_lab::view::format::{
     fixed, headline, ms, percent, percent_trimmed, req_per_s, thousands, yes_no,

@@ -7,12 +7,12 @@ use goodput_lab::core::calibration::fit::fit;
 use goodput_lab::core::calibration::published::{UseClass, POINTS};
 use goodput_lab::core::calibration::render::{render_points, render_profile};
 use goodput_lab::core::calibration::report::{summarize, tpot_errors};
+use goodput_lab::core::calibration::terms::cost_terms;
 use goodput_lab::core::calibration::transfer::{GpuProfile, Profile};
-use goodput_lab::core::calibration::{
-    cost_terms, resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot,
-};
+use goodput_lab::core::calibration::{resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
-use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes, Scenario};
+use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::{from_query, to_query, CalibrationChoice, WORKED_EXAMPLE};
 
 fn close(a: f64, b: f64, rel: f64, what: &str) {

@@ -13,7 +13,8 @@ use goodput_lab::core::placement::{
 
 const P90: Percentile = Percentile::P90_FIXED;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS};
-use goodput_lab::core::roofline::{analyze, step_time, Precision, Scenario};
+use goodput_lab::core::roofline::{analyze, step_time, Precision};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::search::{row_for, Config, Layout, SearchSpec};
 use goodput_lab::core::sim::{StepCost, StepWork};
 

@@ -10,7 +10,8 @@ use goodput_lab::core::calibration::report::tpot_errors;
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{analyze, Precision, Scenario};
+use goodput_lab::core::roofline::{analyze, Precision};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::view::format::references::{row, signed_percent};
 use plotters::prelude::*;
 

@@ -5,9 +5,11 @@
 use goodput_lab::core::calibration::summary::{figures, summary, Figures, Load};
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::capacity::Placing;
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::placement::{chunked_best, Percentile, PlacementMode, Split};
 use goodput_lab::core::presets::{model_by_id, GPUS, MODELS};
-use goodput_lab::core::roofline::{evaluate, kv_pool_batch, step_time, Scenario};
+use goodput_lab::core::roofline::{kv_pool_batch, step_time};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::{DEFAULT_PRICE_PER_GPU_HOUR, DEFAULT_RATE_REQ_PER_S, WORKED_EXAMPLE};
 
 const PLACING: Placing = Placing {

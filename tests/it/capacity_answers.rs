@@ -139,7 +139,8 @@ fn the_analytic_p90_ttft_and_tpot_stand_within_a_stated_band_of_the_simulated_di
 fn the_reachable_knee_never_lies_past_the_kv_pool_for_any_preset_and_no_goodput_is_drawn_there() {
     use goodput_lab::core::curves::curves;
     use goodput_lab::core::presets::MODELS;
-    use goodput_lab::core::roofline::{analyze, Scenario};
+    use goodput_lab::core::roofline::analyze;
+    use goodput_lab::core::scenario::Scenario;
     use goodput_lab::core::table::batch_table;
     use goodput_lab::state::WORKED_EXAMPLE;
     for model in MODELS {

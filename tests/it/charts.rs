@@ -6,7 +6,8 @@ use goodput_lab::chart::{
 };
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{analyze, Calibration, Scenario};
+use goodput_lab::core::roofline::{analyze, Calibration};
+use goodput_lab::core::scenario::Scenario;
 use plotters::prelude::*;
 
 #[derive(Clone, Copy)]

@@ -2,12 +2,13 @@
 //! operands recombined as the formulas print them give the roofline's and the table's numbers.
 
 use crate::common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
-use goodput_lab::core::calibration::{cost_terms, CostModel, Engine};
+use goodput_lab::core::calibration::terms::cost_terms;
+use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
-use goodput_lab::core::roofline::{
-    analyze, evaluate, step_time_at, Bound, Calibration, Limit, Precision, Scenario, TP_CHOICES,
-};
+use goodput_lab::core::roofline::{analyze, step_time_at, Bound, Calibration, Limit, Precision, TP_CHOICES};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::batch_table;
 
 /// `a` equals `b` to a relative 1e-9 (or both are 0).

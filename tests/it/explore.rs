@@ -8,8 +8,10 @@ use goodput_lab::chart::{
     Palette,
 };
 use goodput_lab::core::curves::{curves, Curves};
+use goodput_lab::core::goodput::{evaluate, BatchPoint};
 use goodput_lab::core::nearest::batch_at_speed;
-use goodput_lab::core::roofline::{analyze, evaluate, BatchPoint, Scenario};
+use goodput_lab::core::roofline::analyze;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::{batch_table, with_batches};
 use goodput_lab::state::animation::{batch_animation, tpot_animation, REDUCED_TICK_MS};
 use plotters::prelude::*;

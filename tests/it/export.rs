@@ -3,7 +3,8 @@
 
 use crate::common::worked_example;
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{analyze, Calibration, Precision, Scenario};
+use goodput_lab::core::roofline::{analyze, Calibration, Precision};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{sweep, SimConfig};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
 use goodput_lab::core::table::batch_table;

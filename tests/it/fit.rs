@@ -4,7 +4,8 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, MeasuredPoint};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
-use goodput_lab::core::roofline::{step_time, Calibration, Precision, Scenario};
+use goodput_lab::core::roofline::{step_time, Calibration, Precision};
+use goodput_lab::core::scenario::Scenario;
 
 /// The worked example's step time written out from its published numbers, not from the crate:
 /// overhead + (16.06 GB + B x 268 MB) / (MBU x 3.35 TB/s), in s.

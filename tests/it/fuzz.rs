@@ -29,13 +29,13 @@ use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves_with_measured;
 use goodput_lab::core::derivation::derive;
 use goodput_lab::core::fit::{fit, MeasuredPoint};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::nearest::batch_at_speed;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
-use goodput_lab::core::roofline::context_for;
-use goodput_lab::core::roofline::{
-    analyze, evaluate, step_terms, step_time, Precision, Scenario, StepMix, TP_CHOICES,
-};
+use goodput_lab::core::roofline::{analyze, step_terms, step_time, Precision, StepMix, TP_CHOICES};
+use goodput_lab::core::scenario::context_for;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
 use goodput_lab::protocol::sim::CHUNK_BUDGETS;

@@ -3,9 +3,11 @@
 //! against the placement table the page prints and against arithmetic written out here.
 
 use crate::common::{assert_close, wait_p90_by_hand, Z90};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::placement::{best_split, compare, Binds, Comparison, PlacementMode, Split};
 use goodput_lab::core::prefill::prefill_time;
-use goodput_lab::core::roofline::{evaluate, step_time_at, Scenario};
+use goodput_lab::core::roofline::step_time_at;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::lessons::{lesson, Lesson};
 use goodput_lab::state::Inputs;
 use goodput_lab::view::format::placement::{rows, PlacementRow};

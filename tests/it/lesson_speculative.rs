@@ -4,7 +4,9 @@
 use crate::common;
 
 use goodput_lab::core::derivation::derive_scenario;
-use goodput_lab::core::roofline::{analyze, crossover_batch, evaluate, kv_bytes_per_seq, Bound, Scenario};
+use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::roofline::{analyze, crossover_batch, kv_bytes_per_seq, Bound};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::state::lessons::lesson;
 use goodput_lab::state::{from_page_query, page_query};

@@ -1,7 +1,6 @@
 //! The modules of `src/` import one another without circles: each file is a node, each path it
 //! names into another file (a `use` or a path in code, resolved from `crate`, `super` or `self`)
-//! an edge, and no strongly connected component has two files, except the core's hub of preset
-//! types (`core::{presets, roofline, ...}`), the one circle left, named in docs/architecture.md.
+//! an edge, and no strongly connected component has two files (docs/architecture.md invariant 6).
 
 use crate::common::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
@@ -83,24 +82,10 @@ fn circles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
     walk.found
 }
 
-/// The core's one circle, docs/architecture.md invariant 6: its preset types and the roofline
-/// name each other, with the modules between them. A circle with any other module fails.
-const CORE_HUB: [&str; 7] = [
-    "core::calibration",
-    "core::model",
-    "core::precision",
-    "core::prefill",
-    "core::presets",
-    "core::roofline",
-    "core::spec",
-];
-
 #[test]
-fn no_module_is_in_an_import_circle_but_the_cores_preset_hub() {
+fn no_module_is_in_an_import_circle() {
     let found = circles(&graph());
-    let others: Vec<&Vec<String>> =
-        found.iter().filter(|c| c.iter().any(|m| !CORE_HUB.contains(&m.as_str()))).collect();
-    assert!(others.is_empty(), "import circles: {others:?}");
+    assert!(found.is_empty(), "import circles: {found:?}");
 }
 
 #[test]

@@ -9,7 +9,8 @@ use goodput_lab::chart::{
     Palette,
 };
 use goodput_lab::core::curves::curves;
-use goodput_lab::core::roofline::{analyze, Scenario};
+use goodput_lab::core::roofline::analyze;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::drag::{AxisHold, DragEvent};
 use goodput_lab::state::fields::{CTX, OUT, TPOT, TTFT};
 use goodput_lab::state::prefix::PREFIX;

@@ -6,7 +6,8 @@ use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::{
     CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS,
 };
-use goodput_lab::core::roofline::{Calibration, Scenario};
+use goodput_lab::core::roofline::Calibration;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::protocol::panel::{
     apply, changes, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
 };

@@ -6,12 +6,14 @@ use crate::common::llama_8b::{
     BANDWIDTH, BF16_PEAK, FLOP_PER_PAIR_LAYER, KV_BYTES_PER_TOKEN, LAYERS, PARAMS,
 };
 use crate::common::{assert_close, worked_example};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{
-    analyze, evaluate, step_sum_s, step_terms, step_time, Bound, Group, Precision, Scenario, StepMix,
+    analyze, step_sum_s, step_terms, step_time, Bound, Group, Precision, StepMix,
 };
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{StepCost, StepWork};
 
 fn on(model: &str, gpu: &str, tp: u32) -> Scenario {
@@ -125,7 +127,7 @@ fn the_simulators_step_is_the_analytic_function_for_any_composition() {
 #[test]
 fn prefill_and_ttft_are_one_step_of_the_prompt() {
     for ctx in [128_u32, 2048, 32_768] {
-        // A prompt of `ctx` tokens: its context is ctx + 256 / 2 (`core::roofline::context_for`).
+        // A prompt of `ctx` tokens: its context is ctx + 256 / 2 (`core::scenario::context_for`).
         let s = Scenario { context_tokens: ctx + 128, ..worked_example() };
         let mix = StepMix {
             prefill_tokens: f64::from(ctx),

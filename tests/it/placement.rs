@@ -8,7 +8,8 @@ use goodput_lab::core::placement::queue::{md1_rate_max_req_per_s, md1_wait_s};
 use goodput_lab::core::placement::{compare, disaggregated, Binds, Percentile, Split};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{GPUS, MODELS};
-use goodput_lab::core::roofline::{step_terms, step_time_at, Scenario, StepMix};
+use goodput_lab::core::roofline::{step_terms, step_time_at, StepMix};
+use goodput_lab::core::scenario::Scenario;
 
 /// p90 over fixed lengths: the percentile every check here reads at.
 const P90: Percentile = Percentile::P90_FIXED;

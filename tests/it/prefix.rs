@@ -9,9 +9,11 @@ use crate::common::llama_8b::{
 };
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::derivation::derive;
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::prefill::{prefill_time, prefill_time_cached, ttft_split};
 use goodput_lab::core::prefix::PrefixCache;
-use goodput_lab::core::roofline::{analyze, evaluate, kv_pool_batch, step_time, Scenario};
+use goodput_lab::core::roofline::{analyze, kv_pool_batch, step_time};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     draw_prefix_hits, kv_pool_tokens, requests, simulate, Arrivals, LengthDist, Lengths, SimConfig,
 };
@@ -33,7 +35,7 @@ fn pairs(p: f64) -> f64 {
 
 #[test]
 fn a_hit_prefills_only_the_suffix_whose_attention_still_covers_the_whole_prompt() {
-    // A 2,048-token prompt: context 2,048 + 256 / 2 (the one rule, `core::roofline::context_for`).
+    // A 2,048-token prompt: context 2,048 + 256 / 2 (the one rule, `core::scenario::context_for`).
     let s = Scenario { context_tokens: 2048 + 128, ..with_prefix(1024, 0.5) };
     let hit = prefill_time_cached(&s, 1024);
     // 1,024 suffix tokens: the GEMMs are compute-bound (2 x 8.03e9 x 1,024 / 989e12 = 16.6 ms

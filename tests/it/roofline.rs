@@ -1,12 +1,13 @@
 //! The roofline core reproduces the worked example and keeps its invariants everywhere.
 
 use crate::common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
+use goodput_lab::core::goodput::{evaluate, BatchPoint};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{
-    analyze, effective_bandwidth_bytes_per_s, evaluate, knee_batch, kv_bytes_per_seq, kv_bytes_per_token,
-    kv_pool_batch, step_sum_s, step_time, weight_bytes, BatchPoint, Bound, Calibration, Limit, Precision,
-    Scenario,
+    analyze, effective_bandwidth_bytes_per_s, knee_batch, kv_bytes_per_seq, kv_bytes_per_token,
+    kv_pool_batch, step_sum_s, step_time, weight_bytes, Bound, Calibration, Limit, Precision,
 };
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::batch_table;
 
 /// The worked example's table: batch, step time (ms), tokens/s, meets 10 ms, goodput (req/s).

@@ -200,7 +200,7 @@ fn a_model_that_fits_no_gpu_at_tp_1_gets_no_tp_1_colocated_rows_for_small_gpus()
     // Llama 3.1 405B in BF16 is 810 GB: no single GPU holds it, so no TP-1 colocated row exists.
     let model = *goodput_lab::core::presets::model_by_id("llama-3.1-405b").expect("a 405B preset");
     let s =
-        SearchSpec { scenario: goodput_lab::core::roofline::Scenario { model, ..WORKED_EXAMPLE }, ..spec() };
+        SearchSpec { scenario: goodput_lab::core::scenario::Scenario { model, ..WORKED_EXAMPLE }, ..spec() };
     let found = search(&s);
     assert!(!found
         .rows

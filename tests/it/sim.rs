@@ -2,8 +2,10 @@
 //! its idealized limit, and shows the worked example's lessons (queues, chunk budgets, counting mistakes).
 
 use crate::common::{assert_close, worked_example};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::presets::{GPUS, MODELS};
-use goodput_lab::core::roofline::{analyze, evaluate, step_time, Scenario};
+use goodput_lab::core::roofline::{analyze, step_time};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     chunk_tradeoff, kv_pool_tokens, run, simulate, sweep, Arrivals, Counting, GoodputBound, LengthDist,
     Lengths, Load, LoadMode, Request, Server, SimConfig, StepCost, StepWork,

@@ -5,7 +5,7 @@ use crate::common::worked_example;
 use goodput_lab::chart::{
     draw_attainment_chart, draw_sim_throughput_chart, AttainmentView, ChartStyle, Palette, IDEAL_OPACITY,
 };
-use goodput_lab::core::roofline::Scenario;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{sweep, Counting, GoodputBound, LoadMode, SimConfig, Sweep};
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::view::format::significant;

@@ -5,7 +5,7 @@
 
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, MODELS};
-use goodput_lab::core::roofline::Scenario;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepLines, StepWork};
 use goodput_lab::core::spec::{Drafter, Speculation};
 

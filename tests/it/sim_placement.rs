@@ -9,7 +9,7 @@ use goodput_lab::chart::{
 };
 use goodput_lab::core::placement::{disaggregated, Split};
 use goodput_lab::core::prefill::prefill_of;
-use goodput_lab::core::roofline::Scenario;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     simulate_disaggregated, sweep, sweep_disaggregated, Arrivals, Counting, DisaggConfig, LengthDist,
     Lengths, LoadMode, SimConfig, StepCost, Sweep,

@@ -3,7 +3,8 @@
 
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{expected_tokens_per_step, step_time, Scenario};
+use goodput_lab::core::roofline::{expected_tokens_per_step, step_time};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     kv_pool_tokens, requests, run, Arrivals, LengthDist, Lengths, Load, Server, StepCost, StepWork,
 };

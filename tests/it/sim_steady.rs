@@ -3,7 +3,7 @@
 //! seeds combine into a median with its range (the default seed count measured on the seed scenario).
 
 use crate::common::worked_example;
-use goodput_lab::core::roofline::Scenario;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     median, simulate, summarize_after, sweep, warmup_requests, GoodputBound, LengthDist, LoadMode, Request,
     SimConfig, Trace,

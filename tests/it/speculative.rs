@@ -2,14 +2,16 @@
 //! crossover batch, each against independent arithmetic.
 
 use crate::common::{assert_close, worked_example};
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::{decode_attention_flop, params_read};
 use goodput_lab::core::prefix::PrefixCache;
 use goodput_lab::core::presets::{model_by_id, MODELS};
 use goodput_lab::core::roofline::{
-    analyze, crossover_batch, draft_memory, effective_bandwidth_bytes_per_s, evaluate,
-    expected_tokens_per_step, kv_bytes_per_seq, kv_pool_batch, kv_pool_held_tokens, kv_pool_sequences,
-    peak_flop_per_s, step_terms, step_time, usable_hbm_bytes, weight_bytes, Scenario, StepMix,
+    analyze, crossover_batch, draft_memory, effective_bandwidth_bytes_per_s, expected_tokens_per_step,
+    kv_bytes_per_seq, kv_pool_batch, kv_pool_held_tokens, kv_pool_sequences, peak_flop_per_s, step_terms,
+    step_time, usable_hbm_bytes, weight_bytes, StepMix,
 };
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::kv_pool_tokens;
 use goodput_lab::core::spec::{Drafter, Speculation};
 

@@ -1,9 +1,10 @@
 //! URL state: every control round-trips through the query string, and bad values fall back with a
 //! notice instead of failing.
 
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::Attention;
-use goodput_lab::core::roofline::{evaluate, Calibration, Precision};
+use goodput_lab::core::roofline::{Calibration, Precision};
 use goodput_lab::state::fields::{
     InputField, MBU_INPUT, OVERHEAD_INPUT, PRICE_INPUT, RATE_INPUT, TPOT_INPUT, UTIL_INPUT,
 };

@@ -5,13 +5,14 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves;
+use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::{expected_experts, params_read};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, Attention};
 use goodput_lab::core::roofline::{
-    analyze, evaluate, gpus_needed, kv_bytes_per_seq, step_time, weight_bytes, Bound, Calibration, Limit,
-    Precision, Scenario,
+    analyze, gpus_needed, kv_bytes_per_seq, step_time, weight_bytes, Bound, Calibration, Limit, Precision,
 };
+use goodput_lab::core::scenario::Scenario;
 
 /// The worked example with another model, GPU and tensor-parallel degree.
 fn on(model: &str, gpu: &str, tp: u32) -> Scenario {

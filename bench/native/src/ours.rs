@@ -1,7 +1,7 @@
 //! Goodput Lab's simulator (`goodput_lab::core::sim`) driven on the workload exactly as a
 //! sweep drives one load level: draw the requests, run the engine, summarise the trace.
 
-use goodput_lab::core::roofline::Scenario;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     kv_pool_tokens, requests, run, summarize, Arrivals, LengthDist, Lengths, Load, Request, Server, StepCost,
     Trace,

@@ -1,7 +1,7 @@
 //! The two cost models priced on identical steps, so a difference in the simulators' results can
 //! be traced to the step times rather than to scheduling or to the random arrivals.
 
-use goodput_lab::core::roofline::Scenario;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{StepCost, StepWork};
 use inference_lab::compute::ComputeEngine;
 use inference_lab::config::ParallelConfig;

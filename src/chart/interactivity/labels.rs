@@ -3,7 +3,7 @@
 
 use crate::chart::{ChartStyle, DrawResult, XyChart};
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::view::format::thousands;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -17,8 +17,9 @@
 use super::nnls::{nnls, Matrix};
 use super::predict::{predicted_tpot_s, scenario_of};
 use super::published::PublishedPoint;
+use super::transfer::scenario_slots;
 use super::transfer::{GpuProfile, Profile};
-use super::{scenario_slots, CostModel, Engine, Slot};
+use super::{CostModel, Engine, Slot};
 
 /// The fitted terms (an owned [`Profile`]).
 #[derive(Clone, Debug, PartialEq)]

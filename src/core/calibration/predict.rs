@@ -15,8 +15,10 @@
 use super::published::{PublishedPoint, UseClass};
 use super::CostModel;
 use crate::core::model::prefill_attention_flop;
-use crate::core::presets::{gpu_by_id, model_by_id, WORKED_EXAMPLE};
-use crate::core::roofline::{kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline, MAX_BATCH};
+use crate::core::presets::{gpu_by_id, model_by_id};
+use crate::core::roofline::{kv_pool_batch, step_time_at, StepMix, StepRoofline, MAX_BATCH};
+use crate::core::scenario::Scenario;
+use crate::core::scenario::WORKED_EXAMPLE;
 
 /// The scenario of a published point at its mean context, under `calibration`, with the worked
 /// example's memory share (0.9, vLLM's default) and no speculation or prefix cache (the data state

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Engine;
 use crate::core::precision::Precision;
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 pub use data::POINTS;
 
 /// How a row enters the calibration, from its `use_class` and whether its batch is known.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::predict::predicted_tpot_s;
 use super::published::{matching, PublishedPoint, POINTS};
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 
 /// One published point against the model.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{CostModel, Engine};
 use crate::core::capacity::{capacity_plan, Placing};
-use crate::core::roofline::{analyze, evaluate, step_time, Analysis, Limit, Scenario};
+use crate::core::goodput::evaluate;
+use crate::core::roofline::{analyze, step_time, Analysis, Limit};
+use crate::core::scenario::Scenario;
 
 /// One cost model's planning figures for a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,11 +1,14 @@
-//! A measured profile's shape and its transfer rule: the value of a term for a GPU the published
-//! measurements cover, or else borrowed from the same vendor and generation, or else the median over
-//! the GPUs that have it (then a sibling term's, then the ideal), always saying which.
+//! A measured profile's shape, the slots a scenario's steps use ([`scenario_slots`]) and the transfer
+//! rule: the value of a term for a GPU the published measurements cover, or else borrowed from the same
+//! vendor and generation, or else the median over the GPUs that have it (then a sibling term's, then
+//! the ideal), always saying which.
 
 use serde::{Deserialize, Serialize};
 
-use super::{scenario_slots, CostTerms, Efficiency, Engine, Slot};
-use crate::core::roofline::Scenario;
+use super::{CostTerms, Efficiency, Engine, Slot};
+use crate::core::precision::Precision;
+use crate::core::presets::Attention;
+use crate::core::scenario::Scenario;
 
 /// A GPU's fitted terms, by [`Slot::index`]; `None` where the data do not determine it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,4 +131,18 @@ impl Profile<'_> {
         }
         slots.into_iter().map(|s| (s, resolve(self, scenario.gpu.id, s))).collect()
     }
+}
+
+/// The slots a scenario's steps use: (GEMM memory, decode attention memory).
+pub fn scenario_slots(scenario: &Scenario) -> (Slot, Slot) {
+    let gemm = match (scenario.model.moe.is_some(), scenario.weight_precision) {
+        (true, _) => Slot::GemmMoe,
+        (false, Precision::Bf16) => Slot::GemmDense16,
+        (false, _) => Slot::GemmDense8,
+    };
+    let attention = match scenario.model.attention {
+        Attention::Gqa { .. } => Slot::AttentionGqa,
+        Attention::Mla { .. } => Slot::AttentionMla,
+    };
+    (gemm, attention)
 }

@@ -2,7 +2,8 @@
 
 use crate::core::model::expert_params;
 use crate::core::presets::Attention;
-use crate::core::roofline::{kv_shards, weight_bytes_per_gpu, Analysis, Precision, Scenario};
+use crate::core::roofline::{kv_shards, weight_bytes_per_gpu, Analysis, Precision};
+use crate::core::scenario::Scenario;
 use serde::Serialize;
 
 /// weights = params x bytes per param; per GPU = weights / TP.

@@ -3,11 +3,12 @@
 
 use serde::Serialize;
 
+use crate::core::goodput::evaluate;
 use crate::core::roofline::{
-    analyze, draft_kv_bytes_per_seq_held, draft_memory, evaluate, kv_bytes_per_seq_held,
-    prefix_shared_kv_bytes, spec_summary, usable_hbm_bytes, weight_bytes_per_gpu, Scenario, SpecStep,
-    SpecSummary, StepTerms,
+    analyze, draft_kv_bytes_per_seq_held, draft_memory, kv_bytes_per_seq_held, prefix_shared_kv_bytes,
+    spec_summary, usable_hbm_bytes, weight_bytes_per_gpu, SpecStep, SpecSummary, StepTerms,
 };
+use crate::core::scenario::Scenario;
 use crate::core::spec::Drafter;
 
 /// Speculation's arithmetic at one batch (the batch a server can run with it, at least 1).

@@ -2,12 +2,13 @@
 //! the panel shows.
 
 use super::{KvSeq, Weights};
-use crate::core::calibration::cost_terms;
+use crate::core::calibration::terms::cost_terms;
+use crate::core::goodput::evaluate;
 use crate::core::model::{decode_attention_flop, expected_experts};
 use crate::core::roofline::{
-    allreduce_s, effective_bandwidth_bytes_per_s, evaluate, Analysis, CostModel, Limit, Precision, Scenario,
-    StepTime, MAX_BATCH,
+    allreduce_s, effective_bandwidth_bytes_per_s, Analysis, CostModel, Limit, Precision, StepTime, MAX_BATCH,
 };
+use crate::core::scenario::Scenario;
 use serde::Serialize;
 
 /// The bandwidth a step reads at: peak x MBU (1 on the ideal roofline), plus a fixed overhead.

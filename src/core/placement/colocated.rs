@@ -8,8 +8,9 @@ use super::{Binds, Operating};
 use crate::core::model::prefill_attention_flop;
 use crate::core::prefill::prefill_time;
 use crate::core::roofline::{
-    draft_s, expected_tokens_per_step, kv_pool_batch, step_time_at, Scenario, StepMix, StepRoofline,
+    draft_s, expected_tokens_per_step, kv_pool_batch, step_time_at, StepMix, StepRoofline,
 };
+use crate::core::scenario::Scenario;
 
 /// A steady step longer than this many TPOT targets has run away (the load exceeds capacity).
 const RUNAWAY_TARGETS: f64 = 1e3;

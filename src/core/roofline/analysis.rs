@@ -1,11 +1,12 @@
 //! The scenario's headline facts: sizes, the knee, the KV pool, and which constraint caps the batch.
 
 use super::{
-    evaluate, gpus_needed, knee_batch, knee_exact, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch,
-    kv_shards, peak_flop_per_s, usable_hbm_bytes, weight_bytes, weight_bytes_per_gpu, Precision, Scenario,
-    TP_CHOICES,
+    gpus_needed, knee_batch, knee_exact, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch, kv_shards,
+    peak_flop_per_s, usable_hbm_bytes, weight_bytes, weight_bytes_per_gpu, Precision, TP_CHOICES,
 };
+use crate::core::goodput::evaluate;
 use crate::core::prefill::{target_prefill, Prefill};
+use crate::core::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// What caps the batch a server can run.

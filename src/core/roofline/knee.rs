@@ -1,7 +1,9 @@
 //! The knee: the largest whole batch meeting both targets, and the real-valued batch where step(B)
 //! reaches the TPOT target, both by bisection over the step.
 
-use super::{step_time, step_time_at, ttft_s, Scenario, MAX_BATCH};
+use super::{step_time, step_time_at, MAX_BATCH};
+use crate::core::prefill::ttft_s;
+use crate::core::scenario::Scenario;
 
 /// Whether batch B meets both targets. Step time and TTFT never fall as B grows, so the batches
 /// meeting both are exactly 1..=knee.

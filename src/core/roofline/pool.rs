@@ -2,7 +2,8 @@
 //! prefix's copy held once, for the target and a draft model alike) and in held tokens (the
 //! simulator's unit), and the GPUs the weights need.
 
-use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, Scenario, MAX_BATCH};
+use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, MAX_BATCH};
+use crate::core::scenario::Scenario;
 
 /// floor(x) as a batch in 0..=MAX_BATCH (NaN and negatives give 0).
 fn whole_batch(x: f64) -> u32 {

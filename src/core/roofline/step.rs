@@ -35,10 +35,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound, Scenario};
-use crate::core::calibration::{cost_terms, Efficiency};
+use super::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound};
+use crate::core::calibration::terms::cost_terms;
+use crate::core::calibration::Efficiency;
 use crate::core::model::{decode_attention_flop, params_read};
 use crate::core::presets::ModelSpec;
+use crate::core::scenario::Scenario;
 
 /// What one step runs, in tokens (real-valued so that the knee can bisect over the batch).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -5,7 +5,8 @@
 //! [`crate::core::roofline::spec_step`] prices it (the drafter's own prefill is not counted).
 
 use crate::core::model::PromptAttention;
-use crate::core::roofline::{draft_scenario, GroupCost, Scenario, StepMix, StepRoofline, StepTerms};
+use crate::core::roofline::{draft_scenario, GroupCost, StepMix, StepRoofline, StepTerms};
+use crate::core::scenario::Scenario;
 use crate::core::spec::Drafter;
 
 /// A scenario's step pricing, in base units.

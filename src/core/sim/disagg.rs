@@ -18,7 +18,7 @@ use super::sweep_result::Sweep;
 use super::workload::Request;
 use super::{LoadMode, SimConfig};
 use crate::core::placement::{disaggregated, kv_transfer_s, Split};
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 
 /// The split a disaggregated sweep runs, and the knobs the colocated config does not carry.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use crate::chart::batch::BatchChart;
 use crate::chart::hold::HeldEnds;
 use crate::chart::{ChartFrame, ChartStyle, Look};
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::ui::canvas::backend::CachedCanvas;
 use crate::ui::canvas::export::BatchChartExport;
 use crate::ui::canvas::frame_draw::FrameDraw;

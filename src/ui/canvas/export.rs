@@ -15,7 +15,7 @@ use crate::chart::batch::BatchChart;
 use crate::chart::hold::HeldEnds;
 use crate::chart::{ChartStyle, Look};
 use crate::core::curves::Curves;
-use crate::core::roofline::BatchPoint;
+use crate::core::goodput::BatchPoint;
 use crate::protocol::sim::SimResult;
 use crate::state::Inputs;
 use crate::ui::canvas::text_measure::Measured;

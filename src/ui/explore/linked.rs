@@ -3,7 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::core::roofline::{evaluate, Analysis, BatchPoint, Scenario};
+use crate::core::goodput::{evaluate, BatchPoint};
+use crate::core::roofline::Analysis;
+use crate::core::scenario::Scenario;
 use crate::state::view::View;
 
 /// Signals every linked chart and the table read and write. Cheap to copy into closures.

@@ -11,7 +11,8 @@ use leptos::prelude::*;
 
 use crate::core::curves::curves_with_measured;
 use crate::core::fit::fit;
-use crate::core::roofline::{analyze, evaluate};
+use crate::core::goodput::evaluate;
+use crate::core::roofline::analyze;
 use crate::protocol::panel::{from_bytes, Mount, PanelKind, PanelState, SvgRequest, ToPanel};
 use crate::ui::canvas::export::batch_chart_svg;
 use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};

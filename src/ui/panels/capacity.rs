@@ -5,9 +5,11 @@
 use leptos::prelude::*;
 
 use crate::core::capacity::{capacity_plan, gpus_for, CapacityPlan};
+use crate::core::goodput::evaluate;
 use crate::core::placement::PlacementMode;
 use crate::core::presets::GPU_PRICES;
-use crate::core::roofline::{evaluate, Analysis, Scenario};
+use crate::core::roofline::Analysis;
+use crate::core::scenario::Scenario;
 use crate::protocol::panel::PanelKind;
 use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;

@@ -8,7 +8,8 @@ use leptos::prelude::*;
 
 use crate::chart::Look;
 use crate::core::fit::MeasuredPoint;
-use crate::core::roofline::{Analysis, Scenario};
+use crate::core::roofline::Analysis;
+use crate::core::scenario::Scenario;
 use crate::protocol::panel::{changes, PanelState, ToPage};
 use crate::state::view::View;
 use crate::state::Inputs;

@@ -3,7 +3,8 @@
 
 use super::{general_reasons, line, Line};
 use crate::core::derivation::{Derivation, Role, StepAt};
-use crate::core::roofline::{Bound, Group, Scenario, StepTerms};
+use crate::core::roofline::{Bound, Group, StepTerms};
+use crate::core::scenario::Scenario;
 use crate::view::format::{e9, fixed, ms, ms_against, size, target_ms, tb_per_s, tflop_per_s};
 use crate::view::format::{percent_trimmed, thousands, trimmed, us};
 

@@ -4,8 +4,10 @@
 use super::placement::percentile_label;
 use super::{gb, ms, req_per_s, target_ms, thousands};
 use crate::core::capacity::{Placing, Point};
+use crate::core::goodput::evaluate;
 use crate::core::placement::PlacementMode;
-use crate::core::roofline::{evaluate, Analysis, Limit, Scenario};
+use crate::core::roofline::{Analysis, Limit};
+use crate::core::scenario::Scenario;
 
 /// The one sentence above the charts that states the lesson with live numbers.
 pub fn headline(scenario: &Scenario, analysis: &Analysis) -> String {

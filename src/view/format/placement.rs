@@ -5,7 +5,7 @@
 use super::{fixed, ms, ms_or_dash, significant, thousands, trimmed};
 use crate::core::capacity::gpus_for;
 use crate::core::placement::{Binds, Comparison, Disaggregated, Operating, Split};
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 use crate::core::units::bytes_to_gb;
 
 /// One row of the comparison table, as text.

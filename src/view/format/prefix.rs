@@ -6,8 +6,9 @@ use crate::core::prefill::ttft_split;
 use crate::core::prefix::PrefixCache;
 use crate::core::roofline::{
     draft_kv_bytes_per_seq_held, draft_memory, kv_bytes_per_seq_held, kv_pool_batch, prefix_shared_kv_bytes,
-    step_time, usable_hbm_bytes, weight_bytes_per_gpu, Analysis, Scenario,
+    step_time, usable_hbm_bytes, weight_bytes_per_gpu, Analysis,
 };
+use crate::core::scenario::Scenario;
 
 /// "Prefix cache: 1,024 shared tokens, 50% hit. At batch 64 a hit's TTFT is … ms and a miss's …
 /// ms; the TTFT column is their mean, …", or None without a prefix cache.

@@ -2,7 +2,7 @@
 //! engine, date, its lengths and concurrency, measured and predicted TPOT and the error.
 
 use crate::core::calibration::references::Reference;
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 use crate::view::format::{fixed, ms, thousands};
 
 /// The table's columns, in order.

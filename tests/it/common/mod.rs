@@ -3,7 +3,8 @@
 //! folder (for the tests that read the code).
 #![allow(dead_code)]
 
-use goodput_lab::core::roofline::{Precision, Scenario};
+use goodput_lab::core::roofline::Precision;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::Inputs;
 
 /// The worked example: Llama 3.1 8B, BF16, one H100 SXM, 2,048 tokens, 10 ms TPOT, 256 out.

@@ -12,7 +12,8 @@ use goodput_lab::core::placement::Percentile;
 use goodput_lab::core::placement::{
     compare, disaggregated, Disaggregated, Operating, PlacementMode, Split, GPUS_PER_SIDE_MAX, INSTANCES_MAX,
 };
-use goodput_lab::core::roofline::{Scenario, TP_CHOICES};
+use goodput_lab::core::roofline::TP_CHOICES;
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::fields::NumberField;
 use goodput_lab::state::placement::{PlacementInputs, DECODE_INSTANCES, PREFILL_INSTANCES, TRANSFER};
 use goodput_lab::state::sim::CHUNK;

@@ -5,7 +5,8 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use goodput_lab::core::roofline::{analyze, evaluate, spec_summary};
+use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::roofline::{analyze, spec_summary};
 use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::state::spec::{ACCEPTANCE, DRAFT_TOKENS, HEAD_COST};
 use goodput_lab::state::{from_page_query, KEYS};

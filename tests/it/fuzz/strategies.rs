@@ -9,7 +9,8 @@ use proptest::string::string_regex;
 
 use goodput_lab::core::calibration::Engine;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
-use goodput_lab::core::roofline::{Calibration, CostModel, Precision, Scenario, TP_CHOICES};
+use goodput_lab::core::roofline::{Calibration, CostModel, Precision, TP_CHOICES};
+use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::fields::{

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::roofline::Scenario;
+use crate::core::scenario::Scenario;
 use crate::protocol::panel::PanelKind;
 use crate::state::open::is_open;
 use crate::state::view::Panel;

@@ -5,7 +5,8 @@ use leptos::prelude::*;
 
 use crate::core::capacity::{unit_point, Placing};
 use crate::core::placement::PlacementMode;
-use crate::core::roofline::{Analysis, Scenario};
+use crate::core::roofline::Analysis;
+use crate::core::scenario::Scenario;
 use crate::protocol::panel::PanelKind;
 use crate::protocol::sim::SimResult;
 use crate::state::open::is_open;
