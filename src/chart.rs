@@ -17,6 +17,7 @@ pub mod search;
 pub mod sim_throughput;
 pub mod step;
 mod style;
+pub mod triangle;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;

@@ -1,5 +1,6 @@
 //! Shared pieces of the browser benchmarks: a static server for the repository on loopback,
 //! Chromium's launch, statistics and the printed result lines.
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const http = require('http');
 const path = require('path');
@@ -86,4 +87,14 @@ function referencePage(base) {
   return { name: 'reference', url: `${base}/${REFERENCE_DIST}/index.html`, ready: 'canvas[data-draws]', sim: false };
 }
 
-module.exports = { ROOT, DIST, REFERENCE_DIST, serve, served, launch, quantile, median, report, results, oursPage, referencePage };
+/** What the workers' benchmark exports take for a page URL's `query`: the `SimPlan` (`kind` 'sim') or
+ *  `SearchSpec` ('search') as postcard bytes, an array of numbers, from the native `bench_input` bin
+ *  (the workers' wasm has no URL parser). Pass it to the export as a Uint8Array. */
+function benchInput(kind, query) {
+  const out = execFileSync('cargo', ['run', '-q', '--bin', 'bench_input', '--', kind, query], { cwd: ROOT, encoding: 'utf8' });
+  return out.trim().split(',').map(Number);
+}
+
+module.exports = {
+  ROOT, DIST, REFERENCE_DIST, serve, served, launch, quantile, median, report, results, oursPage, referencePage, benchInput,
+};

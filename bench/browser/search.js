@@ -1,16 +1,18 @@
 //! The configuration search in Chromium (issue 14): the full default search on one thread of the
 //! worker's own wasm, and as the page runs it (request to merged rows, over its worker pool).
-const { median, report, DIST } = require('./lib');
+const { median, report, DIST, benchInput } = require('./lib');
 
 const RUNS = 5;
 
-/** Runs in the page: one warm-up, then `runs` timed calls of the worker's benchmark export. */
-async function timeSearches({ runs }) {
-  window.benchSearch('');
+/** Runs in the page: one warm-up, then `runs` timed calls of the worker's benchmark export on
+ *  `spec` (the default state's, from `benchInput`). */
+async function timeSearches({ runs, spec }) {
+  const bytes = new Uint8Array(spec);
+  window.benchSearch(bytes);
   const out = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const [rows, evaluated] = window.benchSearch('');
+    const [rows, evaluated] = window.benchSearch(bytes);
     out.push({ ms: performance.now() - t0, rows, evaluated });
   }
   return out;
@@ -20,7 +22,7 @@ async function oneThread(browser, base) {
   const page = await browser.newPage();
   await page.goto(`${base}/bench/browser/search_wasm.html`);
   await page.waitForFunction(() => typeof window.benchSearch === 'function', null, { timeout: 30_000 });
-  const runs = await page.evaluate(timeSearches, { runs: RUNS });
+  const runs = await page.evaluate(timeSearches, { runs: RUNS, spec: benchInput('search', '') });
   await page.close();
   const ms = runs.map((r) => r.ms);
   console.log(`#   one thread: ${ms.map((x) => x.toFixed(1)).join(', ')} ms; ${runs[0].rows} rows of ${runs[0].evaluated} evaluated`);

@@ -1,6 +1,6 @@
 //! The simulator in WASM: simulated requests per second of the worker's own wasm in Chromium, and
 //! the time of one full attainment sweep as the page runs it (request to result, in its worker).
-const { median, report, DIST } = require('./lib');
+const { median, report, DIST, benchInput } = require('./lib');
 
 // The issue's workload: Llama 3.1 8B on one H100 SXM, Poisson arrivals, fixed 2,048-token prompts
 // (the simulator's prompt is context - output / 2, so context 2,176) and 256-token outputs, a
@@ -26,14 +26,16 @@ const WARMUP_MS = 2000;
 const FIRST_CALLS = 25;
 
 /** Runs in the page: calls for `warmupMs` (the first `firstCalls` timed one by one), then `runs`
- *  samples of `calls` calls of the worker's benchmark export, each timed with performance.now(). */
-async function timeRuns({ query, rate, runs, calls, warmupMs, firstCalls }) {
+ *  samples of `calls` calls of the worker's benchmark export on `plan` (the workload's, from
+ *  `benchInput`), each timed with performance.now(). */
+async function timeRuns({ plan, rate, runs, calls, warmupMs, firstCalls }) {
+  const bytes = new Uint8Array(plan);
   const first = [];
   const w0 = performance.now();
   let warmupCalls = 0;
   while (warmupCalls < firstCalls || performance.now() - w0 < warmupMs) {
     const t0 = performance.now();
-    window.benchSimulate(query, rate);
+    window.benchSimulate(bytes, rate);
     if (first.length < firstCalls) first.push(performance.now() - t0);
     warmupCalls += 1;
   }
@@ -43,7 +45,7 @@ async function timeRuns({ query, rate, runs, calls, warmupMs, firstCalls }) {
     let last = [];
     const t0 = performance.now();
     for (let c = 0; c < calls; c++) {
-      last = window.benchSimulate(query, rate);
+      last = window.benchSimulate(bytes, rate);
       requests += last[0];
     }
     out.push({ ms: performance.now() - t0, requests, servedPerS: last[1], attained: last[2] });
@@ -56,7 +58,7 @@ async function wasmThroughput(browser, base) {
   await page.goto(`${base}/bench/browser/wasm.html?dist=${encodeURIComponent(DIST)}`);
   await page.waitForFunction(() => typeof window.benchSimulate === 'function', null, { timeout: 30_000 });
   const { runs, warmup } = await page.evaluate(timeRuns,
-    { query: WORKLOAD, rate: RATE, runs: RUNS, calls: CALLS, warmupMs: WARMUP_MS, firstCalls: FIRST_CALLS });
+    { plan: benchInput('sim', WORKLOAD), rate: RATE, runs: RUNS, calls: CALLS, warmupMs: WARMUP_MS, firstCalls: FIRST_CALLS });
   await page.close();
   const perS = runs.map((r) => r.requests / (r.ms / 1e3));
   const r0 = runs[0];
@@ -146,16 +148,17 @@ async function singleThreadSweep(browser, base) {
   const page = await browser.newPage();
   await page.goto(`${base}/bench/browser/wasm.html?dist=${encodeURIComponent(DIST)}`);
   await page.waitForFunction(() => typeof window.benchSweep === 'function', null, { timeout: 30_000 });
-  const ms = await page.evaluate(() => {
-    window.benchSweep('sim=1');
+  const ms = await page.evaluate((plan) => {
+    const bytes = new Uint8Array(plan);
+    window.benchSweep(bytes);
     const out = [];
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
-      window.benchSweep('sim=1');
+      window.benchSweep(bytes);
       out.push(performance.now() - t0);
     }
     return out;
-  });
+  }, benchInput('sim', 'sim=1'));
   await page.close();
   console.log(`#   one thread, the whole default result: best ${Math.min(...ms).toFixed(1)} ms, median ${median(ms).toFixed(1)} ms (${ms.map((x) => x.toFixed(0)).join(', ')})`);
   return { bestMs: Math.min(...ms), medianMs: median(ms) };

@@ -23,12 +23,17 @@ fn main() {
     eprintln!("search_worker runs as a Web Worker in the browser: use `make serve`.");
 }
 
-/// Benchmark hook for `bench/browser`: the whole search on one thread for the state in `query`
-/// (a page URL's query string). Returns [rows, configurations evaluated]; the caller times it.
+/// Benchmark hook for `bench/browser`: the whole search on one thread for `spec` (a `SearchSpec` as
+/// postcard bytes, from `bench_input search "<query>"`: the URL parser stays out of this module).
+/// Returns [rows, configurations evaluated], or nothing for bytes that are not a spec; the caller
+/// times it.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn bench_search(query: &str) -> Vec<f64> {
-    let (inputs, _) = goodput_lab::state::from_query(query);
-    let found = goodput_lab::core::search::search(&inputs.search_spec());
+pub fn bench_search(spec: &[u8]) -> Vec<f64> {
+    let Some(spec) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::search::SearchSpec>(spec)
+    else {
+        return Vec::new();
+    };
+    let found = goodput_lab::core::search::search(&spec);
     vec![found.rows.len() as f64, f64::from(found.evaluated)]
 }

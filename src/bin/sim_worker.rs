@@ -26,27 +26,32 @@ fn main() {
     eprintln!("sim_worker runs as a Web Worker in the browser: use `make serve`.");
 }
 
-/// Benchmark hook for `bench/browser`: one open-loop run of the simulator on the state in `query`
-/// (a page URL's query string) at `rate_req_per_s`, the same engine the worker sweeps with.
-/// Returns [requests simulated, served requests/s, share meeting both targets]; the caller times
-/// the call.
+/// Benchmark hook for `bench/browser`: one open-loop run of the simulator on `plan` (a `SimPlan` as
+/// postcard bytes, from `bench_input sim "<query>"`: the URL parser stays out of this module) at
+/// `rate_req_per_s`, the same engine the worker sweeps with. Returns [requests simulated, served
+/// requests/s, share meeting both targets], or nothing for bytes that are not a plan; the caller
+/// times the call.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn bench_simulate(query: &str, rate_req_per_s: f64) -> Vec<f64> {
-    let (inputs, _) = goodput_lab::state::from_query(query);
-    let config = inputs.sim.config(&inputs.scenario);
-    let p = goodput_lab::core::sim::simulate(&config, rate_req_per_s);
-    vec![f64::from(config.requests), p.throughput_req_per_s, p.requests.both]
+pub fn bench_simulate(plan: &[u8], rate_req_per_s: f64) -> Vec<f64> {
+    let Some(plan) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::sim::SimPlan>(plan) else {
+        return Vec::new();
+    };
+    let p = goodput_lab::core::sim::simulate(&plan.config, rate_req_per_s);
+    vec![f64::from(plan.config.requests), p.throughput_req_per_s, p.requests.both]
 }
 
-/// Benchmark hook for `bench/browser`: the whole result for the state in `query` computed on one
-/// thread (`sim_protocol::compute`: every seed's sweep, then the second round), so the bench can say how
-/// much of the page's sweep is the engine and how much the pool saves. Returns [requests simulated,
-/// goodput in requests/s]; the caller times the call.
+/// Benchmark hook for `bench/browser`: the whole result for `plan` (postcard bytes, as for
+/// [`bench_simulate`]) computed on one thread (`sim_protocol::compute`: every seed's sweep, then the
+/// second round), so the bench can say how much of the page's sweep is the engine and how much the
+/// pool saves. Returns [requests simulated, goodput in requests/s], or nothing for bytes that are
+/// not a plan; the caller times the call.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn bench_sweep(query: &str) -> Vec<f64> {
-    let (inputs, _) = goodput_lab::state::from_query(query);
-    let r = goodput_lab::protocol::sim::compute(&inputs.sim_plan(), |_, _| {});
+pub fn bench_sweep(plan: &[u8]) -> Vec<f64> {
+    let Some(plan) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::sim::SimPlan>(plan) else {
+        return Vec::new();
+    };
+    let r = goodput_lab::protocol::sim::compute(&plan, |_, _| {});
     vec![r.requests_simulated as f64, r.sweep.goodput_req_per_s]
 }

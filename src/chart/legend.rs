@@ -1,5 +1,6 @@
 //! The legend every chart draws above its plot: entries, and their layout wrapping onto rows.
 
+use super::triangle::Triangle;
 use super::{ChartStyle, DASH_CSS_PX, MARKER_CSS_PX};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -75,7 +76,7 @@ pub fn legend_and_plot<DB: DrawingBackend>(
                 style.stroke(item.color, 2.0),
             ))?;
         } else if item.marker == Some(MarkerShape::Triangle) {
-            legend.draw(&TriangleMarker::new(
+            legend.draw(&Triangle::new(
                 (x + swatch / 2, y),
                 style.px(MARKER_CSS_PX) + 1,
                 item.color.filled(),

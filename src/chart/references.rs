@@ -3,6 +3,7 @@
 
 use plotters::prelude::*;
 
+use super::triangle::Triangle;
 use super::{ChartStyle, DrawResult, XyChart, MARKER_CSS_PX};
 use crate::core::calibration::references::Reference;
 use crate::core::units::s_to_ms;
@@ -30,6 +31,6 @@ pub fn draw_triangles<DB: DrawingBackend>(
     let color = style.palette.text;
     let size = style.px(MARKER_CSS_PX) + 1;
     let inside = points.iter().copied().filter(|(px, py)| x.contains(px) && y.contains(py));
-    chart.draw_series(inside.map(|at| TriangleMarker::new(at, size, color.filled())))?;
+    chart.draw_series(inside.map(|at| Triangle::new(at, size, color.filled())))?;
     Ok(())
 }

@@ -52,5 +52,6 @@ mod sim_speculative;
 mod sim_steady;
 mod speculative;
 mod state;
+mod triangle_marker;
 mod url_flags;
 mod what_if;
