@@ -7,7 +7,7 @@ export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
 
-.PHONY: serve dist single test test-native test-browser bench bench-reference soak setup setup-browser setup-test clean
+.PHONY: serve dist single test test-native test-native-wasm wasm-prebuild test-browser bench bench-reference soak setup setup-browser setup-test clean
 
 ## serve: build and serve the app with live reload on http://127.0.0.1:8080
 serve: setup
@@ -21,15 +21,32 @@ dist: setup
 ## single: one self-contained HTML file (styles, script and wasm inlined) that opens from disk (file://).
 ## A file cannot fetch a second module, so this build links the lazily loaded panels into the page
 ## (no `lazy_panels` feature) and leaves the worker out: single.html is index.html without those links.
-single: setup
-	sed -e '/data-type="worker"/d' \
-	    -e 's|data-bin="goodput-lab"|data-bin="goodput-lab" data-cargo-no-default-features data-cargo-features="ui"|' \
-	    index.html > single.html
+single: setup single.html
 	trunk build single.html --release --dist dist-mono
 	python3 tools/single.py dist-mono dist-single/goodput-lab.html
 
-## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium
-test: test-native test-browser
+single.html: index.html
+	sed -e '/data-type="worker"/d' \
+	    -e 's|data-bin="goodput-lab"|data-bin="goodput-lab" data-cargo-no-default-features data-cargo-features="ui"|' \
+	    index.html > single.html
+
+## test: native tests of the core, state and charts, then browser tests of dist/ in Chromium.
+## Two lanes first: the tool installs (Trunk, wasm-bindgen-cli, Chromium: minutes on a bare machine) beside
+## the native tests and the wasm compiles, which need Cargo only (tools/wasm_prebuild.py: the `cargo build`
+## Trunk would run, so Trunk's own finds them fresh). Then Trunk's builds and the browser tests.
+test:
+	tools/install.sh target
+	$(MAKE) --no-print-directory -j2 setup-test test-native-wasm
+	$(MAKE) --no-print-directory test-browser
+
+## test-native-wasm: the native tests, then the wasm compiles of the site and the one-file build
+test-native-wasm: single.html
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory wasm-prebuild
+
+## wasm-prebuild: the `cargo build` of every rust link of index.html and single.html, without Trunk
+wasm-prebuild: single.html
+	python3 tools/wasm_prebuild.py index.html single.html
 
 ## test-native: the formatting check (rustfmt.toml; the generated calibration files are skipped), then the native tests
 test-native:

@@ -13,6 +13,11 @@ const MINUTES = Number(process.env.SOAK_MINUTES || 30);
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES || Math.min(5, MINUTES / 3));
 const CHANGE_MS = 200;
 const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S || 30);
+// With SOAK_CYCLE=N the seeded sequence starts again every N changes, so from the second cycle on the
+// page goes through the same states over and over: memory that still grows then is kept per change (a
+// leak), not the high water of a state not seen before (a linear memory never shrinks).
+const CYCLE = Number(process.env.SOAK_CYCLE || 0);
+const SEED = Number(process.env.SOAK_SEED || 26);
 
 /** A seeded PRNG (mulberry32), so a soak's sequence of changes can be replayed. */
 function prng(seed) {
@@ -60,6 +65,20 @@ function summarise(samples) {
   return { base, last, heapGrowth: growth(base, last, 'heapBytes'), wasmGrowth: growth(base, last, 'wasmBytes') };
 }
 
+/** Each context's wasm memory and JS heap from `base` to `last` (matched by label and order). */
+function growthByContext(base, last) {
+  const seen = {};
+  const key = (t) => { seen[t.label] = (seen[t.label] || 0) + 1; return `${t.label} #${seen[t.label]}`; };
+  const before = new Map(base.targets.map((t) => [key(t), t]));
+  Object.keys(seen).forEach((k) => delete seen[k]);
+  return last.targets.map((t) => {
+    const k = key(t);
+    const b = before.get(k);
+    return b ? `${k}: wasm ${mb(b.wasmBytes)} -> ${mb(t.wasmBytes)}, JS heap ${mb(b.heapBytes)} -> ${mb(t.heapBytes)}`
+      : `${k}: new since the baseline, wasm ${mb(t.wasmBytes)}`;
+  });
+}
+
 const mb = (b) => `${(b / 1048576).toFixed(1)} MiB`;
 
 /** One sample of every context's memory, printed. */
@@ -68,16 +87,17 @@ async function sample(page, targets, st) {
   st.samples.push(s);
   console.log(`#   ${s.atS.toFixed(0).padStart(5)} s: ${st.changes} changes; JS heap ${mb(s.heapBytes)}, wasm ${mb(s.wasmBytes)} `
     + `over ${s.targets.length} contexts; ${st.errors.length} errors${s.panels.sim && s.panels.search ? '' : '; a panel closed'}`);
-  console.log(`#          ${s.targets.map((t) => `${path.basename(new URL(t.url).pathname)} ${mb(t.heapBytes)} + ${mb(t.wasmBytes)}`
+  console.log(`#          ${s.targets.map((t) => `${t.label} ${mb(t.heapBytes)} + ${mb(t.wasmBytes)}`
     + `${t.error ? ` (${t.error})` : ''}`).join('; ')}`);
 }
 
 /** The soak: a change, then CHANGE_MS of rest (a busy page answers later: the count is what ran),
  *  with a sample every SAMPLE_S and one at the end. */
 async function soakLoop(page, targets, st) {
-  const random = prng(Number(process.env.SOAK_SEED || 26));
+  let random = prng(SEED);
   let nextSample = st.started;
   while (Date.now() - st.started < MINUTES * 60e3) {
+    if (CYCLE > 0 && st.changes > 0 && st.changes % CYCLE === 0) random = prng(SEED);
     if (Date.now() >= nextSample) {
       await sample(page, targets, st);
       nextSample += SAMPLE_S * 1e3;
@@ -96,6 +116,7 @@ function conclude(st) {
   console.log(`#   controls changed: ${Object.entries(st.changed).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`#   baseline at ${sum.base.atS.toFixed(0)} s: JS heap ${mb(sum.base.heapBytes)}, wasm ${mb(sum.base.wasmBytes)}; `
     + `end at ${sum.last.atS.toFixed(0)} s: JS heap ${mb(sum.last.heapBytes)}, wasm ${mb(sum.last.wasmBytes)}`);
+  for (const line of growthByContext(sum.base, sum.last)) console.log(`#   ${line}`);
   for (const e of [...new Set(st.errors)].slice(0, 10)) console.log(`#   ${e}`);
   report('soak.js_heap.growth_after_warmup', sum.heapGrowth, 'ratio', { op: '<=', value: 0.1 });
   report('soak.wasm_memory.growth_after_warmup', sum.wasmGrowth, 'ratio', { op: '<=', value: 0.1 });
@@ -120,7 +141,8 @@ async function main() {
   await page.waitForFunction(() => Number(document.getElementById('sim-status')?.dataset.sweeps) > 0
     && Number(document.getElementById('search-status')?.dataset.searches) > 0, null, { timeout: 120_000, polling: 500 });
   const targets = await attachAll(page);
-  console.log(`# soak: ${MINUTES} min, a change every ${CHANGE_MS} ms, a sample every ${SAMPLE_S} s, baseline at ${WARMUP_MINUTES} min`);
+  console.log(`# soak: ${MINUTES} min, a change every ${CHANGE_MS} ms, a sample every ${SAMPLE_S} s, baseline at ${WARMUP_MINUTES} min`
+    + `${CYCLE > 0 ? `, the same ${CYCLE} changes over and over` : ''}`);
   st.started = Date.now();
   try {
     await soakLoop(page, targets, st);

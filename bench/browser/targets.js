@@ -27,8 +27,11 @@ async function measureContext(send, ctx) {
   return { heapBytes: heap.usedSize, wasmBytes: sum.result.value };
 }
 
+/** A worker's name (the app names each after its bin) or else its script's file name. */
+const label = (info) => (info.title && !info.title.includes('/') ? info.title : info.url.split('/').pop());
+
 /** Attaches to `page` and its workers (those running now and those started later). Resolves to
- *  { sample() }: resolves to { heapBytes, wasmBytes, targets: [{ type, url, heapBytes, wasmBytes }] }. */
+ *  { sample() }: resolves to { heapBytes, wasmBytes, targets: [{ type, url, label, heapBytes, wasmBytes }] }. */
 async function attachAll(page) {
   const cdp = await page.context().newCDPSession(page);
   const workers = new Map();
@@ -52,13 +55,13 @@ async function attachAll(page) {
   });
   const contexts = new Map([['page', { gc: true }]]);
   const sample = async () => {
-    const targets = [{ type: 'page', url: page.url(), ...(await measureContext((m, p) => cdp.send(m, p), contexts.get('page'))) }];
+    const targets = [{ type: 'page', url: page.url(), label: 'page', ...(await measureContext((m, p) => cdp.send(m, p), contexts.get('page'))) }];
     for (const [sessionId, info] of [...workers]) {
       if (!contexts.has(sessionId)) contexts.set(sessionId, { gc: false });
       try {
-        targets.push({ type: info.type, url: info.url, ...(await measureContext(toWorker(sessionId), contexts.get(sessionId))) });
+        targets.push({ type: info.type, url: info.url, label: label(info), ...(await measureContext(toWorker(sessionId), contexts.get(sessionId))) });
       } catch (e) {
-        targets.push({ type: info.type, url: info.url, heapBytes: 0, wasmBytes: 0, error: String(e) });
+        targets.push({ type: info.type, url: info.url, label: label(info), heapBytes: 0, wasmBytes: 0, error: String(e) });
       }
     }
     const total = (k) => targets.reduce((a, t) => a + t[k], 0);

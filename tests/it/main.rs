@@ -54,4 +54,5 @@ mod speculative;
 mod state;
 mod triangle_marker;
 mod url_flags;
+mod wasm_prebuild;
 mod what_if;

@@ -28,6 +28,14 @@ pub struct WorkerFiles {
     pub wasm_url: &'static str,
 }
 
+impl WorkerFiles {
+    /// The bin's name: the glue's file name without `./` and `.js` (`sim_worker`).
+    pub fn name(self) -> &'static str {
+        let file = self.glue_url.rsplit('/').next().unwrap_or(self.glue_url);
+        file.strip_suffix(".js").unwrap_or(file)
+    }
+}
+
 thread_local! {
     /// The compile of each wasm file asked for so far (by URL): pending, or its `Module`. A failed
     /// compile is forgotten, so a later pool tries again.

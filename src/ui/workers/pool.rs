@@ -51,7 +51,7 @@ impl ModuleWorker {
         files: WorkerFiles,
         on_reply: impl Fn(WorkerMessage) + 'static,
     ) -> Result<ModuleWorker, String> {
-        let worker = create_worker()?;
+        let worker = create_worker(files.name())?;
         let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
         let on_reply: Rc<dyn Fn(WorkerMessage)> = Rc::new(on_reply);
         let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
@@ -103,14 +103,16 @@ pub fn performance_mark(name: &str) {
     }
 }
 
-/// Starts the boot script as a module worker; only a blocked origin fails here, a load failure
-/// arrives later as an `error` event.
-fn create_worker() -> Result<Worker, String> {
+/// Starts the boot script as a module worker named `name` (the devtools and `make soak` tell the
+/// pools apart by it: every worker runs the same script); only a blocked origin fails here, a load
+/// failure arrives later as an `error` event.
+fn create_worker(name: &str) -> Result<Worker, String> {
     if has_no_worker() {
         return Err("this one-file copy of the page carries no worker".to_owned());
     }
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
+    options.set_name(name);
     Worker::new_with_options(BOOT_URL, &options).map_err(|e| describe("cannot create the worker", &e))
 }
 
