@@ -75,6 +75,7 @@ bench-reference: setup
 
 ## soak: our page with the simulator and the search open, a random control change every 200 ms for
 ## SOAK_MINUTES (30): JS heap and wasm memory growth after the first 5 minutes, console errors. Not in `make test`.
+## SOAK_CYCLE=N replays the same N changes over and over: growth then is a leak, not a new high water.
 soak: dist setup-browser
 	node bench/browser/soak.js
 

@@ -90,10 +90,14 @@ pub fn SearchTable() -> impl IntoView {
         let n = shown.with(Vec::len);
         count_text(n.min(TOP_N), n, evaluated())
     };
+    let rows_hover = RowsHover::new(hovered);
     let body = move || {
         run.found.with(|f| {
             let Some(f) = f.as_ref() else { return Vec::new() };
-            shown.with(|s| s.iter().take(TOP_N).map(|&i| row_view(i, f.rows[i], hovered, changes)).collect())
+            let hover = rows_hover.for_new_rows();
+            shown.with(|s| {
+                s.iter().take(TOP_N).map(|&i| row_view(i, f.rows[i], hovered, &hover, changes)).collect()
+            })
         })
     };
     let download = move |_| {
@@ -140,18 +144,51 @@ pub fn SearchTable() -> impl IntoView {
     }
 }
 
-/// One row: its cells, its `data-config` id, hover linked with the chart, click (or Enter on its
-/// first cell's button) to load it.
+/// The hovered row as the rows of one render read it.
+///
+/// Why not [`SearchView::hovered`] itself: the rows are rebuilt with every search, and a dropped
+/// view's reactive attribute stays in the subscriber list of every signal it read (reactive_graph
+/// 0.2 unsubscribes an effect only when it runs again, never when it is dropped), so 50 rows reading
+/// the panel's long-lived `hovered` kept about 2.4 KB per search for the page's lifetime (BENCHMARKS.md,
+/// issue 26, the soak). Each render's rows read a signal of their own instead, which is dropped
+/// with them; one long-lived effect copies `hovered` into the current one.
+#[derive(Clone, Copy)]
+struct RowsHover {
+    current: StoredValue<ArcRwSignal<Option<usize>>>,
+}
+
+impl RowsHover {
+    fn new(hovered: RwSignal<Option<usize>>) -> RowsHover {
+        let current = StoredValue::new(ArcRwSignal::new(hovered.get_untracked()));
+        Effect::new(move |_| {
+            let now = hovered.get();
+            current.with_value(|signal| signal.set(now));
+        });
+        RowsHover { current }
+    }
+
+    /// A fresh signal for rows about to be built (the previous rows' one is dropped with them).
+    fn for_new_rows(self) -> ArcRwSignal<Option<usize>> {
+        let fresh = ArcRwSignal::new(self.current.with_value(|signal| signal.get_untracked()));
+        self.current.set_value(fresh.clone());
+        fresh
+    }
+}
+
+/// One row: its cells, its `data-config` id, hover linked with the chart (`hovered` written,
+/// `hover` read), click (or Enter on its first cell's button) to load it.
 fn row_view(
     i: usize,
     row: Row,
     hovered: RwSignal<Option<usize>>,
+    hover: &ArcRwSignal<Option<usize>>,
     changes: crate::ui::lazy::channel::Changes,
 ) -> impl IntoView {
     let c = cells(&row);
     let config = row.config;
     let load = move |_| changes.send(ToPage::LoadConfig(config));
-    let class = move || if hovered.get() == Some(i) { "hovered" } else { "" };
+    let hover = hover.clone();
+    let class = move || if hover.get() == Some(i) { "hovered" } else { "" };
     let [first, rest @ ..] = c;
     view! {
         <tr data-config=config_id(&config) class=class on:click=load
