@@ -96,24 +96,34 @@ test('a held arrow key (input and change on every repeat) writes the URL at most
   });
   const errors = await openApp(page);
   await urlSettled(page);
-  const [start, end] = await page.evaluate(async () => {
+  const [start, end, changes] = await page.evaluate(async () => {
     const el = document.getElementById('in');
     const t0 = performance.now();
+    const at = [];
     // 1.5 s of key repeats, every 33 ms (a typical repeat rate): each fires input, then change.
     for (let k = 0; k < 45; k++) {
       el.value = String(6 + (Math.floor(k / 3) % 8));
       el.dispatchEvent(new Event('input', { bubbles: true }));
+      at.push(performance.now());
       el.dispatchEvent(new Event('change', { bubbles: true }));
       await new Promise((r) => setTimeout(r, 33));
     }
-    return [t0, performance.now()];
+    return [t0, performance.now(), at];
   });
   const finalCtx = (await page.locator('#in-value').textContent()).replace(/[^0-9]/g, '');
   await expect.poll(() => new URL(page.url()).searchParams.get('in')).toBe(finalCtx);
   const writes = (await page.evaluate(() => window.__writes)).filter((w) => w.at >= start);
+  // A repeat is a change within 250 ms of the one before. On a loaded machine a busy main thread can
+  // hold one back longer: that change is then a first change (the end of a drag, src/ui/shell/url.rs)
+  // and may be written 100 ms after the previous write. Such stalls are counted, not assumed away.
+  const stalls = changes.filter((t, k) => k > 0 && t - changes[k - 1] >= 250);
   expect(writes.length).toBeGreaterThanOrEqual(2);
-  expect(writes.length).toBeLessThanOrEqual(Math.ceil((end - start) / 250) + 2);
-  for (let i = 1; i < writes.length; i++) expect(writes[i].at - writes[i - 1].at).toBeGreaterThanOrEqual(245);
+  expect(writes.length).toBeLessThanOrEqual(Math.ceil((end - start) / 250) + 2 + stalls.length);
+  for (let i = 1; i < writes.length; i++) {
+    const stalled = stalls.some((t) => t > writes[i - 1].at && t <= writes[i].at);
+    expect(writes[i].at - writes[i - 1].at, stalled ? 'after a stall: a first change' : 'between repeats')
+      .toBeGreaterThanOrEqual(stalled ? 95 : 245);
+  }
   expect(writes[writes.length - 1].ctx).toBe(finalCtx);
   expect(errors).toEqual([]);
 });
