@@ -65,14 +65,16 @@ function summarise(samples) {
   return { base, last, heapGrowth: growth(base, last, 'heapBytes'), wasmGrowth: growth(base, last, 'wasmBytes') };
 }
 
-/** Each context's wasm memory and JS heap from `base` to `last` (matched by label and order). */
+/** `targets` by a key that tells contexts of one label apart by order (`sim_worker #2`). */
+function keyed(targets) {
+  const count = {};
+  return new Map(targets.map((t) => { count[t.label] = (count[t.label] || 0) + 1; return [`${t.label} #${count[t.label]}`, t]; }));
+}
+
+/** Each context's wasm memory and JS heap from `base` to `last`. */
 function growthByContext(base, last) {
-  const seen = {};
-  const key = (t) => { seen[t.label] = (seen[t.label] || 0) + 1; return `${t.label} #${seen[t.label]}`; };
-  const before = new Map(base.targets.map((t) => [key(t), t]));
-  Object.keys(seen).forEach((k) => delete seen[k]);
-  return last.targets.map((t) => {
-    const k = key(t);
+  const before = keyed(base.targets);
+  return [...keyed(last.targets)].map(([k, t]) => {
     const b = before.get(k);
     return b ? `${k}: wasm ${mb(b.wasmBytes)} -> ${mb(t.wasmBytes)}, JS heap ${mb(b.heapBytes)} -> ${mb(t.heapBytes)}`
       : `${k}: new since the baseline, wasm ${mb(t.wasmBytes)}`;
