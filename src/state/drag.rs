@@ -33,4 +33,11 @@ impl AxisHold {
     pub fn is_held(self) -> bool {
         self.0.is_some()
     }
+
+    /// Whether a section follows each change as it happens: always, except while a drag holds the
+    /// axis and the section is known to be out of view (`in_view` `None`, not reported yet, counts
+    /// as in view). A section that does not follow catches up when this turns true.
+    pub fn shows_live(self, in_view: Option<bool>) -> bool {
+        !self.is_held() || in_view != Some(false)
+    }
 }

@@ -4,6 +4,7 @@ pub(crate) mod batch_rows;
 pub(crate) mod batch_table;
 pub(crate) mod explore_bar;
 pub(crate) mod headline;
+pub(crate) mod in_view;
 pub(crate) mod lessons;
 pub(crate) mod linked;
 pub(crate) mod published_table;

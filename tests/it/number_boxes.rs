@@ -99,6 +99,22 @@ fn a_press_holds_the_axis_it_saw_until_a_release() {
     assert_eq!(released.axis(1024), 1024);
 }
 
+#[test]
+fn a_section_out_of_view_waits_only_while_a_drag_holds_the_axis() {
+    let free = AxisHold::default();
+    let held = free.after(DragEvent::Press, 256);
+    // No drag: every section follows, in view or not, reported or not.
+    for in_view in [None, Some(true), Some(false)] {
+        assert!(free.shows_live(in_view), "{in_view:?}");
+    }
+    // A drag: only a section known to be out of view waits; one not reported yet counts as in view.
+    assert!(held.shows_live(Some(true)));
+    assert!(held.shows_live(None));
+    assert!(!held.shows_live(Some(false)));
+    // The release lets it catch up.
+    assert!(held.after(DragEvent::Release, 256).shows_live(Some(false)));
+}
+
 /// The worked example at a TPOT target (ms) whose knee sets the axis.
 fn at_tpot(ms: f64) -> Scenario {
     let mut s = Inputs::default().scenario;

@@ -7,35 +7,40 @@ use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
 use crate::state::Inputs;
 use crate::ui::explore::batch_rows::{row_view, RowText};
+use crate::ui::explore::in_view::{frozen_unless, live_while_in_view};
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::view::format::{target_ms, thousands};
 
-/// The table, or a message in its place when no batch can run at all.
+/// The table, or a message in its place when no batch can run at all. Out of view during a slider
+/// drag its rows, caption and notes wait for the drag to end (`ui::explore::in_view`).
 #[component]
 pub fn BatchTable() -> impl IntoView {
     let inputs = PageState::get().inputs;
     let PageMemos { analysis, rows, linked, .. } = PageMemos::get();
-    let shown = shown_rows(rows, linked);
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let live = live_while_in_view(wrap);
+    let shown = shown_rows(rows, linked, live);
+    let caption_text = frozen_unless(live, move || caption(&inputs.get()));
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
     let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
     let prefix_on = move || inputs.with(|i| i.scenario.prefix.active());
-    let prefix_notes = move || {
+    let prefix_notes = frozen_unless(live, move || {
         let (s, a) = (inputs.get().scenario, analysis.get());
         [prefix_ttft_note(&s, &a), prefix_pool_note(&s, &a)]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()
             .join(" ")
-    };
+    });
     view! {
         <Show when=move || !nothing_runs() fallback=move || view! { <NoTable/> }>
-            <div class="table-wrap" tabindex="0" role="region" aria-label="Batch table">
+            <div class="table-wrap" node_ref=wrap tabindex="0" role="region" aria-label="Batch table">
                 <table id="batch-table" class="batch-table">
-                    <caption>{move || caption(&inputs.get())}</caption>
+                    <caption>{caption_text}</caption>
                     <thead>
                         <tr>
                             <th scope="col">"Batch"</th>
@@ -123,9 +128,9 @@ fn NoTable() -> impl IntoView {
 
 /// The table's rows plus the hovered and the marked batch when they are not listed, each with
 /// whether it is one of the listed rows (the others are computed by the same core function), as
-/// printed. Equal text is no change: the rows below are not touched.
-fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked) -> Memo<Vec<RowText>> {
-    Memo::new(move |_| {
+/// printed. Equal text is no change: the rows below are not touched. Frozen while not `live`.
+fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked, live: Signal<bool>) -> Memo<Vec<RowText>> {
+    frozen_unless(live, move || {
         let listed = rows.get();
         let extra: Vec<u32> =
             [linked.hovered.get(), linked.view.get().mark_batch].into_iter().flatten().collect();

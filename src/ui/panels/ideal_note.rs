@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::calibration::summary::{Figures, Summary};
 use crate::state::calibration::DEFAULT_ENGINE;
+use crate::ui::explore::in_view::{frozen_unless, live_while_in_view};
 use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::search::usd;
 use crate::view::format::{ms, significant, thousands};
@@ -82,23 +83,28 @@ fn search_sentence(own: &Figures, m: &Figures) -> String {
     format!("Ideal roofline: its TPOTs are bounds{fastest}; {measured}.")
 }
 
-/// The note for `panel`: shown only while the page's cost model is the ideal roofline.
+/// The note for `panel`: shown only while the page's cost model is the ideal roofline. The sentence is
+/// its own memo, so an input that leaves it unchanged (most do: it names the measured engines'
+/// figures) touches no DOM, and the paragraph is built once per showing, not on every input. Out of
+/// view during a slider drag it waits for the drag to end (`ui::explore::in_view`), and while all
+/// four wait the measured engines' figures are not computed.
 #[component]
 pub fn IdealNote(panel: NotePanel) -> impl IntoView {
     let set_inputs = PageState::get().set_inputs;
     let shown = PageMemos::get().ideal_note;
+    let note = NodeRef::<leptos::html::P>::new();
+    let live = live_while_in_view(note);
+    let sentence = frozen_unless(live, move || shown.get().map(|s| panel.sentence(&s)));
     let use_measured = move |_| set_inputs.update(|i| i.set_measured(DEFAULT_ENGINE));
-    move || {
-        shown.get().map(|s| {
-            view! {
-                <p class="ideal-note" id=format!("{}-ideal-note", panel.id()) role="note">
-                    {panel.sentence(&s)}
-                    " "
-                    <button type="button" class="fix" id=format!("{}-use-measured", panel.id()) on:click=use_measured>
-                        "Use measured engines"
-                    </button>
-                </p>
-            }
-        })
+    view! {
+        <Show when=move || sentence.with(Option::is_some)>
+            <p class="ideal-note" id=format!("{}-ideal-note", panel.id()) role="note" node_ref=note>
+                {move || sentence.get().unwrap_or_default()}
+                " "
+                <button type="button" class="fix" id=format!("{}-use-measured", panel.id()) on:click=use_measured>
+                    "Use measured engines"
+                </button>
+            </p>
+        </Show>
     }
 }
