@@ -77,3 +77,36 @@ fn every_bound_control_in_the_panels_folder_is_a_listed_body_input() {
     }
     assert_eq!(seen, BODY_INPUTS.len(), "each body input bound once in src/ui/panels");
 }
+
+/// The `on:input` handler's body of the range input that starts at `at` in `src`: the closure named
+/// by `on:input=NAME`, from its `let NAME = ` to the `};` that closes it.
+fn range_input_handler(src: &str, at: usize) -> Option<&str> {
+    let tag_end = at + src[at..].find("/>")?;
+    let attr = &src[at..tag_end];
+    let name = attr.split("on:input=").nth(1)?.split(|c: char| !c.is_alphanumeric() && c != '_').next()?;
+    let start = src.find(&format!("let {name} = "))?;
+    let end = start + src[start..].find("\n    };")?;
+    Some(&src[start..end])
+}
+
+#[test]
+fn every_slider_changes_the_state_through_the_drag_coalescer() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src/ui"), &mut files);
+    let mut sliders = 0;
+    for path in files {
+        let src = fs::read_to_string(&path).unwrap();
+        for (at, _) in src.match_indices(r#"type="range""#) {
+            sliders += 1;
+            let handler = range_input_handler(&src, at)
+                .unwrap_or_else(|| panic!("{}: a slider without a named on:input handler", path.display()));
+            assert!(
+                handler.contains("drag::apply("),
+                "{}: a slider's input applies outside drag::apply:\n{handler}",
+                path.display()
+            );
+        }
+    }
+    // StopSlider, FieldSlider, PrecisionSlider and the prefix slider.
+    assert_eq!(sliders, 4, "the sliders in src/ui");
+}

@@ -44,8 +44,9 @@ struct Redraw {
 }
 
 thread_local! {
-    /// Attached canvases by element id, so an export can bring one up to date first.
-    static BY_ID: RefCell<Vec<(String, Weak<Redraw>)>> = const { RefCell::new(Vec::new()) };
+    /// Attached canvases with their element ids (empty when none), so an export can bring one up to
+    /// date first and a change applied in a frame callback can draw them all in that frame.
+    static ATTACHED: RefCell<Vec<(String, Weak<Redraw>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A handle on a canvas's redraws; copy it into effects. Dropped with the component that made it.
@@ -96,9 +97,27 @@ impl FrameDraw {
 /// Brings the canvas with element id `id` up to date now if a draw is pending (before an export
 /// reads its pixels); no-op for an unknown id.
 pub fn flush_canvas(id: &str) {
-    let found = BY_ID.with(|all| all.borrow().iter().find(|(i, _)| i == id).and_then(|(_, r)| r.upgrade()));
+    let found = ATTACHED.with(|all| {
+        all.borrow().iter().find(|(i, _)| !i.is_empty() && i == id).and_then(|(_, r)| r.upgrade())
+    });
     if let Some(redraw) = found {
         redraw.flush();
+    }
+}
+
+/// Draws now every canvas that asked for a frame, in place of that frame's callback. For a change
+/// applied inside an animation frame callback (`ui::controls::drag`): the canvases it dirtied asked
+/// for the next frame, since callbacks asked for during a frame's callbacks wait for the next one.
+pub fn flush_requested() {
+    let all: Vec<Rc<Redraw>> =
+        ATTACHED.with(|all| all.borrow().iter().filter_map(|(_, r)| r.upgrade()).collect());
+    for redraw in all {
+        if let Some(request) = redraw.frame_request.take() {
+            if let Some(window) = web_sys::window() {
+                let _ = window.cancel_animation_frame(request);
+            }
+            redraw.flush();
+        }
     }
 }
 
@@ -192,13 +211,11 @@ fn attach(redraw: &Rc<Redraw>, canvas: HtmlCanvasElement) -> bool {
     let Ok(visibility) = visibility else { return false };
     resize.observe(&canvas);
     visibility.observe(&canvas);
-    if !canvas.id().is_empty() {
-        BY_ID.with(|all| {
-            let mut all = all.borrow_mut();
-            all.retain(|(_, r)| r.strong_count() > 0);
-            all.push((canvas.id(), Rc::downgrade(redraw)));
-        });
-    }
+    ATTACHED.with(|all| {
+        let mut all = all.borrow_mut();
+        all.retain(|(_, r)| r.strong_count() > 0);
+        all.push((canvas.id(), Rc::downgrade(redraw)));
+    });
     *redraw.attached.borrow_mut() =
         Some(Attached { canvas, resize, visibility, _on_resize: on_resize, _on_visibility: on_visibility });
     redraw.schedule();

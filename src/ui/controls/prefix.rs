@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use crate::state::nearest_stop_index;
 use crate::state::prefix::{prefix_stops, HIT_INPUT, PREFIX, PREFIX_INPUT};
+use crate::ui::controls::drag;
 use crate::ui::controls::widgets::{exact_box, field_message, ExactBox, FieldSlider};
 use crate::view::format::thousands;
 
@@ -29,7 +30,7 @@ pub fn PrefixControls() -> impl IntoView {
         let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
         if let Some(v) = stops.with_untracked(|s| s.get(i).copied()) {
             set_message.set(String::new());
-            set_inputs.update(|inputs| inputs.scenario.prefix.prefix_tokens = v);
+            drag::apply(move || set_inputs.update(|inputs| inputs.scenario.prefix.prefix_tokens = v));
         }
     };
     // The box's top is the context, as the URL's `prefix` is.

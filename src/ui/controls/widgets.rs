@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use crate::core::roofline::Precision;
 use crate::state::fields::{trim_decimal, InputField, NumberField};
 use crate::state::nearest_stop_index;
+use crate::ui::controls::drag;
 use crate::ui::panels::context::PanelContext;
 use crate::view::format::thousands;
 
@@ -62,7 +63,8 @@ pub fn StopSlider(
         let i = event_target_value(&ev).parse::<usize>().unwrap_or(0).min(max_index());
         if let Some(v) = stops.with_untracked(|s| s.get(i).copied()) {
             set_message.set(String::new());
-            slide(field.to_base(f64::from(v)));
+            let slide = slide.clone();
+            drag::apply(move || slide(field.to_base(f64::from(v))));
         }
     };
     view! {
@@ -101,7 +103,8 @@ pub fn FieldSlider(input: InputField, step: f64) -> impl IntoView {
     let on_input = move |ev| {
         if let Ok(x) = event_target_value(&ev).parse::<f64>() {
             set_message.set(String::new());
-            signals.update(|i| (input.set)(i, field.to_base(x.clamp(field.min, field.max))));
+            let v = field.to_base(x.clamp(field.min, field.max));
+            drag::apply(move || signals.update(|i| (input.set)(i, v)));
         }
     };
     let boxed = ExactBox { field, label: field.label, cap: None, value: Signal::derive(value) };
@@ -217,10 +220,12 @@ pub fn PrecisionSlider(
 ) -> impl IntoView {
     let index = move || choices.iter().position(|p| *p == value.get()).unwrap_or(0);
     let text = move || value.get().label();
+    let on_value = Rc::new(on_value);
     let on_input = move |ev| {
         let i = event_target_value(&ev).parse::<usize>().unwrap_or(0);
-        if let Some(p) = choices.get(i) {
-            on_value(*p);
+        if let Some(p) = choices.get(i).copied() {
+            let on_value = on_value.clone();
+            drag::apply(move || on_value(p));
         }
     };
     view! {
