@@ -14,9 +14,10 @@ use crate::ui::shell::page::PageMemos;
 /// caught up before it shows.
 const MARGIN: &str = "200px 0px";
 
-/// Whether the element behind `node` is within [`MARGIN`] of the viewport: `None` until the
-/// observer first reports (and where the browser has no IntersectionObserver).
-fn in_view<E>(node: NodeRef<E>) -> ReadSignal<Option<bool>>
+/// Whether the element behind `node` is within `margin` (a CSS root margin) of the viewport: `None`
+/// until the observer first reports; `Some(true)` where the browser has no IntersectionObserver
+/// (everything counts as in view). A hidden element is never in view.
+pub fn in_view<E>(node: NodeRef<E>, margin: &str) -> ReadSignal<Option<bool>>
 where
     E: ElementType,
     E::Output: JsCast + Clone + 'static,
@@ -32,10 +33,13 @@ where
         }
     });
     let options = web_sys::IntersectionObserverInit::new();
-    options.set_root_margin(MARGIN);
+    options.set_root_margin(margin);
     let observer =
         web_sys::IntersectionObserver::new_with_options(on_change.as_ref().unchecked_ref(), &options);
-    let Ok(observer) = observer else { return seen };
+    let Ok(observer) = observer else {
+        set_seen.set(Some(true));
+        return seen;
+    };
     let observer = StoredValue::new_local((observer, on_change));
     // Follows the element: a section that is swapped out (the table's fallback) is observed anew.
     Effect::new(move |_| {
@@ -61,7 +65,7 @@ where
     E::Output: JsCast + Clone + 'static,
 {
     let hold = PageMemos::get().hold;
-    let seen = in_view(node);
+    let seen = in_view(node, MARGIN);
     Signal::derive(move || hold.get().shows_live(seen.get()))
 }
 

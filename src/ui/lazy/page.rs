@@ -14,6 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::protocol::panel::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
+use crate::ui::explore::in_view::in_view;
 use crate::ui::lazy::channel::send_to_panels;
 use crate::ui::shell::js_error::message;
 
@@ -133,31 +134,8 @@ pub fn LazyBody(
 const NEAR_MARGIN: &str = "300px";
 
 /// True from the first time `target` comes within [`NEAR_MARGIN`] of the viewport (a hidden
-/// element never does); the observer stops watching then.
-fn near_viewport(target: NodeRef<leptos::html::P>) -> ReadSignal<bool> {
-    let (near, set_near) = signal(false);
-    let observer = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
-        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
-            let seen = entries.iter().filter_map(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok());
-            if seen.into_iter().any(|e| e.is_intersecting()) {
-                set_near.set(true);
-                observer.disconnect();
-            }
-        },
-    );
-    let options = web_sys::IntersectionObserverInit::new();
-    options.set_root_margin(NEAR_MARGIN);
-    let observer =
-        web_sys::IntersectionObserver::new_with_options(observer.into_js_value().unchecked_ref(), &options);
-    let Ok(observer) = observer else {
-        set_near.set(true);
-        return near;
-    };
-    // It disconnects itself on the first sighting; the sections that use it live as long as the page.
-    Effect::new(move |_| {
-        if let Some(el) = target.get() {
-            observer.observe(&el);
-        }
-    });
-    near
+/// element never does), and stays true.
+fn near_viewport(target: NodeRef<leptos::html::P>) -> Memo<bool> {
+    let seen = in_view(target, NEAR_MARGIN);
+    Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || seen.get() == Some(true))
 }
