@@ -54,3 +54,53 @@ for (const c of cases) {
     expect(errors).toEqual([]);
   });
 }
+
+// A body's workers start beside the lazy module's download, not after it (src/ui/workers/ahead.rs):
+// with the lazy module's wasm held back, the pool's four workers already run, the worker's wasm has
+// been fetched and the workers have imported their glue (booted); once the body mounts, its pool
+// adopts those four (four in all, not eight) and answers with them.
+for (const c of cases) {
+  test(`opening the ${c.name} starts its four workers and fetches its wasm while the lazy module still loads, and its pool adopts them`, async ({ page }) => {
+    await page.addInitScript(fourCoresAndCompileLog);
+    const requests = recordRequests(page);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route('**/goodput_lazy_bg.wasm', async (route) => { await held; await route.continue(); });
+    const errors = await openApp(page, c.query);
+    const bootWorkers = () => page.workers().filter((w) => w.url().endsWith('/worker_boot.js')).length;
+    await expect.poll(bootWorkers).toBe(4);
+    await expect.poll(() => requests.filter((p) => p.endsWith(`/${c.wasm}`)).length).toBe(1);
+    // Booted ahead too: they imported the bin's glue before the body could ask for anything.
+    await expect.poll(() => requests.filter((p) => p.endsWith(`/${c.glue}`)).length).toBeGreaterThanOrEqual(1);
+    const status = page.locator(c.status);
+    await expect(status).toHaveCount(0);
+    release();
+    await expect.poll(async () => Number(await status.getAttribute(c.done)), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect(status).toHaveAttribute('data-busy', 'false');
+    expect(bootWorkers()).toBe(4);
+    expect(requests.filter((p) => p.endsWith(`/${c.wasm}`))).toHaveLength(1);
+    const compiles = await page.evaluate(() => window.__wasmCompiles);
+    expect(compiles.filter((k) => k === 'compile')).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+}
+
+// A worker started ahead that fails before its pool adopts it (its boot script did not load) is
+// dropped, not adopted: the pool starts its own, hears them fail, and sweeps on the page. Adopting
+// the dead workers would leave the sweep waiting for a "ready" that never comes.
+test('workers started ahead whose boot script fails are not adopted: the simulator answers on the page and says why', async ({ page }) => {
+  await page.addInitScript(fourCoresAndCompileLog);
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/goodput_lazy_bg.wasm', async (route) => { await held; await route.continue(); });
+  let bootRequests = 0;
+  await page.route('**/worker_boot.js', (route) => { bootRequests += 1; return route.fulfill({ status: 404, body: 'not found' }); });
+  await openApp(page, '?sim=1');
+  await expect.poll(() => bootRequests).toBeGreaterThanOrEqual(4);
+  const waiting = () => page.evaluate(() => globalThis[Symbol.for('goodput-lab.workers-ahead')].get('sim_worker').length);
+  await expect.poll(waiting).toBe(0);
+  release();
+  await expect(page.locator('#sim-speed')).toContainText('on the page', { timeout: 30_000 });
+  await expect(page.locator('#sim-error')).toContainText('could not start');
+  expect(bootRequests).toBeGreaterThanOrEqual(5);
+});

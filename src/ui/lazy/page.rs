@@ -17,6 +17,7 @@ use crate::protocol::panel::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
 use crate::ui::explore::in_view::in_view;
 use crate::ui::lazy::channel::send_to_panels;
 use crate::ui::shell::js_error::message;
+use crate::ui::workers::ahead::start_ahead;
 
 /// The second module's wasm-bindgen glue (Trunk names a `data-type="worker"` asset after its bin and
 /// never hashes it), relative to the page so the site works under any sub-path.
@@ -93,6 +94,8 @@ pub fn LazyBody(
         if !go.get() || started.swap(true, Ordering::Relaxed) {
             return;
         }
+        // The body's workers (if any) start, and their module downloads, beside the lazy module.
+        start_ahead(panel);
         let mount = Mount { panel, state: state.get_untracked() };
         let bytes = js_sys::Uint8Array::from(to_bytes(&mount).as_slice());
         let args = js_sys::Array::of2(&el, &bytes);

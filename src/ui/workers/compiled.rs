@@ -9,26 +9,32 @@
 //!
 //! The bytes are read whole and compiled with `WebAssembly.compile`, not `compileStreaming`, so a
 //! host that serves `.wasm` without the `application/wasm` type (some wiki hosts) still works.
+//!
+//! The compiles are kept where both of the page's wasm modules see them (a `Map` under a
+//! `Symbol.for` key of the global object), because they are asked for from two: the page starts a
+//! lazily loaded body's worker compile when that body starts loading
+//! ([`crate::ui::workers::ahead`]), beside the lazy module's own download, and the body's pool, in
+//! the lazy module, later takes the same promise. Nothing else is shared there: no state, only the
+//! compiled modules of fixed files.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
-use js_sys::{Promise, Uint8Array, WebAssembly};
+use js_sys::{Map, Promise, Uint8Array, WebAssembly};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::Response;
 
 use crate::ui::shell::js_error::message;
 
-/// A worker bin's two files as Trunk names them (fixed and unhashed for a `data-type="worker"`
-/// link), relative to the page: its wasm-bindgen glue (`web` target) and its wasm.
+/// A worker bin: its two files as Trunk names them (fixed and unhashed for a `data-type="worker"`
+/// link), relative to the page, its wasm-bindgen glue (`web` target) and its wasm; and how many
+/// workers a pool of it starts at most (one per core up to this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WorkerFiles {
+pub struct WorkerBin {
     pub glue_url: &'static str,
     pub wasm_url: &'static str,
+    pub workers_max: u8,
 }
 
-impl WorkerFiles {
+impl WorkerBin {
     /// The bin's name: the glue's file name without `./` and `.js` (`sim_worker`).
     pub fn name(self) -> &'static str {
         let file = self.glue_url.rsplit('/').next().unwrap_or(self.glue_url);
@@ -36,27 +42,36 @@ impl WorkerFiles {
     }
 }
 
-thread_local! {
-    /// The compile of each wasm file asked for so far (by URL): pending, or its `Module`. A failed
-    /// compile is forgotten, so a later pool tries again.
-    static COMPILES: RefCell<HashMap<&'static str, Promise>> = RefCell::new(HashMap::new());
+#[wasm_bindgen(inline_js = r#"
+export function compiles() {
+  const key = Symbol.for("goodput-lab.worker-compiles");
+  if (!globalThis[key]) globalThis[key] = new Map();
+  return globalThis[key];
+}
+"#)]
+extern "C" {
+    /// The compile of each worker wasm asked for so far, by URL: a promise of its `Module`. One
+    /// `Map` for the whole page, whichever of its wasm modules asks (see the module documentation).
+    fn compiles() -> Map;
 }
 
-/// The promise of `wasm_url`'s compiled `WebAssembly.Module`: started on the first call, the same
-/// promise on every later one. It rejects with a sentence naming the file when the fetch or the
-/// compile fails.
+/// The promise of `wasm_url`'s compiled `WebAssembly.Module`: started on the first call (from
+/// either of the page's wasm modules), the same promise on every later one. It rejects with a
+/// sentence naming the file when the fetch or the compile fails; a failed compile is forgotten, so
+/// a later pool tries again.
 pub fn compiled_module(wasm_url: &'static str) -> Promise {
-    if let Some(known) = COMPILES.with(|c| c.borrow().get(wasm_url).cloned()) {
+    let key = JsValue::from_str(wasm_url);
+    if let Ok(known) = compiles().get(&key).dyn_into::<Promise>() {
         return known;
     }
     let promise = future_to_promise(async move {
         let result = fetch_and_compile(wasm_url).await;
         if result.is_err() {
-            COMPILES.with(|c| c.borrow_mut().remove(wasm_url));
+            compiles().delete(&JsValue::from_str(wasm_url));
         }
         result.map_err(|why| JsValue::from_str(&why))
     });
-    COMPILES.with(|c| c.borrow_mut().insert(wasm_url, promise.clone()));
+    compiles().set(&key, &promise);
     promise
 }
 

@@ -13,7 +13,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType
 
 use crate::protocol::codec::READY;
 use crate::ui::shell::js_error::message;
-use crate::ui::workers::compiled::{compiled_module, WorkerFiles};
+use crate::ui::workers::compiled::{compiled_module, WorkerBin};
 
 /// Every worker's entry script (`public/worker_boot.js`, copied beside the page): it waits for the
 /// page's one message naming the bin's glue and carrying its compiled module, then instantiates it.
@@ -33,6 +33,15 @@ enum Phase {
     Failed(String),
 }
 
+/// A worker the page started ahead of its pool (`crate::ui::workers::ahead`), as the pool adopts it.
+pub struct Adopted {
+    pub worker: Worker,
+    /// The page has posted it its boot message (the pool must not post another).
+    pub booted: bool,
+    /// It has posted `ready`: its handler is installed.
+    pub ready: bool,
+}
+
 /// A running worker. Dropping the handle terminates the worker.
 pub struct ModuleWorker {
     worker: Worker,
@@ -42,23 +51,30 @@ pub struct ModuleWorker {
 }
 
 impl ModuleWorker {
-    /// Creates a module worker for the bin whose files are `files` (relative to the page, so it
-    /// works under any sub-path): the browser fetches the boot script now, not at page load, and the
-    /// worker instantiates the bin's module once the page has it compiled (at most one fetch and one
-    /// compile per bin, however many workers). Calls `on_reply` with each reply, or with an `Err`
-    /// once if the module cannot be fetched or compiled, or the worker fails to start or crashes.
+    /// A module worker of `bin` (files relative to the page, so it works under any sub-path): the
+    /// one the page started `ahead` if any (booted already, or booted here), else a new one, whose
+    /// boot script the browser fetches now, not at page load. The worker instantiates the bin's
+    /// module once the page has it compiled (at most one fetch and one compile per bin, however
+    /// many workers). Calls `on_reply` with each reply, or with an `Err` once if the module cannot
+    /// be fetched or compiled, or the worker fails to start or crashes.
     pub fn spawn(
-        files: WorkerFiles,
+        bin: WorkerBin,
+        ahead: Option<Adopted>,
         on_reply: impl Fn(WorkerMessage) + 'static,
     ) -> Result<ModuleWorker, String> {
-        let worker = create_worker(files.name())?;
-        let phase = Rc::new(RefCell::new(Phase::Starting(Vec::new())));
+        let (worker, booted, ready) = match ahead {
+            Some(ahead) => (ahead.worker, ahead.booted, ahead.ready),
+            None => (create_worker(bin.name())?, false, false),
+        };
+        let phase = Rc::new(RefCell::new(if ready { Phase::Ready } else { Phase::Starting(Vec::new()) }));
         let on_reply: Rc<dyn Fn(WorkerMessage)> = Rc::new(on_reply);
         let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
-        let on_error = error_handler(worker.clone(), phase.clone(), on_reply.clone(), files.glue_url);
+        let on_error = error_handler(worker.clone(), phase.clone(), on_reply.clone(), bin.glue_url);
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        boot(worker.clone(), phase.clone(), on_reply, files);
+        if !booted {
+            boot(worker.clone(), phase.clone(), on_reply, bin);
+        }
         Ok(ModuleWorker { worker, phase, _on_message: on_message, _on_error: on_error })
     }
 
@@ -106,7 +122,7 @@ pub fn performance_mark(name: &str) {
 /// Starts the boot script as a module worker named `name` (the devtools and `make soak` tell the
 /// pools apart by it: every worker runs the same script); only a blocked origin fails here, a load
 /// failure arrives later as an `error` event.
-fn create_worker(name: &str) -> Result<Worker, String> {
+pub fn create_worker(name: &str) -> Result<Worker, String> {
     if has_no_worker() {
         return Err("this one-file copy of the page carries no worker".to_owned());
     }
@@ -119,7 +135,7 @@ fn create_worker(name: &str) -> Result<Worker, String> {
 /// Once the bin's module is compiled, posts `{ glue, module }` to the boot script (ahead of any
 /// queued job: the worker's own handler is not installed until it has instantiated the module); a
 /// fetch or compile failure fails the worker.
-fn boot(worker: Worker, phase: Rc<RefCell<Phase>>, on_reply: Rc<dyn Fn(WorkerMessage)>, files: WorkerFiles) {
+fn boot(worker: Worker, phase: Rc<RefCell<Phase>>, on_reply: Rc<dyn Fn(WorkerMessage)>, files: WorkerBin) {
     let compiled = compiled_module(files.wasm_url);
     leptos::task::spawn_local(async move {
         let posted = match wasm_bindgen_futures::JsFuture::from(compiled).await {
@@ -135,7 +151,7 @@ fn boot(worker: Worker, phase: Rc<RefCell<Phase>>, on_reply: Rc<dyn Fn(WorkerMes
 }
 
 /// The boot script's one message: `{ glue: <the glue's URL>, module: <WebAssembly.Module> }`.
-fn boot_message(glue_url: &str, module: &JsValue) -> Result<JsValue, JsValue> {
+pub fn boot_message(glue_url: &str, module: &JsValue) -> Result<JsValue, JsValue> {
     let message = js_sys::Object::new();
     js_sys::Reflect::set(&message, &JsValue::from_str("glue"), &JsValue::from_str(glue_url))?;
     js_sys::Reflect::set(&message, &JsValue::from_str("module"), module)?;
@@ -145,7 +161,7 @@ fn boot_message(glue_url: &str, module: &JsValue) -> Result<JsValue, JsValue> {
 /// True in the one-file build (`make single`), which marks itself with
 /// `<meta name="goodput-lab-worker" content="none">`: a page opened from disk cannot start a worker,
 /// so it is not even tried (no failed request, no console error).
-fn has_no_worker() -> bool {
+pub fn has_no_worker() -> bool {
     let document = web_sys::window().and_then(|w| w.document());
     document
         .and_then(|d| d.query_selector(r#"meta[name="goodput-lab-worker"][content="none"]"#).ok().flatten())

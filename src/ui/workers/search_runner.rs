@@ -10,15 +10,10 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::core::search::{search, Found, SearchSpec};
-use crate::protocol::search::{shard_groups, SearchReply, SearchRequest, SHARDS_MAX};
-use crate::ui::workers::compiled::WorkerFiles;
+use crate::protocol::search::{shard_groups, SearchReply, SearchRequest};
+use crate::ui::workers::ahead::SEARCH_WORKER;
 use crate::ui::workers::pool::{now_ms, performance_mark};
 use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
-
-/// The search worker's files, relative to the page (Trunk's fixed, unhashed names for the
-/// `search_worker` bin).
-const SEARCH_WORKER: WorkerFiles =
-    WorkerFiles { glue_url: "./search_worker.js", wasm_url: "./search_worker_bg.wasm" };
 
 /// The signals a search reports into.
 #[derive(Clone, Copy)]
@@ -109,10 +104,10 @@ impl SearchRunner {
         self.post_all(&state, seq, spec);
     }
 
-    /// Starts min(cores, [`SHARDS_MAX`]) workers; none at all: search on the main thread.
+    /// Starts min(cores, [`crate::protocol::search::SHARDS_MAX`]) workers; none at all: search on the main thread.
     fn spawn_workers(&self, p: &mut SearchRunnerState, state: &Rc<RefCell<SearchRunnerState>>) {
         let handler = self.reply_handler(Rc::downgrade(state));
-        p.workers = WorkerPool::spawn(SEARCH_WORKER, SHARDS_MAX, handler).unwrap_or_default();
+        p.workers = WorkerPool::spawn(SEARCH_WORKER, handler).unwrap_or_default();
         p.local = p.workers.is_empty();
     }
 

@@ -1,5 +1,6 @@
 //! Runs sweeps off the main thread on a pool of simulation workers (one per core, at most
-//! [`SHARDS_MAX`]), started on the first request and reused: each of min(workers, seeds) workers
+//! [`crate::protocol::sim::SHARDS_MAX`]), started on the first request (adopting those the page
+//! started ahead, [`crate::ui::workers::ahead`]) and reused: each of min(workers, seeds) workers
 //! sweeps a block of the seeds, the page combines their sweeps in seed order, then the workers run
 //! the goodput-dependent second round's parts (blocks of the step budgets; the disaggregated sweep)
 //! on the same [`WorkerPool`]. One request is in flight at a time and only the latest waits behind
@@ -12,18 +13,14 @@ use std::rc::{Rc, Weak};
 use leptos::prelude::*;
 
 use crate::protocol::sim::{
-    compute, second_round_parts_for, seed_jobs, shards_for, Job, Part, SimReply, SimResult, SHARDS_MAX,
+    compute, second_round_parts_for, seed_jobs, shards_for, Job, Part, SimReply, SimResult,
 };
 use crate::state::Inputs;
-use crate::ui::workers::compiled::WorkerFiles;
+use crate::ui::workers::ahead::SIM_WORKER;
 use crate::ui::workers::pool::{now_ms, performance_mark};
 use crate::ui::workers::sim_flight::{Ask, Flight};
 use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::view::format::thousands;
-
-/// The simulation worker's files, relative to the page. Trunk names a worker's files after its bin
-/// and never hashes them, so the names are fixed.
-const SIM_WORKER: WorkerFiles = WorkerFiles { glue_url: "./sim_worker.js", wasm_url: "./sim_worker_bg.wasm" };
 
 /// The signals a sweep reports into.
 #[derive(Clone, Copy)]
@@ -112,7 +109,7 @@ impl SimRunner {
         let failed = {
             let mut q = state.borrow_mut();
             if q.workers.is_empty() && !q.local {
-                match WorkerPool::spawn(SIM_WORKER, SHARDS_MAX, self.reply_handler(Rc::downgrade(state))) {
+                match WorkerPool::spawn(SIM_WORKER, self.reply_handler(Rc::downgrade(state))) {
                     Ok(workers) => q.workers = workers,
                     Err(why) => self.fall_back(&mut q, why),
                 }

@@ -11,7 +11,8 @@ use leptos::prelude::set_timeout;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
-use crate::ui::workers::compiled::WorkerFiles;
+use crate::ui::workers::ahead::adopt;
+use crate::ui::workers::compiled::WorkerBin;
 use crate::ui::workers::pool::{pool_size, ModuleWorker, WorkerMessage};
 
 /// What a pool's handler hears.
@@ -47,19 +48,17 @@ impl<J, R> Default for WorkerPool<J, R> {
 }
 
 impl<J: Serialize + Numbered + 'static, R: for<'de> Deserialize<'de> + Numbered + 'static> WorkerPool<J, R> {
-    /// Starts min(cores, `cap`) workers of the bin whose files are `files` (its module fetched and
-    /// compiled once for all of them), all dispatching to
-    /// `on_event`; stops at the first that cannot be created, and fails with why if that is the
-    /// first.
+    /// Starts min(cores, `bin.workers_max`) workers of `bin` (its module fetched and compiled once
+    /// for all of them; workers created ahead adopted first), all dispatching to `on_event`; stops
+    /// at the first that cannot be created, and fails with why if that is the first.
     pub fn spawn(
-        files: WorkerFiles,
-        cap: u8,
+        bin: WorkerBin,
         on_event: impl Fn(PoolEvent<R>) + Clone + 'static,
     ) -> Result<WorkerPool<J, R>, String> {
         let mut pool = WorkerPool::default();
-        for _ in 0..pool_size(cap) {
+        for _ in 0..pool_size(bin.workers_max) {
             let handler = dispatch(pool.posted.clone(), pool.retired.clone(), on_event.clone());
-            match ModuleWorker::spawn(files, handler) {
+            match ModuleWorker::spawn(bin, adopt(bin), handler) {
                 Ok(worker) => pool.workers.push(worker),
                 Err(why) if pool.workers.is_empty() => return Err(why),
                 Err(_) => break,
