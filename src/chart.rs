@@ -12,6 +12,7 @@ mod marks;
 pub mod path_batch;
 pub mod placement_attainment;
 pub mod rate;
+pub mod recording;
 pub mod references;
 pub mod search;
 pub mod sim_throughput;
@@ -41,7 +42,7 @@ pub use rate::{draw_rate_chart, draw_rate_chart_held, draw_rate_chart_marked};
 pub use sim_throughput::draw_sim_throughput_chart;
 pub use step::{draw_step_chart, draw_step_chart_held, draw_step_chart_marked};
 pub use style::{
-    presentation_zoom, ChartStyle, Look, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX,
+    presentation_zoom, ChartStyle, Layer, Look, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX,
     PRESENT_SCREEN_CSS_PX, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN,
 };
 

@@ -32,7 +32,9 @@ pub fn batch_axes<'a, DB: DrawingBackend>(
 ) -> Result<BatchChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let x_max = f64::from(curves.axis_max_batch.max(1));
     let mut chart = xy_axes(plot, (x_max, y_max), ("Batch size (running sequences)", y_desc), style)?;
-    shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
+    if style.layer.has_over() {
+        shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
+    }
     Ok(chart)
 }
 
@@ -63,6 +65,9 @@ pub fn xy_axes_labelled<'a, DB: DrawingBackend>(
         .x_label_area_size(style.px(X_LABEL_AREA_CSS_PX))
         .y_label_area_size(fit.y_area_px)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    if !style.layer.has_under() {
+        return Ok(chart);
+    }
     chart
         .configure_mesh()
         .x_desc(x_desc)

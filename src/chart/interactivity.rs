@@ -60,6 +60,9 @@ pub fn draw_interactivity_chart_held<DB: DrawingBackend>(
         held.y_or(axis_top(plotted().map(|pt| pt.tokens_per_s_per_gpu).chain(published.iter().map(|p| p.1))));
     let descs = ("Tokens/s per user (1 / TPOT)", "Tokens/s per GPU");
     let mut chart = xy_axes(&plot, (x_max, y_max), descs, style)?;
+    if !style.layer.has_over() {
+        return Ok(ChartFrame::of(&chart));
+    }
     let on_plot = |points: &[BatchPoint]| speeds(points).iter().map(|xy| chart.backend_coord(xy)).collect();
     let mut clutter = Clutter { boxes: Vec::new(), paths: vec![on_plot(fitting), on_plot(ideal)] };
     if let Some(x) = target_x {

@@ -53,7 +53,9 @@ pub fn legend_and_plot<DB: DrawingBackend>(
     items: &[LegendItem<'_>],
     style: &ChartStyle,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
-    root.fill(&style.palette.background)?;
+    if style.layer.has_under() {
+        root.fill(&style.palette.background)?;
+    }
     let font = style.font(13.0).pos(Pos::new(HPos::Left, VPos::Center));
     let width = root.dim_in_pixel().0 as i32;
     let room = width - style.px(LEFT_CSS_PX) as i32 - entry_extra(style);
@@ -66,7 +68,8 @@ pub fn legend_and_plot<DB: DrawingBackend>(
     let row_height = style.px(22.0) as i32;
     let (legend, plot) = root.split_vertically(rows * row_height as u32 + style.px(8.0));
     let swatch = style.px(22.0) as i32;
-    for ((item, (x, row)), label) in items.iter().zip(slots).zip(lines) {
+    let drawn = if style.layer.has_under() { items.len() } else { 0 };
+    for ((item, (x, row)), label) in items.iter().take(drawn).zip(slots).zip(lines) {
         let y = style.px(4.0) as i32 + row as i32 * row_height + row_height / 2;
         let ends = vec![(x, y), (x + swatch, y)];
         if item.marker == Some(MarkerShape::Ring) {

@@ -57,6 +57,9 @@ pub fn draw_rate_chart_held<DB: DrawingBackend>(
     let all_points = curves.points.iter().chain(&curves.ideal_points);
     let y_max = held.y_or(axis_top(all_points.map(|pt| pt.throughput_req_per_s)));
     let mut chart = batch_axes(&plot, curves, y_max, "Requests/s", style)?;
+    if !style.layer.has_over() {
+        return Ok(ChartFrame::of(&chart));
+    }
     if realistic {
         let ideal = &curves.ideal_points;
         draw_dashed(&mut chart, series(ideal, |pt| pt.throughput_req_per_s), p.throughput, style)?;

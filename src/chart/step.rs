@@ -66,6 +66,9 @@ pub fn draw_step_chart_held<DB: DrawingBackend>(
             .map(s_to_ms),
     ));
     let mut chart = batch_axes(&plot, curves, y_max, "Step time (ms)", style)?;
+    if !style.layer.has_over() {
+        return Ok(ChartFrame::of(&chart));
+    }
     if !curves.ideal_points.is_empty() {
         let ideal_step = series(&curves.ideal_points, |pt| s_to_ms(pt.step.step_s));
         draw_dashed(&mut chart, ideal_step, p.step_total, style)?;

@@ -123,7 +123,7 @@ impl Look {
 
     /// The chart style for a canvas at `device_pixel_ratio`.
     pub fn style(self, device_pixel_ratio: f64) -> ChartStyle {
-        ChartStyle { palette: self.palette(), scale: device_pixel_ratio * self.zoom() }
+        ChartStyle { palette: self.palette(), scale: device_pixel_ratio * self.zoom(), layer: Layer::Whole }
     }
 }
 
@@ -157,9 +157,41 @@ pub fn presentation_zoom((width, height): (f64, f64)) -> f64 {
 pub struct ChartStyle {
     pub palette: Palette,
     pub scale: f64,
+    /// The part of a batch chart to paint ([`Layer::Whole`] but on the page's canvases).
+    pub layer: Layer,
+}
+
+/// Which part of a batch chart a drawing pass paints. The canvas keeps the part under the data as a
+/// bitmap and paints only the part over it while the part under would come out the same
+/// (`crate::ui::canvas::layers`); exports and native tests draw the whole chart. Under then over, on
+/// one surface, paints what the whole chart paints: the same calls in the same order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    Whole,
+    /// The background, the legend, the grid, the axes and their labels and titles.
+    Under,
+    /// Everything drawn after the axes: the shading past the KV pool, the series, the marks.
+    Over,
+}
+
+impl Layer {
+    /// This pass paints the part under the data.
+    pub fn has_under(self) -> bool {
+        self != Layer::Over
+    }
+
+    /// This pass paints the part over the data.
+    pub fn has_over(self) -> bool {
+        self != Layer::Under
+    }
 }
 
 impl ChartStyle {
+    /// The same style for the `layer` of a batch chart.
+    pub fn on_layer(self, layer: Layer) -> ChartStyle {
+        ChartStyle { layer, ..self }
+    }
+
     /// A length in CSS pixels as device pixels.
     pub fn px(&self, css_px: f64) -> u32 {
         (css_px * self.scale).round().max(1.0) as u32

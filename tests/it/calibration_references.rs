@@ -69,7 +69,7 @@ fn the_table_prints_measured_predicted_and_a_signed_error() {
 /// Filled triangles in the text colour (SVG polygons) in a chart of `s`.
 fn triangles(s: &Scenario, step: bool) -> usize {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();

@@ -21,7 +21,7 @@ const ALL_CHARTS: [Chart; 3] = [Chart::Rate, Chart::Step, Chart::Interactivity];
 
 fn svg_of(s: &Scenario, chart: Chart) -> String {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();

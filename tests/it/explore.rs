@@ -28,7 +28,7 @@ const SIZE: (u32, u32) = (800, 450);
 /// The chart as SVG plus the frame its drawing function returned.
 fn draw(s: &Scenario, chart: Chart, mark: Option<u32>) -> (String, ChartFrame) {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     let marked = mark.map(|b| evaluate(s, b));
     let mut svg = String::new();
     let frame = {

@@ -391,7 +391,7 @@ fn the_core_at_the_edges_of_every_range_shows_only_finite_numbers() {
 
 #[test]
 fn the_charts_draw_any_validated_state() {
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     check("the_charts_draw_any_validated_state", valid_query(), |q| {
         let (inputs, view, _) = from_page_query(&q);
         let points = measured::read(&parse_raw(&q), &mut Vec::new());

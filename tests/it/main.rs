@@ -14,6 +14,7 @@ mod calibration_panels;
 mod calibration_references;
 mod calibration_summary;
 mod capacity_answers;
+mod chart_layers;
 mod charts;
 mod derivation;
 mod explore;

@@ -165,7 +165,12 @@ fn step_svg(c: &goodput_lab::core::curves::Curves) -> String {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        draw_step_chart(&root, c, &ChartStyle { palette: Palette::LIGHT, scale: 1.0 }).unwrap();
+        draw_step_chart(
+            &root,
+            c,
+            &ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole },
+        )
+        .unwrap();
     }
     svg
 }

@@ -144,7 +144,7 @@ fn curves_on_a_held_axis_reach_its_end_and_keep_the_knee() {
 /// The frames of the three charts drawn (SVG) on the `held` ends.
 fn frames_held(s: &Scenario, held: HeldEnds) -> [ChartFrame; 3] {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     let mut svg = String::new();
     let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
     let rate = draw_rate_chart_held(&root, &c, &style, None, held).expect("rate chart draws");

@@ -154,7 +154,7 @@ fn the_chart_draws_every_point_the_frontier_and_the_tpot_target_and_finds_the_ho
     assert_eq!(data.frontier, frontier(&rows));
     assert_eq!(data.points[3].tokens_per_s_per_gpu, rows[3].tokens_per_s_per_gpu);
     assert_eq!(data.points[3].disaggregated, matches!(rows[3].config.layout, Layout::Disaggregated { .. }));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     let mut svg = String::new();
     let frame = {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();

@@ -30,7 +30,7 @@ fn unreachable_ttft() -> SimConfig {
 }
 
 fn svg_with(s: &Sweep, view: &AttainmentView, chart: Chart, palette: Palette) -> String {
-    let style = ChartStyle { palette, scale: 1.0 };
+    let style = ChartStyle { palette, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();

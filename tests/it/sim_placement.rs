@@ -172,7 +172,8 @@ fn placement_svg(colo: &Sweep, split: &Sweep, gpus: u32, target: f64) -> String 
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0 };
+        let style =
+            ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
         draw_placement_attainment_chart(&root, curves, &view, &style).expect("chart draws");
     }
     svg

@@ -15,6 +15,7 @@ use crate::core::goodput::BatchPoint;
 use crate::ui::canvas::backend::CachedCanvas;
 use crate::ui::canvas::export::BatchChartExport;
 use crate::ui::canvas::frame_draw::FrameDraw;
+use crate::ui::canvas::layers::UnderLayer;
 use crate::ui::canvas::overlay::{batch_figure, CanvasFrame};
 use crate::ui::canvas::text_measure::Measured;
 use crate::ui::explore::linked::Linked;
@@ -34,13 +35,15 @@ pub fn ChartCanvas(
     let hold = PageMemos::get().hold;
     // The ends this chart drew before a drag began, kept while it lasts.
     let held = StoredValue::new(None::<HeldEnds>);
+    // The part under the data, kept as a bitmap while it would paint the same.
+    let under = StoredValue::new_local(UnderLayer::default());
     let redraw = FrameDraw::new(canvas_ref, move |canvas, css| {
         let (Some(look), Some(mark)) = (look.try_get_untracked(), linked.marked.try_get_untracked()) else {
             return false;
         };
         let ends = ends_now(kind, hold.get_untracked().is_held(), held, frame.get_untracked());
-        let Some(drawn) =
-            curves.try_with_untracked(|data| draw(canvas, css, kind, (data, ends), look, mark.as_ref()))
+        let Some(drawn) = curves
+            .try_with_untracked(|data| draw((canvas, css), kind, (data, ends), (look, mark.as_ref()), under))
         else {
             return false;
         };
@@ -106,16 +109,29 @@ pub(crate) fn chart_figure(
 /// while the backing store, and the time to clear and fill it, grows with the ratio's square.
 const PIXEL_RATIO_MAX: f64 = 2.0;
 
-/// Sizes the canvas backing store to its CSS box `css` times devicePixelRatio (at most
-/// [`PIXEL_RATIO_MAX`]; only when that changes: resizing reallocates it and dirties the layout),
-/// then lets `draw` paint it in the theme's palette and returns what it returns; a failure is
-/// logged, never raised.
+/// Sizes the canvas to its box ([`fit`]), then lets `draw` paint it in the theme's palette and
+/// returns what it returns; a failure is logged, never raised.
 pub(crate) fn paint<T, E: std::fmt::Debug>(
     canvas: &HtmlCanvasElement,
-    (css_w, css_h): (f64, f64),
+    css: (f64, f64),
     look: Look,
     draw: impl FnOnce(&DrawingArea<Measured<CachedCanvas>, Shift>, &ChartStyle) -> Result<T, E>,
 ) -> Option<T> {
+    let style = fit(canvas, css, look)?;
+    let Some(backend) = CachedCanvas::new(canvas.clone()) else {
+        leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
+        return None;
+    };
+    let root = Measured(backend).into_drawing_area();
+    draw(&root, &style)
+        .map_err(|e| leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id()))
+        .ok()
+}
+
+/// Sizes the canvas backing store to its CSS box `css` times devicePixelRatio (at most
+/// [`PIXEL_RATIO_MAX`]; only when that changes: resizing reallocates it and dirties the layout);
+/// returns the style to draw it in, or `None` for an empty box.
+fn fit(canvas: &HtmlCanvasElement, (css_w, css_h): (f64, f64), look: Look) -> Option<ChartStyle> {
     let scale = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .filter(|r| *r > 0.0)
@@ -130,16 +146,8 @@ pub(crate) fn paint<T, E: std::fmt::Debug>(
     if canvas.height() != h_px {
         canvas.set_height(h_px);
     }
-    let Some(backend) = CachedCanvas::new(canvas.clone()) else {
-        leptos::logging::warn!("chart {}: the canvas has no 2D context", canvas.id());
-        return None;
-    };
-    let root = Measured(backend).into_drawing_area();
     // Presenting, text and lines grow with the window: the one place chart text is scaled for it.
-    let style = look.style(scale * presented_zoom());
-    draw(&root, &style)
-        .map_err(|e| leptos::logging::warn!("chart {} failed to draw: {e:?}", canvas.id()))
-        .ok()
+    Some(look.style(scale * presented_zoom()))
 }
 
 /// [`crate::chart::presentation_zoom`] for the window while `<html data-mode="present">`, else 1.
@@ -180,15 +188,15 @@ fn held_ends(kind: BatchChart, frame: &ChartFrame) -> HeldEnds {
     HeldEnds { x, y: Some(frame.y_range.1) }
 }
 
-/// Draws one of the batch charts with the marked batch, on the `held` ends; returns where its plot
-/// landed.
+/// Draws one of the batch charts with the marked batch, on the `held` ends, over the canvas's
+/// `under` layer (reused while unchanged); returns where its plot landed.
 fn draw(
-    canvas: &HtmlCanvasElement,
-    css: (f64, f64),
+    (canvas, css): (&HtmlCanvasElement, (f64, f64)),
     kind: BatchChart,
     (curves, held): (&Curves, HeldEnds),
-    look: Look,
-    mark: Option<&BatchPoint>,
+    (look, mark): (Look, Option<&BatchPoint>),
+    under: StoredValue<UnderLayer, LocalStorage>,
 ) -> Option<ChartFrame> {
-    paint(canvas, css, look, |root, style| crate::chart::batch::draw(kind, root, curves, style, (mark, held)))
+    let style = fit(canvas, css, look)?;
+    under.try_update_value(|layer| layer.draw(canvas, &style, (kind, curves, mark, held))).flatten()
 }
