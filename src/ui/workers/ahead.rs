@@ -20,11 +20,11 @@
 //! compile) leaves the array and is terminated, so a pool never adopts a dead worker: it creates its
 //! own, whose failure it hears and reports.
 
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+use js_sys::{Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Worker;
 
-use crate::ui::workers::compiled::WorkerBin;
+use crate::ui::workers::compiled::{shared_map, WorkerBin};
 use crate::ui::workers::pool::Adopted;
 
 /// The simulator's worker bin. Trunk names a worker's files after its bin and never hashes them,
@@ -42,67 +42,56 @@ pub const SEARCH_WORKER: WorkerBin = WorkerBin {
     workers_max: crate::protocol::search::SHARDS_MAX,
 };
 
-#[wasm_bindgen(inline_js = r#"
-function waiting(name) {
-  const key = Symbol.for("goodput-lab.workers-ahead");
-  if (!globalThis[key]) globalThis[key] = new Map();
-  const all = globalThis[key];
-  if (!all.has(name)) all.set(name, []);
-  return all.get(name);
+/// The workers of bin `name` created ahead and not yet adopted, oldest first: entries
+/// `{ worker, booted, ready }`, one array per bin for the whole page, whichever of its wasm modules
+/// asks.
+fn waiting(name: &str) -> Array {
+    let all = shared_map("goodput-lab.workers-ahead");
+    let key = JsValue::from_str(name);
+    if let Ok(queue) = all.get(&key).dyn_into::<Array>() {
+        return queue;
+    }
+    let queue = Array::new();
+    all.set(&key, &queue);
+    queue
 }
-function drop(queue, entry) {
-  const at = queue.indexOf(entry);
-  if (at < 0) return false;
-  queue.splice(at, 1);
-  entry.worker.terminate();
-  return true;
+
+fn field(entry: &JsValue, name: &str) -> JsValue {
+    Reflect::get(entry, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }
-export function wait_for_adoption(name, worker, ready) {
-  const queue = waiting(name);
-  const entry = { worker, booted: false, ready: false };
-  queue.push(entry);
-  worker.addEventListener("message", (event) => { if (event.data === ready) entry.ready = true; });
-  worker.addEventListener("error", (event) => { if (drop(queue, entry)) event.preventDefault(); }, { once: true });
+
+#[cfg(feature = "lazy_panels")]
+fn set_field(entry: &JsValue, name: &str, value: &JsValue) {
+    let _ = Reflect::set(entry, &JsValue::from_str(name), value);
 }
-export function boot_if_waiting(name, worker, message) {
-  const entry = waiting(name).find((e) => e.worker === worker);
-  if (entry && !entry.booted) {
-    entry.booted = true;
-    worker.postMessage(message);
-  }
+
+/// Bin `name`'s waiting entry for `worker`, if it still waits.
+#[cfg(feature = "lazy_panels")]
+fn entry_of(name: &str, worker: &Worker) -> Option<JsValue> {
+    waiting(name).iter().find(|entry| js_sys::Object::is(&field(entry, "worker"), worker))
 }
-export function drop_if_waiting(name, worker) {
-  const queue = waiting(name);
-  const entry = queue.find((e) => e.worker === worker);
-  if (entry) drop(queue, entry);
-}
-export function waiting_count(name) { return waiting(name).length; }
-export function adopt_oldest(name) { return waiting(name).shift(); }
-"#)]
-extern "C" {
-    /// Takes the oldest waiting worker of bin `name`: `{ worker, booted, ready }`, or `undefined`.
-    fn adopt_oldest(name: &str) -> JsValue;
-    /// How many workers of bin `name` wait to be adopted.
-    #[cfg(feature = "lazy_panels")]
-    fn waiting_count(name: &str) -> u32;
-    /// Adds `worker` to bin `name`'s waiting workers, noting when it posts `ready`; one that fails
-    /// while it waits leaves them and is terminated.
-    #[cfg(feature = "lazy_panels")]
-    fn wait_for_adoption(name: &str, worker: &Worker, ready: &str);
-    /// Posts `message` (the boot message) to `worker` if it still waits and has not been booted.
-    #[cfg(feature = "lazy_panels")]
-    fn boot_if_waiting(name: &str, worker: &Worker, message: &JsValue);
-    /// Terminates `worker` and drops it, if it still waits.
-    #[cfg(feature = "lazy_panels")]
-    fn drop_if_waiting(name: &str, worker: &Worker);
+
+/// Takes `entry` out of bin `name`'s waiting workers and terminates its worker; false when it no
+/// longer waits (adopted: its pool hears about it).
+#[cfg(feature = "lazy_panels")]
+fn drop_waiting(name: &str, entry: &JsValue) -> bool {
+    let queue = waiting(name);
+    if queue.index_of(entry, 0) < 0 {
+        return false;
+    }
+    let kept = queue.filter(&mut |other, _, _| !js_sys::Object::is(&other, entry));
+    shared_map("goodput-lab.workers-ahead").set(&JsValue::from_str(name), &kept);
+    if let Ok(worker) = field(entry, "worker").dyn_into::<Worker>() {
+        worker.terminate();
+    }
+    true
 }
 
 /// The oldest worker of `bin` created ahead and still waiting, if any; it is the caller's now.
 pub fn adopt(bin: WorkerBin) -> Option<Adopted> {
-    let entry = adopt_oldest(bin.name());
-    let field = |name: &str| js_sys::Reflect::get(&entry, &JsValue::from_str(name)).ok();
-    let worker = field("worker")?.dyn_into::<Worker>().ok()?;
-    let flag = |name: &str| field(name).and_then(|v| v.as_bool()).unwrap_or(false);
+    let entry = waiting(bin.name()).shift();
+    let worker = field(&entry, "worker").dyn_into::<Worker>().ok()?;
+    let flag = |name: &str| field(&entry, name).as_bool().unwrap_or(false);
     Some(Adopted { worker, booted: flag("booted"), ready: flag("ready") })
 }
 
@@ -111,11 +100,12 @@ pub use starting::start_ahead;
 
 #[cfg(feature = "lazy_panels")]
 mod starting {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_futures::JsFuture;
-    use web_sys::Worker;
+    use web_sys::{Event, MessageEvent, Worker};
 
-    use super::{boot_if_waiting, drop_if_waiting, wait_for_adoption, waiting_count};
-    use super::{WorkerBin, SEARCH_WORKER, SIM_WORKER};
+    use super::{drop_waiting, entry_of, field, set_field, waiting, WorkerBin, SEARCH_WORKER, SIM_WORKER};
     use crate::protocol::codec::READY;
     use crate::protocol::panel::PanelKind;
     use crate::ui::workers::compiled::compiled_module;
@@ -145,9 +135,9 @@ mod starting {
         let Some(bin) = worker_of(panel).filter(|_| !has_no_worker()) else { return };
         let compiled = compiled_module(bin.wasm_url);
         let mut started: Vec<Worker> = Vec::new();
-        while (waiting_count(bin.name()) as usize) < pool_size(bin.workers_max) {
+        while (waiting(bin.name()).length() as usize) < pool_size(bin.workers_max) {
             let Ok(worker) = create_worker(bin.name()) else { break };
-            wait_for_adoption(bin.name(), &worker, READY);
+            wait_for_adoption(bin.name(), &worker);
             started.push(worker);
         }
         if started.is_empty() {
@@ -156,11 +146,45 @@ mod starting {
         leptos::task::spawn_local(async move {
             let boot = JsFuture::from(compiled).await.and_then(|module| boot_message(bin.glue_url, &module));
             for worker in &started {
+                let Some(entry) = entry_of(bin.name(), worker) else { continue };
                 match &boot {
-                    Ok(message) => boot_if_waiting(bin.name(), worker, message),
-                    Err(_) => drop_if_waiting(bin.name(), worker),
+                    Ok(message) if field(&entry, "booted").as_bool() != Some(true) => {
+                        set_field(&entry, "booted", &JsValue::TRUE);
+                        let _ = worker.post_message(message);
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        drop_waiting(bin.name(), &entry);
+                    }
                 }
             }
         });
+    }
+
+    /// Adds `worker` to bin `name`'s waiting workers, noting when it posts `ready`; one that fails
+    /// while it waits leaves them and is terminated. Its two listeners live as long as the worker
+    /// (their closures are small and kept for the page's life: at most a pool's size per opening).
+    fn wait_for_adoption(name: &'static str, worker: &Worker) {
+        let entry: JsValue = js_sys::Object::new().into();
+        set_field(&entry, "worker", worker);
+        set_field(&entry, "booted", &JsValue::FALSE);
+        set_field(&entry, "ready", &JsValue::FALSE);
+        waiting(name).push(&entry);
+        let noted = entry.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            if event.data().as_string().as_deref() == Some(READY) {
+                set_field(&noted, "ready", &JsValue::TRUE);
+            }
+        });
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            if drop_waiting(name, &entry) {
+                event.prevent_default();
+            }
+        });
+        for (kind, listener) in [("message", on_message.as_ref()), ("error", on_error.as_ref())] {
+            let _ = worker.add_event_listener_with_callback(kind, listener.unchecked_ref());
+        }
+        on_message.forget();
+        on_error.forget();
     }
 }

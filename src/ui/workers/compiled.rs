@@ -42,17 +42,24 @@ impl WorkerBin {
     }
 }
 
-#[wasm_bindgen(inline_js = r#"
-export function compiles() {
-  const key = Symbol.for("goodput-lab.worker-compiles");
-  if (!globalThis[key]) globalThis[key] = new Map();
-  return globalThis[key];
+/// The `Map` under `key` (`Symbol.for(key)`) of the global object, created on first use: one for
+/// the whole page, whichever of its wasm modules asks (see the module documentation). Plain
+/// `js_sys` calls, no JS snippet: the one-file build cannot load a snippet module from disk.
+pub fn shared_map(key: &str) -> Map {
+    let (global, symbol) = (js_sys::global(), js_sys::Symbol::for_(key));
+    if let Ok(known) =
+        js_sys::Reflect::get(&global, &symbol).and_then(|v| v.dyn_into::<Map>().map_err(Into::into))
+    {
+        return known;
+    }
+    let map = Map::new();
+    let _ = js_sys::Reflect::set(&global, &symbol, &map);
+    map
 }
-"#)]
-extern "C" {
-    /// The compile of each worker wasm asked for so far, by URL: a promise of its `Module`. One
-    /// `Map` for the whole page, whichever of its wasm modules asks (see the module documentation).
-    fn compiles() -> Map;
+
+/// The compile of each worker wasm asked for so far, by URL: a promise of its `Module`.
+fn compiles() -> Map {
+    shared_map("goodput-lab.worker-compiles")
 }
 
 /// The promise of `wasm_url`'s compiled `WebAssembly.Module`: started on the first call (from
