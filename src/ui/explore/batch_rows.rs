@@ -40,21 +40,53 @@ impl RowText {
     }
 }
 
+/// What row `i` shows now: its text, whether its batch is the hovered or the marked one, and whether
+/// the per-GPU cells show.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RowShown {
+    text: RowText,
+    hovered: bool,
+    marked: bool,
+    per_gpu: bool,
+}
+
+/// A memo that leaves its sources' subscriber lists when the owner it was made under is cleaned up
+/// (its row removed, its `<Show>` hidden). reactive_graph 0.2 removes a subscriber from a source only
+/// when the subscriber runs again, never when it is dropped, so a row's effects reading the page's
+/// long-lived signals would each leave an entry behind on every removal: about 1.7 KB per change of
+/// TP and 2.0 KB per change of model (BENCHMARKS.md, issue 26). Everything a row draws reads the
+/// long-lived signals through one of these, so only these are subscribed to them.
+fn scoped_memo<T>(compute: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    use leptos::reactive::graph::{Subscriber, ToAnySubscriber};
+    let memo = ArcMemo::new(move |_| compute());
+    let held = memo.clone();
+    on_cleanup(move || held.clear_sources(&held.to_any_subscriber()));
+    Memo::from(memo)
+}
+
 /// The row at position `i` of `shown`: the printed numbers plus classes for the knee, the pool,
 /// batches that cannot run, the hovered and the marked batch. Pointing at it (or focusing its batch
 /// button) shows its batch on the charts; clicking it (Enter or Space on the button) marks it.
 /// Per-GPU columns appear when a replica spans several GPUs (at TP 1 they repeat the replica's).
+/// The row reads the page's signals through `scoped_memo`s only, so removing it leaves nothing behind.
 pub fn row_view(i: usize, shown: Memo<Vec<RowText>>, per_gpu: Memo<bool>, linked: Linked) -> impl IntoView {
-    let row = Memo::new(move |_| shown.with(|s| s.get(i).cloned()).unwrap_or_default());
-    let batch = move || row.with_untracked(|r| r.batch);
-    let is = move |flag: fn(&RowText) -> bool| move || row.with(flag);
-    let cell = move |k: usize| move || row.with(|r| r.cells[k].clone());
-    let marked = move || linked.view.with(|v| v.mark_batch) == Some(row.with(|r| r.batch));
+    let row = scoped_memo(move || {
+        let text = shown.with(|s| s.get(i).cloned()).unwrap_or_default();
+        let hovered = linked.hovered.get() == Some(text.batch);
+        let marked = linked.view.with(|v| v.mark_batch) == Some(text.batch);
+        RowShown { text, hovered, marked, per_gpu: per_gpu.get() }
+    });
+    let batch = move || row.with_untracked(|r| r.text.batch);
+    let is = move |flag: fn(&RowText) -> bool| move || row.with(|r| flag(&r.text));
+    let cell = move |k: usize| move || row.with(|r| r.text.cells[k].clone());
+    let marked = move || row.with(|r| r.marked);
     view! {
-        <tr data-batch=move || row.with(|r| r.batch) class:knee=is(|r| r.knee) class:kv-pool=is(|r| r.kv_pool)
+        <tr data-batch=move || row.with(|r| r.text.batch) class:knee=is(|r| r.knee) class:kv-pool=is(|r| r.kv_pool)
             class:over-pool=is(|r| r.over_pool) class:miss=is(|r| r.miss) class:miss-ttft=is(|r| r.miss_ttft)
-            class:extra=is(|r| r.extra)
-            class:hovered=move || linked.hovered.get() == Some(row.with(|r| r.batch)) class:marked=marked
+            class:extra=is(|r| r.extra) class:hovered=move || row.with(|r| r.hovered) class:marked=marked
             on:pointerenter=move |_| linked.hover(Some(batch())) on:click=move |_| linked.toggle_mark(batch())>
             <th scope="row">
                 <button type="button" class="row-mark" aria-pressed=move || marked().to_string()
@@ -70,11 +102,19 @@ pub fn row_view(i: usize, shown: Memo<Vec<RowText>>, per_gpu: Memo<bool>, linked
             <td>{cell(5)}</td>
             <td>{cell(6)}</td>
             <td>{cell(7)}</td>
-            <Show when=move || per_gpu.get()>
-                <td>{cell(8)}</td>
-                <td>{cell(9)}</td>
-            </Show>
-            <td class="note">{move || row.with(|r| r.note)}</td>
+            <Show when=move || row.with(|r| r.per_gpu)>{move || per_gpu_cells(row)}</Show>
+            <td class="note">{move || row.with(|r| r.text.note)}</td>
         </tr>
+    }
+}
+
+/// The two per-GPU cells, reading the row through a memo of their own that leaves it when they are
+/// hidden (each TP change across 1 would otherwise add two subscribers to the row for good). A copy
+/// of the row's own memo type, so no second memo type is compiled.
+fn per_gpu_cells(row: Memo<RowShown>) -> impl IntoView {
+    let shown = scoped_memo(move || row.get());
+    view! {
+        <td>{move || shown.with(|r| r.text.cells[8].clone())}</td>
+        <td>{move || shown.with(|r| r.text.cells[9].clone())}</td>
     }
 }
