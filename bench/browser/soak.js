@@ -9,7 +9,7 @@ const { serve, launch, report, results, oursPage } = require('./lib');
 const { attachAll } = require('./targets');
 
 const MINUTES = Number(process.env.SOAK_MINUTES || 30);
-// The baseline: the first sample at or after this (5 minutes, or a third of a shorter soak).
+// The baseline: a settled sample (both panels idle, every context collected) at this time (5 minutes, or a third of a shorter soak).
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES || Math.min(5, MINUTES / 3));
 const CHANGE_MS = 200;
 const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S || 30);
@@ -60,8 +60,10 @@ const growth = (base, last, key) => (last[key] - base[key]) / base[key];
 function summarise(samples) {
   const warmupS = WARMUP_MINUTES * 60;
   if (samples.length === 0) return { base: { atS: NaN }, last: { atS: NaN }, heapGrowth: NaN, wasmGrowth: NaN };
-  const base = samples.find((s) => s.atS >= warmupS) || samples[0];
-  const last = samples[samples.length - 1];
+  // The budgets compare the settled samples (the baseline and the end) when there are two.
+  const settled = samples.filter((s) => s.settled);
+  const base = settled.length >= 2 ? settled[0] : samples.find((s) => s.atS >= warmupS) || samples[0];
+  const last = settled.length >= 2 ? settled[settled.length - 1] : samples[samples.length - 1];
   return { base, last, heapGrowth: growth(base, last, 'heapBytes'), wasmGrowth: growth(base, last, 'wasmBytes') };
 }
 
@@ -83,11 +85,21 @@ function growthByContext(base, last) {
 
 const mb = (b) => `${(b / 1048576).toFixed(1)} MiB`;
 
-/** One sample of every context's memory, printed. */
-async function sample(page, targets, st) {
-  const s = { atS: (Date.now() - st.started) / 1e3, changes: st.changes, ...(await targets.sample()), panels: await panelsOpen(page) };
+/** Resolves once the simulator and the search have nothing in flight, a second later (at most 60 s). */
+async function panelsIdle(page) {
+  await page.waitForFunction(() => ['sim-status', 'search-status']
+    .every((id) => document.getElementById(id)?.dataset.busy === 'false'), null, { timeout: 60_000, polling: 100 });
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+/** One sample of every context's memory, printed. A `settled` sample (the baseline and the end) waits
+ *  for both panels to be idle and collects every context's garbage, the workers' too, so its JS heap
+ *  is what is live, not garbage a busy worker has not collected yet. */
+async function sample(page, targets, st, settled = false) {
+  if (settled) await panelsIdle(page);
+  const s = { atS: (Date.now() - st.started) / 1e3, changes: st.changes, settled, ...(await targets.sample(settled)), panels: await panelsOpen(page) };
   st.samples.push(s);
-  console.log(`#   ${s.atS.toFixed(0).padStart(5)} s: ${st.changes} changes; JS heap ${mb(s.heapBytes)}, wasm ${mb(s.wasmBytes)} `
+  console.log(`#   ${s.atS.toFixed(0).padStart(5)} s${settled ? ' (settled)' : ''}: ${st.changes} changes; JS heap ${mb(s.heapBytes)}, wasm ${mb(s.wasmBytes)} `
     + `over ${s.targets.length} contexts; ${st.errors.length} errors${s.panels.sim && s.panels.search ? '' : '; a panel closed'}`);
   console.log(`#          ${s.targets.map((t) => `${t.label} ${mb(t.heapBytes)} + ${mb(t.wasmBytes)}`
     + `${t.error ? ` (${t.error})` : ''}`).join('; ')}`);
@@ -98,9 +110,13 @@ async function sample(page, targets, st) {
 async function soakLoop(page, targets, st) {
   let random = prng(SEED);
   let nextSample = st.started;
+  let baselineTaken = false;
   while (Date.now() - st.started < MINUTES * 60e3) {
     if (CYCLE > 0 && st.changes > 0 && st.changes % CYCLE === 0) random = prng(SEED);
-    if (Date.now() >= nextSample) {
+    if (!baselineTaken && Date.now() - st.started >= WARMUP_MINUTES * 60e3) {
+      await sample(page, targets, st, true);
+      baselineTaken = true;
+    } else if (Date.now() >= nextSample) {
       await sample(page, targets, st);
       nextSample += SAMPLE_S * 1e3;
     }
@@ -109,7 +125,7 @@ async function soakLoop(page, targets, st) {
     st.changes++;
     await new Promise((r) => setTimeout(r, CHANGE_MS));
   }
-  await sample(page, targets, st);
+  await sample(page, targets, st, true);
 }
 
 /** Prints and budgets what the soak saw; writes soak.json. */

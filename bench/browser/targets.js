@@ -13,11 +13,12 @@ async function findMemories(send) {
   return found.objects.objectId;
 }
 
-/** Per context: the used JS heap (after a garbage collection on the page's main thread only: a
- *  collection or heap walk forced on a worker busy in wasm crashed the renderer twice) and the
- *  wasm memories' bytes (the byteLength of each held Memory's buffer, which grows in place). */
-async function measureContext(send, ctx) {
-  if (ctx.gc) await send('HeapProfiler.collectGarbage', {});
+/** Per context: the used JS heap (after a garbage collection on the page's main thread, and on a
+ *  worker only when `collect` says every worker is idle: a collection or heap walk forced on a worker
+ *  busy in wasm crashed the renderer twice) and the wasm memories' bytes (the byteLength of each held
+ *  Memory's buffer, which grows in place). */
+async function measureContext(send, ctx, collect) {
+  if (ctx.gc || collect) await send('HeapProfiler.collectGarbage', {});
   const heap = await send('Runtime.getHeapUsage', {});
   if (!ctx.memories) ctx.memories = await findMemories(send);
   const sum = await send('Runtime.callFunctionOn', {
@@ -31,7 +32,8 @@ async function measureContext(send, ctx) {
 const label = (info) => (info.title && !info.title.includes('/') ? info.title : info.url.split('/').pop());
 
 /** Attaches to `page` and its workers (those running now and those started later). Resolves to
- *  { sample() }: resolves to { heapBytes, wasmBytes, targets: [{ type, url, label, heapBytes, wasmBytes }] }. */
+ *  { sample(idle) }: resolves to { heapBytes, wasmBytes, targets: [{ type, url, label, heapBytes, wasmBytes }] };
+ *  with `idle` (the caller knows no worker is running a job) the workers' garbage is collected too. */
 async function attachAll(page) {
   const cdp = await page.context().newCDPSession(page);
   const workers = new Map();
@@ -54,12 +56,12 @@ async function attachAll(page) {
     setTimeout(() => { if (pending.delete(id)) reject(new Error(`${method}: no answer in 30 s`)); }, 30_000);
   });
   const contexts = new Map([['page', { gc: true }]]);
-  const sample = async () => {
+  const sample = async (idle = false) => {
     const targets = [{ type: 'page', url: page.url(), label: 'page', ...(await measureContext((m, p) => cdp.send(m, p), contexts.get('page'))) }];
     for (const [sessionId, info] of [...workers]) {
       if (!contexts.has(sessionId)) contexts.set(sessionId, { gc: false });
       try {
-        targets.push({ type: info.type, url: info.url, label: label(info), ...(await measureContext(toWorker(sessionId), contexts.get(sessionId))) });
+        targets.push({ type: info.type, url: info.url, label: label(info), ...(await measureContext(toWorker(sessionId), contexts.get(sessionId), idle)) });
       } catch (e) {
         targets.push({ type: info.type, url: info.url, label: label(info), heapBytes: 0, wasmBytes: 0, error: String(e) });
       }
