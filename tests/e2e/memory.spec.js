@@ -1,7 +1,8 @@
-// The batch table leaves nothing behind in the page's wasm memory when its rows come and go (issue 26,
-// the soak's "left" item): reactive_graph 0.2 keeps a dropped effect's entry in its sources' subscriber
-// lists until the effect runs again, which a removed row's effects never do, so every row removed (a
-// model with fewer rows) and every per-GPU cell hidden (TP back to 1) used to keep about 2 KB for good.
+// Views that come and go leave nothing behind in the page's wasm memory (issue 26, the soak's "left"
+// item): reactive_graph 0.2 keeps a dropped effect's entry in a memo's subscriber list until the effect
+// runs again, which a removed view's effects never do, so every batch-table row removed (a model with
+// fewer rows), every per-GPU cell hidden (TP back to 1) and every ideal-roofline note hidden (a measured
+// cost model) used to keep its effects' entries for good (ui::shell::page::scoped_memo is the fix).
 // Measured as the byteLength of the page's WebAssembly.Memory buffers (found over CDP, so the app needs
 // no hook), which never shrinks: bytes kept per change show up as growth over many changes.
 const { test, expect } = require('@playwright/test');
@@ -21,8 +22,8 @@ async function wasmBytes(page) {
 }
 
 /** Runs in the page: sets select `id` to each of `values` in turn, `times` changes in all, letting the
- *  page's effects run after each (a macrotask between changes); resolves to the table shapes seen, as
- *  "rows x cells of the first row". */
+ *  page's effects run after each (a macrotask between changes); resolves to the shapes seen, as "rows x
+ *  cells of the table's first row, notes" (the ideal-roofline notes shown). */
 async function cycleSelect({ id, values, times }) {
   const select = document.getElementById(id);
   const shapes = new Set();
@@ -31,33 +32,36 @@ async function cycleSelect({ id, values, times }) {
     select.dispatchEvent(new Event('change', { bubbles: true }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     const rows = document.querySelectorAll('#batch-table tbody tr');
-    shapes.add(`${rows.length} x ${rows[0] ? rows[0].children.length : 0}`);
+    const notes = document.querySelectorAll('.ideal-note').length;
+    shapes.add(`${rows.length} x ${rows[0] ? rows[0].children.length : 0}, ${notes}`);
   }
   return Array.from(shapes).sort();
 }
 
-// Measured before the fix (src/ui/explore/batch_rows.rs, scoped_memo), 600 changes: TP +576 KiB, model
-// +192-256 KiB; after: 0 and 0-64 KiB (the allocator asks for 64 KiB pages). 1,500 changes with a
-// 192 KiB bound leave a wide margin on both sides.
+// Measured before the fix, 1,500 changes: TP +1,344 KiB, model +448-512 KiB; after: 0-64 KiB each (the
+// allocator asks for 64 KiB pages). The cost model, 3,000 changes: +640-704 KiB before, +192 KiB after
+// (what remains is elsewhere). The bound, 192 KiB per 1,500 changes, leaves a margin on both sides.
 const CHANGES = 1500;
 const GROWTH_BYTES_MAX = 192 * 1024;
 
-for (const { id, values, what, shapes } of [
+for (const { id, values, what, shapes, changes = CHANGES } of [
   // 8 rows of 11 cells (the two per-GPU columns), then 7 of 9 (TP 2's KV pool holds one more listed batch).
-  { id: 'tp', values: ['2', '1'], what: 'showing and hiding the per-GPU cells (TP 2, then 1)', shapes: ['7 x 9', '8 x 11'] },
+  { id: 'tp', values: ['2', '1'], what: 'showing and hiding the per-GPU cells (TP 2, then 1)', shapes: ['7 x 9, 4', '8 x 11, 4'] },
   // 7 rows, then 8 (the 1B model's KV pool holds a larger batch: one more listed batch runs).
-  { id: 'model', values: ['llama-3.1-8b', 'llama-3.2-1b'], what: 'removing and adding a row (an 8B model, then a 1B one)', shapes: ['7 x 9', '8 x 9'] },
+  { id: 'model', values: ['llama-3.1-8b', 'llama-3.2-1b'], what: 'removing and adding a row (an 8B model, then a 1B one)', shapes: ['7 x 9, 4', '8 x 9, 4'] },
+  // The four planning panels' ideal-roofline notes hidden (a measured cost model), then shown again.
+  { id: 'calib', values: ['measured', 'ideal'], what: 'hiding and showing the ideal-roofline notes (measured, then ideal)', shapes: ['7 x 9, 4', '8 x 9, 0'], changes: 3000 },
 ]) {
-  test(`${what} ${CHANGES} times keeps the page's wasm memory flat`, async ({ page }) => {
+  test(`${what} ${changes} times keeps the page's wasm memory flat`, async ({ page }) => {
     test.setTimeout(180_000);
     const errors = await openApp(page, '?gpu=h100-sxm&tp=1');
     // Warm up: every state this test goes through is seen once before the baseline.
     await page.evaluate(cycleSelect, { id, values, times: 40 });
     const before = await wasmBytes(page);
-    const seen = await page.evaluate(cycleSelect, { id, values, times: CHANGES });
+    const seen = await page.evaluate(cycleSelect, { id, values, times: changes });
     const after = await wasmBytes(page);
     expect(seen).toEqual(shapes);
-    expect(after - before, `wasm memory ${before} -> ${after} bytes`).toBeLessThanOrEqual(GROWTH_BYTES_MAX);
+    expect(after - before, `wasm memory ${before} -> ${after} bytes`).toBeLessThanOrEqual(GROWTH_BYTES_MAX * changes / CHANGES);
     expect(errors).toEqual([]);
   });
 }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::table::BatchRow;
 use crate::ui::explore::linked::Linked;
+use crate::ui::shell::page::scoped_memo;
 
 /// One row as the page prints it, with the classes it takes (compared between inputs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,23 +49,6 @@ struct RowShown {
     hovered: bool,
     marked: bool,
     per_gpu: bool,
-}
-
-/// A memo that leaves its sources' subscriber lists when the owner it was made under is cleaned up
-/// (its row removed, its `<Show>` hidden). reactive_graph 0.2 removes a subscriber from a source only
-/// when the subscriber runs again, never when it is dropped, so a row's effects reading the page's
-/// long-lived signals would each leave an entry behind on every removal: about 1.7 KB per change of
-/// TP and 2.0 KB per change of model (BENCHMARKS.md, issue 26). Everything a row draws reads the
-/// long-lived signals through one of these, so only these are subscribed to them.
-fn scoped_memo<T>(compute: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
-where
-    T: Clone + PartialEq + Send + Sync + 'static,
-{
-    use leptos::reactive::graph::{Subscriber, ToAnySubscriber};
-    let memo = ArcMemo::new(move |_| compute());
-    let held = memo.clone();
-    on_cleanup(move || held.clear_sources(&held.to_any_subscriber()));
-    Memo::from(memo)
 }
 
 /// The row at position `i` of `shown`: the printed numbers plus classes for the knee, the pool,

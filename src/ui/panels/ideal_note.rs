@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::core::calibration::summary::{Figures, Summary};
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::ui::explore::in_view::{frozen_unless, live_while_in_view};
-use crate::ui::shell::page::{PageMemos, PageState};
+use crate::ui::shell::page::{scoped_memo, PageMemos, PageState};
 use crate::view::format::search::usd;
 use crate::view::format::{ms, significant, thousands};
 
@@ -99,7 +99,7 @@ pub fn IdealNote(panel: NotePanel) -> impl IntoView {
     view! {
         <Show when=move || sentence.with(Option::is_some)>
             <p class="ideal-note" id=format!("{}-ideal-note", panel.id()) role="note" node_ref=note>
-                {move || sentence.get().unwrap_or_default()}
+                {sentence_text(sentence)}
                 " "
                 <button type="button" class="fix" id=format!("{}-use-measured", panel.id()) on:click=use_measured>
                     "Use measured engines"
@@ -107,4 +107,11 @@ pub fn IdealNote(panel: NotePanel) -> impl IntoView {
             </p>
         </Show>
     }
+}
+
+/// The note's text, read through a memo that leaves `sentence` when the note hides (`scoped_memo`:
+/// each change of the cost model away from the ideal roofline would otherwise keep an entry).
+fn sentence_text(sentence: Memo<Option<String>>) -> impl IntoView {
+    let text = scoped_memo(move || sentence.get().unwrap_or_default());
+    move || text.get()
 }

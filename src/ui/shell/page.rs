@@ -1,5 +1,6 @@
 //! The page's state as context: the signals the page owns ([`PageState`]) and the core memos derived
-//! from them ([`PageMemos`]), each one small `Copy` bundle that App provides and components read.
+//! from them ([`PageMemos`]), each one small `Copy` bundle that App provides and components read;
+//! [`scoped_memo`] for views that come and go and read them.
 
 use leptos::prelude::*;
 
@@ -114,4 +115,22 @@ impl PageMemos {
         let PageMemos { scenario, analysis, look, .. } = self;
         PanelContext { inputs, view, measured: points, scenario, analysis, look, changes }
     }
+}
+
+/// A memo that leaves its sources' subscriber lists when the owner it was made under is cleaned up
+/// (a `<For>` row removed, a `<Show>` hidden). reactive_graph 0.2 removes a subscriber from a memo
+/// only when the subscriber runs again, never when it is dropped (a signal's write does drop them
+/// all), so a view that comes and goes and reads a long-lived memo directly leaves an entry behind
+/// each time it goes: the batch table's rows kept about 0.9 KB per change of TP (BENCHMARKS.md, issue
+/// 26). Such a view reads the long-lived memos through one of these, so only this memo is subscribed
+/// to them and it leaves with the view.
+pub fn scoped_memo<T>(compute: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    use leptos::reactive::graph::{Subscriber, ToAnySubscriber};
+    let memo = ArcMemo::new(move |_| compute());
+    let held = memo.clone();
+    on_cleanup(move || held.clear_sources(&held.to_any_subscriber()));
+    Memo::from(memo)
 }
