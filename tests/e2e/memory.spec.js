@@ -23,7 +23,8 @@ async function wasmBytes(page) {
 
 /** Runs in the page: sets select `id` to each of `values` in turn, `times` changes in all, letting the
  *  page's effects run after each (a macrotask between changes); resolves to the shapes seen, as "rows x
- *  cells of the table's first row, notes" (the ideal-roofline notes shown). */
+ *  cells of the table's first row, notes" (the ideal-roofline notes shown), then the search table's
+ *  row count and first row when it is open. */
 async function cycleSelect({ id, values, times }) {
   const select = document.getElementById(id);
   const shapes = new Set();
@@ -33,7 +34,9 @@ async function cycleSelect({ id, values, times }) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     const rows = document.querySelectorAll('#batch-table tbody tr');
     const notes = document.querySelectorAll('.ideal-note').length;
-    shapes.add(`${rows.length} x ${rows[0] ? rows[0].children.length : 0}, ${notes}`);
+    const found = document.querySelectorAll('#search-table tbody tr');
+    const search = found.length ? `; search ${found.length}, first ${found[0].dataset.config}` : '';
+    shapes.add(`${rows.length} x ${rows[0] ? rows[0].children.length : 0}, ${notes}${search}`);
   }
   return Array.from(shapes).sort();
 }
@@ -44,17 +47,21 @@ async function cycleSelect({ id, values, times }) {
 const CHANGES = 1500;
 const GROWTH_BYTES_MAX = 192 * 1024;
 
-for (const { id, values, what, shapes, changes = CHANGES } of [
+for (const { id, values, what, shapes, changes = CHANGES, search = false } of [
   // 8 rows of 11 cells (the two per-GPU columns), then 7 of 9 (TP 2's KV pool holds one more listed batch).
   { id: 'tp', values: ['2', '1'], what: 'showing and hiding the per-GPU cells (TP 2, then 1)', shapes: ['7 x 9, 4', '8 x 11, 4'] },
   // 7 rows, then 8 (the 1B model's KV pool holds a larger batch: one more listed batch runs).
   { id: 'model', values: ['llama-3.1-8b', 'llama-3.2-1b'], what: 'removing and adding a row (an 8B model, then a 1B one)', shapes: ['7 x 9, 4', '8 x 9, 4'] },
   // The four planning panels' ideal-roofline notes hidden (a measured cost model), then shown again.
   { id: 'calib', values: ['measured', 'ideal'], what: 'hiding and showing the ideal-roofline notes (measured, then ideal)', shapes: ['7 x 9, 4', '8 x 9, 0'], changes: 3000 },
+  // The search's rows rebuilt in another order (by cost, then by goodput), each reading the hovered row
+  // (through RowsHover in src/ui/panels/search/table.rs: read directly, +6.9 MiB here; with it, 0).
+  { id: 'search-sort', values: ['cost', 'goodput'], what: 'rebuilding the search table\'s rows (sorted by cost, then by goodput)', shapes: ['7 x 9, 4; search 50, first b300/fp4/fp4/tp1', '7 x 9, 4; search 50, first mi355x/fp4/fp4/tp1'], search: true },
 ]) {
   test(`${what} ${changes} times keeps the page's wasm memory flat`, async ({ page }) => {
     test.setTimeout(180_000);
-    const errors = await openApp(page, '?gpu=h100-sxm&tp=1');
+    const errors = await openApp(page, `?gpu=h100-sxm&tp=1${search ? '&search=1' : ''}`);
+    if (search) await expect(page.locator('#search-table tbody tr').first()).toBeAttached({ timeout: 30_000 });
     // Warm up: every state this test goes through is seen once before the baseline.
     await page.evaluate(cycleSelect, { id, values, times: 40 });
     const before = await wasmBytes(page);
