@@ -85,11 +85,15 @@ function growthByContext(base, last) {
 
 const mb = (b) => `${(b / 1048576).toFixed(1)} MiB`;
 
-/** Resolves once the simulator and the search have nothing in flight, a second later (at most 60 s). */
+// A worker that grew is replaced by a fresh one after 5 s idle (src/ui/workers/pool.rs, RECYCLE_IDLE),
+// so a settled sample waits that long and 3 s more for the fresh workers to instantiate.
+const SETTLE_MS = 8000;
+
+/** Resolves once the simulator and the search have nothing in flight, SETTLE_MS later (at most 60 s). */
 async function panelsIdle(page) {
   await page.waitForFunction(() => ['sim-status', 'search-status']
     .every((id) => document.getElementById(id)?.dataset.busy === 'false'), null, { timeout: 60_000, polling: 100 });
-  await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
 }
 
 /** One sample of every context's memory, printed. A `settled` sample (the baseline and the end) waits

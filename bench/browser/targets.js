@@ -5,8 +5,8 @@
 //! prototype): the app needs no hook, and a module's glue need not export its memory.
 
 /** The context's live WebAssembly.Memory objects, found once (Runtime.queryObjects walks the heap,
- *  so it runs when a context is first seen, not at every sample); held in the objectGroup 'soak'. A
- *  module instantiated later in a context already seen is missed. Resolves to the array's objectId. */
+ *  so it runs when a context is first seen, not at every sample, or until it finds one); held in the
+ *  objectGroup 'soak'. A module instantiated later in a context whose memories were found is missed. Resolves to the array's objectId. */
 async function findMemories(send) {
   const proto = await send('Runtime.evaluate', { expression: 'WebAssembly.Memory.prototype', objectGroup: 'soak' });
   const found = await send('Runtime.queryObjects', { prototypeObjectId: proto.result.objectId, objectGroup: 'soak' });
@@ -25,6 +25,9 @@ async function measureContext(send, ctx, collect) {
     objectId: ctx.memories, returnByValue: true,
     functionDeclaration: 'function () { return this.reduce((s, m) => s + m.buffer.byteLength, 0); }',
   });
+  // None found yet (a worker seen before it instantiated its module, as a fresh one replacing a grown
+  // one can be): look again at the next sample.
+  if (sum.result.value === 0) ctx.memories = null;
   return { heapBytes: heap.usedSize, wasmBytes: sum.result.value };
 }
 

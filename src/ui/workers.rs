@@ -7,4 +7,5 @@ pub(crate) mod pool;
 pub(crate) mod search_runner;
 pub(crate) mod sim_flight;
 pub(crate) mod sim_runner;
+pub(crate) mod start;
 pub(crate) mod worker_pool;

@@ -104,3 +104,62 @@ test('workers started ahead whose boot script fails are not adopted: the simulat
   await expect(page.locator('#sim-error')).toContainText('could not start');
   expect(bootRequests).toBeGreaterThanOrEqual(5);
 });
+
+// A linear memory never shrinks, so a worker that grew (a large sweep's high water) is replaced by a
+// fresh one once it has been idle 5 s (src/ui/workers/pool.rs, RECYCLE_IDLE): an idle page holds its
+// workers' start memory. A request posted within the 5 s calls the replacement off. The fresh workers
+// come from the compiled module (no second fetch or compile) and sweep to the digit what the old did.
+test('an idle simulator worker that grew is replaced by a fresh, smaller one after 5 s, not while requests keep coming, and the fresh ones sweep the same', async ({ page }) => {
+  test.setTimeout(90_000);
+  const { attachAll } = require('../../bench/browser/targets');
+  await page.addInitScript(fourCoresAndCompileLog);
+  const requests = recordRequests(page);
+  const errors = await openApp(page, '?sim=1&requests=500&seeds=4');
+  const status = page.locator('#sim-status');
+  const sweeps = async () => Number(await status.getAttribute('data-sweeps'));
+  const sweep = async (seed) => {
+    const n = await sweeps();
+    await page.fill('#seed', seed);
+    await page.press('#seed', 'Enter');
+    await expect.poll(sweeps, { timeout: 30_000 }).toBeGreaterThan(n);
+    await expect(status).toHaveAttribute('data-busy', 'false');
+    return page.locator('#sim-readout').innerText();
+  };
+  await expect.poll(sweeps, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect(status).toHaveAttribute('data-busy', 'false');
+  const first = await page.locator('#sim-readout').innerText();
+  const bootWorkers = () => page.workers().filter((w) => w.url().endsWith('/worker_boot.js'));
+  const old = bootWorkers();
+  expect(old).toHaveLength(4);
+  let closed = 0;
+  for (const w of old) w.on('close', () => { closed += 1; });
+  const targets = await attachAll(page);
+  const simMemory = async () => (await targets.sample(true)).targets
+    .filter((t) => t.label === 'sim_worker').map((t) => t.wasmBytes).sort((a, b) => a - b);
+  const grown = await simMemory();
+  expect(grown).toHaveLength(4);
+
+  // Requests 3 s apart, each after the last answered: 7.5 s and more past the first idle moment, none replaced.
+  const started = Date.now();
+  for (const seed of ['2', '1']) {
+    await page.waitForTimeout(3000);
+    await sweep(seed);
+  }
+  expect(Date.now() - started).toBeGreaterThan(6000);
+  expect(closed).toBe(0);
+
+  // Then idle: all four are replaced, by workers holding less memory than the smallest grown one, all alike.
+  await expect.poll(() => closed, { timeout: 15_000 }).toBe(4);
+  await expect.poll(() => bootWorkers().length).toBe(4);
+  await expect.poll(async () => (await simMemory()).filter((b) => b > 0).length, { timeout: 10_000 }).toBe(4);
+  const fresh = await simMemory();
+  expect(fresh[3]).toBeLessThan(grown[0]);
+  expect(fresh[0]).toBe(fresh[3]);
+
+  // The fresh workers answer, to the digit what the old ones did, from the one fetch and one compile.
+  await sweep('2');
+  expect(await sweep('1')).toBe(first);
+  expect(requests.filter((p) => p.endsWith('/sim_worker_bg.wasm'))).toHaveLength(1);
+  expect((await page.evaluate(() => window.__wasmCompiles)).filter((k) => k === 'compile')).toHaveLength(1);
+  expect(errors).toEqual([]);
+});

@@ -109,7 +109,7 @@ mod starting {
     use crate::protocol::codec::READY;
     use crate::protocol::panel::PanelKind;
     use crate::ui::workers::compiled::compiled_module;
-    use crate::ui::workers::pool::{boot_message, create_worker, has_no_worker, pool_size};
+    use crate::ui::workers::start::{boot_message, create_worker, has_no_worker, pool_size};
 
     /// The worker bin a lazily loaded body runs its pool on, if any.
     pub fn worker_of(panel: PanelKind) -> Option<WorkerBin> {

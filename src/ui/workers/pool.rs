@@ -1,23 +1,22 @@
 //! The main thread's handle on a module Web Worker that speaks postcard bytes (the simulator's,
 //! the search's): created on demand from the one boot script, given its bin's compiled module
 //! (fetched and compiled once for all workers, [`crate::ui::workers::compiled`]), messages queued
-//! until the worker says it is ready, every failure delivered as an `Err` string; how many workers
-//! a pool starts (one per core, up to a cap, see [`crate::ui::workers::worker_pool`]) and the clock
-//! and performance marks the runners time their work with.
+//! until the worker says it is ready, every failure delivered as an `Err` string, and a worker whose
+//! memory grew replaced by a fresh one once idle.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+use leptos::prelude::set_timeout;
 
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
-use crate::protocol::codec::READY;
+use crate::protocol::codec::WorkerSignal;
 use crate::ui::shell::js_error::message;
 use crate::ui::workers::compiled::{compiled_module, WorkerBin};
-
-/// Every worker's entry script (`public/worker_boot.js`, copied beside the page): it waits for the
-/// page's one message naming the bin's glue and carrying its compiled module, then instantiates it.
-const BOOT_URL: &str = "./worker_boot.js";
+use crate::ui::workers::start::{boot_message, create_worker, describe, BOOT_URL};
 
 /// What the caller hears: one encoded reply from the worker, or why the worker cannot answer.
 pub type WorkerMessage = Result<Vec<u8>, String>;
@@ -42,8 +41,33 @@ pub struct Adopted {
     pub ready: bool,
 }
 
-/// A running worker. Dropping the handle terminates the worker.
+/// How long a worker that grew waits idle before a fresh one replaces it: long enough that a run of
+/// changes (each a new request) keeps its workers, short enough that an idle page soon holds only
+/// fresh ones.
+const RECYCLE_IDLE: Duration = Duration::from_secs(5);
+
+/// A running worker. Dropping the handle terminates the worker. A linear memory never shrinks, so a
+/// worker whose memory grew (a large job's high water) is replaced by a fresh one of its bin once it
+/// has been idle for [`RECYCLE_IDLE`]: an idle page holds its workers' start memory, not the largest
+/// job's since it opened. The fresh worker is instantiated from the bin's compiled module (no fetch,
+/// no compile); messages posted meanwhile wait for its `ready`, as for any new worker.
 pub struct ModuleWorker {
+    slot: Rc<Slot>,
+}
+
+/// What a [`ModuleWorker`] handle owns: the worker running now, and what a fresh one needs.
+struct Slot {
+    bin: WorkerBin,
+    on_reply: Rc<dyn Fn(WorkerMessage)>,
+    live: RefCell<Live>,
+    /// Messages posted and not yet answered (each answered message ends with `answered`).
+    in_flight: Cell<u32>,
+    /// Messages posted so far: a replacement scheduled before a later post is called off.
+    posts: Cell<u64>,
+}
+
+/// One worker with its handlers. Dropping it terminates the worker.
+struct Live {
     worker: Worker,
     phase: Rc<RefCell<Phase>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
@@ -62,74 +86,95 @@ impl ModuleWorker {
         ahead: Option<Adopted>,
         on_reply: impl Fn(WorkerMessage) + 'static,
     ) -> Result<ModuleWorker, String> {
-        let (worker, booted, ready) = match ahead {
-            Some(ahead) => (ahead.worker, ahead.booted, ahead.ready),
-            None => (create_worker(bin.name())?, false, false),
+        let ahead = match ahead {
+            Some(ahead) => ahead,
+            None => Adopted { worker: create_worker(bin.name())?, booted: false, ready: false },
         };
-        let phase = Rc::new(RefCell::new(if ready { Phase::Ready } else { Phase::Starting(Vec::new()) }));
         let on_reply: Rc<dyn Fn(WorkerMessage)> = Rc::new(on_reply);
-        let on_message = message_handler(worker.clone(), phase.clone(), on_reply.clone());
+        let slot = Rc::new_cyclic(|me: &Weak<Slot>| Slot {
+            bin,
+            live: RefCell::new(Live::start(me.clone(), bin, on_reply.clone(), ahead)),
+            on_reply,
+            in_flight: Cell::new(0),
+            posts: Cell::new(0),
+        });
+        Ok(ModuleWorker { slot })
+    }
+
+    /// Sends one message (postcard bytes); its replies arrive through `on_reply`. Before the
+    /// worker is ready the message is queued; after a failure this returns that failure.
+    pub fn post(&self, message: Vec<u8>) -> Result<(), String> {
+        let slot = &self.slot;
+        slot.posts.set(slot.posts.get() + 1);
+        slot.in_flight.set(slot.in_flight.get() + 1);
+        let live = slot.live.borrow();
+        let mut phase = live.phase.borrow_mut();
+        match &mut *phase {
+            Phase::Starting(early) => {
+                early.push(message);
+                Ok(())
+            }
+            Phase::Ready => send(&live.worker, &message),
+            Phase::Failed(why) => Err(why.clone()),
+        }
+    }
+}
+
+impl Slot {
+    /// Counts one message answered; once none is in flight and the worker grew, schedules its
+    /// replacement after [`RECYCLE_IDLE`], called off by any post in between.
+    fn answered(me: &Weak<Slot>, signal: WorkerSignal) {
+        let Some(slot) = me.upgrade() else { return };
+        slot.in_flight.set(slot.in_flight.get().saturating_sub(1));
+        if slot.in_flight.get() > 0 || !signal.grew() {
+            return;
+        }
+        let (me, posts) = (me.clone(), slot.posts.get());
+        set_timeout(
+            move || {
+                if let Some(slot) = me.upgrade().filter(|s| s.posts.get() == posts && s.in_flight.get() == 0) {
+                    slot.replace(&me);
+                }
+            },
+            RECYCLE_IDLE,
+        );
+    }
+
+    /// Swaps the (idle, ready) worker for a fresh one of the same bin; the old one is terminated.
+    /// Keeps the old one if it failed or a new one cannot be created.
+    fn replace(&self, me: &Weak<Slot>) {
+        if !matches!(*self.live.borrow().phase.borrow(), Phase::Ready) {
+            return;
+        }
+        let Ok(worker) = create_worker(self.bin.name()) else { return };
+        let fresh = Adopted { worker, booted: false, ready: false };
+        let fresh = Live::start(me.clone(), self.bin, self.on_reply.clone(), fresh);
+        drop(self.live.replace(fresh));
+    }
+}
+
+impl Live {
+    /// Installs the handlers on `ahead`'s worker and boots it unless the page already has.
+    fn start(me: Weak<Slot>, bin: WorkerBin, on_reply: Rc<dyn Fn(WorkerMessage)>, ahead: Adopted) -> Live {
+        let Adopted { worker, booted, ready } = ahead;
+        let phase = Rc::new(RefCell::new(if ready { Phase::Ready } else { Phase::Starting(Vec::new()) }));
+        let on_message = message_handler(me, worker.clone(), phase.clone(), on_reply.clone());
         let on_error = error_handler(worker.clone(), phase.clone(), on_reply.clone(), bin.glue_url);
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         if !booted {
             boot(worker.clone(), phase.clone(), on_reply, bin);
         }
-        Ok(ModuleWorker { worker, phase, _on_message: on_message, _on_error: on_error })
-    }
-
-    /// Sends one message (postcard bytes); its replies arrive through `on_reply`. Before the
-    /// worker is ready the message is queued; after a failure this returns that failure.
-    pub fn post(&self, message: Vec<u8>) -> Result<(), String> {
-        match &mut *self.phase.borrow_mut() {
-            Phase::Starting(early) => {
-                early.push(message);
-                Ok(())
-            }
-            Phase::Ready => send(&self.worker, &message),
-            Phase::Failed(why) => Err(why.clone()),
-        }
+        Live { worker, phase, _on_message: on_message, _on_error: on_error }
     }
 }
 
-impl Drop for ModuleWorker {
+impl Drop for Live {
     fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
-}
-
-/// Workers a pool capped at `cap` starts: the machine's cores (`navigator.hardwareConcurrency`),
-/// from 1 to `cap`.
-pub fn pool_size(cap: u8) -> usize {
-    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-    (cores as usize).clamp(1, usize::from(cap.max(1)))
-}
-
-/// Milliseconds from the page's time origin (0 where there is no clock).
-pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-/// A mark on the page's performance timeline (bench/browser times sweeps and searches between two).
-pub fn performance_mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
-    }
-}
-
-/// Starts the boot script as a module worker named `name` (the devtools and `make soak` tell the
-/// pools apart by it: every worker runs the same script); only a blocked origin fails here, a load
-/// failure arrives later as an `error` event.
-pub fn create_worker(name: &str) -> Result<Worker, String> {
-    if has_no_worker() {
-        return Err("this one-file copy of the page carries no worker".to_owned());
-    }
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    options.set_name(name);
-    Worker::new_with_options(BOOT_URL, &options).map_err(|e| describe("cannot create the worker", &e))
 }
 
 /// Once the bin's module is compiled, posts `{ glue, module }` to the boot script (ahead of any
@@ -150,36 +195,23 @@ fn boot(worker: Worker, phase: Rc<RefCell<Phase>>, on_reply: Rc<dyn Fn(WorkerMes
     });
 }
 
-/// The boot script's one message: `{ glue: <the glue's URL>, module: <WebAssembly.Module> }`.
-pub fn boot_message(glue_url: &str, module: &JsValue) -> Result<JsValue, JsValue> {
-    let message = js_sys::Object::new();
-    js_sys::Reflect::set(&message, &JsValue::from_str("glue"), &JsValue::from_str(glue_url))?;
-    js_sys::Reflect::set(&message, &JsValue::from_str("module"), module)?;
-    Ok(message.into())
-}
-
-/// True in the one-file build (`make single`), which marks itself with
-/// `<meta name="goodput-lab-worker" content="none">`: a page opened from disk cannot start a worker,
-/// so it is not even tried (no failed request, no console error).
-pub fn has_no_worker() -> bool {
-    let document = web_sys::window().and_then(|w| w.document());
-    document
-        .and_then(|d| d.query_selector(r#"meta[name="goodput-lab-worker"][content="none"]"#).ok().flatten())
-        .is_some()
-}
-
-/// Handles the worker's messages: [`READY`] flushes the queue, anything else is a reply.
+/// Handles the worker's messages: its [`WorkerSignal`]s (`ready` flushes the queue, `answered`
+/// counts an answer and may schedule the worker's replacement), and replies, as bytes.
 fn message_handler(
+    me: Weak<Slot>,
     worker: Worker,
     phase: Rc<RefCell<Phase>>,
     on_reply: Rc<dyn Fn(WorkerMessage)>,
 ) -> Closure<dyn FnMut(MessageEvent)> {
     Closure::new(move |event: MessageEvent| {
         let data = event.data();
-        if data.as_string().is_some_and(|text| text == READY) {
+        let signal = data.as_string().and_then(|text| WorkerSignal::parse(&text));
+        if signal == Some(WorkerSignal::Ready) {
             if let Err(why) = flush(&worker, &phase) {
                 fail(&worker, &phase, &*on_reply, why);
             }
+        } else if let Some(answered) = signal {
+            Slot::answered(&me, answered);
         } else if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
             on_reply(Ok(bytes.to_vec()));
         } else {
@@ -240,9 +272,4 @@ fn error_message(event: &Event, glue_url: &str) -> String {
         (text, file) if file.is_empty() => format!("worker {glue_url}: {text}"),
         (text, file) => format!("worker {glue_url}: {text} ({file}:{})", error.lineno()),
     }
-}
-
-/// `context: <the JS error's message>`.
-fn describe(context: &str, error: &JsValue) -> String {
-    format!("{context}: {}", message(error))
 }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use crate::core::search::{search, Found, SearchSpec};
 use crate::protocol::search::{shard_groups, SearchReply, SearchRequest};
 use crate::ui::workers::ahead::SEARCH_WORKER;
-use crate::ui::workers::pool::{now_ms, performance_mark};
+use crate::ui::workers::start::{now_ms, performance_mark};
 use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 
 /// The signals a search reports into.

@@ -8,7 +8,7 @@ use crate::protocol::sim::{
     assemble, chunk_level, combine_shards, join_second_round, levels_total, second_round_jobs, Job,
     SecondRoundPart, SimResult,
 };
-use crate::ui::workers::pool::now_ms;
+use crate::ui::workers::start::now_ms;
 
 /// A request: its number and what it simulates (derived once from the page's state, see
 /// `state::Inputs::sim_plan`; every job of the request carries it).

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 use crate::ui::workers::ahead::adopt;
 use crate::ui::workers::compiled::WorkerBin;
-use crate::ui::workers::pool::{pool_size, ModuleWorker, WorkerMessage};
+use crate::ui::workers::pool::{ModuleWorker, WorkerMessage};
+use crate::ui::workers::start::pool_size;
 
 /// What a pool's handler hears.
 pub enum PoolEvent<R> {
