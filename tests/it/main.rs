@@ -56,5 +56,5 @@ mod state;
 mod triangle_marker;
 mod url_flags;
 mod wasm_prebuild;
-mod worker_signal;
 mod what_if;
+mod worker_signal;

@@ -26,8 +26,19 @@ fn ready_keeps_the_text_workers_started_ahead_wait_for() {
 #[test]
 fn strings_that_are_not_a_signal_are_refused() {
     for text in [
-        "", "Ready", "ready ", "answered", "answered ", "answered 5", "answered 5 ", "answered 5 4 3",
-        "answered -5 4", "answered 5.0 4", "answered five 4", " answered 5 4", "answered  5 4",
+        "",
+        "Ready",
+        "ready ",
+        "answered",
+        "answered ",
+        "answered 5",
+        "answered 5 ",
+        "answered 5 4 3",
+        "answered -5 4",
+        "answered 5.0 4",
+        "answered five 4",
+        " answered 5 4",
+        "answered  5 4",
     ] {
         assert_eq!(WorkerSignal::parse(text), None, "{text:?}");
     }
@@ -35,7 +46,8 @@ fn strings_that_are_not_a_signal_are_refused() {
 
 #[test]
 fn only_an_answer_whose_memory_grew_asks_for_a_fresh_worker() {
-    let answered = |memory_bytes, start_memory_bytes| WorkerSignal::Answered { memory_bytes, start_memory_bytes };
+    let answered =
+        |memory_bytes, start_memory_bytes| WorkerSignal::Answered { memory_bytes, start_memory_bytes };
     assert!(answered(1_507_328, 1_441_792).grew());
     assert!(!answered(1_441_792, 1_441_792).grew());
     assert!(!answered(0, 1_441_792).grew());

@@ -132,7 +132,8 @@ impl Slot {
         let (me, posts) = (me.clone(), slot.posts.get());
         set_timeout(
             move || {
-                if let Some(slot) = me.upgrade().filter(|s| s.posts.get() == posts && s.in_flight.get() == 0) {
+                if let Some(slot) = me.upgrade().filter(|s| s.posts.get() == posts && s.in_flight.get() == 0)
+                {
                     slot.replace(&me);
                 }
             },

@@ -17,8 +17,8 @@ use crate::protocol::sim::{
 };
 use crate::state::Inputs;
 use crate::ui::workers::ahead::SIM_WORKER;
-use crate::ui::workers::start::{now_ms, performance_mark};
 use crate::ui::workers::sim_flight::{Ask, Flight};
+use crate::ui::workers::start::{now_ms, performance_mark};
 use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
 use crate::view::format::thousands;
 
