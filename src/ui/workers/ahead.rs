@@ -106,7 +106,7 @@ mod starting {
     use web_sys::{Event, MessageEvent, Worker};
 
     use super::{drop_waiting, entry_of, field, set_field, waiting, WorkerBin, SEARCH_WORKER, SIM_WORKER};
-    use crate::protocol::codec::READY;
+    use crate::protocol::codec::WorkerSignal;
     use crate::protocol::panel::PanelKind;
     use crate::ui::workers::compiled::compiled_module;
     use crate::ui::workers::start::{boot_message, create_worker, has_no_worker, pool_size};
@@ -172,7 +172,9 @@ mod starting {
         waiting(name).push(&entry);
         let noted = entry.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            if event.data().as_string().as_deref() == Some(READY) {
+            if event.data().as_string().and_then(|text| WorkerSignal::parse(&text))
+                == Some(WorkerSignal::Ready)
+            {
                 set_field(&noted, "ready", &JsValue::TRUE);
             }
         });
