@@ -34,8 +34,8 @@ pub use interactivity::{
 };
 pub use legend::{legend_and_plot, LegendItem, MarkerShape};
 pub use marks::{
-    batch_series, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee, sweep_series,
-    vertical_marker, vertical_marker_on, NO_GOODPUT_NOTE,
+    band_label, batch_series, draw_band, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee,
+    sweep_series, vertical_marker, vertical_marker_on, NO_GOODPUT_NOTE,
 };
 pub use placement_attainment::{draw_placement_attainment_chart, nearest_point, PlacementCurve};
 pub use rate::{draw_rate_chart, draw_rate_chart_held, draw_rate_chart_marked};

@@ -141,3 +141,30 @@ pub fn draw_note<DB: DrawingBackend>(
     chart.draw_series(std::iter::once(element))?;
     Ok(())
 }
+
+/// The likely range as a shaded band under the curves: each point's (low, high) from `bounds`, the
+/// lows left to right and the highs back.
+pub fn draw_band<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    points: &[BatchPoint],
+    bounds: impl Fn(&BatchPoint) -> (f64, f64),
+    color: RGBColor,
+) -> DrawResult<DB> {
+    let lows = points.iter().map(|pt| (f64::from(pt.batch), bounds(pt).0));
+    let highs = points.iter().rev().map(|pt| (f64::from(pt.batch), bounds(pt).1));
+    let outline: Vec<(f64, f64)> = lows.chain(highs).collect();
+    chart.draw_series(std::iter::once(Polygon::new(outline, color.mix(BAND_OPACITY).filled())))?;
+    Ok(())
+}
+
+/// The band's fill opacity: the curve stays legible over it.
+const BAND_OPACITY: f64 = 0.16;
+
+/// The band's legend label for a coverage word ("fitted", "transferred", "not measured").
+pub fn band_label(word: &str) -> &'static str {
+    match word {
+        "fitted" => "Likely range (fitted)",
+        "transferred" => "Likely range (transferred)",
+        _ => "Likely range (not measured)",
+    }
+}

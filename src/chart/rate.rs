@@ -7,8 +7,8 @@ use plotters::prelude::*;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::hold::HeldEnds;
 use super::{
-    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,
-    ChartStyle, DrawResult, LegendItem,
+    axis_top, band_label, batch_axes, batch_series as series, draw_band, draw_dashed, legend_and_plot,
+    mark_knee, pool_shade_legend, ChartStyle, DrawResult, LegendItem,
 };
 use crate::core::curves::Curves;
 use crate::core::goodput::BatchPoint;
@@ -48,6 +48,9 @@ pub fn draw_rate_chart_held<DB: DrawingBackend>(
         LegendItem::solid("Throughput (req/s)", p.throughput),
         LegendItem::solid("Goodput (req/s meeting TPOT and TTFT)", p.goodput),
     ];
+    if let Some(r) = curves.range {
+        legend.push(LegendItem::solid(band_label(r.coverage.word()), p.throughput));
+    }
     if realistic {
         legend.push(LegendItem::dashed("Ideal throughput", p.throughput));
         legend.push(LegendItem::dashed("Ideal goodput", p.goodput));
@@ -55,7 +58,9 @@ pub fn draw_rate_chart_held<DB: DrawingBackend>(
     legend.extend(pool_shade_legend(curves, style));
     let plot = legend_and_plot(root, &legend, style)?;
     let all_points = curves.points.iter().chain(&curves.ideal_points);
-    let y_max = held.y_or(axis_top(all_points.map(|pt| pt.throughput_req_per_s)));
+    let band_top =
+        curves.range.iter().flat_map(|r| curves.points.iter().map(|pt| r.rate(pt.throughput_req_per_s).1));
+    let y_max = held.y_or(axis_top(all_points.map(|pt| pt.throughput_req_per_s).chain(band_top)));
     let mut chart = batch_axes(&plot, curves, y_max, "Requests/s", style)?;
     if !style.layer.has_over() {
         return Ok(ChartFrame::of(&chart));
@@ -64,6 +69,9 @@ pub fn draw_rate_chart_held<DB: DrawingBackend>(
         let ideal = &curves.ideal_points;
         draw_dashed(&mut chart, series(ideal, |pt| pt.throughput_req_per_s), p.throughput, style)?;
         draw_dashed(&mut chart, series(ideal, |pt| pt.goodput_req_per_s), p.goodput, style)?;
+    }
+    if let Some(r) = curves.range {
+        draw_band(&mut chart, &curves.points, |pt| r.rate(pt.throughput_req_per_s), p.throughput)?;
     }
     let throughput = series(&curves.points, |pt| pt.throughput_req_per_s);
     chart.draw_series(LineSeries::new(throughput, style.stroke(p.throughput, 2.5)))?;

@@ -11,8 +11,8 @@ use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::hold::HeldEnds;
 use super::references;
 use super::{
-    axis_top, batch_axes, batch_series as series, draw_dashed, legend_and_plot, mark_knee, pool_shade_legend,
-    BatchChart, ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
+    axis_top, band_label, batch_axes, batch_series as series, draw_band, draw_dashed, legend_and_plot,
+    mark_knee, pool_shade_legend, BatchChart, ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
 };
 use crate::core::curves::Curves;
 use crate::core::fit::MeasuredOverlay;
@@ -57,8 +57,11 @@ pub fn draw_step_chart_held<DB: DrawingBackend>(
     let ideal = curves.ideal_points.iter().map(|pt| pt.step.step_s);
     let measured = curves.measured.iter().flat_map(measured_values);
     let published = curves.references.iter().filter(|r| r.batch <= curves.axis_max_batch).map(|r| r.tpot_s);
+    let band_top =
+        curves.range.iter().flat_map(|r| curves.points.iter().map(|pt| r.time_s(pt.step.step_s).1));
     let y_max = held.y_or(axis_top(
         terms
+            .chain(band_top)
             .chain(ideal)
             .chain(measured)
             .chain(published)
@@ -72,6 +75,11 @@ pub fn draw_step_chart_held<DB: DrawingBackend>(
     if !curves.ideal_points.is_empty() {
         let ideal_step = series(&curves.ideal_points, |pt| s_to_ms(pt.step.step_s));
         draw_dashed(&mut chart, ideal_step, p.step_total, style)?;
+    }
+    if let Some(r) = curves.range {
+        let bounds =
+            |pt: &BatchPoint| (s_to_ms(r.time_s(pt.step.step_s).0), s_to_ms(r.time_s(pt.step.step_s).1));
+        draw_band(&mut chart, &curves.points, bounds, p.step_total)?;
     }
     let memory = series(&curves.points, |pt| s_to_ms(pt.step.memory_s));
     chart.draw_series(LineSeries::new(memory, style.stroke(p.memory, 3.0)))?;
@@ -142,6 +150,9 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
         items.push(LegendItem::solid("Time per output token (draft + verify) / E", p.step_total));
     } else if with_total {
         items.push(LegendItem::solid("Step time (total)", p.step_total));
+    }
+    if let Some(r) = curves.range {
+        items.push(LegendItem::solid(band_label(r.coverage.word()), p.step_total));
     }
     if !curves.ideal_points.is_empty() {
         items.push(LegendItem::dashed("Ideal step time", p.step_total));

@@ -7,14 +7,17 @@
 //!
 //! - every kernel group (GEMMs, decode attention, prefill attention) reads at an achieved fraction of
 //!   peak HBM bandwidth and multiplies at an achieved fraction of the tensor peak: time =
-//!   max(bytes / (bw x f_memory), FLOPs / (peak x f_compute));
+//!   max(bytes / (bw x f_memory), FLOPs / (peak x f_compute)); measured, each fraction stays under the
+//!   GPU's published streaming-read or large-GEMM ceiling ([`bounds`]);
 //! - a per-step overhead (scheduler, sampling, the step's launch), per engine;
 //! - a per-layer overhead x layers (the launches and small operators every layer runs: norms, rotary
-//!   embedding, activation, residual adds, MoE routing);
-//! - each of the two all-reduces per layer under TP costs latency + bytes / link bandwidth.
+//!   embedding, activation, residual adds, MoE routing), per software stack (CUDA, ROCm), plus with
+//!   8-bit or smaller weights the activations' quantization, a fixed cost per layer;
+//! - each of the two all-reduces per layer under TP costs the link's measured latency + bytes / link
+//!   bandwidth (the latency is priced from the GPU's interconnect, never fitted).
 //!
-//! Assumptions: the fractions depend on the GPU, the kernel group and (for GEMMs) on dense against MoE
-//! weights and 16-bit against 8-bit-or-less weights, not on the batch; the overheads do not depend on
+//! Assumptions: the fractions depend on the GPU and the kernel group (dense against MoE GEMMs, GQA
+//! against MLA attention), not on the batch or the weight precision; the overheads do not depend on
 //! the batch or the context; the collective latency does not depend on TP (small all-reduces on one
 //! node are one-shot); the all-reduce's bytes move at the datasheet's link bandwidth.
 //!
@@ -22,6 +25,9 @@
 //! carries; what reads a scenario sits in the submodules above it: the slots it uses
 //! ([`transfer::scenario_slots`]) and the terms its steps pay ([`terms::cost_terms`]).
 
+pub mod bounds;
+pub mod coverage;
+pub mod crossval;
 pub mod fit;
 mod nnls;
 pub mod predict;
@@ -29,12 +35,14 @@ pub mod predict;
 #[rustfmt::skip]
 pub mod profile;
 pub mod published;
+pub mod range;
 pub mod references;
 pub mod render;
 pub mod report;
 pub mod summary;
 pub mod terms;
 pub mod transfer;
+pub mod unknowns;
 
 use serde::{Deserialize, Serialize};
 
@@ -192,36 +200,28 @@ impl CostTerms {
     }
 }
 
-/// Which per-GPU term of the measured profile a scenario's step uses.
+/// Which per-GPU term of the measured profile a scenario's step uses: an achieved fraction of peak
+/// HBM bandwidth for one kind of kernel group, or of the tensor peak. Weight precision is not a slot:
+/// 8-bit and smaller weights read at the dense GEMMs' fraction and pay the activations' quantization as
+/// a fixed cost per layer ([`transfer::Profile::quantize_layer_s`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Slot {
-    /// Dense GEMMs' memory fraction with 16-bit weights.
-    GemmDense16,
-    /// Dense GEMMs' memory fraction with 8-bit or smaller weights (FP8; INT4 and FP4 assumed alike).
-    GemmDense8,
+    /// Dense GEMMs' memory fraction.
+    GemmDense,
     /// MoE grouped GEMMs' memory fraction (the whole GEMM group of an MoE model).
     GemmMoe,
     /// Decode attention's memory fraction, grouped-query attention.
     AttentionGqa,
     /// Decode attention's memory fraction, multi-head latent attention.
     AttentionMla,
-    /// The tensor-core fraction every compute-bound group reaches.
+    /// The tensor-core fraction every compute-bound group reaches (prefill's GEMMs above all).
     Compute,
-    /// An all-reduce call's latency, in s.
-    CollectiveLatency,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 7] = [
-        Slot::GemmDense16,
-        Slot::GemmDense8,
-        Slot::GemmMoe,
-        Slot::AttentionGqa,
-        Slot::AttentionMla,
-        Slot::Compute,
-        Slot::CollectiveLatency,
-    ];
-    pub const COUNT: usize = 7;
+    pub const ALL: [Slot; 5] =
+        [Slot::GemmDense, Slot::GemmMoe, Slot::AttentionGqa, Slot::AttentionMla, Slot::Compute];
+    pub const COUNT: usize = 5;
 
     pub fn index(self) -> usize {
         self as usize
@@ -230,33 +230,34 @@ impl Slot {
     /// What the slot is, for the page.
     pub fn label(self) -> &'static str {
         match self {
-            Slot::GemmDense16 => "dense GEMMs, 16-bit weights (HBM fraction)",
-            Slot::GemmDense8 => "dense GEMMs, 8-bit or smaller weights (HBM fraction)",
+            Slot::GemmDense => "dense GEMMs (HBM fraction)",
             Slot::GemmMoe => "MoE grouped GEMMs (HBM fraction)",
             Slot::AttentionGqa => "decode attention, GQA (HBM fraction)",
             Slot::AttentionMla => "decode attention, MLA (HBM fraction)",
             Slot::Compute => "compute-bound groups (tensor-peak fraction)",
-            Slot::CollectiveLatency => "all-reduce latency per call",
         }
     }
 
-    /// The slot a value is borrowed from when no GPU of the data has this one (then the ideal).
-    pub fn sibling(self) -> Option<Slot> {
-        match self {
-            Slot::GemmDense16 => Some(Slot::GemmDense8),
-            Slot::GemmDense8 => Some(Slot::GemmDense16),
-            Slot::GemmMoe => Some(Slot::GemmDense8),
-            Slot::AttentionGqa => Some(Slot::AttentionMla),
-            Slot::AttentionMla => Some(Slot::AttentionGqa),
-            Slot::Compute | Slot::CollectiveLatency => None,
+    /// A compute fraction (bounded by the GEMM ceiling) rather than a memory one.
+    pub fn is_compute(self) -> bool {
+        self == Slot::Compute
+    }
+
+    /// The published ceiling this slot's fraction is held under on `gpu_id` ([`bounds`]).
+    pub fn ceiling(self, gpu_id: &str) -> bounds::Sourced {
+        if self.is_compute() {
+            bounds::gemm_ceiling(gpu_id)
+        } else {
+            bounds::memory_ceiling(gpu_id)
         }
     }
 
-    /// The value of this slot on the ideal roofline.
-    pub fn ideal(self) -> f64 {
-        match self {
-            Slot::CollectiveLatency => 0.0,
-            _ => 1.0,
+    /// The value this slot is held at on `gpu_id` where the data do not identify it ([`bounds`]).
+    pub fn prior(self, gpu_id: &str) -> f64 {
+        if self.is_compute() {
+            bounds::compute_prior(gpu_id)
+        } else {
+            bounds::memory_prior(gpu_id)
         }
     }
 }

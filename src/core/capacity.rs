@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::calibration::range::{likely_range, LikelyRange};
 use super::placement::{chunked_best, disaggregated, Binds, Disaggregated, Percentile, PlacementMode, Split};
 use super::scenario::Scenario;
 
@@ -135,4 +136,22 @@ pub fn gpus_for(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -> u32 {
 /// `rate_req_per_s` requests of `output_tokens` each: usd_per_hour / (rate x output x 3600) x 1e6.
 pub fn usd_per_million_tokens(usd_per_hour: f64, rate_req_per_s: f64, output_tokens: u32) -> f64 {
     usd_per_hour / (rate_req_per_s * f64::from(output_tokens) * S_PER_HOUR) * 1e6
+}
+
+/// The GPUs a plan needs at both ends of the measured engines' likely range (every step
+/// [`LikelyRange::low`] and [`LikelyRange::high`] times as long: [`LikelyRange::scaled`]), with the
+/// range; `None` off the measured engines. An end with no plan (no rate meets both targets when
+/// steps are that slow) is `None`.
+pub fn gpus_range(
+    scenario: &Scenario,
+    placing: &Placing,
+    rate_req_per_s: f64,
+    usd_per_gpu_hour: f64,
+) -> Option<(LikelyRange, Option<u32>, Option<u32>)> {
+    let range = likely_range(scenario)?;
+    let at = |factor: f64| {
+        capacity_plan(&LikelyRange::scaled(scenario, factor), placing, rate_req_per_s, usd_per_gpu_hour)
+            .map(|p| p.gpus)
+    };
+    Some((range, at(range.low), at(range.high)))
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::calibration::range::{likely_range, LikelyRange};
 use super::calibration::references::{references, Reference};
 use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
 use super::goodput::{evaluate, BatchPoint};
@@ -48,6 +49,9 @@ pub struct Curves {
     /// Published measurements of this model on this GPU, weight precision and TP, each with the
     /// scenario's cost model's prediction (both batch charts draw them).
     pub references: Vec<Reference>,
+    /// The measured engines' likely range around the calibrated curves (the charts shade it); `None`
+    /// under any other cost model.
+    pub range: Option<LikelyRange>,
 }
 
 /// axis = round_up(1.15 x max(128, 2 x reachable knee, pool)), capped at [`MAX_AXIS_BATCH`]: a
@@ -151,5 +155,6 @@ pub fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: 
         tp: scenario.tp,
         measured: None,
         references: references(scenario),
+        range: likely_range(scenario),
     }
 }

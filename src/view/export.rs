@@ -2,11 +2,13 @@
 //! as CSV with the page's printed values under unit-bearing headers, and file names that say the
 //! scenario. Pure, so native tests check it; the browser half is `ui::export`.
 
+use crate::core::calibration::range::likely_range;
 use crate::core::roofline::{analyze, Precision};
 use crate::core::sim::{Counting, LoadMode, RatePoint, SeedBand, Sweep};
 use crate::core::table::{batch_table, BatchRow};
 use crate::state::fields::{MBU, OVERHEAD, TPOT};
 use crate::state::Inputs;
+use crate::view::format::calibration::range_ms;
 use crate::view::format::{gb, ms, ms_or_dash, percent, req_per_s, significant, thousands, yes_no};
 
 /// Every file name starts with this.
@@ -92,10 +94,24 @@ pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> Str
 /// The batch table the page shows for `inputs`, as CSV ([`batch_table_csv`]): what the table's
 /// CSV button downloads. The lazy module computes it from the page's state, so the page's
 /// module carries no CSV writer.
+/// Under the measured engines a "Step time, likely range (ms)" column follows the step time.
 pub fn table_csv(inputs: &Inputs) -> String {
-    let scenario = inputs.scenario;
-    batch_table_csv(&batch_table(&scenario, &analyze(&scenario)), scenario.tp > 1, scenario.prefix.active())
+    let s = inputs.scenario;
+    let rows = batch_table(&s, &analyze(&s));
+    let (per_gpu, prefix_on) = (s.tp > 1, s.prefix.active());
+    let Some(range) = likely_range(&s) else { return batch_table_csv(&rows, per_gpu, prefix_on) };
+    let mut headers = batch_table_headers(per_gpu, prefix_on);
+    headers.insert(2, RANGE_HEADER);
+    let body = rows.iter().map(|r| {
+        let mut cells = batch_row_cells(r, per_gpu);
+        cells.insert(2, range_ms(&range, r.point.step.step_s));
+        cells
+    });
+    write_csv(&headers, body)
 }
+
+/// The likely-range column's CSV header.
+pub const RANGE_HEADER: &str = "Step time, likely range (ms)";
 
 /// The simulator data table's headers, as the page prints them (with units).
 pub fn sim_table_headers(load: LoadMode, counting: Counting) -> Vec<String> {

@@ -10,6 +10,8 @@ mod batch_chart_view;
 mod batch_table;
 mod bound_controls;
 mod calibration;
+mod calibration_bounds;
+mod calibration_crossval;
 mod calibration_panels;
 mod calibration_references;
 mod calibration_summary;

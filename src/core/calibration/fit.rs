@@ -1,188 +1,133 @@
-//! The measured profile's fit: the cost model's terms that best predict the published TPOTs, by a
-//! procedure, never by hand (`cargo run --bin calibrate` runs it on `data/calibration.csv` and writes
-//! `profile.rs`; `tests/it/calibration.rs` fails when the shipped profile differs from what it gives).
+//! The measured profile's fit: the cost model's terms that best predict the published TPOTs within
+//! their published bounds, by a procedure, never by hand (`cargo run --bin calibrate` runs it on
+//! `data/calibration.csv` and writes `profile.rs`; `tests/it/calibration.rs` fails when the shipped
+//! profile differs from what it gives).
 //!
-//! Unknowns: the per-layer overhead (one for every GPU), each engine's per-step overhead (SGLang's 0
-//! by convention: the data, one model per GPU, cannot tell a per-step cost from a per-layer one, so
-//! the common part is the per-layer term and the per-step term is what an engine adds), and for each
-//! GPU the slots its rows use ([`Slot`]): memory fractions as u = 1 / f >= 1, the compute fraction the
-//! same way, the all-reduce latency >= 0. The objective is the sum of squared relative TPOT errors
-//! over the rows [`UseClass::fitted`] selects, each predicted by [`predicted_tpot_s`]. The step is
-//! linear in every unknown while each kernel group keeps its bound, so the fit is projected
-//! Gauss-Newton: linearize at the current terms (finite differences, exact on a linear piece), solve
-//! the bounded least squares by NNLS, repeat until nothing moves (at most 60 rounds). A slot whose
-//! column is zero at the end (no row's time depends on it: a compute fraction where every group is
-//! memory-bound) is left out of the profile, so the transfer rule fills it.
+//! Unknowns, each >= 0: the per-layer overhead of each software stack the rows run on, the
+//! quantization cost per layer of 8-bit-or-smaller weights, each engine's per-step overhead (SGLang's
+//! 0 by convention: one model per GPU cannot tell a per-step cost from a per-layer one, so the common
+//! part is per layer and the per-step term is what an engine adds), and for each GPU the slots its
+//! rows use ([`Slot`]) as u = 1 / fraction = 1 / ceiling + x: a fraction never exceeds the GPU's
+//! published ceiling ([`super::bounds`]). All-reduce latencies are priced from the link, not fitted.
+//!
+//! The objective is the sum of squared relative TPOT errors over the rows [`UseClass::fitted`]
+//! selects, each predicted by [`predicted_tpot_s`], plus one row per term with a prior (the
+//! per-layer overheads, the fractions): [`PRIOR_WEIGHT`](super::bounds::PRIOR_WEIGHT) x (term / prior - 1). The step is linear in
+//! every unknown while each kernel group keeps its bound, so the fit is projected Gauss-Newton:
+//! linearize at the current terms (finite differences, exact on a linear piece), solve the bounded
+//! least squares by NNLS, repeat until nothing moves (at most 60 rounds). Then the Jacobian says
+//! which terms the data identify ([`identified`]): a term whose change by its prior's size moves the
+//! rows' TPOTs by less than [`IDENTIFY_MIN`] (root of the summed squares) is held at its prior, and the
+//! fit runs again without it, until no more terms are held.
+//!
+//! [`UseClass::fitted`]: super::published::UseClass::fitted
 
-use super::nnls::{nnls, Matrix};
-use super::predict::{predicted_tpot_s, scenario_of};
+use super::predict::scenario_of;
 use super::published::PublishedPoint;
 use super::transfer::scenario_slots;
-use super::transfer::{GpuProfile, Profile};
+use super::unknowns::{candidate, linearized, scaled_nnls};
 use super::{CostModel, Engine, Slot};
+use crate::core::calibration::bounds::Family;
 
-/// The fitted terms (an owned [`Profile`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fitted {
-    pub layer_overhead_s: f64,
-    pub engine_step_overhead_s: [f64; 3],
-    pub gpus: Vec<GpuProfile>,
-    /// Gauss-Newton rounds run.
-    pub rounds: usize,
-}
+pub use super::published::fitted_rows;
+pub use super::unknowns::{predict_with, Fitted, Param, TermReport};
 
-impl Fitted {
-    pub fn profile(&self) -> Profile<'_> {
-        Profile {
-            layer_overhead_s: self.layer_overhead_s,
-            engine_step_overhead_s: self.engine_step_overhead_s,
-            gpus: &self.gpus,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Param {
-    Layer,
-    Engine(Engine),
-    Gpu(&'static str, Slot),
-}
-
-impl Param {
-    /// A finite-difference step of the unknown's own scale.
-    fn step(self) -> f64 {
-        match self {
-            Param::Gpu(_, s) if s != Slot::CollectiveLatency => 1e-3,
-            _ => 1e-6,
-        }
-    }
-}
-
-/// The rows the fit uses: TPOT at a known concurrency, on preset models and GPUs.
-pub fn fitted_rows(points: &[PublishedPoint]) -> Vec<&PublishedPoint> {
-    points
-        .iter()
-        .filter(|p| p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some())
-        .filter(|p| scenario_of(p, CostModel::Ideal).is_some())
-        .collect()
-}
+/// A term is identified when moving it by its prior's size moves the fitted rows' relative TPOTs by
+/// at least this much (the root of their summed squares).
+pub const IDENTIFY_MIN: f64 = 0.05;
 
 fn params_of(rows: &[&PublishedPoint]) -> Vec<Param> {
-    let mut params = vec![Param::Layer];
+    let mut params = Vec::new();
     let mut add = |p: Param| {
         if !params.contains(&p) {
             params.push(p);
         }
     };
     for row in rows {
+        add(Param::Layer(Family::of(row.gpu_id).stack()));
         if row.engine != Engine::Sglang {
             add(Param::Engine(row.engine));
         }
         let Some(s) = scenario_of(row, CostModel::Ideal) else { continue };
+        if super::transfer::quantized(s.weight_precision) {
+            add(Param::Quantize);
+        }
         let (gemm, attention) = scenario_slots(&s);
         for slot in [gemm, attention, Slot::Compute] {
             add(Param::Gpu(row.gpu_id, slot));
         }
-        if row.tp > 1 {
-            add(Param::Gpu(row.gpu_id, Slot::CollectiveLatency));
-        }
     }
     params
-}
-
-/// The profile the unknowns `x` stand for; `keep[k]` false leaves a GPU slot out.
-fn candidate(params: &[Param], x: &[f64], keep: &[bool]) -> Fitted {
-    let mut fitted =
-        Fitted { layer_overhead_s: 0.0, engine_step_overhead_s: [0.0; 3], gpus: Vec::new(), rounds: 0 };
-    for (k, &param) in params.iter().enumerate() {
-        match param {
-            Param::Layer => fitted.layer_overhead_s = x[k],
-            Param::Engine(e) => fitted.engine_step_overhead_s[e.index()] = x[k],
-            Param::Gpu(id, slot) => {
-                let value = if slot == Slot::CollectiveLatency { x[k] } else { 1.0 / (1.0 + x[k]) };
-                let at = match fitted.gpus.iter().position(|g| g.gpu_id == id) {
-                    Some(i) => i,
-                    None => {
-                        fitted.gpus.push(GpuProfile { gpu_id: id, slots: [None; Slot::COUNT] });
-                        fitted.gpus.len() - 1
-                    }
-                };
-                if keep[k] {
-                    fitted.gpus[at].slots[slot.index()] = Some(value);
-                }
-            }
-        }
-    }
-    fitted
-}
-
-/// The TPOT `profile` predicts for `row` with the row's engine, in s (0 off the presets).
-pub fn predict_with(profile: &Profile, row: &PublishedPoint) -> f64 {
-    let Some(s) = scenario_of(row, CostModel::Ideal) else { return 0.0 };
-    let terms = profile.terms(&s, row.engine);
-    predicted_tpot_s(row, CostModel::Terms(terms)).unwrap_or(0.0)
 }
 
 /// Fits the profile to `points` (see the module's procedure).
 pub fn fit(points: &[PublishedPoint]) -> Fitted {
     let rows = fitted_rows(points);
     let params = params_of(&rows);
-    let mut x = vec![0.0; params.len()];
+    let at_prior = |k: usize| params[k].prior_u().map_or(0.0, |u| (u - params[k].offset()).max(0.0));
+    let mut held = vec![false; params.len()];
+    let mut x: Vec<f64> = (0..params.len()).map(at_prior).collect();
     let mut rounds = 0;
-    while rounds < 60 {
-        rounds += 1;
-        let (a, b) = linearized(&rows, &params, &x);
+    loop {
+        rounds += gauss_newton(&rows, &params, &held, &mut x);
+        let sensitivity = sensitivities(&rows, &params, &x, &held);
+        let newly: Vec<usize> = (0..params.len())
+            .filter(|&k| !held[k] && params[k].prior_u().is_some() && sensitivity[k] < IDENTIFY_MIN)
+            .collect();
+        if newly.is_empty() {
+            let mut fitted = candidate(&params, &x, &held);
+            fitted.report = report(&params, &x, &held, &sensitivity);
+            fitted.rounds = rounds;
+            return fitted;
+        }
+        for k in newly {
+            held[k] = true;
+            x[k] = at_prior(k);
+        }
+    }
+}
+
+/// Projected Gauss-Newton on the free unknowns (held ones stay put); the rounds it ran.
+fn gauss_newton(rows: &[&PublishedPoint], params: &[Param], held: &[bool], x: &mut [f64]) -> usize {
+    let free: Vec<usize> = (0..params.len()).filter(|&k| !held[k]).collect();
+    for round in 1..=60 {
+        let (a, b) = linearized(rows, params, x, held, &free, true);
         let z = scaled_nnls(a, &b);
-        let moved = z.iter().zip(&x).zip(&params).any(|((z, x), p)| (z - x).abs() > 1e-6 * p.step());
-        x = z;
+        let moved = free.iter().zip(&z).any(|(&k, z)| (z - x[k]).abs() > 1e-6 * params[k].step());
+        for (&k, z) in free.iter().zip(z) {
+            x[k] = z;
+        }
         if !moved {
-            break;
+            return round;
         }
     }
-    let (a, _) = linearized(&rows, &params, &x);
-    let keep: Vec<bool> = (0..params.len()).map(|k| (0..a.rows).any(|r| a.at(r, k) != 0.0)).collect();
-    let keep: Vec<bool> = keep.iter().zip(&params).map(|(&k, p)| k || !matches!(p, Param::Gpu(..))).collect();
-    Fitted { rounds, ..candidate(&params, &x, &keep) }
+    60
 }
 
-/// The relative-error system at `x`: A = J / measured, b = (measured - pred + J x) / measured.
-fn linearized(rows: &[&PublishedPoint], params: &[Param], x: &[f64]) -> (Matrix, Vec<f64>) {
-    let all = vec![true; params.len()];
-    let at = |x: &[f64]| -> Vec<f64> {
-        let c = candidate(params, x, &all);
-        rows.iter().map(|r| predict_with(&c.profile(), r)).collect()
-    };
-    let base = at(x);
-    let mut a = Matrix { rows: rows.len(), cols: params.len(), data: vec![0.0; rows.len() * params.len()] };
-    for (k, p) in params.iter().enumerate() {
-        let mut moved = x.to_vec();
-        moved[k] += p.step();
-        for (r, v) in at(&moved).iter().enumerate() {
-            a.data[r * params.len() + k] = (v - base[r]) / p.step();
-        }
-    }
-    let mut b = vec![0.0; rows.len()];
-    for (r, row) in rows.iter().enumerate() {
-        let measured = row.tpot_s.unwrap_or(1.0);
-        let jx: f64 = (0..params.len()).map(|k| a.at(r, k) * x[k]).sum();
-        b[r] = (measured - base[r] + jx) / measured;
-        for k in 0..params.len() {
-            a.data[r * params.len() + k] /= measured;
-        }
-    }
-    (a, b)
+/// Each unknown's sensitivity: the norm of its Jacobian column over the data rows (no priors) times
+/// its prior's size in u-space (0 for a term without a prior).
+fn sensitivities(rows: &[&PublishedPoint], params: &[Param], x: &[f64], held: &[bool]) -> Vec<f64> {
+    let all: Vec<usize> = (0..params.len()).collect();
+    let (a, _) = linearized(rows, params, x, held, &all, false);
+    (0..params.len())
+        .map(|k| {
+            let norm = (0..a.rows).map(|r| a.at(r, k).powi(2)).sum::<f64>().sqrt();
+            norm * params[k].prior_u().unwrap_or(0.0)
+        })
+        .collect()
 }
 
-/// NNLS with every column scaled to unit length (and the solution scaled back).
-fn scaled_nnls(mut a: Matrix, b: &[f64]) -> Vec<f64> {
-    let norms: Vec<f64> = (0..a.cols)
-        .map(|c| (0..a.rows).map(|r| a.at(r, c).powi(2)).sum::<f64>().sqrt())
-        .map(|n| if n > 0.0 { n } else { 1.0 })
-        .collect();
-    for r in 0..a.rows {
-        for c in 0..a.cols {
-            a.data[r * a.cols + c] /= norms[c];
-        }
-    }
-    nnls(&a, b).iter().zip(&norms).map(|(x, n)| x / n).collect()
+fn report(params: &[Param], x: &[f64], held: &[bool], sensitivity: &[f64]) -> Vec<TermReport> {
+    (0..params.len())
+        .map(|k| {
+            let p = params[k];
+            TermReport {
+                param: p,
+                value: p.value(p.offset() + x[k]),
+                prior: p.prior_u().map(|u| p.value(u)),
+                sensitivity: sensitivity[k],
+                held: held[k],
+            }
+        })
+        .collect()
 }

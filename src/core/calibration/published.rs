@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Engine;
 use crate::core::precision::Precision;
+use crate::core::presets::{gpu_by_id, model_by_id};
 use crate::core::scenario::Scenario;
 pub use data::POINTS;
 
@@ -81,5 +82,14 @@ pub fn matching(scenario: &Scenario) -> Vec<usize> {
                 && p.weight_precision == scenario.weight_precision
                 && p.tp == scenario.tp
         })
+        .collect()
+}
+
+/// The rows the fit uses: TPOT at a known concurrency, on preset models and GPUs.
+pub fn fitted_rows(points: &[PublishedPoint]) -> Vec<&PublishedPoint> {
+    points
+        .iter()
+        .filter(|p| p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some())
+        .filter(|p| model_by_id(p.model_id).is_some() && gpu_by_id(p.gpu_id).is_some())
         .collect()
 }

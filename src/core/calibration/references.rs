@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::predict::predicted_tpot_s;
 use super::published::{matching, PublishedPoint, POINTS};
+use super::CostModel;
 use crate::core::scenario::Scenario;
 
 /// One published point against the model.
@@ -22,6 +23,9 @@ pub struct Reference {
     /// Measured output tokens/s per GPU (the run's total over its GPUs; batch / TPOT / TP when the
     /// source gives no throughput).
     pub tokens_per_s_per_gpu: f64,
+    /// Under the measured engines, the run's engine is not the one the page chose (it is predicted
+    /// with its own engine's terms, so its error compares like with like).
+    pub other_engine: bool,
 }
 
 impl Reference {
@@ -40,15 +44,20 @@ impl Reference {
     }
 }
 
-/// The references for `scenario`, predicted under its own cost model, in the data's order. Only
-/// points with a TPOT at a known concurrency are drawn (ceilings have neither).
+/// The references for `scenario`, predicted under its own cost model (under the measured engines,
+/// with each run's own engine), in the data's order. Only points with a TPOT at a known concurrency
+/// are drawn (ceilings have neither).
 pub fn references(scenario: &Scenario) -> Vec<Reference> {
     matching(scenario)
         .into_iter()
         .filter_map(|index| {
             let p = &POINTS[index];
             let (tpot_s, batch) = (p.tpot_s?, p.concurrency?);
-            let predicted = predicted_tpot_s(p, scenario.calibration)?;
+            let (model, other_engine) = match scenario.calibration {
+                CostModel::Measured(chosen) => (CostModel::Measured(p.engine), p.engine != chosen),
+                own => (own, false),
+            };
+            let predicted = predicted_tpot_s(p, model)?;
             let per_gpu = p.output_tokens_per_s.map_or(batch / tpot_s, |t| t) / f64::from(p.gpus.max(1));
             Some(Reference {
                 point_index: u16::try_from(index).ok()?,
@@ -56,6 +65,7 @@ pub fn references(scenario: &Scenario) -> Vec<Reference> {
                 tpot_s,
                 predicted_tpot_s: predicted,
                 tokens_per_s_per_gpu: per_gpu,
+                other_engine,
             })
         })
         .collect()

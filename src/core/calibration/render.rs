@@ -3,8 +3,10 @@
 
 use std::fmt::Write;
 
+use super::coverage::ClassRange;
 use super::fit::Fitted;
 use super::published::{PublishedPoint, UseClass};
+use super::transfer::Term;
 use super::Slot;
 
 const HEADER: &str =
@@ -40,19 +42,35 @@ pub fn render_points(points: &[PublishedPoint]) -> String {
 }
 
 /// `src/core/calibration/profile.rs`.
-pub fn render_profile(f: &Fitted) -> String {
-    let mut s = format!("//! The measured profile: the cost model's terms fitted to the published points (generated).\n{HEADER}\nuse super::transfer::{{GpuProfile, Profile}};\n\n");
+pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6]) -> String {
+    let mut s = format!("//! The measured profile: the cost model's terms fitted to the published points (generated).\n{HEADER}\nuse super::coverage::ClassRange;\nuse super::transfer::{{GpuProfile, Profile, Term}};\n\n");
     let _ = writeln!(s, "/// Fitted in {} Gauss-Newton rounds ([`super::fit`]).", f.rounds);
     let _ = writeln!(s, "pub const PROFILE: Profile<'static> = Profile {{");
-    let _ = writeln!(s, "    layer_overhead_s: {:e},", f.layer_overhead_s);
+    let layers: Vec<String> = f.layer_overhead_s.iter().map(|v| opt(*v)).collect();
+    let _ = writeln!(s, "    layer_overhead_s: [{}],", layers.join(", "));
+    let _ = writeln!(s, "    quantize_layer_s: {:e},", f.quantize_layer_s);
     let e = f.engine_step_overhead_s;
     let _ = writeln!(s, "    engine_step_overhead_s: [{:e}, {:e}, {:e}],", e[0], e[1], e[2]);
     let _ = writeln!(s, "    gpus: &[");
     for g in &f.gpus {
-        let slots: Vec<String> = Slot::ALL.iter().map(|&k| opt(g.slots[k.index()])).collect();
+        let slots: Vec<String> = Slot::ALL.iter().map(|&k| term(g.slots[k.index()])).collect();
         let _ =
             writeln!(s, "        GpuProfile {{ gpu_id: {:?}, slots: [{}] }},", g.gpu_id, slots.join(", "));
     }
-    s.push_str("    ],\n};\n");
+    s.push_str("    ],\n};\n\n");
+    let _ = writeln!(s, "/// Each coverage class's likely range, by [`super::coverage::Coverage::index`] ([`super::range::class_ranges`]).");
+    let _ = writeln!(s, "pub const RANGES: [ClassRange; 6] = [");
+    for r in ranges {
+        let _ = writeln!(s, "    ClassRange {{ low: {:e}, high: {:e}, rows: {} }},", r.low, r.high, r.rows);
+    }
+    s.push_str("];\n");
     s
+}
+
+fn term(t: Term) -> String {
+    match t {
+        Term::Fitted(v) => format!("Term::Fitted({v:e})"),
+        Term::Held => "Term::Held".to_string(),
+        Term::Absent => "Term::Absent".to_string(),
+    }
 }

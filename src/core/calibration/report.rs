@@ -1,7 +1,7 @@
-//! How well a profile predicts the published measurements: each row's error, their summary, the
-//! leave-one-GPU-out check, and the throughput rows (load points and ceilings) checked, not fitted.
+//! How well a profile predicts the published measurements: each row's error, their summary (the
+//! cross-validation is [`super::crossval`]), and the throughput rows (load points and ceilings) checked, not fitted.
 
-use super::fit::{fit, fitted_rows, predict_with};
+use super::fit::{fitted_rows, predict_with};
 use super::predict::predicted_output_tokens_per_s;
 use super::predict::scenario_of;
 use super::published::{PublishedPoint, UseClass};
@@ -52,30 +52,6 @@ pub fn tpot_errors(points: &[PublishedPoint], profile: &Profile) -> Vec<RowError
             predicted: predict_with(profile, r),
         })
         .collect()
-}
-
-/// The GPUs the fitted rows cover, in order of first appearance.
-pub fn covered_gpus(points: &[PublishedPoint]) -> Vec<&'static str> {
-    let mut gpus = Vec::new();
-    for r in fitted_rows(points) {
-        if !gpus.contains(&r.gpu_id) {
-            gpus.push(r.gpu_id);
-        }
-    }
-    gpus
-}
-
-/// Each GPU's rows predicted by a profile fitted without them (its terms then come by the transfer
-/// rule), all GPUs' together.
-pub fn leave_one_gpu_out(points: &[PublishedPoint]) -> Vec<RowError> {
-    let mut out = Vec::new();
-    for gpu in covered_gpus(points) {
-        let rest: Vec<PublishedPoint> = points.iter().filter(|p| p.gpu_id != gpu).copied().collect();
-        let held: Vec<PublishedPoint> = points.iter().filter(|p| p.gpu_id == gpu).copied().collect();
-        let fitted = fit(&rest);
-        out.extend(tpot_errors(&held, &fitted.profile()));
-    }
-    out
 }
 
 /// The throughput rows (MLPerf load points, offline ceilings): measured output tokens/s against the

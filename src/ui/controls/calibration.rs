@@ -4,10 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::calibration::profile::PROFILE;
-use crate::core::calibration::published::POINTS;
-use crate::core::calibration::report::{summarize, tpot_errors};
-use crate::core::calibration::{Engine, Origin};
+use crate::core::calibration::Engine;
 use crate::core::fit::fit;
 use crate::core::roofline::Calibration;
 use crate::state::calibration::{clamped, DEFAULT_ENGINE};
@@ -15,43 +12,7 @@ use crate::state::fields::{MBU_INPUT, OVERHEAD_INPUT};
 use crate::state::{CalibrationChoice, Inputs};
 use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
 use crate::ui::shell::page::PageState;
-use crate::view::format::percent;
-
-/// "Measured engines: median TPOT error N% (worst W%), M published runs" for the measured profile.
-pub fn accuracy_line() -> String {
-    let s = summarize(&tpot_errors(POINTS, &PROFILE));
-    format!(
-        "Measured engines: median TPOT error {} (worst {}), {} published runs",
-        percent(s.median_abs_error),
-        percent(s.worst_abs_error),
-        s.count
-    )
-}
-
-/// Which of the scenario's measured terms are transferred rather than fitted on its GPU, as a sentence.
-fn provenance_line(inputs: &Inputs) -> Option<String> {
-    let borrowed: Vec<String> = PROFILE
-        .provenance(&inputs.scenario)
-        .into_iter()
-        .filter(|(_, r)| r.origin != Origin::Fitted)
-        .map(|(slot, r)| {
-            let from = match r.origin {
-                Origin::SameGeneration(id) => format!("from {id} (same generation)"),
-                Origin::Median => "the median of the GPUs measured".to_string(),
-                Origin::Sibling(s) => format!("from {}", s.label()),
-                Origin::Ideal | Origin::Fitted => "the ideal (no data)".to_string(),
-            };
-            format!("{}: {from}", slot.label())
-        })
-        .collect();
-    (!borrowed.is_empty()).then(|| {
-        format!(
-            "No published measurement covers this on {}; transferred: {}.",
-            inputs.scenario.gpu.name,
-            borrowed.join("; ")
-        )
-    })
-}
+use crate::view::format::calibration::{accuracy_line, provenance_line};
 
 /// Sets the choice, with the engine for measured and the measured-data fit for "your measurements".
 fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<Calibration>) {
@@ -86,8 +47,13 @@ pub fn Calibrate() -> impl IntoView {
     };
     let has_sliders = move || matches!(choice(), CalibrationChoice::Custom | CalibrationChoice::Fit);
     let explained = move || choice() != CalibrationChoice::Ideal;
-    let provenance =
-        move || (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get())).flatten();
+    let provenance = move || {
+        (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get().scenario)).flatten()
+    };
+    let accuracy = move || {
+        let i = inputs.get();
+        accuracy_line(&i.scenario, i.engine().unwrap_or(DEFAULT_ENGINE))
+    };
     view! {
         <fieldset class="group" id="calibration">
             <legend>"Calibration"</legend>
@@ -98,7 +64,7 @@ pub fn Calibrate() -> impl IntoView {
                     selected=Signal::derive(move || inputs.get().engine().unwrap_or(DEFAULT_ENGINE).id().to_string())
                     on_pick=on_engine/>
             </Show>
-            <p class="hint" id="calib-accuracy">{accuracy_line()}</p>
+            <p class="hint" id="calib-accuracy">{accuracy}</p>
             <Show when=explained>
                 <p class="hint" id="calib-hint">{move || hint(choice())}</p>
             </Show>
@@ -115,9 +81,10 @@ fn hint(choice: CalibrationChoice) -> &'static str {
     match choice {
         CalibrationChoice::Ideal => "The ideal roofline: full bandwidth and peak, no fixed costs. The worked example's \
             model, and a lower bound on any engine's TPOT.",
-        CalibrationChoice::Measured => "Fitted to published measurements (GPUStack, InferenceX): per-step and \
-            per-layer overheads, all-reduce latency, achieved bandwidth and compute per kernel group. The ideal \
-            curves stay drawn.",
+        CalibrationChoice::Measured => "Fitted to published measurements (GPUStack, InferenceX) within published \
+            hardware ceilings: per-step, per-layer and quantization overheads, achieved bandwidth and compute per \
+            kernel group; all-reduce latency from the link. Each calibrated number carries its likely range. The \
+            ideal curves stay drawn.",
         CalibrationChoice::Custom => "Your own achieved bandwidth (MBU) and per-step overhead. The ideal curves stay drawn.",
         CalibrationChoice::Fit => "MBU and overhead from your measurements' fit (the measured step times panel).",
     }

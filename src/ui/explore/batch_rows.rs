@@ -3,9 +3,11 @@
 
 use leptos::prelude::*;
 
+use crate::core::calibration::range::LikelyRange;
 use crate::core::table::BatchRow;
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::scoped_memo;
+use crate::view::format::calibration::range_ms;
 
 /// One row as the page prints it, with the classes it takes (compared between inputs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -13,6 +15,8 @@ pub struct RowText {
     pub batch: u32,
     pub cells: [String; 10],
     pub note: &'static str,
+    /// The step time's likely range under the measured engines ("8.61–12.06"), else empty.
+    pub range: String,
     pub knee: bool,
     pub kv_pool: bool,
     pub over_pool: bool,
@@ -25,12 +29,13 @@ pub struct RowText {
 impl RowText {
     /// `row` as printed: batch, step time, tokens/s, meets TPOT, goodput, TTFT, meets TTFT, weights
     /// read, then the per-GPU tokens/s and goodput.
-    pub fn of(row: &BatchRow, listed: bool) -> RowText {
+    pub fn of(row: &BatchRow, listed: bool, range: Option<&LikelyRange>) -> RowText {
         let p = &row.point;
         RowText {
             batch: p.batch,
             cells: crate::view::export::batch_row_numbers(row),
             note: crate::view::export::row_note(row),
+            range: range.map(|r| range_ms(r, p.step.step_s)).unwrap_or_default(),
             knee: row.is_knee,
             kv_pool: row.is_kv_pool,
             over_pool: !row.fits_kv_pool,
@@ -49,6 +54,7 @@ struct RowShown {
     hovered: bool,
     marked: bool,
     per_gpu: bool,
+    range_on: bool,
 }
 
 /// The row at position `i` of `shown`: the printed numbers plus classes for the knee, the pool,
@@ -56,12 +62,18 @@ struct RowShown {
 /// button) shows its batch on the charts; clicking it (Enter or Space on the button) marks it.
 /// Per-GPU columns appear when a replica spans several GPUs (at TP 1 they repeat the replica's).
 /// The row reads the page's signals through `scoped_memo`s only, so removing it leaves nothing behind.
-pub fn row_view(i: usize, shown: Memo<Vec<RowText>>, per_gpu: Memo<bool>, linked: Linked) -> impl IntoView {
+pub fn row_view(
+    i: usize,
+    shown: Memo<Vec<RowText>>,
+    columns: (Memo<bool>, Memo<bool>),
+    linked: Linked,
+) -> impl IntoView {
+    let (per_gpu, range_on) = columns;
     let row = scoped_memo(move || {
         let text = shown.with(|s| s.get(i).cloned()).unwrap_or_default();
         let hovered = linked.hovered.get() == Some(text.batch);
         let marked = linked.view.with(|v| v.mark_batch) == Some(text.batch);
-        RowShown { text, hovered, marked, per_gpu: per_gpu.get() }
+        RowShown { text, hovered, marked, per_gpu: per_gpu.get(), range_on: range_on.get() }
     });
     let batch = move || row.with_untracked(|r| r.text.batch);
     let is = move |flag: fn(&RowText) -> bool| move || row.with(|r| flag(&r.text));
@@ -80,6 +92,7 @@ pub fn row_view(i: usize, shown: Memo<Vec<RowText>>, per_gpu: Memo<bool>, linked
                 </button>
             </th>
             <td>{cell(1)}</td>
+            <Show when=move || row.with(|r| r.range_on)>{move || range_cell(row)}</Show>
             <td>{cell(2)}</td>
             <td>{cell(3)}</td>
             <td>{cell(4)}</td>
@@ -101,4 +114,10 @@ fn per_gpu_cells(row: Memo<RowShown>) -> impl IntoView {
         <td>{move || shown.with(|r| r.text.cells[8].clone())}</td>
         <td>{move || shown.with(|r| r.text.cells[9].clone())}</td>
     }
+}
+
+/// The likely-range cell, through a memo of its own for the same reason as [`per_gpu_cells`].
+fn range_cell(row: Memo<RowShown>) -> impl IntoView {
+    let shown = scoped_memo(move || row.get());
+    view! { <td class="range">{move || shown.with(|r| r.text.range.clone())}</td> }
 }

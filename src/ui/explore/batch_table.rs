@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::calibration::range::likely_range;
 use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
 use crate::state::Inputs;
@@ -27,6 +28,7 @@ pub fn BatchTable() -> impl IntoView {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
     let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
+    let range_on = Memo::new(move |_| likely_range(&inputs.get().scenario).is_some());
     let prefix_on = move || inputs.with(|i| i.scenario.prefix.active());
     let prefix_notes = frozen_unless(live, move || {
         let (s, a) = (inputs.get().scenario, analysis.get());
@@ -45,6 +47,9 @@ pub fn BatchTable() -> impl IntoView {
                         <tr>
                             <th scope="col">"Batch"</th>
                             <th scope="col">"Step time (ms)"</th>
+                            <Show when=move || range_on.get()>
+                                <th scope="col" title="The measured engines' out-of-sample error for this coverage class (10th to 90th percentile)">"Likely range (ms)"</th>
+                            </Show>
                             <th scope="col">"Tokens/s"</th>
                             <th scope="col">"Meets TPOT"</th>
                             <th scope="col">"Goodput (req/s)"</th>
@@ -61,7 +66,7 @@ pub fn BatchTable() -> impl IntoView {
                     <tbody on:pointerleave=move |_| linked.hover(None)>
                         // Keyed by position: a row and its cells stay, and only text that changed is set.
                         <For each=move || 0..shown.with(Vec::len) key=|i| *i
-                            children=move |i| row_view(i, shown, per_gpu, linked)/>
+                            children=move |i| row_view(i, shown, (per_gpu, range_on), linked)/>
                     </tbody>
                 </table>
                 <p id="row-mark-help" class="chart-keys" hidden>
@@ -136,7 +141,8 @@ fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked, live: Signal<bool>) -> 
             [linked.hovered.get(), linked.view.get().mark_batch].into_iter().flatten().collect();
         let all = with_batches(&listed, &linked.scenario.get(), &linked.analysis.get(), &extra);
         let is_listed = |r: &BatchRow| listed.iter().any(|l| l.point.batch == r.point.batch);
-        all.iter().map(|r| RowText::of(r, is_listed(r))).collect()
+        let range = likely_range(&linked.scenario.get());
+        all.iter().map(|r| RowText::of(r, is_listed(r), range.as_ref())).collect()
     })
 }
 

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::state::CalibrationChoice;
 use crate::ui::shell::page::{PageMemos, PageState};
-use crate::view::format::references::{caption, row, HEADERS};
+use crate::view::format::references::{caption, engine_note, row, HEADERS};
 
 #[component]
 pub fn PublishedTable() -> impl IntoView {
@@ -19,8 +19,10 @@ pub fn PublishedTable() -> impl IntoView {
             (choice, _) => choice.label().to_string(),
         }
     };
+    let note = move || curves.with(|c| engine_note(&inputs.get().scenario, &c.references));
     view! {
         <Show when=move || rows.with(|r| !r.is_empty())>
+            {move || note().map(|n| view! { <p class="table-note" id="published-engine-note">{n}</p> })}
             <div class="table-wrap" tabindex="0" role="region" aria-label="Published measurements">
                 <table id="published-table" class="batch-table published-table">
                     <caption>{move || caption(&inputs.get().scenario, &model_name())}</caption>

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::capacity::{capacity_plan, gpus_for, CapacityPlan};
+use crate::core::capacity::{capacity_plan, gpus_for, gpus_range, CapacityPlan};
 use crate::core::goodput::evaluate;
 use crate::core::placement::PlacementMode;
 use crate::core::presets::GPU_PRICES;
@@ -42,6 +42,11 @@ pub fn CapacityBody() -> impl IntoView {
         capacity_plan(&scenario.get(), &now.placing(), now.rate_req_per_s, now.usd_per_gpu_hour())
     });
     let decode_only = Memo::new(move |_| decode_only_plan(&inputs.get(), &scenario.get(), &analysis.get()));
+    let range = Memo::new(move |_| {
+        let now = inputs.get();
+        gpus_range(&scenario.get(), &now.placing(), now.rate_req_per_s, now.usd_per_gpu_hour())
+            .map(|(r, low, high)| gpus_range_text(r.coverage.word(), low, high))
+    });
     view! {
         <div class="capacity-inputs">
             <NumberInput input=RATE_INPUT/>
@@ -49,7 +54,7 @@ pub fn CapacityBody() -> impl IntoView {
         </div>
         <p id="plan-price-source" class="plan-note">{move || price_source(&inputs.get())}</p>
         {move || match plan.get() {
-            Some(p) => plan_view(&inputs.get(), &p, decode_only.get()).into_any(),
+            Some(p) => plan_view(&inputs.get(), &p, decode_only.get(), range.get()).into_any(),
             None => view! {
                 <p id="capacity-none" class="capacity-none">"No rate meets both targets at this percentile with prefill on the GPUs, so no number of replicas serves this load inside them."</p>
             }.into_any(),
@@ -77,7 +82,12 @@ fn price_source(i: &Inputs) -> String {
 }
 
 /// The plan's numbers as a definition list, each with the arithmetic behind it.
-fn plan_view(i: &Inputs, p: &CapacityPlan, decode_only: Option<(f64, u32)>) -> impl IntoView {
+fn plan_view(
+    i: &Inputs,
+    p: &CapacityPlan,
+    decode_only: Option<(f64, u32)>,
+    range: Option<String>,
+) -> impl IntoView {
     let unit = &p.unit;
     let pct = percentile_label(i.percentile().share);
     let how = match i.placement.mode {
@@ -111,10 +121,17 @@ fn plan_view(i: &Inputs, p: &CapacityPlan, decode_only: Option<(f64, u32)>) -> i
         <dl class="plan">
             <dt>"Each replica serves"</dt><dd id="plan-replica">{per_replica}</dd>
             <dt>"Replicas"</dt><dd id="plan-replicas">{replicas}</dd>
-            <dt>"GPUs"</dt><dd id="plan-gpus">{thousands(f64::from(p.gpus))}</dd>
+            <dt>"GPUs"</dt><dd id="plan-gpus">{thousands(f64::from(p.gpus))}{range.map(|r| view! { <span id="plan-gpus-range" class="range">{r}</span> })}</dd>
             <dt>"Cost per hour"</dt><dd id="plan-cost-hour">{format!("{} × ${} = ${}", p.gpus, fixed(p.usd_per_gpu_hour, 2), fixed(p.cost_per_hour, 2))}</dd>
             <dt>"Cost per million output tokens"</dt><dd id="plan-cost-mtok">{format!("${}", fixed(p.cost_per_million_tokens, 3))}</dd>
             <dt>"Decode only"</dt><dd id="plan-decode-only">{decode}</dd>
         </dl>
     }
+}
+
+/// " (likely 38–52 GPUs, fitted)": the plan's GPUs at both ends of the likely range; "none" at an end
+/// where no rate meets both targets.
+fn gpus_range_text(word: &str, low: Option<u32>, high: Option<u32>) -> String {
+    let count = |g: Option<u32>| g.map_or("none".to_string(), |g| thousands(f64::from(g)));
+    format!(" (likely {}–{} GPUs, {word})", count(low), count(high))
 }

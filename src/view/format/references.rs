@@ -2,6 +2,7 @@
 //! engine, date, its lengths and concurrency, measured and predicted TPOT and the error.
 
 use crate::core::calibration::references::Reference;
+use crate::core::calibration::CostModel;
 use crate::core::scenario::Scenario;
 use crate::view::format::{fixed, ms, thousands};
 
@@ -19,13 +20,22 @@ pub fn signed_percent(share: f64) -> String {
 pub fn row(r: &Reference) -> [String; 6] {
     let p = r.point();
     [
-        format!("{}: {}, {}, {}", p.id, p.engine_label, p.source, p.date),
+        format!("{}: {}, {}, {}{}", p.id, p.engine_label, p.source, p.date, other_engine(r)),
         thousands(f64::from(r.batch)),
         format!("{} / {}", thousands(p.isl_mean.round()), thousands(p.osl_mean.round())),
         ms(r.tpot_s),
         ms(r.predicted_tpot_s),
         signed_percent(r.error()),
     ]
+}
+
+/// " (another engine than the chosen one)" for a run of another engine, else "".
+fn other_engine(r: &Reference) -> &'static str {
+    if r.other_engine {
+        " (another engine than the chosen one)"
+    } else {
+        ""
+    }
 }
 
 /// The table's caption: what the rows are and which cost model predicted them.
@@ -46,11 +56,27 @@ pub fn caption(scenario: &Scenario, model_name: &str) -> String {
 pub fn readout_line(r: &Reference) -> String {
     let p = r.point();
     format!(
-        "Published {}, {}, {}: {} ms (model {} ms)",
+        "Published {}, {}, {}{}: {} ms (model {} ms)",
         p.id,
         p.source,
         p.engine_label,
+        other_engine(r),
         ms(r.tpot_s),
         ms(r.predicted_tpot_s)
     )
+}
+
+/// Under the measured engines, what the runs say of the chosen engine: "No published run of vLLM on
+/// H200 SXM in this configuration: …" when none of them is the chosen engine's; `None` otherwise.
+pub fn engine_note(scenario: &Scenario, references: &[Reference]) -> Option<String> {
+    let CostModel::Measured(engine) = scenario.calibration else { return None };
+    if references.is_empty() || references.iter().any(|r| !r.other_engine) {
+        return None;
+    }
+    Some(format!(
+        "No published run of {} on {} in this configuration: the runs listed are of other engines, each \
+         predicted with its own engine's terms.",
+        engine.name(),
+        scenario.gpu.name
+    ))
 }

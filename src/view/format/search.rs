@@ -1,9 +1,12 @@
 //! The configuration search's table as the page prints it: which rows the filters keep, in the order
 //! chosen, each row's cells (the same rounding as the placement table) and its `data-config` id.
 
+use super::calibration::range_ms;
 use super::placement::binds_text;
 use super::{ms, significant, thousands};
+use crate::core::calibration::range::likely_range;
 use crate::core::presets::GPUS;
+use crate::core::scenario::Scenario;
 use crate::core::search::{Config, Layout, Row};
 use crate::state::search::{Filters, SortKey};
 
@@ -121,4 +124,14 @@ pub fn count_text(showing: usize, kept: usize, evaluated: u32) -> String {
         thousands(kept as f64),
         thousands(f64::from(evaluated))
     )
+}
+
+/// A row's TPOT cell: under the measured engines, its likely range and coverage beside it
+/// ("12.34 (10.65–15.01, transferred)"); else the TPOT alone, as [`cells`] prints it.
+pub fn tpot_cell(row: &Row, base: &Scenario) -> String {
+    let scenario = row.config.scenario(base);
+    match likely_range(&scenario) {
+        Some(r) => format!("{} ({}, {})", ms(row.tpot_s), range_ms(&r, row.tpot_s), r.coverage.word()),
+        None => ms(row.tpot_s),
+    }
 }

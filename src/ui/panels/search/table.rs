@@ -16,7 +16,7 @@ use crate::ui::controls::widgets::PresetSelect;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::search::view::SearchView;
 use crate::view::export::{file_name, search_csv};
-use crate::view::format::search::{cells, config_id, count_text, HEADERS};
+use crate::view::format::search::{cells, config_id, count_text, tpot_cell, HEADERS};
 
 /// Rows the table lists (the CSV has them all).
 pub const TOP_N: usize = 50;
@@ -184,7 +184,8 @@ fn row_view(
     hover: &ArcRwSignal<Option<usize>>,
     changes: crate::ui::lazy::channel::Changes,
 ) -> impl IntoView {
-    let c = cells(&row);
+    let mut c = cells(&row);
+    c[8] = tpot_cell(&row, &PanelContext::get().scenario.get_untracked());
     let config = row.config;
     let load = move |_| changes.send(ToPage::LoadConfig(config));
     let hover = hover.clone();

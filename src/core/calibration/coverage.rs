@@ -1,0 +1,101 @@
+//! A prediction's coverage class: how much of its GPU, engine and weight precision the published
+//! measurements cover ([`coverage`]), and a class's likely range as factors ([`ClassRange`]; read from
+//! the cross-validation by [`super::range`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::bounds::Family;
+use super::published::{fitted_rows, PublishedPoint};
+use super::transfer::Profile;
+use super::Engine;
+use crate::core::precision::Precision;
+
+/// How much of a prediction's GPU the data cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GpuCoverage {
+    /// Its own rows fitted its terms.
+    Fitted,
+    /// A GPU of the same vendor and generation lent them.
+    SameGeneration,
+    /// Nothing of its family: the published priors.
+    NotMeasured,
+}
+
+/// A prediction's coverage class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    pub gpu: GpuCoverage,
+    /// A row of the same engine and weight precision ran on the GPU's family.
+    pub config_measured: bool,
+}
+
+impl Coverage {
+    /// Every class, best covered first (the order ranges widen in).
+    pub const ALL: [Coverage; 6] = [
+        Coverage { gpu: GpuCoverage::Fitted, config_measured: true },
+        Coverage { gpu: GpuCoverage::Fitted, config_measured: false },
+        Coverage { gpu: GpuCoverage::SameGeneration, config_measured: true },
+        Coverage { gpu: GpuCoverage::SameGeneration, config_measured: false },
+        Coverage { gpu: GpuCoverage::NotMeasured, config_measured: true },
+        Coverage { gpu: GpuCoverage::NotMeasured, config_measured: false },
+    ];
+
+    pub fn index(self) -> usize {
+        Coverage::ALL.iter().position(|c| *c == self).unwrap_or(Coverage::ALL.len() - 1)
+    }
+
+    /// "fitted", "transferred" or "not measured", for the page.
+    pub fn word(self) -> &'static str {
+        match (self.gpu, self.config_measured) {
+            (GpuCoverage::Fitted, true) => "fitted",
+            (GpuCoverage::NotMeasured, _) => "not measured",
+            _ => "transferred",
+        }
+    }
+}
+
+/// One class's range as factors on the predicted time, and the held-out rows it was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassRange {
+    pub low: f64,
+    pub high: f64,
+    pub rows: usize,
+}
+
+impl ClassRange {
+    /// Whether `measured` lies in the range around `predicted`.
+    pub fn holds(&self, predicted: f64, measured: f64) -> bool {
+        let r = measured / predicted;
+        r >= self.low * (1.0 - 1e-12) && r <= self.high * (1.0 + 1e-12)
+    }
+}
+
+/// `row`'s coverage under `profile`, fitted on `data`.
+pub fn coverage_of(profile: &Profile, data: &[PublishedPoint], row: &PublishedPoint) -> Coverage {
+    coverage(profile, data, row.gpu_id, row.engine, row.weight_precision)
+}
+
+/// The coverage of a prediction for `gpu_id` with `engine` and `weights` under `profile`, fitted on `data`.
+pub fn coverage(
+    profile: &Profile,
+    data: &[PublishedPoint],
+    gpu_id: &str,
+    engine: Engine,
+    weights: Precision,
+) -> Coverage {
+    let gpu = if profile.gpus.iter().any(|g| g.gpu_id == gpu_id) {
+        GpuCoverage::Fitted
+    } else if profile.measured_family(gpu_id) {
+        GpuCoverage::SameGeneration
+    } else {
+        GpuCoverage::NotMeasured
+    };
+    let family = Family::of(gpu_id);
+    let config_measured = fitted_rows(data).iter().any(|r| {
+        family != Family::Unknown
+            && Family::of(r.gpu_id) == family
+            && r.engine == engine
+            && r.weight_precision == weights
+    });
+    Coverage { gpu, config_measured }
+}

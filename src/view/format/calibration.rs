@@ -1,0 +1,89 @@
+//! The measured engines' accuracy, coverage and likely range as the page prints them: the
+//! calibration control's accuracy and provenance lines, and a range beside a time, a rate or a count.
+
+use crate::core::calibration::bounds::Family;
+use crate::core::calibration::coverage::GpuCoverage;
+use crate::core::calibration::profile::PROFILE;
+use crate::core::calibration::published::{fitted_rows, POINTS};
+use crate::core::calibration::range::{likely_range, LikelyRange};
+use crate::core::calibration::report::{summarize, tpot_errors};
+use crate::core::calibration::{CostModel, Engine, Origin};
+use crate::core::scenario::Scenario;
+use crate::view::format::references::signed_percent;
+use crate::view::format::{ms, percent, thousands};
+
+/// The range as signed shares of the number: "-13.7% to +21.6%".
+pub fn range_text(r: &LikelyRange) -> String {
+    format!("{} to {}", signed_percent(r.low - 1.0), signed_percent(r.high - 1.0))
+}
+
+/// A time's likely range in ms: "8.61–12.06".
+pub fn range_ms(r: &LikelyRange, time_s: f64) -> String {
+    let (lo, hi) = r.time_s(time_s);
+    format!("{}–{}", ms(lo), ms(hi))
+}
+
+/// A rate's likely range, as whole numbers: "1,204–1,683".
+pub fn range_rate(r: &LikelyRange, rate: f64) -> String {
+    let (lo, hi) = r.rate(rate);
+    format!("{}–{}", thousands(lo.round()), thousands(hi.round()))
+}
+
+/// The coverage word a calibrated number carries where it is printed: "" when fitted, else
+/// " (transferred)" or " (not measured)"; "" off the measured engines.
+pub fn coverage_mark(scenario: &Scenario) -> &'static str {
+    match likely_range(scenario).map(|r| r.coverage.word()) {
+        Some("transferred") => " (transferred)",
+        Some("not measured") => " (not measured)",
+        _ => "",
+    }
+}
+
+/// "Measured engines (vLLM): median TPOT error 0.5% (worst 0.9%) on its 4 published runs; likely
+/// range here -13.7% to +21.6% (fitted)", for the chosen engine, and what the data lack here.
+pub fn accuracy_line(scenario: &Scenario, engine: Engine) -> String {
+    let own: Vec<_> = POINTS.iter().filter(|p| p.engine == engine).copied().collect();
+    let s = summarize(&tpot_errors(&own, &PROFILE));
+    let measured = Scenario { calibration: CostModel::Measured(engine), ..*scenario };
+    let range = likely_range(&measured)
+        .map(|r| format!("; likely range here {} ({})", range_text(&r), r.coverage.word()))
+        .unwrap_or_default();
+    let family = Family::of(scenario.gpu.id);
+    let on_family = fitted_rows(POINTS).iter().any(|p| p.engine == engine && Family::of(p.gpu_id) == family);
+    let missing = if on_family {
+        String::new()
+    } else {
+        format!(". No published run of {} on a GPU like the {}", engine.name(), scenario.gpu.name)
+    };
+    format!(
+        "Measured engines ({}): median TPOT error {} (worst {}) on its {} published runs{range}{missing}",
+        engine.name(),
+        percent(s.median_abs_error),
+        percent(s.worst_abs_error),
+        s.count
+    )
+}
+
+/// Where the scenario's measured terms come from when they are not fitted on its GPU, as a sentence;
+/// `None` when every one is.
+pub fn provenance_line(scenario: &Scenario) -> Option<String> {
+    let measured = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..*scenario };
+    if likely_range(&measured).map(|r| r.coverage.gpu) == Some(GpuCoverage::NotMeasured) {
+        return Some(format!(
+            "Not measured: no published run on a GPU of the {}'s vendor and generation, so its terms are the \
+             published priors (80% of HBM bandwidth, the large-GEMM ceiling, the link's all-reduce latency).",
+            scenario.gpu.name
+        ));
+    }
+    let borrowed: Vec<String> = PROFILE
+        .provenance(scenario)
+        .into_iter()
+        .filter(|(_, r)| r.origin != Origin::Fitted)
+        .map(|(slot, r)| match r.origin {
+            Origin::SameGeneration(id) => format!("{} from {id} (same generation)", slot.label()),
+            _ => format!("{} at its published prior, {}", slot.label(), percent(r.value)),
+        })
+        .collect();
+    (!borrowed.is_empty())
+        .then(|| format!("Not fitted on the {}; transferred: {}.", scenario.gpu.name, borrowed.join("; ")))
+}

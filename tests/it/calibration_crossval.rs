@@ -1,0 +1,132 @@
+//! Cross-validation and the likely range: each held-out prediction is a fit without the held rows
+//! (recomputed here by filtering the data and fitting), the shipped ranges are the cross-validation's
+//! (the generated-profile test recomputes them), leave-one-GPU-out predictions fall inside their
+//! ranges at least 80% of the time, a range's quantiles match a hand count, and only the measured
+//! engines' cost model carries a range.
+
+use goodput_lab::calibration_data::{read, CSV};
+use goodput_lab::core::calibration::coverage::{Coverage, GpuCoverage};
+use goodput_lab::core::calibration::crossval::{cross_validate, quantile, spread, Held, Scheme};
+use goodput_lab::core::calibration::fit::{fit, fitted_rows, predict_with};
+use goodput_lab::core::calibration::profile::RANGES;
+use goodput_lab::core::calibration::published::PublishedPoint;
+use goodput_lab::core::calibration::range::{class_ranges, likely_range, LikelyRange};
+use goodput_lab::core::calibration::report::RowError;
+use goodput_lab::core::calibration::{CostModel, Engine};
+use goodput_lab::core::presets::gpu_by_id;
+use goodput_lab::core::roofline::step_time;
+use goodput_lab::core::scenario::Scenario;
+use goodput_lab::state::WORKED_EXAMPLE;
+
+fn data() -> Vec<PublishedPoint> {
+    read(CSV).expect("the data file reads")
+}
+
+#[test]
+fn leave_one_gpu_out_predicts_each_gpu_with_a_fit_that_never_saw_it() {
+    let points = data();
+    let held = cross_validate(&points, Scheme::LeaveOneGpuOut);
+    assert_eq!(held.len(), fitted_rows(&points).len(), "every fitted row once");
+    for gpu in ["b200", "mi300x"] {
+        let rest: Vec<PublishedPoint> = points.iter().filter(|p| p.gpu_id != gpu).copied().collect();
+        let without = fit(&rest);
+        assert!(without.gpus.iter().all(|g| g.gpu_id != gpu), "{gpu} has no terms of its own");
+        for row in fitted_rows(&points).into_iter().filter(|r| r.gpu_id == gpu) {
+            let h = held.iter().find(|h| h.error.id == row.id).expect("held out");
+            assert_eq!(h.error.predicted, predict_with(&without.profile(), row), "{}", row.id);
+            assert_eq!(h.coverage.gpu, GpuCoverage::NotMeasured, "{}: nothing of its family left", row.id);
+        }
+    }
+    // H100 held out still has H200 of its generation.
+    let h100 = held.iter().find(|h| h.error.id == "GPS-01").expect("held out");
+    assert_eq!(h100.coverage.gpu, GpuCoverage::SameGeneration);
+}
+
+#[test]
+fn leave_one_row_out_refits_without_exactly_that_row() {
+    let points = data();
+    let held = cross_validate(&points, Scheme::LeaveOneRowOut);
+    let rest: Vec<PublishedPoint> = points.iter().filter(|p| p.id != "IX-17").copied().collect();
+    let row = points.iter().find(|p| p.id == "IX-17").expect("row");
+    let h = held.iter().find(|h| h.error.id == "IX-17").expect("held out");
+    assert_eq!(h.error.predicted, predict_with(&fit(&rest).profile(), row));
+    assert_eq!(h.coverage, Coverage { gpu: GpuCoverage::Fitted, config_measured: true });
+}
+
+#[test]
+fn leave_one_gpu_out_predictions_fall_inside_their_likely_range_at_least_80_percent_of_the_time() {
+    let held = cross_validate(&data(), Scheme::LeaveOneGpuOut);
+    let inside =
+        held.iter().filter(|h| RANGES[h.coverage.index()].holds(h.error.predicted, h.error.measured)).count();
+    assert!(inside as f64 >= 0.8 * held.len() as f64, "{inside} of {}", held.len());
+}
+
+fn held(ratio: f64, coverage: Coverage) -> Held {
+    Held { error: RowError { id: "x", gpu_id: "h100-sxm", measured: ratio, predicted: 1.0 }, coverage }
+}
+
+#[test]
+fn a_class_range_is_its_held_out_rows_10th_to_90th_percentile_widening_with_coverage() {
+    let fitted = Coverage::ALL[0];
+    let other = Coverage::ALL[5];
+    // Ratios 0.80, 0.85, ..., 1.25 (10 rows): the 10th percentile at 0.1 x 9 = 0.9 of the way from
+    // 0.80 to 0.85, the 90th at 8.1 of the way: 0.845 and 1.205.
+    let mut rows: Vec<Held> = (0..10).map(|i| held(0.80 + 0.05 * f64::from(i), fitted)).collect();
+    rows.extend([held(0.5, other), held(2.0, other), held(1.0, other), held(1.1, other), held(0.9, other)]);
+    let r = class_ranges(&rows);
+    assert!((r[0].low - 0.845).abs() < 1e-12 && (r[0].high - 1.205).abs() < 1e-12, "{:?}", r[0]);
+    assert_eq!(r[0].rows, 10);
+    // Class 1 has no rows of its own: it takes in the next classes' until it has 5 (the five "other").
+    let five = quantile(&[0.5, 0.9, 1.0, 1.1, 2.0], 0.1);
+    assert!((r[1].low - five.min(0.845)).abs() < 1e-12, "{:?}", r[1]);
+    // Wider classes hold the better-covered ranges.
+    for w in r.windows(2) {
+        assert!(w[1].low <= w[0].low && w[1].high >= w[0].high, "{r:?}");
+    }
+}
+
+#[test]
+fn spread_reads_median_p90_and_worst_of_the_absolute_errors() {
+    let rows: Vec<RowError> = [0.9, 1.05, 1.2, 0.7, 1.0]
+        .iter()
+        .map(|&m| RowError { id: "x", gpu_id: "g", measured: m, predicted: 1.0 })
+        .collect();
+    let s = spread(&rows);
+    // |pred / measured - 1|: 0.111, 0.048, 0.167, 0.429, 0: median 0.111, worst 0.429.
+    assert!((s.median_abs_error - (1.0 / 0.9 - 1.0)).abs() < 1e-12);
+    assert!((s.worst_abs_error - (1.0 / 0.7 - 1.0)).abs() < 1e-12);
+    assert!(s.p90_abs_error > s.median_abs_error && s.p90_abs_error < s.worst_abs_error);
+}
+
+#[test]
+fn only_the_measured_engines_carry_a_likely_range_and_an_unmeasured_gpu_gets_the_widest() {
+    assert_eq!(likely_range(&WORKED_EXAMPLE), None, "the ideal roofline is a bound");
+    let custom = Scenario {
+        calibration: CostModel::Custom(goodput_lab::core::roofline::Calibration::REALISTIC_DEFAULT),
+        ..WORKED_EXAMPLE
+    };
+    assert_eq!(likely_range(&custom), None);
+    let h100 = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..WORKED_EXAMPLE };
+    let r = likely_range(&h100).expect("a range");
+    assert_eq!(r.coverage, Coverage { gpu: GpuCoverage::Fitted, config_measured: true });
+    assert!(r.low < 1.0 && r.high > 1.0);
+    let tpu = Scenario { gpu: *gpu_by_id("tpu-v6e").expect("preset"), ..h100 };
+    let t = likely_range(&tpu).expect("a range");
+    assert_eq!(t.coverage.gpu, GpuCoverage::NotMeasured);
+    assert_eq!(t.coverage.word(), "not measured");
+    assert!(t.low <= r.low && t.high >= r.high, "{t:?} holds {r:?}");
+}
+
+#[test]
+fn a_scaled_scenario_takes_every_step_exactly_factor_times_as_long() {
+    let s = Scenario { tp: 4, calibration: CostModel::Measured(Engine::Trtllm), ..WORKED_EXAMPLE };
+    for factor in [0.8, 1.3] {
+        let scaled = LikelyRange::scaled(&s, factor);
+        for batch in [1, 64, 600] {
+            let (a, b) = (step_time(&s, batch).step_s, step_time(&scaled, batch).step_s);
+            assert!((b / a - factor).abs() < 1e-12, "batch {batch}: {b} / {a}");
+        }
+        let prefill = |x: &Scenario| goodput_lab::core::prefill::prefill_time(x).prefill_s;
+        assert!((prefill(&scaled) / prefill(&s) - factor).abs() < 1e-12, "prefill");
+    }
+}
