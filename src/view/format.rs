@@ -2,6 +2,7 @@
 //! testable natively; the only place base units become ms, GB or TB/s.
 
 pub mod headline;
+pub mod measured_runs;
 pub mod placement;
 pub mod prefix;
 pub mod references;
