@@ -60,7 +60,8 @@ const V03: Layout = Layout {
 /// Which layout `rows` (the CSV's records) have, if they are a GuideLLM export.
 fn layout(rows: &[Vec<String>]) -> Option<&'static Layout> {
     let first = rows.first()?;
-    if first.iter().any(|c| c == V03.step) {
+    let has = |name: &str| first.iter().any(|c| c == name);
+    if has(V03.strategy) && has("Successful Requests") {
         Some(&V03)
     } else if rows.len() >= 3 && first.iter().any(|c| c == "Inter Token Latency" || c == "Run Info") {
         Some(&V04)
