@@ -30,11 +30,11 @@ async function upload(page, name) {
   await page.setInputFiles('#measured-file', fixture(name));
 }
 
-/** The `measured=` points once the URL is written, as [batch, TPOT ms] pairs. */
+/** The `measured=` points once the URL is written, as [batch, TPOT ms] pairs (each run's `@ISL/OSL` left off). */
 async function urlPoints(page) {
   await urlSettled(page);
   const value = queryValue(page, 'measured');
-  return value === null ? [] : value.split(',').map((p) => p.split(':').map(Number));
+  return value === null ? [] : value.split(',').map((p) => p.split('@')[0].split(':').map(Number));
 }
 
 /** The URL carries exactly `expected` ([batch, TPOT ms]), TPOT to the 1 µs it keeps. */
