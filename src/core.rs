@@ -9,6 +9,7 @@ pub mod curves;
 pub mod derivation;
 pub mod fit;
 pub mod goodput;
+pub mod measured_runs;
 pub mod model;
 pub mod nearest;
 pub mod placement;

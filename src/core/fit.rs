@@ -18,13 +18,30 @@ use serde::{Deserialize, Serialize};
 use super::roofline::step_time_at;
 use super::scenario::Scenario;
 
-/// One measured run: the batch (concurrent sequences) and its mean time per output token.
+/// One measured run: the batch (concurrent sequences), its mean time per output token and, when
+/// the file states them, its mean prompt and answer lengths.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MeasuredPoint {
     /// Running sequences, a whole number >= 1.
     pub batch: u32,
     /// Measured time per output token, in s (finite, > 0).
     pub tpot_s: f64,
+    /// The run's mean lengths; `None` for a file that states none (a CSV of batch, TPOT).
+    pub lengths: Option<RunLengths>,
+}
+
+impl MeasuredPoint {
+    /// A point without lengths.
+    pub fn new(batch: u32, tpot_s: f64) -> MeasuredPoint {
+        MeasuredPoint { batch, tpot_s, lengths: None }
+    }
+}
+
+/// A run's mean prompt and answer lengths, in tokens (finite, >= 1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunLengths {
+    pub isl_tokens_mean: f64,
+    pub osl_tokens_mean: f64,
 }
 
 /// Something about a fit that a reader should know before trusting it.

@@ -1,22 +1,28 @@
 //! The edge for measured step times: a `vllm bench serve` result (one JSON object, an array of them,
 //! or JSON lines, one run per concurrency), a GuideLLM report, an AIPerf or GenAI-Perf profile export
 //! or a CSV of (batch, TPOT ms), pasted or dropped, into
-//! validated [`MeasuredPoint`]s or a message naming the problem and where; and the compact
-//! `measured=1:7.9,16:8.2` URL key.
+//! validated [`MeasuredPoint`]s or a message naming the problem and where; several files at once
+//! ([`add_files`]); and the compact `measured=1:7.9,16:8.2@1792/512` URL key (a run's mean lengths
+//! after `@`, when its file stated them; links from before them read as they did).
 //!
 //! A vLLM result has no batch size. Each run's `max_concurrency` (its `--max-concurrency` flag) is
 //! taken as the decode batch: with the default unlimited request rate and enough prompts, the
 //! benchmark keeps that many requests running for most of the run.
 
 mod aiperf;
+mod csv_text;
+mod files;
 mod guidellm;
+mod guidellm_csv;
 mod json;
 mod upload;
 
-use super::fields::{quoted, trim_decimal};
+use super::fields::{compact, quoted, trim_decimal};
 use super::{Notice, RawQuery};
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::{MeasuredPoint, RunLengths};
 use crate::core::units::{ms_to_s, s_to_ms};
+pub use csv_text::PROFILE_CSV_MESSAGE;
+pub use files::{add_files, article, FileOutcome, Loaded};
 pub use upload::{parse_upload, Upload};
 
 /// The URL key.
@@ -34,6 +40,10 @@ pub const TPOT_FIELD: &str = "mean_tpot_ms";
 /// squares finite).
 pub const TPOT_MS_RANGE: (f64, f64) = (0.001, 100_000.0);
 
+/// A run's mean prompt and answer lengths accepted, in tokens: 1 to the longest context the page
+/// takes. Outside it the run keeps its point and the page's lengths stand in.
+pub const LENGTH_TOKENS_RANGE: (f64, f64) = (1.0, 1_048_576.0);
+
 /// "0.001–100,000 ms", for messages.
 fn tpot_range_text() -> String {
     format!("{}–{} ms", trim_decimal(TPOT_MS_RANGE.0), crate::view::format::thousands(TPOT_MS_RANGE.1))
@@ -47,7 +57,18 @@ fn tpot_in_range(tpot_ms: f64) -> bool {
 /// The points as the URL carries them (TPOT to 1 µs), so a link reproduces the page's fit exactly.
 pub fn at_url_precision(points: &[MeasuredPoint]) -> Vec<MeasuredPoint> {
     let text = encode(points);
-    text.split(',').filter_map(url_point).collect()
+    text.split(',').filter_map(|pair| url_point(pair).map(|(p, _)| p)).collect()
+}
+
+/// A run's mean lengths, if both are numbers inside [`LENGTH_TOKENS_RANGE`].
+pub fn run_lengths(isl_tokens_mean: f64, osl_tokens_mean: f64) -> Option<RunLengths> {
+    let ok = |x: f64| (LENGTH_TOKENS_RANGE.0..=LENGTH_TOKENS_RANGE.1).contains(&x);
+    (ok(isl_tokens_mean) && ok(osl_tokens_mean)).then_some(RunLengths { isl_tokens_mean, osl_tokens_mean })
+}
+
+/// "1 errored request", "2 errored requests": a count and its noun, plural unless it is 1.
+pub fn counted(n: f64, noun: &str) -> String {
+    format!("{} {noun}{}", compact(n), if n == 1.0 { "" } else { "s" })
 }
 
 /// A finite number, or none.
@@ -60,10 +81,18 @@ fn whole_batch(x: f64) -> Option<u32> {
     (x.fract() == 0.0 && (1.0..=f64::from(MAX_BATCH)).contains(&x)).then_some(x as u32)
 }
 
-/// The URL form: `batch:TPOT ms` pairs joined by commas (`1:7.9,16:8.2`), TPOT to 3 decimals.
+/// The URL form: `batch:TPOT ms` pairs joined by commas (`1:7.9,16:8.2`), TPOT to 3 decimals, each
+/// followed by `@ISL/OSL` (mean tokens, 3 decimals) when the run's lengths are known.
 pub fn encode(points: &[MeasuredPoint]) -> String {
-    let pairs: Vec<String> =
-        points.iter().map(|p| format!("{}:{}", p.batch, trim_decimal(s_to_ms(p.tpot_s)))).collect();
+    let pairs: Vec<String> = points
+        .iter()
+        .map(|p| {
+            let lengths = p.lengths.map_or(String::new(), |l| {
+                format!("@{}/{}", trim_decimal(l.isl_tokens_mean), trim_decimal(l.osl_tokens_mean))
+            });
+            format!("{}:{}{lengths}", p.batch, trim_decimal(s_to_ms(p.tpot_s)))
+        })
+        .collect();
     pairs.join(",")
 }
 
@@ -74,7 +103,12 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
     let mut points = Vec::new();
     for (i, pair) in text.split(',').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
         match url_point(pair) {
-            Some(p) if points.len() < MAX_POINTS => points.push(p),
+            Some((p, lengths_read)) if points.len() < MAX_POINTS => {
+                if !lengths_read {
+                    notices.push(Notice { key: KEY, message: lengths_notice(i, pair) });
+                }
+                points.push(p);
+            }
             Some(_) => {
                 let message = format!("{KEY}= has more than {MAX_POINTS} points; the rest are ignored.");
                 notices.push(Notice { key: KEY, message });
@@ -94,12 +128,34 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
     points
 }
 
-/// `batch:TPOT ms` as a point, if both parts are valid.
-fn url_point(pair: &str) -> Option<MeasuredPoint> {
-    let (batch, tpot) = pair.split_once(':')?;
+/// The notice for point `i` whose `@ISL/OSL` could not be read.
+fn lengths_notice(i: usize, pair: &str) -> String {
+    let (lo, hi) = LENGTH_TOKENS_RANGE;
+    format!(
+        "{KEY}= point {} {}: the lengths after @ are not ISL/OSL in tokens ({}–{}); the page's lengths stand in.",
+        i + 1,
+        quoted(pair),
+        trim_decimal(lo),
+        crate::view::format::thousands(hi)
+    )
+}
+
+/// `batch:TPOT ms[@ISL/OSL]` as a point, if the batch and TPOT are valid, and whether the lengths
+/// (if any) were read: unreadable lengths leave the point without them.
+fn url_point(pair: &str) -> Option<(MeasuredPoint, bool)> {
+    let (head, lengths) = match pair.split_once('@') {
+        Some((head, lengths)) => (head, Some(lengths)),
+        None => (pair, None),
+    };
+    let (batch, tpot) = head.split_once(':')?;
     let batch = whole_batch(number(batch)?)?;
     let tpot_ms = number(tpot).filter(|t| tpot_in_range(*t))?;
-    Some(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms) })
+    let read = lengths.map(|l| {
+        let (isl, osl) = l.split_once('/')?;
+        run_lengths(number(isl)?, number(osl)?)
+    });
+    let point = MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths: read.flatten() };
+    Some((point, read.is_none_or(|r| r.is_some())))
 }
 
 /// `query` with `&measured=...` appended when there are points. The encoding uses only digits,

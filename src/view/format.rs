@@ -3,6 +3,7 @@
 
 pub mod calibration;
 pub mod headline;
+pub mod measured_runs;
 pub mod placement;
 pub mod prefix;
 pub mod references;

@@ -100,10 +100,7 @@ fn csv_errors_name_the_line_and_the_value() {
 #[test]
 fn headers_comments_tabs_and_swapped_columns_are_understood() {
     let with_header = parse_upload("# from my sweep\nbatch,tpot_ms\n1,8.5\n\n16, 10.25\n").unwrap();
-    assert_eq!(
-        with_header.points,
-        [MeasuredPoint { batch: 1, tpot_s: 8.5e-3 }, MeasuredPoint { batch: 16, tpot_s: 10.25e-3 }]
-    );
+    assert_eq!(with_header.points, [MeasuredPoint::new(1, 8.5e-3), MeasuredPoint::new(16, 10.25e-3)]);
     assert_eq!(parse_upload("1\t8.5\n16\t10.25").unwrap().points, with_header.points);
     assert_eq!(parse_upload("1;8.5\n16;10.25").unwrap().points, with_header.points);
     assert_eq!(parse_upload("TPOT (ms),Batch\n8.5,1\n10.25,16").unwrap().points, with_header.points);
@@ -201,7 +198,7 @@ fn the_batch_axis_widens_to_the_largest_measured_batch() {
     let s = worked_example();
     let a = analyze(&s);
     let usual = curves(&s, &a).axis_max_batch;
-    let wide = [MeasuredPoint { batch: 512, tpot_s: 0.05 }];
+    let wide = [MeasuredPoint::new(512, 0.05)];
     let c = curves_with_measured(&s, &a, &wide, None);
     assert!(usual < 512 && c.axis_max_batch >= 512, "{usual} -> {}", c.axis_max_batch);
     assert_eq!(c.measured.as_ref().unwrap().fitted, vec![], "no fit, no line");

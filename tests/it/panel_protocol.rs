@@ -15,8 +15,7 @@ use goodput_lab::state::{from_page_query, from_query, to_query, Inputs};
 
 fn state_of(query: &str) -> PanelState {
     let (inputs, view, _) = from_page_query(query);
-    let measured =
-        vec![MeasuredPoint { batch: 1, tpot_s: 0.0079 }, MeasuredPoint { batch: 64, tpot_s: 0.0115 }];
+    let measured = vec![MeasuredPoint::new(1, 0.0079), MeasuredPoint::new(64, 0.0115)];
     PanelState { inputs, view, measured }
 }
 
@@ -92,7 +91,7 @@ fn using_a_fit_chooses_your_measurements_with_its_calibration() {
 fn measured_points_are_replaced_and_cleared() {
     let PanelState { mut inputs, mut measured, .. } = state_of("");
     let before = inputs;
-    let points = vec![MeasuredPoint { batch: 8, tpot_s: 0.0081 }];
+    let points = vec![MeasuredPoint::new(8, 0.0081)];
     apply(ToPage::Measured(points.clone()), &mut inputs, &mut measured);
     assert_eq!(measured, points);
     apply(ToPage::Measured(Vec::new()), &mut inputs, &mut measured);

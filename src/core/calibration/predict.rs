@@ -26,18 +26,26 @@ use crate::core::scenario::WORKED_EXAMPLE;
 pub fn scenario_of(point: &PublishedPoint, calibration: CostModel) -> Option<Scenario> {
     let model = *model_by_id(point.model_id)?;
     let gpu = *gpu_by_id(point.gpu_id)?;
-    let context = (point.isl_mean + point.osl_mean / 2.0).round().clamp(1.0, f64::from(u32::MAX));
-    Some(Scenario {
+    let base = Scenario {
         model,
         gpu,
         weight_precision: point.weight_precision,
         kv_precision: point.kv_precision,
         tp: point.tp.max(1),
-        context_tokens: context as u32,
-        output_tokens: point.osl_mean.round().max(1.0) as u32,
         calibration,
         ..WORKED_EXAMPLE
-    })
+    };
+    Some(at_run_lengths(base, point.isl_mean, point.osl_mean))
+}
+
+/// `base` at a run's mean lengths (tokens): its sequences hold ISL + OSL / 2 on average (rounded, at
+/// least 1) and answer OSL (rounded, at least 1); a shared prefix stays within the prompt.
+pub fn at_run_lengths(base: Scenario, isl: f64, osl: f64) -> Scenario {
+    let context = (isl + osl / 2.0).round().clamp(1.0, f64::from(u32::MAX));
+    let prompt = isl.round().clamp(0.0, f64::from(u32::MAX)) as u32;
+    let mut prefix = base.prefix;
+    prefix.prefix_tokens = prefix.prefix_tokens.min(prompt);
+    Scenario { context_tokens: context as u32, output_tokens: osl.round().max(1.0) as u32, prefix, ..base }
 }
 
 /// One prompt of `isl` tokens prefilled as a step of its own, in s.

@@ -16,7 +16,7 @@
 //! may have been in flight than the concurrency allows.
 
 use super::json::{kind, lookup, show};
-use super::{tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
+use super::{counted, run_lengths, tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::{ms_to_s, s_to_ms};
 use crate::state::fields::compact;
@@ -81,7 +81,7 @@ pub fn parse(exports: &[Map<String, Value>]) -> Result<Upload, String> {
         let load = load(export, &who)?;
         let tpot_ms = step_ms(export, &who)?;
         remarks.extend(run_remarks(export, &who, &load));
-        points.push(MeasuredPoint { batch: load.batch, tpot_s: ms_to_s(tpot_ms) });
+        points.push(MeasuredPoint { batch: load.batch, tpot_s: ms_to_s(tpot_ms), lengths: lengths(export) });
     }
     let Some(first) = exports.first() else { return Err("The JSON holds no result objects.".to_string()) };
     Ok(Upload { points, format: tool(first).format, remarks })
@@ -195,6 +195,13 @@ fn step_ms(export: &Map<String, Value>, who: &str) -> Result<f64, String> {
     Ok(tpot_ms)
 }
 
+/// The run's mean input and output sequence lengths (`input_sequence_length.avg`,
+/// `output_sequence_length.avg`, in tokens), when the export states both.
+fn lengths(export: &Map<String, Value>) -> Option<crate::core::fit::RunLengths> {
+    let avg = |metric: &str| lookup(export, &[metric, "avg"]).ok().and_then(Value::as_f64);
+    run_lengths(avg("input_sequence_length")?, avg("output_sequence_length")?)
+}
+
 /// A time in one of AIPerf's units (`ns`, `us`, `ms`, `sec`; `s` too) in ms.
 fn to_ms(value: f64, unit: &str) -> Option<f64> {
     match unit {
@@ -221,7 +228,7 @@ fn run_remarks(export: &Map<String, Value>, who: &str, load: &Load) -> Vec<Strin
     }
     let failed = lookup(export, &["error_request_count", "avg"]).ok().and_then(Value::as_f64);
     if let Some(failed) = failed.filter(|f| *f > 0.0) {
-        remarks.push(format!("{who} had {} failed requests.", compact(failed)));
+        remarks.push(format!("{who} had {}.", counted(failed, "failed request")));
     }
     remarks
 }

@@ -15,7 +15,7 @@
 //! the first token out, as vLLM's `mean_tpot_ms` does, and is the time of one decode step.
 
 use super::json::{kind, lookup, show};
-use super::{tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
+use super::{counted, run_lengths, tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
 use crate::core::fit::MeasuredPoint;
 use crate::core::units::ms_to_s;
 use crate::state::fields::compact;
@@ -29,9 +29,11 @@ const STEP_FIELD: [&str; 4] = ["metrics", "inter_token_latency_ms", "successful"
 const CONCURRENCY_FIELD: [&str; 4] = ["metrics", "request_concurrency", "successful", "mean"];
 /// Where the strategy sits: GuideLLM 0.4 and later, then 0.2–0.3.
 const STRATEGY_FIELDS: [[&str; 2]; 2] = [["config", "strategy"], ["args", "strategy"]];
-/// The errored-request count: GuideLLM 0.4 and later, then 0.2–0.3.
-const ERRORED_FIELDS: [&[&str]; 2] =
-    [&["metrics", "request_totals", "errored"], &["request_totals", "errored"]];
+/// Where the request counts by status sit: GuideLLM 0.4 and later, then 0.2–0.3.
+const TOTALS_FIELDS: [&[&str]; 2] = [&["metrics", "request_totals"], &["request_totals"]];
+/// The successful requests' mean prompt and output lengths, in tokens.
+const ISL_FIELD: [&str; 4] = ["metrics", "prompt_token_count", "successful", "mean"];
+const OSL_FIELD: [&str; 4] = ["metrics", "output_token_count", "successful", "mean"];
 
 /// A JSON object shaped like a GuideLLM report: it has `benchmarks`.
 pub fn is_report(result: &Map<String, Value>) -> bool {
@@ -78,11 +80,18 @@ fn point(
 ) -> Result<MeasuredPoint, String> {
     let batch = batch(benchmark, n, remarks)?;
     let tpot_ms = step_ms(benchmark, n)?;
-    let errored = ERRORED_FIELDS.iter().find_map(|path| lookup(benchmark, path).ok()).and_then(Value::as_u64);
-    if let Some(errored) = errored.filter(|e| *e > 0) {
-        remarks.push(format!("Benchmark {n} had {errored} errored requests."));
+    let totals = TOTALS_FIELDS.iter().find_map(|path| lookup(benchmark, path).ok());
+    for (status, what) in [("errored", "errored request"), ("incomplete", "incomplete request")] {
+        let count = totals.and_then(|t| t.get(status)).and_then(Value::as_f64).filter(|c| *c > 0.0);
+        if let Some(count) = count {
+            let why =
+                if status == "incomplete" { " (cut off when it ended; not in its step time)" } else { "" };
+            remarks.push(format!("Benchmark {n} had {}{why}.", counted(count, what)));
+        }
     }
-    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms) })
+    let mean = |path: &[&str]| lookup(benchmark, path).ok().and_then(Value::as_f64);
+    let lengths = mean(&ISL_FIELD).zip(mean(&OSL_FIELD)).and_then(|(i, o)| run_lengths(i, o));
+    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths })
 }
 
 /// The batch: a `concurrent` strategy's `streams`, 1 for `synchronous`, else the measured mean of
@@ -131,11 +140,14 @@ fn mean_concurrency(
     })?;
     let ran = strategy
         .map_or("names no strategy".to_string(), |s| format!("ran a {s} strategy, not a concurrent one"));
-    remarks.push(format!(
-        "Benchmark {n} {ran}: its mean of {} requests in flight is read as batch {batch}.",
-        compact(mean)
-    ));
+    remarks.push(in_flight_remark(n, &ran, mean, batch));
     Ok(batch)
+}
+
+/// “Benchmark 2 ran a throughput strategy, not a concurrent one: its mean of 117.6 requests in
+/// flight is read as batch 118.”
+pub(super) fn in_flight_remark(n: usize, ran: &str, mean: f64, batch: u32) -> String {
+    format!("Benchmark {n} {ran}: its mean of {} requests in flight is read as batch {batch}.", compact(mean))
 }
 
 /// The step time in ms: the successful requests' mean inter-token latency.

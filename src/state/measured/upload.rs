@@ -1,16 +1,17 @@
 //! Measured step times from a file: a `vllm bench serve` result (one JSON object, an array, or JSON
 //! lines), a GuideLLM report or an AIPerf / GenAI-Perf profile export (told apart by their shape:
-//! `guidellm.rs`, `aiperf.rs`) or a CSV of (batch, TPOT ms), into validated points or a message
-//! naming the problem and where.
+//! `guidellm.rs`, `aiperf.rs`) or a CSV (`csv_text.rs`), into validated points or a message naming
+//! the problem and where.
 
+use super::csv_text::parse_csv;
 use super::json::{kind, show};
 use super::{
-    aiperf, at_url_precision, guidellm, number, tpot_in_range, tpot_range_text, whole_batch, BATCH_FIELD,
-    MAX_BATCH, MAX_POINTS, TPOT_FIELD,
+    aiperf, at_url_precision, counted, guidellm, run_lengths, tpot_in_range, tpot_range_text, whole_batch,
+    BATCH_FIELD, MAX_BATCH, MAX_POINTS, TPOT_FIELD,
 };
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::{MeasuredPoint, RunLengths};
 use crate::core::units::ms_to_s;
-use crate::state::fields::{compact, quoted};
+use crate::state::fields::compact;
 use serde_json::{Map, Value};
 
 /// What an upload held: the points, what kind of file it was, and remarks that do not stop it.
@@ -95,8 +96,22 @@ pub(super) fn parse_vllm_results(results: &[Map<String, Value>]) -> Result<Uploa
     Ok(Upload { points, format: "vLLM benchmark result", remarks })
 }
 
-/// One result object as a point, or what is missing from it.
+/// One result object as a point, or what is missing from it (a run whose requests all failed says so).
 pub(super) fn vllm_point(result: &Map<String, Value>, n: usize) -> Result<MeasuredPoint, String> {
+    let count = |field: &str| result.get(field).and_then(Value::as_f64);
+    if let (Some(completed), Some(failed)) = (count("completed"), count("failed")) {
+        if completed == 0.0 && failed > 0.0 {
+            let all = if failed == 1.0 {
+                "its only request".to_string()
+            } else {
+                format!("all {}", counted(failed, "request"))
+            };
+            return Err(format!(
+                "JSON result {n}: {all} failed (completed 0), so the run measured no step time. Check the server \
+                 and the benchmark's --base-url and --model, then run it again."
+            ));
+        }
+    }
     let batch = match result.get(BATCH_FIELD) {
         None => {
             return Err(format!(
@@ -125,7 +140,15 @@ pub(super) fn vllm_point(result: &Map<String, Value>, n: usize) -> Result<Measur
         let range = tpot_range_text();
         return Err(format!("JSON result {n}: {TPOT_FIELD} {} is outside {range}.", compact(tpot_ms)));
     }
-    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms) })
+    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths: vllm_lengths(result) })
+}
+
+/// The run's mean prompt and output lengths: `total_input_tokens` and `total_output_tokens` over
+/// `completed`, when all three are there.
+fn vllm_lengths(result: &Map<String, Value>) -> Option<RunLengths> {
+    let count = |field: &str| result.get(field).and_then(Value::as_f64);
+    let completed = count("completed").filter(|c| *c > 0.0)?;
+    run_lengths(count("total_input_tokens")? / completed, count("total_output_tokens")? / completed)
 }
 
 /// Remarks on one result: a finite request rate (the batch may not have reached the cap) and
@@ -138,69 +161,8 @@ pub(super) fn vllm_remarks(result: &Map<String, Value>, n: usize) -> Vec<String>
             compact(rate)
         ));
     }
-    if let Some(failed) = result.get("failed").and_then(Value::as_u64).filter(|f| *f > 0) {
-        remarks.push(format!("Result {n} had {failed} failed requests."));
+    if let Some(failed) = result.get("failed").and_then(Value::as_f64).filter(|f| *f > 0.0) {
+        remarks.push(format!("Result {n} had {}.", counted(failed, "failed request")));
     }
     remarks
-}
-
-/// A CSV of batch, TPOT in ms: a header row is optional (one naming TPOT first swaps the columns),
-/// `#` starts a comment, tabs or semicolons may separate.
-pub(super) fn parse_csv(text: &str) -> Result<Upload, String> {
-    let delimiter = [b',', b'\t', b';'].into_iter().find(|d| text.as_bytes().contains(d)).unwrap_or(b',');
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .delimiter(delimiter)
-        .from_reader(text.as_bytes());
-    let mut points = Vec::new();
-    let mut tpot_first = false;
-    for (i, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| format!("CSV could not be read: {e}."))?;
-        let line = record.position().map_or(i as u64 + 1, |p| p.line());
-        let fields: Vec<&str> = record.iter().collect();
-        if fields.iter().all(|f| f.is_empty()) {
-            continue;
-        }
-        if fields.len() != 2 {
-            return Err(format!(
-                "line {line} has {} column{}: a CSV needs two columns: batch, TPOT in ms.",
-                fields.len(),
-                if fields.len() == 1 { "" } else { "s" }
-            ));
-        }
-        if points.is_empty() && i == 0 && is_header(&fields) {
-            tpot_first = fields[0].to_ascii_lowercase().contains("tpot");
-            continue;
-        }
-        let (batch, tpot) = if tpot_first { (fields[1], fields[0]) } else { (fields[0], fields[1]) };
-        points.push(csv_point(batch, tpot, line)?);
-    }
-    if points.is_empty() {
-        return Err("The CSV has no data rows: a CSV needs two columns: batch, TPOT in ms.".to_string());
-    }
-    Ok(Upload { points, format: "CSV", remarks: Vec::new() })
-}
-
-/// A first row whose cells are not both numbers is a header.
-pub(super) fn is_header(fields: &[&str]) -> bool {
-    fields.iter().any(|f| number(f).is_none())
-}
-
-/// One data row: batch a whole number >= 1, TPOT a number of ms above 0.
-pub(super) fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<MeasuredPoint, String> {
-    let b = number(batch).ok_or_else(|| format!("line {line}: batch {} is not a number.", quoted(batch)))?;
-    let batch = whole_batch(b).ok_or_else(|| {
-        format!("line {line}: batch {} is not a whole number from 1 to {MAX_BATCH}.", quoted(batch))
-    })?;
-    let t = number(tpot).ok_or_else(|| format!("line {line}: TPOT {} is not a number.", quoted(tpot)))?;
-    if t <= 0.0 {
-        return Err(format!("line {line}: TPOT {} ms is not above 0.", compact(t)));
-    }
-    if !tpot_in_range(t) {
-        return Err(format!("line {line}: TPOT {} ms is outside {}.", compact(t), tpot_range_text()));
-    }
-    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(t) })
 }

@@ -1,18 +1,21 @@
-//! The measured-data panel: paste, choose or drop a `vllm bench serve` result or a CSV of (batch,
-//! TPOT ms); the points go on the step-time chart, and the fitted achieved bandwidth (MBU) and
-//! per-step overhead are shown with a button that turns realistic mode on with them.
+//! The measured-data panel: paste, choose or drop benchmark results (several files at once; each
+//! load adds its points); the points go on the step-time chart, the fitted achieved bandwidth (MBU)
+//! and per-step overhead are shown with a button that turns realistic mode on with them, and each
+//! run is set beside the calibrated model's TPOT at its own concurrency and lengths.
 
 mod fit_view;
 mod input;
+mod runs_view;
 use leptos::prelude::*;
 
 use crate::protocol::panel::{PanelKind, ToPage};
-use crate::state::measured::{parse_upload, BATCH_FIELD, TPOT_FIELD};
+use crate::state::measured::{add_files, BATCH_FIELD, TPOT_FIELD};
 use crate::ui::lazy::body::lazy_body;
 use crate::ui::panels::context::PanelContext;
 use crate::ui::shell::page::PageState;
 use fit_view::{FitReadout, PointsTable};
-use input::{MeasuredInput, Status, StatusLine};
+use input::{FileText, MeasuredInput, Status, StatusLine};
+use runs_view::RunsTable;
 
 /// The panel: its heading and what it reads, then its body once asked for (or at once when the
 /// link carries points). `points` is the page's measured state (also in the URL); `fit` is its fit.
@@ -45,18 +48,13 @@ pub fn MeasuredBody() -> impl IntoView {
     let fit = Memo::new(move |_| crate::core::fit::fit(&scenario.get(), &points.get()));
     let changes = context.changes;
     let (status, set_status) = signal(Status::Idle);
-    let load = move |source: String, text: Result<String, String>| {
-        let parsed = text.and_then(|t| parse_upload(&t));
-        match parsed {
-            Ok(u) => {
-                let n = u.points.len();
-                let summary =
-                    format!("{source}: {n} point{} from a {}.", if n == 1 { "" } else { "s" }, u.format);
-                changes.send(ToPage::Measured(u.points));
-                set_status.set(Status::Loaded(summary, u.remarks));
-            }
-            Err(e) => set_status.set(Status::Failed(format!("{source}: {e}"))),
+    let load = move |files: Vec<FileText>| {
+        let before = points.get_untracked();
+        let loaded = add_files(&before, files);
+        if loaded.points != before {
+            changes.send(ToPage::Measured(loaded.points));
         }
+        set_status.set(Status::Files(loaded.files, loaded.note));
     };
     let clear = move || {
         changes.send(ToPage::Measured(Vec::new()));
@@ -67,6 +65,7 @@ pub fn MeasuredBody() -> impl IntoView {
         <StatusLine status=status/>
         <Show when=move || !points.get().is_empty()>
             <FitReadout fit=fit clear=clear/>
+            <RunsTable/>
             <PointsTable fit=fit/>
         </Show>
     }
@@ -86,8 +85,12 @@ fn Intro() -> impl IntoView {
             "strategy's " <code>"streams"</code> " and " <code>"inter_token_latency_ms"</code> "; an AIPerf or GenAI-Perf "
             "profile export (" <code>"profile_export_aiperf.json"</code> ") one point, the run's concurrency and "
             <code>"inter_token_latency"</code> ". "
-            "A CSV needs two columns: batch, TPOT in ms. The fit uses the scenario set above, so match the model, GPU, "
-            "precisions and tensor parallelism, and set the context to the benchmark's input length plus half its output."
+            "GuideLLM's CSV export (" <code>"benchmarks.csv"</code> ") is read as its report is; AIPerf's CSV states no "
+            "concurrency, so load its JSON. Any other CSV needs two columns: batch, TPOT in ms. Choose or drop several "
+            "files at once; each load adds its points to those already here (Clear starts again). "
+            "The fit uses the scenario set above, so match the model, GPU, precisions and tensor parallelism, and set "
+            "the context to the benchmark's input length plus half its output. Each run is also set beside the "
+            "calibrated model at its own concurrency and mean lengths."
         </p>
     }
 }

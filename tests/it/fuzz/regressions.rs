@@ -38,10 +38,7 @@ fn a_fit_of_the_most_points_at_the_longest_and_shortest_accepted_step_times_is_f
     let (inputs, _) = from_query("");
     let (shortest_ms, longest_ms) = measured::TPOT_MS_RANGE;
     let points: Vec<MeasuredPoint> = (1..=measured::MAX_POINTS as u32)
-        .map(|batch| MeasuredPoint {
-            batch,
-            tpot_s: if batch % 2 == 0 { longest_ms } else { shortest_ms } / 1e3,
-        })
+        .map(|batch| MeasuredPoint::new(batch, if batch % 2 == 0 { longest_ms } else { shortest_ms } / 1e3))
         .collect();
     let f = fit(&inputs.scenario, &points).expect("the step times grow with the batch on average");
     assert!(f.r_squared.is_some_and(f64::is_finite) && f.rms_residual_s.is_finite(), "{f:?}");

@@ -206,8 +206,10 @@ fn with_commas(x: f64) -> String {
 pub fn measured_value() -> BoxedStrategy<String> {
     let batch = prop_oneof![3 => (1u32..=1024).prop_map(|b| b.to_string()), 1 => number_text()];
     let tpot = prop_oneof![3 => (0.001f64..500.0).prop_map(|t| format!("{t:.3}")), 1 => number_text()];
+    let length = prop_oneof![3 => (1.0f64..100_000.0).prop_map(|x| format!("{x:.3}")), 1 => number_text()];
     let pair = prop_oneof![
-        8 => (batch, tpot).prop_map(|(b, t)| format!("{b}:{t}")),
+        8 => (batch.clone(), tpot.clone()).prop_map(|(b, t)| format!("{b}:{t}")),
+        2 => (batch, tpot, length.clone(), length).prop_map(|(b, t, i, o)| format!("{b}:{t}@{i}/{o}")),
         1 => hostile_value(),
     ];
     prop_oneof![

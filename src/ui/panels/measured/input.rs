@@ -1,32 +1,38 @@
-//! The measured panel's input: paste, choose or drop a file, read it, and say what it gave.
+//! The measured panel's input: paste, choose or drop one file or several, read them in order, and
+//! say what each gave.
 
+use crate::state::measured::FileOutcome;
 use crate::view::format::thousands;
 use leptos::prelude::*;
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{DragEvent, File, FileReader, HtmlInputElement};
+use web_sys::{DragEvent, File, FileList, FileReader, HtmlInputElement};
 
 /// Files larger than this are refused before reading (a detailed vLLM result is a few MB).
 pub(crate) const MAX_FILE_BYTES: f64 = 32e6;
 
-/// What the last paste, file or drop gave.
+/// One file of a load action: its name, and its text or why it could not be read.
+pub(crate) type FileText = (String, Result<String, String>);
+
+/// What the last paste, choice or drop gave: each file's outcome in order, and a note (the cap).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Status {
     Idle,
-    /// A one-line summary and any remarks.
-    Loaded(String, Vec<String>),
-    /// What was wrong and where.
-    Failed(String),
+    Files(Vec<FileOutcome>, Option<String>),
 }
 
 /// The textarea with its button, the file chooser and the drop zone around them.
 #[component]
-pub(crate) fn MeasuredInput(load: impl Fn(String, Result<String, String>) + Copy + 'static) -> impl IntoView {
+pub(crate) fn MeasuredInput(load: impl Fn(Vec<FileText>) + Copy + 'static) -> impl IntoView {
     let (text, set_text) = signal(String::new());
     let (dragging, set_dragging) = signal(false);
     let on_file = move |ev: leptos::ev::Event| {
         let input = event_target::<HtmlInputElement>(&ev);
-        if let Some(file) = input.files().and_then(|f| f.get(0)) {
-            read_file(file, load);
+        let files = files_of(input.files());
+        if !files.is_empty() {
+            read_files(files, load);
         }
         input.set_value("");
     };
@@ -34,10 +40,11 @@ pub(crate) fn MeasuredInput(load: impl Fn(String, Result<String, String>) + Copy
         ev.prevent_default();
         set_dragging.set(false);
         let data = ev.data_transfer();
-        if let Some(file) = data.as_ref().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-            read_file(file, load);
+        let files = files_of(data.as_ref().and_then(|d| d.files()));
+        if !files.is_empty() {
+            read_files(files, load);
         } else if let Some(t) = data.and_then(|d| d.get_data("text/plain").ok()).filter(|t| !t.is_empty()) {
-            load("Dropped text".to_string(), Ok(t));
+            load(vec![("Dropped text".to_string(), Ok(t))]);
         }
     };
     let on_dragover = move |ev: DragEvent| {
@@ -51,36 +58,70 @@ pub(crate) fn MeasuredInput(load: impl Fn(String, Result<String, String>) + Copy
             <textarea id="measured-text" rows="4" spellcheck="false" placeholder="1,7.9\n16,8.2\n64,11.5"
                 prop:value=move || text.get() on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
             <div class="measured-actions">
-                <button type="button" id="measured-plot" on:click=move |_| load("Pasted text".to_string(), Ok(text.get_untracked()))>
+                <button type="button" id="measured-plot" on:click=move |_| load(vec![("Pasted text".to_string(), Ok(text.get_untracked()))])>
                     "Plot and fit"
                 </button>
-                <label for="measured-file" class="file-label">"Choose a file"</label>
-                <input type="file" id="measured-file" accept=".json,.jsonl,.csv,.tsv,.txt,application/json,text/csv"
+                <label for="measured-file" class="file-label">"Choose files"</label>
+                <input type="file" id="measured-file" multiple accept=".json,.jsonl,.csv,.tsv,.txt,application/json,text/csv"
                     on:change=on_file/>
-                <span class="hint">"or drop one here"</span>
+                <span class="hint">"or drop them here; each load adds its points"</span>
             </div>
         </div>
     }
 }
 
-/// Reads `file` as text and hands it to `load` under its name; a file too large or unreadable gets
-/// a message instead.
-pub(crate) fn read_file(file: File, load: impl Fn(String, Result<String, String>) + Copy + 'static) {
+/// The files of a chooser or a drop, in their order.
+fn files_of(list: Option<FileList>) -> Vec<File> {
+    list.map_or_else(Vec::new, |l| (0..l.length()).filter_map(|i| l.get(i)).collect())
+}
+
+/// Reads `files` as text one after another and hands them to `load` together, in their order; a
+/// file too large or unreadable carries a message instead of its text.
+pub(crate) fn read_files(files: Vec<File>, load: impl Fn(Vec<FileText>) + Copy + 'static) {
+    read_from(files.into(), Vec::new(), load);
+}
+
+fn read_from(
+    mut rest: VecDeque<File>,
+    mut done: Vec<FileText>,
+    load: impl Fn(Vec<FileText>) + Copy + 'static,
+) {
+    match rest.pop_front() {
+        None => load(done),
+        Some(file) => read_one(
+            file,
+            Box::new(move |name, text| {
+                done.push((name, text));
+                read_from(rest, done, load);
+            }),
+        ),
+    }
+}
+
+/// Reads one file as text and calls `then` once with its name and text (or what went wrong).
+fn read_one(file: File, then: Box<dyn FnOnce(String, Result<String, String>)>) {
     let name = file.name();
     if file.size() > MAX_FILE_BYTES {
         let mb = thousands(file.size() / 1e6);
-        return load(name, Err(format!("the file is {mb} MB; the page reads files up to 32 MB.")));
+        return then(name, Err(format!("the file is {mb} MB; the page reads files up to 32 MB.")));
     }
     let Ok(reader) = FileReader::new() else {
-        return load(name, Err("the browser cannot read files.".into()));
+        return then(name, Err("the browser cannot read files.".into()));
     };
-    let (done, failed) = (reader.clone(), name.clone());
-    let on_load = Closure::once_into_js(move || match done.result().ok().and_then(|v| v.as_string()) {
-        Some(text) => load(name, Ok(text)),
-        None => load(name, Err("the file could not be read as text.".to_string())),
+    let slot = Rc::new(Cell::new(Some(then)));
+    let (on_load_slot, done, loaded_name) = (slot.clone(), reader.clone(), name.clone());
+    let on_load = Closure::once_into_js(move || {
+        let text = done.result().ok().and_then(|v| v.as_string());
+        let text = text.ok_or_else(|| "the file could not be read as text.".to_string());
+        if let Some(then) = on_load_slot.take() {
+            then(loaded_name, text);
+        }
     });
-    let on_error =
-        Closure::once_into_js(move || load(failed, Err("the file could not be read.".to_string())));
+    let on_error = Closure::once_into_js(move || {
+        if let Some(then) = slot.take() {
+            then(name, Err("the file could not be read.".to_string()));
+        }
+    });
     reader.set_onload(Some(on_load.unchecked_ref()));
     reader.set_onerror(Some(on_error.unchecked_ref()));
     if reader.read_as_text(&file).is_err() {
@@ -88,21 +129,27 @@ pub(crate) fn read_file(file: File, load: impl Fn(String, Result<String, String>
     }
 }
 
-/// The last load's summary and remarks, or what was wrong with it.
+/// Each file's summary and remarks (a status), then what was wrong with any (an alert).
 #[component]
 pub(crate) fn StatusLine(status: ReadSignal<Status>) -> impl IntoView {
-    move || match status.get() {
-        Status::Idle => ().into_any(),
-        Status::Loaded(summary, remarks) => view! {
-            <div id="measured-status" class="measured-status" role="status">
-                <p>{summary}</p>
-                <ul>{remarks.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
-            </div>
+    move || {
+        let Status::Files(files, note) = status.get() else { return ().into_any() };
+        let (mut read, mut failed) = (Vec::new(), Vec::new());
+        for file in files {
+            match file {
+                FileOutcome::Read { summary, remarks } => read.push(view! {
+                    <p>{summary}</p>
+                    <ul>{remarks.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+                }),
+                FileOutcome::Failed(message) => failed.push(view! { <p>{message}</p> }),
+            }
         }
-        .into_any(),
-        Status::Failed(message) => view! {
-            <p id="measured-error" class="measured-error" role="alert">{message}</p>
+        let note = note.map(|n| view! { <p class="warn">{n}</p> });
+        let any_read = !read.is_empty() || note.is_some();
+        view! {
+            {any_read.then(|| view! { <div id="measured-status" class="measured-status" role="status">{read}{note}</div> })}
+            {(!failed.is_empty()).then(|| view! { <div id="measured-error" class="measured-error" role="alert">{failed}</div> })}
         }
-        .into_any(),
+        .into_any()
     }
 }
