@@ -10,11 +10,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::calibration::predict::{at_run_lengths, closed_loop_tpot_at_s};
+use super::calibration::range::likely_range;
+use super::calibration::transfer::median;
 use super::calibration::{CostModel, Engine};
 use super::fit::MeasuredPoint;
 use super::scenario::Scenario;
 
-/// One run against the model. Fields are added here, not in the page (a likely-range column next).
+/// One run against the model.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRow {
     /// The run's concurrency, taken as the decode batch.
@@ -29,12 +31,19 @@ pub struct RunRow {
     pub tpot_s: f64,
     /// The model's closed-loop TPOT at this run's concurrency and lengths, in s.
     pub predicted_tpot_s: f64,
+    /// Its likely range ([`likely_range`]: the coverage class's out-of-sample spread), in s.
+    pub likely_tpot_s: (f64, f64),
 }
 
 impl RunRow {
     /// model / measured - 1.
     pub fn error(&self) -> f64 {
         self.predicted_tpot_s / self.tpot_s - 1.0
+    }
+
+    /// The measured TPOT lies inside the model's likely range.
+    pub fn inside(&self) -> bool {
+        (self.likely_tpot_s.0..=self.likely_tpot_s.1).contains(&self.tpot_s)
     }
 }
 
@@ -48,6 +57,8 @@ pub struct RunSummary {
     /// Largest |error|, and the index of its row.
     pub worst_abs_error: f64,
     pub worst_row: usize,
+    /// Runs whose measured TPOT lies inside the model's likely range.
+    pub inside: usize,
 }
 
 /// The table: which engine's profile priced it, whether that is not the page's cost model, the
@@ -77,13 +88,17 @@ pub fn compare_runs(page: &Scenario, points: &[MeasuredPoint], fallback: Engine)
             let (isl, osl) =
                 p.lengths.map_or((page_isl, page_osl), |l| (l.isl_tokens_mean, l.osl_tokens_mean));
             let scenario = at_run_lengths(base, isl, osl);
+            let predicted_tpot_s = closed_loop_tpot_at_s(&scenario, f64::from(p.batch), isl, osl);
+            let likely_tpot_s = likely_range(&scenario)
+                .map_or((predicted_tpot_s, predicted_tpot_s), |r| r.time_s(predicted_tpot_s));
             RunRow {
                 batch: p.batch,
                 isl_tokens_mean: isl,
                 osl_tokens_mean: osl,
                 page_lengths: p.lengths.is_none(),
                 tpot_s: p.tpot_s,
-                predicted_tpot_s: closed_loop_tpot_at_s(&scenario, f64::from(p.batch), isl, osl),
+                predicted_tpot_s,
+                likely_tpot_s,
             }
         })
         .collect();
@@ -96,10 +111,7 @@ pub fn summarize(rows: &[RunRow]) -> Option<RunSummary> {
     let errors: Vec<f64> = rows.iter().map(|r| r.error().abs()).collect();
     let (worst_row, worst_abs_error) =
         errors.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1))?;
-    let mut sorted = errors.clone();
-    sorted.sort_by(f64::total_cmp);
-    let mid = sorted.len() / 2;
-    let median_abs_error =
-        if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] };
-    Some(RunSummary { count: rows.len(), median_abs_error, worst_abs_error, worst_row })
+    let median_abs_error = median(&mut errors.clone())?;
+    let inside = rows.iter().filter(|r| r.inside()).count();
+    Some(RunSummary { count: rows.len(), median_abs_error, worst_abs_error, worst_row, inside })
 }

@@ -5,21 +5,31 @@ const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('@playwright/test');
 const { openApp, tableRows, rowByHeader, num, queryValue, urlSettled, expectNoBadNumbers } = require('./helpers');
+const { logChartText, chartText } = require('./chart_text');
 
 const PROFILE = fs.readFileSync(path.join(__dirname, '../../src/core/calibration/profile.rs'), 'utf8');
-const LAYER_S = Number(PROFILE.match(/layer_overhead_s: ([^,]+),/)[1]);
+const BOUNDS = fs.readFileSync(path.join(__dirname, '../../src/core/calibration/bounds.rs'), 'utf8');
+const DATA = fs.readFileSync(path.join(__dirname, '../../data/calibration.csv'), 'utf8');
+// CUDA's per-layer overhead: the first of the stacks' (CUDA, ROCm, XLA).
+const LAYER_S = Number(PROFILE.match(/layer_overhead_s: \[Some\(([^)]+)\)/)[1]);
 const ENGINE_S = PROFILE.match(/engine_step_overhead_s: \[([^\]]+)\]/)[1].split(',').map(Number);
+// A slot held at its prior reads at AIConfigurator's 0.8 of bandwidth (bounds.rs), under H100's 95% ceiling.
+const MEMORY_PRIOR = Number(BOUNDS.match(/pub const MEMORY_PRIOR: f64 = ([\d.]+);/)[1]);
 const H100_SLOTS = PROFILE.match(/gpu_id: "h100-sxm", slots: \[([^\]]+)\]/)[1].split(', ')
-  .map((v) => (v === 'None' ? null : Number(v.replace(/^Some\((.*)\)$/, '$1'))));
-const [DENSE16, , , GQA] = H100_SLOTS;
+  .map((v) => (v === 'Term::Held' ? MEMORY_PRIOR : v === 'Term::Absent' ? null : Number(v.replace(/^Term::Fitted\((.*)\)$/, '$1'))));
+const [DENSE, , GQA] = H100_SLOTS;
+// Each coverage class's likely range as (low, high) factors, best covered first.
+const RANGES = [...PROFILE.matchAll(/ClassRange \{ low: ([^,]+), high: ([^,]+), rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+// The published vLLM runs: data rows whose engine is vLLM.
+const VLLM_RUNS = DATA.split('\n').filter((line) => line.split(',')[7] === 'vLLM').length;
 const L8_PARAMS = 8.03e9;
 const KV_PER_SEQ = 2 * 32 * 8 * 128 * 2 * 2048;
 const H100_BW = 3.35e12;
 const STEP = 'Step time (ms)';
 
-// step(B) = weights / (bw x f_dense16) + B x KV / (bw x f_gqa) + engine + 32 layers x per-layer, in ms.
+// step(B) = weights / (bw x f_dense) + B x KV / (bw x f_gqa) + engine + 32 layers x per-layer, in ms.
 function measuredStepMs(batch, engineIndex) {
-  const s = (L8_PARAMS * 2) / (H100_BW * DENSE16) + (batch * KV_PER_SEQ) / (H100_BW * GQA)
+  const s = (L8_PARAMS * 2) / (H100_BW * DENSE) + (batch * KV_PER_SEQ) / (H100_BW * GQA)
     + ENGINE_S[engineIndex] + 32 * LAYER_S;
   return s * 1e3;
 }
@@ -27,7 +37,9 @@ function measuredStepMs(batch, engineIndex) {
 test('the default page is the ideal roofline and says how accurate the measured profile is', async ({ page }) => {
   await openApp(page);
   await expect(page.locator('#calib')).toHaveValue('ideal');
-  await expect(page.locator('#calib-accuracy')).toContainText(/median TPOT error [\d.]+% \(worst [\d.]+%\), 27 published runs/);
+  expect(VLLM_RUNS).toBe(4);
+  await expect(page.locator('#calib-accuracy')).toContainText(
+    new RegExp(`Measured engines \\(vLLM\\): median TPOT error [\\d.]+% \\(worst [\\d.]+%\\) on its ${VLLM_RUNS} published runs; likely range here -[\\d.]+% to \\+[\\d.]+% \\(fitted\\)`));
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   await expect(page.locator('#batch-table caption')).toContainText('ideal roofline: step times are lower bounds no engine reaches');
 });
@@ -54,12 +66,53 @@ test('measured engines price the fixed costs, follow the engine and return to th
   expect(errors).toEqual([]);
 });
 
-test('calib=measured on a GPU the data do not cover names the transferred terms', async ({ page }) => {
+test('calib=measured on a GPU the data do not cover says it is not measured and prices it from priors', async ({ page }) => {
   await openApp(page, '?calib=measured&engine=trtllm&gpu=l40s');
   await expect(page.locator('#calib')).toHaveValue('measured');
   await expect(page.locator('#engine')).toHaveValue('trtllm');
-  await expect(page.locator('#calib-provenance')).toContainText('No published measurement covers this on L40S');
-  await expect(page.locator('#calib-provenance')).toContainText('median');
+  await expect(page.locator('#calib-provenance')).toContainText('Not measured: no published run on a GPU of the L40S');
+  await expect(page.locator('#calib-provenance')).toContainText('published priors');
+  await expect(page.locator('#calib-accuracy')).toContainText('(not measured). No published run of TensorRT-LLM on a GPU like the L40S');
+  // H100 PCIe shares H100 SXM's generation: its fitted terms are borrowed and named.
+  await openApp(page, '?calib=measured&gpu=h100-pcie');
+  await expect(page.locator('#calib-provenance')).toContainText('dense GEMMs (HBM fraction) from h100-sxm (same generation)');
+});
+
+/** [low, high] of a "a–b" range cell, in its unit. */
+function rangeOf(text) {
+  return text.split('–').map(num);
+}
+
+test('under measured engines the batch table brackets each step time by its coverage class\'s likely range', async ({ page }) => {
+  const errors = await openApp(page);
+  await expect(page.locator('#batch-table th', { hasText: 'Likely range (ms)' })).toHaveCount(0);
+  for (const [query, cls, word] of [['?calib=measured', 0, 'fitted'], ['?calib=measured&gpu=tpu-v6e', 5, 'not measured']]) {
+    await openApp(page, query);
+    await expect(page.locator('#batch-table th', { hasText: 'Likely range (ms)' })).toHaveCount(1);
+    const [low, high] = RANGES[cls];
+    for (const batch of [1, 16, 64]) {
+      const row = await rowByHeader(page, batch);
+      const step = num(row[STEP]);
+      const [lo, hi] = rangeOf(row['Likely range (ms)']);
+      expect(Math.abs(lo - step * low), `${query} batch ${batch} low`).toBeLessThanOrEqual(0.011);
+      expect(Math.abs(hi - step * high), `${query} batch ${batch} high`).toBeLessThanOrEqual(0.011);
+    }
+    await expect(page.locator('#calib-accuracy')).toContainText(`(${word})`);
+  }
+  expect(errors).toEqual([]);
+});
+
+test('the step-time and throughput charts shade the likely range and name its coverage in the legend', async ({ page }) => {
+  await page.addInitScript(logChartText);
+  await openApp(page, '?calib=measured');
+  for (const id of ['chart-step', 'chart-rate']) {
+    await expect.poll(async () => (await chartText(page, id)).map((t) => t.text)).toContain('Likely range (fitted)');
+  }
+  await openApp(page, '?calib=measured&gpu=mi355x');
+  await expect.poll(async () => (await chartText(page, 'chart-step')).map((t) => t.text)).toContain('Likely range (not measured)');
+  await openApp(page);
+  await expect.poll(async () => (await chartText(page, 'chart-step')).length).toBeGreaterThan(0);
+  expect((await chartText(page, 'chart-step')).map((t) => t.text)).not.toContain('Likely range (fitted)');
 });
 
 test('custom shows the MBU and overhead sliders and a bad calib value gets a notice', async ({ page }) => {

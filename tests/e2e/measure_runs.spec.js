@@ -104,25 +104,40 @@ test('the per-run table gives each run\'s measured TPOT, the model\'s at its con
   await expect(table.locator('caption')).not.toContainText('The page\'s cost model is');
   const rows = await runRows(page);
   const errorsPct = [];
+  const factors = [];
+  let inside = 0;
   for (const [[batch, isl, osl, noise], cells] of LENGTH_RUNS.map((r, i) => [r, rows[i]])) {
     expect(cells[0]).toBe(String(batch));
     expect(cells[1]).toBe(`${isl.toLocaleString('en-US')} / ${osl.toLocaleString('en-US')}`);
     const measured = tpotAtMs(batch, isl + osl / 2, noise);
     expect(Math.abs(num(cells[2]) / measured - 1), `batch ${batch} measured`).toBeLessThan(1e-3);
     const error = (num(cells[3]) / measured - 1) * 100;
-    expect(Math.abs(pct(cells[4]) - error), `batch ${batch}: ${cells[4]} against ${error}`).toBeLessThan(0.1);
-    errorsPct.push(Math.abs(pct(cells[4])));
+    expect(Math.abs(pct(cells[5]) - error), `batch ${batch}: ${cells[5]} against ${error}`).toBeLessThan(0.1);
+    errorsPct.push(Math.abs(pct(cells[5])));
+    // The likely range is the model's TPOT times the coverage class's factors, the batch table's own.
+    const [lo, hi] = cells[4].split('–').map(num);
+    factors.push([lo / num(cells[3]), hi / num(cells[3])]);
+    expect(cells[6]).toBe(measured >= lo && measured <= hi ? 'yes' : 'no');
+    inside += cells[6] === 'yes' ? 1 : 0;
+  }
+  const tableRow = await rowByHeader(page, 1);
+  const [tableLo, tableHi] = tableRow['Likely range (ms)'].split('–').map(num);
+  const tableStep = num(tableRow['Step time (ms)']);
+  for (const [fLo, fHi] of factors) {
+    expect(Math.abs(fLo - tableLo / tableStep)).toBeLessThan(3e-3);
+    expect(Math.abs(fHi - tableHi / tableStep)).toBeLessThan(3e-3);
   }
   // Batch 1 waits for no other prompt: the model's TPOT is its decode step at 1,792 + 512 / 2, which the
   // page's own batch table shows at batch 1 on the same cost model and lengths.
   const stepMs = num((await rowByHeader(page, 1))['Step time (ms)']);
   expect(Math.abs(num(rows[0][3]) - stepMs)).toBeLessThanOrEqual(0.011);
   const summary = await page.locator('#measured-runs-summary').textContent();
-  const m = summary.match(/^3 runs: median \|error\| ([\d.]+)%, worst ([\d.]+)% \(batch (\d+)\)\.$/);
+  const m = summary.match(/^3 runs: median \|error\| ([\d.]+)%, worst ([\d.]+)% \(batch (\d+)\); (\d) of 3 inside the model's likely range\.$/);
   expect(m, summary).not.toBeNull();
   expect(Math.abs(Number(m[1]) - median(errorsPct))).toBeLessThan(0.11);
   expect(Math.abs(Number(m[2]) - Math.max(...errorsPct))).toBeLessThan(0.11);
   expect(Number(m[3])).toBe(LENGTH_RUNS[errorsPct.indexOf(Math.max(...errorsPct))][0]);
+  expect(Number(m[4])).toBe(inside);
 
   // The lengths travel in the link; on the ideal roofline the table still uses the calibrated model, and says so.
   await urlSettled(page);

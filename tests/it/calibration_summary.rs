@@ -178,3 +178,57 @@ fn every_preset_pair_and_engine_gives_finite_figures_or_none_and_measured_never_
         }
     }
 }
+
+#[test]
+fn wherever_measured_engines_find_a_rate_the_ideal_roofline_finds_at_least_that_rate() {
+    use goodput_lab::core::capacity::unit_point;
+    for model in MODELS {
+        for gpu in GPUS {
+            for tp in [1, 8] {
+                let s = Scenario { model: *model, gpu: *gpu, tp, ..WORKED_EXAMPLE };
+                let ideal = unit_point(&s, &PLACING);
+                for engine in Engine::ALL {
+                    let Some(m) = unit_point(&measured(&s, engine), &PLACING) else { continue };
+                    let what = format!("{} on {} x{tp}, {engine:?}", model.id, gpu.id);
+                    let i = ideal
+                        .unwrap_or_else(|| panic!("{what}: measured {} req/s, ideal none", m.rate_req_per_s));
+                    assert!(
+                        i.rate_req_per_s >= m.rate_req_per_s * (1.0 - 1e-9),
+                        "{what}: ideal {} < measured {}",
+                        i.rate_req_per_s,
+                        m.rate_req_per_s
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn deepseek_v3_fp8_on_8_h200_at_the_issues_targets_has_an_ideal_rate_wherever_it_has_a_measured_one() {
+    use goodput_lab::core::capacity::unit_point;
+    use goodput_lab::core::precision::Precision;
+    let s = Scenario {
+        model: *model_by_id("deepseek-v3").expect("preset"),
+        gpu: *goodput_lab::core::presets::gpu_by_id("h200-sxm").expect("preset"),
+        weight_precision: Precision::Fp8,
+        tp: 8,
+        context_tokens: 2048 + 150,
+        output_tokens: 300,
+        tpot_target_s: 0.030,
+        ttft_target_s: 1.0,
+        ..WORKED_EXAMPLE
+    };
+    let ideal = unit_point(&s, &PLACING);
+    for engine in Engine::ALL {
+        if let Some(m) = unit_point(&measured(&s, engine), &PLACING) {
+            let i = ideal.expect("the ideal roofline finds a rate where the measured engines do");
+            assert!(
+                i.rate_req_per_s >= m.rate_req_per_s,
+                "{engine:?}: {} < {}",
+                i.rate_req_per_s,
+                m.rate_req_per_s
+            );
+        }
+    }
+}

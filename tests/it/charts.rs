@@ -220,3 +220,40 @@ fn with_speculative_decoding_the_step_chart_draws_the_time_per_output_token() {
         assert!(!svg_of(&s, chart).contains("NaN"));
     }
 }
+
+/// The `<polygon` elements filled with `c` at the band's opacity, each as its vertex count.
+fn band_polygons(svg: &str, c: RGBColor) -> Vec<usize> {
+    let fill = format!("fill=\"{}\"", svg_color(c));
+    svg.split("<polygon")
+        .skip(1)
+        .filter_map(|el| el.split('>').next())
+        .filter(|attrs| attrs.contains(&fill) && attrs.contains("opacity=\"0.16\""))
+        .map(|attrs| {
+            attrs
+                .split("points=\"")
+                .nth(1)
+                .map_or(0, |p| p.split('"').next().unwrap_or("").split_whitespace().count())
+        })
+        .collect()
+}
+
+#[test]
+fn under_measured_engines_the_step_and_rate_charts_shade_the_likely_range_around_their_curves() {
+    use goodput_lab::core::calibration::{CostModel, Engine};
+    let measured = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..worked_example() };
+    let n = curves(&measured, &analyze(&measured)).points.len();
+    let p = Palette::LIGHT;
+    assert_eq!(
+        band_polygons(&svg_of(&measured, Chart::Step), p.step_total),
+        vec![2 * n],
+        "one band, lows then highs"
+    );
+    assert_eq!(band_polygons(&svg_of(&measured, Chart::Rate), p.throughput), vec![2 * n]);
+    for s in [worked_example(), realistic()] {
+        assert!(
+            band_polygons(&svg_of(&s, Chart::Step), p.step_total).is_empty(),
+            "no range off the measured engines"
+        );
+        assert!(band_polygons(&svg_of(&s, Chart::Rate), p.throughput).is_empty());
+    }
+}

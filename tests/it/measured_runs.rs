@@ -47,6 +47,8 @@ fn each_run_is_priced_by_the_closed_loop_predictor_at_its_own_lengths_and_concur
         let s = by_hand(&page, Engine::Vllm, l.isl_tokens_mean, l.osl_tokens_mean);
         let want = closed_loop_tpot_at_s(&s, f64::from(p.batch), l.isl_tokens_mean, l.osl_tokens_mean);
         assert_eq!(r.predicted_tpot_s, want, "batch {}", p.batch);
+        let range = goodput_lab::core::calibration::range::likely_range(&s).expect("measured engines");
+        assert_eq!(r.likely_tpot_s, range.time_s(want), "the coverage class's range around it");
         assert_eq!((r.batch, r.tpot_s, r.page_lengths), (p.batch, p.tpot_s, false));
         assert_eq!((r.isl_tokens_mean, r.osl_tokens_mean), (l.isl_tokens_mean, l.osl_tokens_mean));
     }
@@ -99,6 +101,7 @@ fn the_pages_engine_is_used_on_measured_engines_and_vllm_stands_in_otherwise() {
     assert!(!caption(&own, "Measured engines (SGLang)").contains("The page's cost model is"));
 }
 
+/// A run whose likely range is the model's TPOT -10% to +20%.
 fn run(batch: u32, measured_ms: f64, model_ms: f64) -> RunRow {
     RunRow {
         batch,
@@ -107,6 +110,7 @@ fn run(batch: u32, measured_ms: f64, model_ms: f64) -> RunRow {
         page_lengths: false,
         tpot_s: measured_ms / 1e3,
         predicted_tpot_s: model_ms / 1e3,
+        likely_tpot_s: (0.9 * model_ms / 1e3, 1.2 * model_ms / 1e3),
     }
 }
 
@@ -125,8 +129,18 @@ fn errors_and_their_median_and_worst_match_a_hand_computation() {
     assert!((odd.median_abs_error - 0.1).abs() < 1e-12, "{odd:?}");
     assert_eq!(summarize(&[]), None);
     let c = RunComparison { engine: Engine::Vllm, substituted: false, rows: rows.to_vec(), summary: Some(s) };
-    assert_eq!(summary(&c).as_deref(), Some("4 runs: median |error| 10.0%, worst 30.0% (batch 64)."));
-    assert_eq!(row(&rows[1]), ["4", "1,000 / 200", "10.00", "9.00", "-10.0%"].map(String::from));
+    // Inside [0.9, 1.2] x model: 10 in [9.9, 13.2] yes; 10 in [8.1, 10.8] yes; 8 in [7.56, 10.08] yes;
+    // 20 in [23.4, 31.2] no.
+    assert_eq!(s.inside, 3);
+    assert_eq!(
+        summary(&c).as_deref(),
+        Some("4 runs: median |error| 10.0%, worst 30.0% (batch 64); 3 of 4 inside the model's likely range.")
+    );
+    assert_eq!(
+        row(&rows[1]),
+        ["4", "1,000 / 200", "10.00", "9.00", "8.10–10.80", "-10.0%", "yes"].map(String::from)
+    );
+    assert_eq!(row(&rows[3])[6], "no");
 }
 
 #[test]

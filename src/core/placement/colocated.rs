@@ -43,6 +43,18 @@ impl Probe {
             Probe::PassOrFail => scenario.tpot_target_s,
         }
     }
+
+    /// The least fixed point of `next` from next(0), searched up to the TPOT target first and then,
+    /// in full, to the runaway limit: a fixed point under the target is found without a secant jump
+    /// that a wide limit lets pass it ([`fixed_point_s`]), so a rate that passes the target in a
+    /// probe also has its fixed point in full. `scale` turns the TPOT limits into step limits.
+    fn fixed_point_s(self, scenario: &Scenario, scale: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
+        let target_limit_s = Probe::PassOrFail.limit_s(scenario) * scale;
+        fixed_point_s(next(0.0), target_limit_s, &next).or_else(|| match self {
+            Probe::Full => fixed_point_s(next(0.0), self.limit_s(scenario) * scale, &next),
+            Probe::PassOrFail => None,
+        })
+    }
 }
 
 /// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget C, read at
@@ -148,8 +160,7 @@ pub fn chunked_probe(
         prompt_cv: percentile.cv(),
     };
     // The probe's limit is on TPOT = t / E; the step itself may take E times longer.
-    let limit_s = probe.limit_s(scenario) * tokens_per_step;
-    let Some(mean_step_s) = fixed_point_s(model.next_s(0.0), limit_s, |t| model.next_s(t)) else {
+    let Some(mean_step_s) = probe.fixed_point_s(scenario, tokens_per_step, |t| model.next_s(t)) else {
         let binds = if model.steps(0.0).chunk <= 0.0 { Binds::StepBudget } else { Binds::Capacity };
         return Operating::overloaded(binds);
     };
@@ -246,8 +257,7 @@ pub fn unchunked_probe(
     let output_tokens = f64::from(scenario.output_tokens);
     let tpot_of =
         |tpot_s: f64| step_time_at(scenario, rate_req_per_s * output_tokens * tpot_s).step_s / decode_share;
-    let limit_s = probe.limit_s(scenario);
-    let Some(tpot_mean_s) = fixed_point_s(tpot_of(0.0), limit_s, tpot_of) else {
+    let Some(tpot_mean_s) = probe.fixed_point_s(scenario, 1.0, tpot_of) else {
         return Operating::overloaded(Binds::Capacity);
     };
     let batch = rate_req_per_s * output_tokens * tpot_mean_s;

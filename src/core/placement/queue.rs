@@ -54,9 +54,9 @@ const ITERATIONS: usize = 200;
 /// the chord through the last two iterates (a secant step), which for a convex `next` (a sum of
 /// roofline maxima) stays at or below the fixed point and reaches it in a few steps where plain
 /// iteration crawls (slope near 1, close to capacity). A jump past it is safe: from there
-/// iteration falls back to it and never passes `limit_s` again. A chord of slope >= 1 while
-/// next(t) > t means no fixed point lies ahead (convexity): the load runs away, as it does when
-/// the iterations run out unconverged.
+/// iteration falls back to it and never passes `limit_s` again. Where the chord's slope is 1 or more
+/// (a concave stretch: an MoE step near batch 0) iteration goes on plainly; the load runs away when
+/// it passes `limit_s` or the iterations run out unconverged.
 pub fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
     let mut step_s = start_s;
     // The previous iterate and its image, for the chord.
@@ -69,15 +69,34 @@ pub fn fixed_point_s(start_s: f64, limit_s: f64, next: impl Fn(f64) -> f64) -> O
         if (next_s - step_s).abs() <= 1e-10 * next_s.max(1e-12) {
             return Some(next_s);
         }
-        let slope = last.map(|(t0, n0)| (next_s - n0) / (step_s - t0));
-        if next_s > step_s && slope.is_some_and(|k| k >= 1.0) {
-            return None;
-        }
+        // A chord of slope >= 1 has no root ahead: iterate plainly. It is no proof of a runaway,
+        // since `next` is convex only piecewise (an MoE step's experts-touched term is concave in
+        // the batch, steep near 0: the ideal roofline's tiny steps start there).
+        let slope = last.map(|(t0, n0)| (next_s - n0) / (step_s - t0)).filter(|k| *k < 1.0);
         let secant = slope
             .map(|k| step_s + (next_s - step_s) / (1.0 - k))
-            .filter(|root| root.is_finite() && *root > next_s);
+            .filter(|root| root.is_finite() && *root > next_s)
+            .map(|root| short_of_runaway(next_s, root.min(limit_s), &next));
         last = Some((step_s, next_s));
-        step_s = secant.map_or(next_s, |root| root.min(limit_s));
+        step_s = secant.unwrap_or(next_s);
     }
     None
+}
+
+/// A secant jump from `from_s` to `root_s`, kept short of a runaway: where `next` is not convex the
+/// chord's root can pass the least fixed point and a second, unstable one beyond it, from where
+/// iteration runs away. A point whose image is below it lies between the two (iteration falls back
+/// to the least), so the root is kept when its image is below it, and otherwise the midpoint is
+/// taken when its image is below it (the jump spans both fixed points); else the root (no fixed
+/// point was passed that the midpoint shows).
+fn short_of_runaway(from_s: f64, root_s: f64, next: &impl Fn(f64) -> f64) -> f64 {
+    if next(root_s) < root_s {
+        return root_s;
+    }
+    let mid_s = 0.5 * (from_s + root_s);
+    if next(mid_s) < mid_s {
+        mid_s
+    } else {
+        root_s
+    }
 }

@@ -7,7 +7,15 @@ use crate::view::format::references::signed_percent;
 use crate::view::format::{fixed, ms, thousands};
 
 /// The table's columns, in order.
-pub const HEADERS: [&str; 5] = ["Batch", "In / out (tokens)", "Measured (ms)", "Model (ms)", "Error"];
+pub const HEADERS: [&str; 7] = [
+    "Batch",
+    "In / out (tokens)",
+    "Measured (ms)",
+    "Model (ms)",
+    "Likely range (ms)",
+    "Error",
+    "Inside the range",
+];
 
 /// What marks a row priced at the page's lengths.
 pub const PAGE_LENGTHS: &str = "page's lengths";
@@ -37,14 +45,16 @@ fn tokens(x: f64) -> String {
 }
 
 /// One row's cells, in [`HEADERS`] order.
-pub fn row(r: &RunRow) -> [String; 5] {
+pub fn row(r: &RunRow) -> [String; 7] {
     let mark = if r.page_lengths { format!(" ({PAGE_LENGTHS})") } else { String::new() };
     [
         thousands(f64::from(r.batch)),
         format!("{} / {}{mark}", tokens(r.isl_tokens_mean), tokens(r.osl_tokens_mean)),
         ms(r.tpot_s),
         ms(r.predicted_tpot_s),
+        format!("{}–{}", ms(r.likely_tpot_s.0), ms(r.likely_tpot_s.1)),
         signed_percent(r.error()),
+        if r.inside() { "yes" } else { "no" }.to_string(),
     ]
 }
 
@@ -56,10 +66,12 @@ pub fn summary(c: &RunComparison) -> Option<String> {
         .get(s.worst_row)
         .map_or(String::new(), |r| format!(" (batch {})", thousands(f64::from(r.batch))));
     Some(format!(
-        "{} run{}: median |error| {}%, worst {}%{worst_batch}.",
+        "{} run{}: median |error| {}%, worst {}%{worst_batch}; {} of {} inside the model's likely range.",
         thousands(s.count as f64),
         if s.count == 1 { "" } else { "s" },
         fixed(100.0 * s.median_abs_error, 1),
-        fixed(100.0 * s.worst_abs_error, 1)
+        fixed(100.0 * s.worst_abs_error, 1),
+        thousands(s.inside as f64),
+        thousands(s.count as f64)
     ))
 }

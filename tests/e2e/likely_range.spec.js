@@ -1,0 +1,63 @@
+// The measured engines' likely range where the planning numbers are: the capacity plan's GPUs as
+// low-high around its count, the search rows' TPOT with its range and coverage word, and neither on
+// the ideal roofline (a bound). The range's factors are the shipped profile's (profile.rs).
+const fs = require('fs');
+const path = require('path');
+const { test, expect } = require('@playwright/test');
+const { openApp, num, showPanel } = require('./helpers');
+
+const PROFILE = fs.readFileSync(path.join(__dirname, '../../src/core/calibration/profile.rs'), 'utf8');
+const RANGES = [...PROFILE.matchAll(/ClassRange \{ low: ([^,]+), high: ([^,]+), rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+
+test('the capacity plan gives its GPUs as a likely low-high around the count under measured engines', async ({ page }) => {
+  const errors = await openApp(page, '?calib=measured');
+  await showPanel(page, 'capacity');
+  const gpus = num(await page.locator('#plan-gpus').evaluate((dd) => dd.firstChild.textContent));
+  const range = await page.locator('#plan-gpus-range').textContent();
+  const m = range.match(/^ \(likely ([\d,]+)–([\d,]+) GPUs, fitted\)$/);
+  expect(m, range).not.toBeNull();
+  const [low, high] = [num(m[1]), num(m[2])];
+  // Faster steps need no more GPUs, slower no fewer; the fitted class's range is not a point.
+  expect(low).toBeLessThanOrEqual(gpus);
+  expect(high).toBeGreaterThanOrEqual(gpus);
+  expect(high).toBeGreaterThan(low);
+  await openApp(page);
+  await showPanel(page, 'capacity');
+  await expect(page.locator('#plan-gpus')).toBeVisible();
+  await expect(page.locator('#plan-gpus-range')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+/** Waits until a search has finished and none is running. */
+async function searched(page) {
+  const status = page.locator('#search-status');
+  await expect.poll(async () => Number(await status.getAttribute('data-searches')), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(1);
+  await expect(status).toHaveAttribute('data-busy', 'false');
+}
+
+test('each search row prints its TPOT with the likely range and coverage of its own GPU', async ({ page }) => {
+  const errors = await openApp(page, '?calib=measured');
+  await page.click('#search-open');
+  await searched(page);
+  const rows = await page.locator('#search-table tbody tr').evaluateAll((trs) => trs.map((r) => ({
+    gpu: r.dataset.config.split('/')[0],
+    cells: Array.from(r.children).map((c) => c.textContent.trim()),
+  })));
+  expect(rows.length).toBeGreaterThan(10);
+  const words = new Set();
+  for (const { gpu, cells } of rows) {
+    const m = cells[8].match(/^([\d,.]+) \(([\d,.]+)–([\d,.]+), (fitted|transferred|not measured)\)$/);
+    expect(m, `${gpu}: ${cells[8]}`).not.toBeNull();
+    const [tpot, lo, hi] = [num(m[1]), num(m[2]), num(m[3])];
+    words.add(m[4]);
+    // The factors are one of the shipped classes', the same on both ends.
+    const factors = [lo / tpot, hi / tpot];
+    const near = RANGES.some(([l, h]) => Math.abs(l - factors[0]) < 2e-3 + 0.006 / tpot && Math.abs(h - factors[1]) < 2e-3 + 0.006 / tpot);
+    expect(near, `${gpu}: ${cells[8]} against ${JSON.stringify(RANGES)}`).toBe(true);
+    if (['tpu-v5e', 'tpu-v6e', 'l4', 'l40s', 'a100-40gb', 'a100-80gb', 'mi355x'].includes(gpu)) {
+      expect(m[4], gpu).toBe('not measured');
+    }
+  }
+  expect(errors).toEqual([]);
+});
