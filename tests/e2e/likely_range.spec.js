@@ -1,13 +1,9 @@
 // The measured engines' likely range where the planning numbers are: the capacity plan's GPUs as
 // low-high around its count, the search rows' TPOT with its range and coverage word, and neither on
 // the ideal roofline (a bound). The range's factors are the shipped profile's (profile.rs).
-const fs = require('fs');
-const path = require('path');
 const { test, expect } = require('@playwright/test');
 const { openApp, num, showPanel } = require('./helpers');
-
-const PROFILE = fs.readFileSync(path.join(__dirname, '../../src/core/calibration/profile.rs'), 'utf8');
-const RANGES = [...PROFILE.matchAll(/ClassRange \{ low: ([^,]+), high: ([^,]+), rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+const { RANGES } = require('./profile');
 
 test('the capacity plan gives its GPUs as a likely low-high around the count under measured engines', async ({ page }) => {
   const errors = await openApp(page, '?calib=measured');
