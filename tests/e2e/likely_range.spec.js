@@ -57,3 +57,23 @@ test('each search row prints its TPOT with the likely range and coverage of its 
   }
   expect(errors).toEqual([]);
 });
+
+test('the headline and the simulator say whether the measured numbers are fitted, transferred or not measured', async ({ page }) => {
+  const errors = await openApp(page);
+  await expect(page.locator('#headline-coverage')).toHaveCount(0);
+  // H100: its own rows; H200: Hopper's dense GEMMs borrowed from H100; B300: no dense GEMM measured on Blackwell.
+  for (const [gpu, word, cls] of [['h100-sxm', 'fitted', 0], ['h200-sxm', 'transferred', 2], ['b300', 'not measured', 5]]) {
+    await openApp(page, `?calib=measured&gpu=${gpu}`);
+    const note = await page.locator('#headline-coverage').textContent();
+    const m = note.match(/^Measured engines \(vLLM\), (fitted|transferred|not measured): each calibrated time likely -([\d.]+)% to \+([\d.]+)% of its value\.$/);
+    expect(m, note).not.toBeNull();
+    expect(m[1], gpu).toBe(word);
+    const [low, high] = RANGES[cls];
+    expect(Math.abs(Number(m[2]) - 100 * (1 - low))).toBeLessThan(0.051);
+    expect(Math.abs(Number(m[3]) - 100 * (high - 1))).toBeLessThan(0.051);
+  }
+  await openApp(page, '?calib=measured&gpu=tpu-v6e&sim=1&requests=300&points=6');
+  await expect(page.locator('#sim-goodput')).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#sim-coverage')).toContainText('Measured engines (vLLM), not measured: each calibrated time likely');
+  expect(errors).toEqual([]);
+});

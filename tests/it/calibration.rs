@@ -134,7 +134,12 @@ fn a_gpu_without_data_borrows_its_generation_capped_at_its_ceiling_else_its_prio
     assert_eq!(resolve(&p, "h200-nvl", Slot::GemmDense), resolved(0.93, Origin::SameGeneration("h200-sxm")));
     // MI325X borrows MI300X's; MI300X's held compute is its prior, its 44% GEMM ceiling.
     assert_eq!(resolve(&p, "mi325x", Slot::GemmDense), resolved(0.6, Origin::SameGeneration("mi300x")));
-    assert_eq!(resolve(&p, "mi300x", Slot::Compute), resolved(0.44, Origin::Prior));
+    assert_eq!(resolve(&p, "mi300x", Slot::Compute), resolved(0.44, Origin::Held));
+    assert_eq!(
+        resolve(&p, "mi325x", Slot::Compute),
+        resolved(0.44, Origin::Held),
+        "held by its family's rows"
+    );
     // MI355X is CDNA4, TPU and L4 have no family in the data: the priors (0.8 of bandwidth, the GEMM ceiling).
     assert_eq!(resolve(&p, "mi355x", Slot::GemmDense), resolved(0.77, Origin::Prior));
     assert_eq!(resolve(&p, "tpu-v6e", Slot::AttentionGqa), resolved(0.8, Origin::Prior));

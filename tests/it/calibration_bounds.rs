@@ -60,7 +60,7 @@ fn a_term_the_rows_cannot_identify_is_held_at_its_prior() {
     let h100 =
         fitted.report.iter().find(|t| t.param == Param::Gpu("h100-sxm", Slot::Compute)).expect("a term");
     assert!(h100.held);
-    assert_eq!(resolve(&PROFILE, "h100-sxm", Slot::Compute).origin, Origin::Prior);
+    assert_eq!(resolve(&PROFILE, "h100-sxm", Slot::Compute).origin, Origin::Held);
     assert_eq!(resolve(&PROFILE, "h100-sxm", Slot::Compute).value, 0.70);
 }
 

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::bounds::Family;
 use super::published::{fitted_rows, PublishedPoint};
-use super::transfer::Profile;
-use super::Engine;
+use super::transfer::{model_slots, resolve, Origin, Profile};
+use super::{Engine, Slot};
 use crate::core::precision::Precision;
+use crate::core::presets::model_by_id;
 
 /// How much of a prediction's GPU the data cover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,23 +73,32 @@ impl ClassRange {
 
 /// `row`'s coverage under `profile`, fitted on `data`.
 pub fn coverage_of(profile: &Profile, data: &[PublishedPoint], row: &PublishedPoint) -> Coverage {
-    coverage(profile, data, row.gpu_id, row.engine, row.weight_precision)
+    let slots = model_by_id(row.model_id).map_or((Slot::GemmDense, Slot::AttentionGqa), model_slots);
+    coverage(profile, data, row.gpu_id, row.engine, row.weight_precision, slots)
 }
 
-/// The coverage of a prediction for `gpu_id` with `engine` and `weights` under `profile`, fitted on `data`.
+/// The coverage of a prediction for `gpu_id` with `engine` and `weights`, whose steps read through the
+/// memory `slots` (GEMMs, attention), under `profile`, fitted on `data`: not measured when a slot is
+/// a prior that no row of the GPU's family uses; transferred when one is borrowed from a GPU of its
+/// family or the GPU has no rows of its own; else fitted (a slot its own rows hold at its prior counts
+/// as theirs).
 pub fn coverage(
     profile: &Profile,
     data: &[PublishedPoint],
     gpu_id: &str,
     engine: Engine,
     weights: Precision,
+    slots: (Slot, Slot),
 ) -> Coverage {
-    let gpu = if profile.gpus.iter().any(|g| g.gpu_id == gpu_id) {
-        GpuCoverage::Fitted
-    } else if profile.measured_family(gpu_id) {
+    let origins = [slots.0, slots.1].map(|slot| resolve(profile, gpu_id, slot).origin);
+    let gpu = if origins.contains(&Origin::Prior) {
+        GpuCoverage::NotMeasured
+    } else if origins.iter().any(|o| matches!(o, Origin::SameGeneration(_)))
+        || !profile.gpus.iter().any(|g| g.gpu_id == gpu_id)
+    {
         GpuCoverage::SameGeneration
     } else {
-        GpuCoverage::NotMeasured
+        GpuCoverage::Fitted
     };
     let family = Family::of(gpu_id);
     let config_measured = fitted_rows(data).iter().any(|r| {

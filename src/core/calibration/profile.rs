@@ -22,7 +22,7 @@ pub const RANGES: [ClassRange; 6] = [
     ClassRange { low: 8.62983723936167e-1, high: 1.2159127667443597e0, rows: 58 },
     ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 47 },
     ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 10 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 15 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.7836621861374549e0, rows: 50 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.7836621861374549e0, rows: 50 },
+    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 10 },
+    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 10 },
+    ClassRange { low: 7.972674812539036e-1, high: 1.6917150606967546e0, rows: 65 },
 ];

@@ -18,6 +18,7 @@ use super::crossval::{quantile, Held};
 use super::profile::{PROFILE, RANGES};
 use super::published::POINTS;
 use super::terms::cost_terms;
+use super::transfer::scenario_slots;
 use super::{CostModel, CostTerms};
 use crate::core::presets::GpuSpec;
 use crate::core::scenario::Scenario;
@@ -101,7 +102,8 @@ impl LikelyRange {
 /// ideal roofline is a bound, custom and fitted calibrations are the user's).
 pub fn likely_range(scenario: &Scenario) -> Option<LikelyRange> {
     let CostModel::Measured(engine) = scenario.calibration else { return None };
-    let coverage = coverage(&PROFILE, POINTS, scenario.gpu.id, engine, scenario.weight_precision);
+    let slots = scenario_slots(scenario);
+    let coverage = coverage(&PROFILE, POINTS, scenario.gpu.id, engine, scenario.weight_precision, slots);
     let r = RANGES[coverage.index()];
     Some(LikelyRange { coverage, low: r.low, high: r.high })
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::bounds::{self, Family, Stack, LAYER_PRIOR_S};
 use super::{CostTerms, Efficiency, Engine, Slot};
 use crate::core::precision::Precision;
-use crate::core::presets::Attention;
+use crate::core::presets::{Attention, ModelSpec};
 use crate::core::scenario::Scenario;
 
 /// One slot of a covered GPU: fitted, held at its prior (the GPU's rows use it but do not identify
@@ -57,7 +57,10 @@ pub enum Origin {
     Fitted,
     /// Borrowed from a GPU of the same vendor and generation (its id).
     SameGeneration(&'static str),
-    /// The published prior: no row of this GPU's family identifies it.
+    /// The published prior, held there because the rows of this GPU's family use the term but do
+    /// not identify it ([`Term::Held`]).
+    Held,
+    /// The published prior: no row of this GPU's family uses the term.
     Prior,
 }
 
@@ -78,28 +81,26 @@ pub fn median(values: &mut [f64]) -> Option<f64> {
     Some(if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 })
 }
 
-/// `slot`'s value for `gpu_id` by the transfer rule: this GPU's fit; held: the prior; else a
-/// same-family GPU's fit (the first in the profile's order), capped at this GPU's ceiling; else the
-/// prior.
+/// `slot`'s value for `gpu_id` by the transfer rule: this GPU's fit, or its prior where its rows hold
+/// it there; else a same-family GPU's fit (the first in the profile's order), capped at this GPU's
+/// ceiling, or the prior where that family's rows hold it; else the prior.
 pub fn resolve(profile: &Profile, gpu_id: &str, slot: Slot) -> Resolved {
-    let prior = Resolved { value: slot.prior(gpu_id), origin: Origin::Prior };
+    let prior = |origin| Resolved { value: slot.prior(gpu_id), origin };
     match profile.gpus.iter().find(|g| g.gpu_id == gpu_id).map(|g| g.slots[slot.index()]) {
         Some(Term::Fitted(value)) => return Resolved { value, origin: Origin::Fitted },
-        Some(Term::Held) => return prior,
+        Some(Term::Held) => return prior(Origin::Held),
         _ => {}
     }
     let family = Family::of(gpu_id);
-    let peer = profile
-        .gpus
-        .iter()
-        .filter(|g| family != Family::Unknown && Family::of(g.gpu_id) == family)
-        .find_map(|g| g.slots[slot.index()].fitted().map(|v| (g.gpu_id, v)));
-    match peer {
-        Some((id, v)) => {
-            Resolved { value: v.min(slot.ceiling(gpu_id).value), origin: Origin::SameGeneration(id) }
-        }
-        None => prior,
+    let peers =
+        || profile.gpus.iter().filter(move |g| family != Family::Unknown && Family::of(g.gpu_id) == family);
+    if let Some((id, v)) = peers().find_map(|g| g.slots[slot.index()].fitted().map(|v| (g.gpu_id, v))) {
+        return Resolved { value: v.min(slot.ceiling(gpu_id).value), origin: Origin::SameGeneration(id) };
     }
+    if peers().any(|g| g.slots[slot.index()] == Term::Held) {
+        return prior(Origin::Held);
+    }
+    prior(Origin::Prior)
 }
 
 impl Profile<'_> {
@@ -153,8 +154,13 @@ pub fn quantized(weights: Precision) -> bool {
 
 /// The slots a scenario's steps use: (GEMM memory, decode attention memory).
 pub fn scenario_slots(scenario: &Scenario) -> (Slot, Slot) {
-    let gemm = if scenario.model.moe.is_some() { Slot::GemmMoe } else { Slot::GemmDense };
-    let attention = match scenario.model.attention {
+    model_slots(&scenario.model)
+}
+
+/// The memory slots a model's steps use: (GEMM, decode attention).
+pub fn model_slots(model: &ModelSpec) -> (Slot, Slot) {
+    let gemm = if model.moe.is_some() { Slot::GemmMoe } else { Slot::GemmDense };
+    let attention = match model.attention {
         Attention::Gqa { .. } => Slot::AttentionGqa,
         Attention::Mla { .. } => Slot::AttentionMla,
     };

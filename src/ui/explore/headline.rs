@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::capacity::unit_point;
 use crate::ui::shell::page::{PageMemos, PageState};
+use crate::view::format::calibration::coverage_note;
 use crate::view::format::headline;
 use crate::view::format::headline::with_prefill;
 
@@ -23,6 +24,7 @@ pub fn Headline() -> impl IntoView {
             {move || headline(&scenario.get(), &analysis.get())}
             " "
             <span id="headline-prefill" class="headline-prefill">{move || prefill.get()}</span>
+            {move || coverage_note(&scenario.get()).map(|n| view! { " " <span id="headline-coverage" class="headline-prefill">{n}</span> })}
         </p>
     }
 }

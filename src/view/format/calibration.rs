@@ -29,14 +29,18 @@ pub fn range_rate(r: &LikelyRange, rate: f64) -> String {
     format!("{}–{}", thousands(lo.round()), thousands(hi.round()))
 }
 
-/// The coverage word a calibrated number carries where it is printed: "" when fitted, else
-/// " (transferred)" or " (not measured)"; "" off the measured engines.
-pub fn coverage_mark(scenario: &Scenario) -> &'static str {
-    match likely_range(scenario).map(|r| r.coverage.word()) {
-        Some("transferred") => " (transferred)",
-        Some("not measured") => " (not measured)",
-        _ => "",
-    }
+/// Under the measured engines, what the calibrated numbers beside it rest on: "Measured engines
+/// (vLLM), transferred: each calibrated time likely -20.3% to +27.3% of its value."; `None` under any
+/// other cost model.
+pub fn coverage_note(scenario: &Scenario) -> Option<String> {
+    let CostModel::Measured(engine) = scenario.calibration else { return None };
+    let r = likely_range(scenario)?;
+    Some(format!(
+        "Measured engines ({}), {}: each calibrated time likely {} of its value.",
+        engine.name(),
+        r.coverage.word(),
+        range_text(&r)
+    ))
 }
 
 /// "Measured engines (vLLM): median TPOT error 0.5% (worst 0.9%) on its 4 published runs; likely
@@ -81,6 +85,11 @@ pub fn provenance_line(scenario: &Scenario) -> Option<String> {
         .filter(|(_, r)| r.origin != Origin::Fitted)
         .map(|(slot, r)| match r.origin {
             Origin::SameGeneration(id) => format!("{} from {id} (same generation)", slot.label()),
+            Origin::Held => format!(
+                "{} at its published prior, {} (its rows do not identify it)",
+                slot.label(),
+                percent(r.value)
+            ),
             _ => format!("{} at its published prior, {}", slot.label(), percent(r.value)),
         })
         .collect();

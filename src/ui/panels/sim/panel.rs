@@ -153,6 +153,7 @@ fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl Into
             </p>
             <p id="sim-analytic">{knee} " " {at}</p>
             <p id="sim-steady">{sim_steady_note(&r.sweep, r.load == crate::core::sim::LoadMode::Open)}</p>
+            {crate::view::format::calibration::coverage_note(scenario).map(|n| view! { <p id="sim-coverage">{n}</p> })}
         </div>
     }
 }
