@@ -6,9 +6,11 @@ mod limits;
 mod sizes;
 mod spec;
 mod step;
+use crate::core::calibration::range::likely_range;
 use crate::core::derivation::{Derivation, KneeForm};
 use crate::core::scenario::Scenario;
-use crate::view::format::{percent_trimmed, trimmed};
+use crate::view::format::calibration::range_text;
+use crate::view::format::{fixed, ms, percent_trimmed, trimmed};
 use limits::{goodput, knee, pool};
 use sizes::{kv_seq, kv_token, weights};
 use step::{bandwidth, compute_check, step_formula, step_value};
@@ -38,12 +40,28 @@ fn line(id: &str, label: &str, formula: &str, numbers: String, result: String, n
 pub fn lines(scenario: &Scenario, d: &Derivation) -> Vec<Line> {
     let mut out = vec![weights(d), kv_token(d), kv_seq(d), bandwidth(scenario, d), step_formula(d)];
     out.extend(d.steps.iter().map(|st| step_value(scenario, d, st)));
+    out.extend(d.steps.first().and_then(|st| likely_step(scenario, st.batch, st.time.step_s)));
     out.extend(d.steps.last().map(|st| compute_check(d, st)));
     out.extend([knee(d), pool(d), goodput(d)]);
     if let Some(s) = &d.speculation {
         out.extend(spec::spec_lines(s));
     }
     out
+}
+
+/// Under the measured engines, the first listed step's likely range: step(B) x [low, high], the
+/// coverage class's out-of-sample 10th-90th percentile of measured / predicted.
+fn likely_step(scenario: &Scenario, batch: u32, step_s: f64) -> Option<Line> {
+    let r = likely_range(scenario)?;
+    Some(line(
+        "likely-step",
+        "Likely step",
+        "likely step(B) = step(B) × [low, high], the 10th to 90th percentile of measured ÷ predicted TPOT \
+         over held-out published runs of this coverage class",
+        format!("{} ms × [{}, {}]", ms(step_s), fixed(r.low, 3), fixed(r.high, 3)),
+        format!("{} to {} ms at B = {batch}", ms(r.time_s(step_s).0), ms(r.time_s(step_s).1)),
+        format!("{}: {}", r.coverage.word(), range_text(&r)),
+    ))
 }
 
 /// Why the worked example's simple form (weights + B x KV) / bandwidth does not describe this scenario, one

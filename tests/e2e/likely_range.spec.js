@@ -77,3 +77,23 @@ test('the headline and the simulator say whether the measured numbers are fitted
   await expect(page.locator('#sim-coverage')).toContainText('Measured engines (vLLM), not measured: each calibrated time likely');
   expect(errors).toEqual([]);
 });
+
+test('the chart read-out gives the shown batch\'s step time and tokens/s as their likely ranges', async ({ page }) => {
+  const errors = await openApp(page, '?calib=measured&mark=64');
+  const line = page.locator('[data-panel="step"] .chart-readout [data-field="range"]');
+  const text = await line.textContent();
+  const m = text.match(/^Likely ([\d.]+)–([\d.]+) ms\/step · ([\d,]+)–([\d,]+) tokens\/s \(fitted\)$/);
+  expect(m, text).not.toBeNull();
+  const step = num(await page.locator('[data-panel="step"] .chart-readout [data-field="step"]').textContent());
+  const tokens = num(await page.locator('[data-panel="step"] .chart-readout [data-field="tokens"]').textContent());
+  const [low, high] = RANGES[0];
+  expect(Math.abs(num(m[1]) - step * low)).toBeLessThanOrEqual(0.005 + 0.005 * low + 1e-9);
+  expect(Math.abs(num(m[2]) - step * high)).toBeLessThanOrEqual(0.005 + 0.005 * high + 1e-9);
+  // Tokens/s is batch / step: the slow end of the time is the low rate.
+  expect(Math.abs(num(m[3]) / (tokens / high) - 1)).toBeLessThan(2e-3);
+  expect(Math.abs(num(m[4]) / (tokens / low) - 1)).toBeLessThan(2e-3);
+  await openApp(page, '?mark=64');
+  await expect(page.locator('[data-panel="step"] .chart-readout [data-field="step"]')).not.toHaveText('');
+  await expect(page.locator('[data-panel="step"] .chart-readout [data-field="range"]')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -523,3 +523,26 @@ fn a_compute_bound_gemm_prints_the_per_operator_sum_and_names_the_group_that_tak
     assert!(printed(&s, "compute").note.contains("the GEMMs are compute-bound"));
     assert_eq!(printed(&worked_example(), "step").note, "", "the worked example keeps its single form");
 }
+
+#[test]
+fn under_measured_engines_the_derivation_prints_the_first_steps_likely_range() {
+    use goodput_lab::core::calibration::profile::RANGES;
+    use goodput_lab::view::derivation_text::lines;
+    let s = Scenario { calibration: CostModel::Measured(Engine::Vllm), ..worked_example() };
+    let d = derive_scenario(&s);
+    let first = d.steps.first().expect("a step");
+    let line = lines(&s, &d).into_iter().find(|l| l.id == "likely-step").expect("a likely-step line");
+    // The worked example on H100 with vLLM is the best-covered class: its factors, written out.
+    let (lo, hi) = (first.time.step_s * RANGES[0].low, first.time.step_s * RANGES[0].high);
+    assert_eq!(
+        line.result,
+        format!("{:.2} to {:.2} ms at B = {}", lo * 1e3, hi * 1e3, first.batch),
+        "{line:?}"
+    );
+    assert!(line.note.starts_with("fitted: -"), "{line:?}");
+    let ideal = worked_example();
+    assert!(
+        lines(&ideal, &derive_scenario(&ideal)).iter().all(|l| l.id != "likely-step"),
+        "the ideal roofline is a bound"
+    );
+}

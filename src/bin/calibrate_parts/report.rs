@@ -89,10 +89,10 @@ fn terms(fitted: &Fitted) {
             Param::Engine(e) => (format!("per step, {}", e.name()), us(t.value), "-".into(), None),
         };
         let status = if t.held { "held at prior" } else { "fitted" };
+        let sensitivity = if t.prior.is_some() { format!("{:.3}", t.sensitivity) } else { "-".into() };
         println!(
-            "  {name:<58} {value:>9} {ceiling:>14} {:>8} {:>7.3} {status}",
-            prior.unwrap_or_else(|| "-".into()),
-            t.sensitivity
+            "  {name:<58} {value:>9} {ceiling:>14} {:>8} {sensitivity:>7} {status}",
+            prior.unwrap_or_else(|| "-".into())
         );
     }
     println!("  all-reduce latency per call (priced from the link, not fitted): h100-sxm {}, h200-sxm {}, b200 {}, mi300x {}",
@@ -141,6 +141,15 @@ fn ranges_table(schemes: &[(Scheme, Vec<Held>)], ranges: &[ClassRange; 6]) -> f6
             c.gpu, c.config_measured, r.low, r.high, r.rows
         );
     }
+    let mut widths: Vec<f64> = schemes
+        .iter()
+        .filter(|(s, _)| *s != Scheme::InSample)
+        .flat_map(|(_, held)| {
+            held.iter().map(|h| ranges[h.coverage.index()].high - ranges[h.coverage.index()].low)
+        })
+        .collect();
+    let width = goodput_lab::core::calibration::transfer::median(&mut widths).unwrap_or(0.0);
+    println!("  median width over the held-out predictions: {:.1}% of the predicted time", 100.0 * width);
     let mut logo_share = 0.0;
     for (scheme, held) in schemes {
         let inside = held

@@ -66,15 +66,20 @@ pub fn fit(points: &[PublishedPoint]) -> Fitted {
     let params = params_of(&rows);
     let at_prior = |k: usize| params[k].prior_u().map_or(0.0, |u| (u - params[k].offset()).max(0.0));
     let mut held = vec![false; params.len()];
+    // A held term's sensitivity as it was when it was held (held, it no longer moves the rows).
+    let mut held_sensitivity = vec![0.0; params.len()];
     let mut x: Vec<f64> = (0..params.len()).map(at_prior).collect();
     let mut rounds = 0;
     loop {
         rounds += gauss_newton(&rows, &params, &held, &mut x);
-        let sensitivity = sensitivities(&rows, &params, &x, &held);
+        let mut sensitivity = sensitivities(&rows, &params, &x, &held);
         let newly: Vec<usize> = (0..params.len())
             .filter(|&k| !held[k] && params[k].prior_u().is_some() && sensitivity[k] < IDENTIFY_MIN)
             .collect();
         if newly.is_empty() {
+            for k in (0..params.len()).filter(|&k| held[k]) {
+                sensitivity[k] = held_sensitivity[k];
+            }
             let mut fitted = candidate(&params, &x, &held);
             fitted.report = report(&params, &x, &held, &sensitivity);
             fitted.rounds = rounds;
@@ -82,6 +87,7 @@ pub fn fit(points: &[PublishedPoint]) -> Fitted {
         }
         for k in newly {
             held[k] = true;
+            held_sensitivity[k] = sensitivity[k];
             x[k] = at_prior(k);
         }
     }

@@ -13,6 +13,7 @@ use crate::core::goodput::BatchPoint;
 use crate::core::nearest::batch_at_speed;
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::PageMemos;
+use crate::view::format::calibration::{range_ms, range_rate};
 use crate::view::format::references::readout_line;
 use crate::view::format::{ms, req_per_s, thousands, yes_no};
 
@@ -231,8 +232,21 @@ fn Readout(linked: Linked) -> impl IntoView {
             "Meets TPOT: " <span data-field="tpot">{field(|p| yes_no(p.meets_tpot).to_string())}</span>
             " · TTFT: " <span data-field="ttft">{field(|p| yes_no(p.meets_ttft).to_string())}</span>
         </div>
+        {move || range_line(linked).map(|line| view! { <div data-field="range">{line}</div> })}
         {move || published_lines(linked).into_iter().map(|line| view! { <div data-field="published">{line}</div> }).collect_view()}
     }
+}
+
+/// Under the measured engines, the shown batch's step time and tokens/s as their likely ranges.
+fn range_line(linked: Linked) -> Option<String> {
+    let (p, memos) = (linked.shown.get()?, use_context::<PageMemos>()?);
+    let range = memos.curves.with(|c| c.range)?;
+    Some(format!(
+        "Likely {} ms/step · {} tokens/s ({})",
+        range_ms(&range, p.step.step_s),
+        range_rate(&range, p.tokens_per_s),
+        range.coverage.word()
+    ))
 }
 
 /// A line for each published measurement at the shown batch (source on hover).
