@@ -288,7 +288,10 @@ pub fn sim_plan_line(
     let why = if plan == sim {
         " The two agree.".to_string()
     } else {
-        " They differ because the simulated answers spread more than the plan's normal approximation of prompt steps and batch, and a finite run wobbles (README, \"Placement, stated\").".to_string()
+        format!(
+            " They differ: {} (README, \"Placement, stated\").",
+            placement::plan_difference_cause(u.binds)
+        )
     };
     format!(
         "For {} req/s: {sim_text} ({run}); the capacity plan's analytic steady state: {} GPUs at {} req/s a replica.{why}",

@@ -59,12 +59,15 @@ impl Probe {
 
 /// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget C, read at
 /// `percentile`. Steps are of two kinds: while a prompt waits, a *prompt step* carries the B decodes and
-/// s = min(C - B, prompt) of the head prompt's tokens (t_p); otherwise a *decode step* carries the
-/// decodes alone (t_d). A prompt of P tokens takes k = P / s prompt steps, so prompt steps come at
-/// rate x k a second and the mean step is t = t_d + rate x k x t x (t_p - t_d), with
+/// s = min(C - B, P x max(1, rate x t)) prompt tokens (t_p): the head prompt's next chunk, or, where
+/// the budget holds more than one prompt, every prompt that arrived during the mean step t (as the
+/// simulator's steps take whatever waits); otherwise a *decode step* carries the decodes alone (t_d).
+/// A prompt of P tokens takes k = P / s prompt steps (k < 1: several prompts share a step), so prompt
+/// steps come at rate x k a second and the mean step is t = t_d + rate x k x t x (t_p - t_d), with
 /// B = rate x output x t (Little's law), solved as a fixed point. Mean TPOT = t. The prompt server
-/// is M/G/1 with service k x t_p (CV: the prompt lengths'): TTFT = k x t_p + W, W's p-quantile as
-/// [`wait_quantile_s`]. TPOT's p-quantile counts the prompt steps inside an answer and the batch's
+/// is M/G/1 (CV: the prompt lengths') whose service per prompt is P / (C - B) x t_p: a step takes every
+/// waiting prompt the budget holds, so a queue clears C - B tokens a step (with C - B <= P, k x t_p as
+/// one prompt's chunks): TTFT = max(k, 1) x t_p + W, W's p-quantile as [`wait_quantile_s`]. TPOT's p-quantile counts the prompt steps inside an answer and the batch's
 /// spread ([`chunked_spread`]). Every running sequence holds the scenario's context (as the batch
 /// table); a chunk reads its prompt's earlier KV, (P - s) / 2 tokens on average. With speculative
 /// decoding a step also runs the drafter and verifies k_d + 1 tokens per decode (B(k_d + 1) of
@@ -83,6 +86,8 @@ struct ChunkedSteps {
     batch: f64,
     /// Prompt tokens a prompt step carries (s); 0 when the decodes fill the budget.
     chunk: f64,
+    /// Prompt tokens the budget leaves beside the decodes (C - B): what a step could carry.
+    room: f64,
     decode_s: f64,
     prompt_s: f64,
 }
@@ -110,7 +115,11 @@ impl Chunked<'_> {
         let scenario = self.scenario;
         let output_tokens = f64::from(scenario.output_tokens);
         let batch = self.rate_req_per_s * output_tokens / self.tokens_per_step * mean_step_s;
-        let chunk = (self.budget_tokens - batch * (1.0 + self.draft_tokens)).clamp(0.0, self.prompt_tokens);
+        // A prompt step carries the prompts waiting, up to the budget the decodes leave: at least the
+        // head prompt (or its next chunk), and every prompt that arrived during the mean step.
+        let room = (self.budget_tokens - batch * (1.0 + self.draft_tokens)).max(0.0);
+        let waiting = self.prompt_tokens * (self.rate_req_per_s * mean_step_s).max(1.0);
+        let chunk = room.min(waiting);
         let decode = StepMix {
             verify_draft_tokens: self.draft_tokens,
             ..StepMix::decode(batch, f64::from(scenario.context_tokens))
@@ -118,14 +127,14 @@ impl Chunked<'_> {
         let share = if chunk > 0.0 { chunk / self.prompt_tokens } else { 0.0 };
         let prompt_mix = StepMix {
             prefill_tokens: chunk,
-            prefill_kv_tokens: (self.prompt_tokens - chunk) / 2.0,
+            prefill_kv_tokens: ((self.prompt_tokens - chunk) / 2.0).max(0.0),
             prefill_attention_flop: share * prefill_attention_flop(&scenario.model, scenario.prompt_tokens()),
             ..decode
         };
         let drafting_s = if batch > 0.0 { draft_s(scenario, batch) } else { 0.0 };
         let decode_s = self.roofline.terms(&decode).step_s + drafting_s;
         let prompt_s = self.roofline.terms(&prompt_mix).step_s + drafting_s;
-        ChunkedSteps { batch, chunk, decode_s, prompt_s }
+        ChunkedSteps { batch, chunk, room, decode_s, prompt_s }
     }
 
     /// The next mean step from `mean_step_s` (t): t_d + rate x k x t x (t_p - t_d); infinite when
@@ -165,10 +174,13 @@ pub fn chunked_probe(
         return Operating::overloaded(binds);
     };
     let steps = model.steps(mean_step_s);
-    let service_s = model.prompt_tokens / steps.chunk * steps.prompt_s;
+    // A prompt's own steps (at least one); the prompt server, which takes every waiting prompt the
+    // budget holds into its next step, clears a prompt's tokens at room / t_p tokens a second.
+    let service_s = (model.prompt_tokens / steps.chunk).max(1.0) * steps.prompt_s;
+    let share_s = model.prompt_tokens / steps.room.max(steps.chunk) * steps.prompt_s;
     let prompt_cv = percentile.cv();
-    let ttft_s = service_s + wait_quantile_s(rate_req_per_s, service_s, prompt_cv, percentile);
-    let ttft_mean_s = service_s + md1_wait_s(rate_req_per_s, service_s) * (1.0 + prompt_cv.powi(2));
+    let ttft_s = service_s + wait_quantile_s(rate_req_per_s, share_s, prompt_cv, percentile);
+    let ttft_mean_s = service_s + md1_wait_s(rate_req_per_s, share_s) * (1.0 + prompt_cv.powi(2));
     let spread = chunked_spread(&model, &steps, mean_step_s);
     let tpot_s = probe.tpot_s(&spread, percentile, scenario.tpot_target_s);
     let budget_ok = steps.chunk >= 1.0 || model.prompt_tokens < 1.0;

@@ -167,3 +167,18 @@ pub fn finding(comparison: &Comparison, split: &Split) -> String {
     );
     format!("Per GPU, {} serves the most: {} req/s per GPU. {side}", best.0, significant(best.1))
 }
+
+/// Why the plan's rate can differ from the simulator's, from what holds the plan's rate: each
+/// limit is read from an approximation the simulator does not make, and a finite run wobbles.
+pub fn plan_difference_cause(binds: crate::core::placement::Binds) -> &'static str {
+    use crate::core::placement::Binds;
+    match binds {
+        Binds::Ttft => "the plan's rate is where its TTFT p90 meets the target, read from an M/G/1 queue of prompts (a step \
+            taking every waiting prompt the budget holds) where the simulator queues each one, and a finite run wobbles",
+        Binds::Tpot => "the plan's rate is where its TPOT p90 meets the target, read from a normal approximation of the \
+            prompt steps inside an answer and of the batch's spread where the simulator counts them, and a finite run wobbles",
+        Binds::KvPool => "the plan's rate is where its mean batch fills the KV pool, where the simulator admits by the \
+            tokens each request actually holds, and a finite run wobbles",
+        _ => "the plan is a steady state of means and approximated percentiles, the simulator a finite run that wobbles",
+    }
+}
