@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::calibration::{CostModel, Engine};
 use crate::core::presets::ModelSpec;
-use crate::core::roofline::Calibration;
+use crate::core::roofline::CustomCalibration;
 use crate::core::scenario::{context_for, Scenario};
 use fields::{CTX, OUT, PROMPT};
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
@@ -146,15 +146,15 @@ impl Inputs {
     /// The custom calibration (custom or the user's measurements' fit), `None` otherwise. A custom
     /// calibration other than the ideal one counts even without the choice, so the URL always says
     /// what the core analyzes.
-    pub fn realistic(&self) -> Option<Calibration> {
+    pub fn realistic(&self) -> Option<CustomCalibration> {
         let custom = self.scenario.calibration.custom()?;
         let chosen = matches!(self.calibration_choice, CalibrationChoice::Custom | CalibrationChoice::Fit);
-        (chosen || custom != Calibration::IDEAL).then_some(custom)
+        (chosen || custom != CustomCalibration::IDEAL).then_some(custom)
     }
 
     /// Custom calibration with `calibration` (keeping `Fit` while the values are the fit's), or the
     /// ideal roofline with `None`.
-    pub fn set_realistic(&mut self, calibration: Option<Calibration>) {
+    pub fn set_realistic(&mut self, calibration: Option<CustomCalibration>) {
         let keep_fit = self.calibration_choice == CalibrationChoice::Fit && calibration.is_some();
         self.calibration_choice = match calibration {
             Some(_) if keep_fit => CalibrationChoice::Fit,
@@ -165,19 +165,19 @@ impl Inputs {
     }
 
     /// These inputs with the calibration set as [`Inputs::set_realistic`] does.
-    pub fn with_realistic(mut self, calibration: Option<Calibration>) -> Inputs {
+    pub fn with_realistic(mut self, calibration: Option<CustomCalibration>) -> Inputs {
         self.set_realistic(calibration);
         self
     }
 
     /// "Custom": these MBU and overhead values, whatever was chosen before.
-    pub fn set_custom(&mut self, calibration: Calibration) {
+    pub fn set_custom(&mut self, calibration: CustomCalibration) {
         self.calibration_choice = CalibrationChoice::Custom;
         self.scenario.calibration = CostModel::Custom(calibration);
     }
 
     /// "Your measurements": custom terms from the measured-data fit.
-    pub fn set_fit(&mut self, calibration: Calibration) {
+    pub fn set_fit(&mut self, calibration: CustomCalibration) {
         self.calibration_choice = CalibrationChoice::Fit;
         self.scenario.calibration = CostModel::Custom(calibration);
     }

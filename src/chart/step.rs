@@ -130,7 +130,7 @@ fn draw_measured<DB: DrawingBackend>(
 /// Whether all-reduce or overhead make some step longer than max(memory, compute) (TP > 1 or a
 /// realistic calibration), so the total needs its own line.
 fn adds_to_roofline(points: &[BatchPoint]) -> bool {
-    points.iter().any(|pt| pt.step.allreduce_s + pt.step.overhead_s > 0.0 || speculative(pt))
+    points.iter().any(|pt| pt.step.allreduce_s + pt.step.fixed_s > 0.0 || speculative(pt))
 }
 
 /// With speculative decoding the step drawn is the time per output token, (draft + verify) / E,

@@ -99,19 +99,19 @@ impl UrlId for Engine {
 /// Custom calibration's two terms (today's realistic mode): one achieved share of HBM bandwidth for
 /// every kernel group and a fixed per-step overhead.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Calibration {
+pub struct CustomCalibration {
     /// Achieved share of peak HBM bandwidth (MBU), in (0, 1].
     pub mbu: f64,
     /// Fixed time added to every step (scheduling, sampling, launches), in s.
-    pub overhead_s: f64,
+    pub step_overhead_s: f64,
 }
 
-impl Calibration {
+impl CustomCalibration {
     /// Full bandwidth, no overhead: numerically the ideal roofline.
-    pub const IDEAL: Calibration = Calibration { mbu: 1.0, overhead_s: 0.0 };
+    pub const IDEAL: CustomCalibration = CustomCalibration { mbu: 1.0, step_overhead_s: 0.0 };
     /// Custom mode's starting point: 80% MBU and 1 ms per step. Round figures in the range public
     /// engine measurements report; assumptions to replace with a measurement, not data.
-    pub const REALISTIC_DEFAULT: Calibration = Calibration { mbu: 0.8, overhead_s: 1e-3 };
+    pub const REALISTIC_DEFAULT: CustomCalibration = CustomCalibration { mbu: 0.8, step_overhead_s: 1e-3 };
 }
 
 /// Which cost model prices a step.
@@ -120,7 +120,7 @@ pub enum CostModel {
     /// The ideal roofline: the worked example and the teaching model.
     Ideal,
     /// One MBU and one per-step overhead (custom, or the user's own measurements' fit).
-    Custom(Calibration),
+    Custom(CustomCalibration),
     /// The profile fitted to published measurements ([`profile::PROFILE`]), with this engine's
     /// per-step overhead.
     Measured(Engine),
@@ -130,7 +130,7 @@ pub enum CostModel {
 
 impl CostModel {
     /// The custom calibration, if this is one.
-    pub fn custom(self) -> Option<Calibration> {
+    pub fn custom(self) -> Option<CustomCalibration> {
         match self {
             CostModel::Custom(c) => Some(c),
             _ => None,
@@ -138,8 +138,8 @@ impl CostModel {
     }
 }
 
-impl From<Calibration> for CostModel {
-    fn from(c: Calibration) -> CostModel {
+impl From<CustomCalibration> for CostModel {
+    fn from(c: CustomCalibration) -> CostModel {
         CostModel::Custom(c)
     }
 }
@@ -180,13 +180,13 @@ impl CostTerms {
     };
 
     /// Custom: every group reads at `mbu` of peak and multiplies at the full peak; the overhead per step.
-    pub fn custom(c: Calibration) -> CostTerms {
+    pub fn custom(c: CustomCalibration) -> CostTerms {
         let e = Efficiency { memory: c.mbu, compute: 1.0 };
         CostTerms {
             gemm: e,
             decode_attention: e,
             prefill_attention: e,
-            step_overhead_s: c.overhead_s,
+            step_overhead_s: c.step_overhead_s,
             ..CostTerms::IDEAL
         }
     }

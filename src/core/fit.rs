@@ -67,7 +67,7 @@ pub struct Fit {
     /// Achieved share of peak HBM bandwidth: 1 / slope.
     pub mbu: f64,
     /// Fixed time per step: the intercept, in s (may be negative; see the warnings).
-    pub overhead_s: f64,
+    pub step_overhead_s: f64,
     /// Root-mean-square of measured - fitted TPOT, in s.
     pub rms_residual_s: f64,
     /// 1 - SS_residual / SS_total, when the points have more than one batch and TPOT varies.
@@ -98,7 +98,7 @@ fn memory_and_allreduce_s(scenario: &Scenario, batch: u32) -> (f64, f64) {
 /// The fitted step time at `batch`: overhead + all-reduce(B) + bytes_read(B) / (MBU x bandwidth), in s.
 pub fn fitted_step_s(scenario: &Scenario, fit: &Fit, batch: u32) -> f64 {
     let (memory_s, allreduce_s) = memory_and_allreduce_s(scenario, batch);
-    fit.overhead_s + allreduce_s + memory_s / fit.mbu
+    fit.step_overhead_s + allreduce_s + memory_s / fit.mbu
 }
 
 /// Least squares of TPOT(B) = overhead + all-reduce(B) + bytes_read(B) / (MBU x bandwidth) over
@@ -118,11 +118,11 @@ pub fn fit(scenario: &Scenario, points: &[MeasuredPoint]) -> Result<Fit, FitErro
         return Err(FitError::NoBytes);
     }
     let one_batch = points.iter().all(|p| p.batch == points[0].batch);
-    let (slope, overhead_s) = if one_batch { (through_origin(&xy), 0.0) } else { ordinary(&xy) };
-    if !(slope.is_finite() && slope > 0.0 && overhead_s.is_finite()) {
+    let (slope, step_overhead_s) = if one_batch { (through_origin(&xy), 0.0) } else { ordinary(&xy) };
+    if !(slope.is_finite() && slope > 0.0 && step_overhead_s.is_finite()) {
         return Err(FitError::NoSlope);
     }
-    let residuals: Vec<f64> = xy.iter().map(|(x, y)| y - (overhead_s + slope * x)).collect();
+    let residuals: Vec<f64> = xy.iter().map(|(x, y)| y - (step_overhead_s + slope * x)).collect();
     let ss_res: f64 = residuals.iter().map(|r| r * r).sum();
     let n = xy.len() as f64;
     let mean_y = xy.iter().map(|(_, y)| y).sum::<f64>() / n;
@@ -131,11 +131,11 @@ pub fn fit(scenario: &Scenario, points: &[MeasuredPoint]) -> Result<Fit, FitErro
     let mbu = 1.0 / slope;
     Ok(Fit {
         mbu,
-        overhead_s,
+        step_overhead_s,
         rms_residual_s: (ss_res / n).sqrt(),
         r_squared,
         points_used: points.len(),
-        warnings: warnings(scenario, points, mbu, overhead_s, one_batch),
+        warnings: warnings(scenario, points, mbu, step_overhead_s, one_batch),
     })
 }
 
@@ -164,14 +164,14 @@ fn warnings(
     scenario: &Scenario,
     points: &[MeasuredPoint],
     mbu: f64,
-    overhead_s: f64,
+    step_overhead_s: f64,
     one_batch: bool,
 ) -> Vec<FitWarning> {
     let mut w = Vec::new();
     if one_batch {
         w.push(FitWarning::OverheadFixedAtZero);
     }
-    if overhead_s < 0.0 {
+    if step_overhead_s < 0.0 {
         w.push(FitWarning::NegativeOverhead);
     }
     if mbu > 1.0 {

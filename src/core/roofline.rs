@@ -16,7 +16,7 @@ mod step;
 use serde::{Deserialize, Serialize};
 
 use super::calibration::terms::cost_terms;
-pub use super::calibration::{Calibration, CostModel};
+pub use super::calibration::{CostModel, CustomCalibration};
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
 pub use super::precision::Precision;
 use super::presets::Attention;
@@ -62,9 +62,9 @@ pub struct StepTime {
     /// Two ring all-reduces per layer: 2 x layers x 2(TP-1)/TP x B x hidden x 2 B / link, in s.
     pub allreduce_s: f64,
     /// The cost model's fixed costs per step (per step, per layer, all-reduce latency), in s.
-    pub overhead_s: f64,
+    pub fixed_s: f64,
     /// max(weights / bw, GEMM compute) + max(KV / bw, attention compute) + allreduce_s +
-    /// overhead_s, in s; max(memory_s, compute_s) + allreduce_s + overhead_s when every group is
+    /// fixed_s, in s; max(memory_s, compute_s) + allreduce_s + fixed_s when every group is
     /// memory-bound.
     pub step_s: f64,
     /// The bound of the group that takes longest.
@@ -129,8 +129,8 @@ pub fn effective_bandwidth_bytes_per_s(scenario: &Scenario) -> f64 {
 /// overhead, in s. One kernel group's time plus the rest; the per-operator step
 /// ([`StepRoofline::terms`]) equals it when every group is memory-bound.
 #[inline]
-pub fn step_sum_s(memory_s: f64, compute_s: f64, allreduce_s: f64, overhead_s: f64) -> f64 {
-    memory_s.max(compute_s) + allreduce_s + overhead_s
+pub fn step_sum_s(memory_s: f64, compute_s: f64, allreduce_s: f64, fixed_s: f64) -> f64 {
+    memory_s.max(compute_s) + allreduce_s + fixed_s
 }
 
 /// step(B): B sequences decoding at the scenario's context, priced per operator by
@@ -165,7 +165,7 @@ pub fn step_time_at(scenario: &Scenario, batch: f64) -> StepTime {
         memory_s: memory_s / per_token,
         compute_s: terms.gemm.compute_s / per_token,
         allreduce_s: terms.allreduce_s,
-        overhead_s: terms.overhead_s,
+        fixed_s: terms.fixed_s,
         step_s: speculative.map_or(terms.step_s, |s| s.tpot_s),
         bound: terms.bound(),
         terms,

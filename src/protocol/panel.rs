@@ -15,7 +15,7 @@ pub use crate::protocol::codec::{from_bytes, to_bytes};
 use crate::chart::Look;
 use crate::core::fit::MeasuredPoint;
 use crate::core::presets::{CustomGpu, CustomModel};
-use crate::core::roofline::Calibration;
+use crate::core::roofline::CustomCalibration;
 use crate::core::search::Config;
 use crate::state::custom::reconcile_model;
 use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
@@ -101,7 +101,7 @@ pub enum ToPage {
     /// The measured points (read from a paste, file or drop; empty when cleared).
     Measured(Vec<MeasuredPoint>),
     /// "Use this fit": realistic mode with this calibration.
-    Realistic(Calibration),
+    Realistic(CustomCalibration),
     /// The capacity plan's target load (requests/s) and price ($ per GPU-hour).
     Capacity { rate_req_per_s: f64, price_per_gpu_hour: f64 },
     /// The custom model's numbers, with one of them changed (the page reconciles them).

@@ -4,7 +4,7 @@
 
 use super::fields::{trim_decimal, MBU, OVERHEAD};
 use super::{measured, read, CalibrationChoice, Inputs, Notice, RawQuery};
-use crate::core::calibration::{Calibration, CostModel, Engine};
+use crate::core::calibration::{CostModel, CustomCalibration, Engine};
 use crate::core::fit::{fit, Fit};
 use crate::core::scenario::Scenario;
 use crate::core::url_id::UrlId;
@@ -46,14 +46,17 @@ fn read_engine(raw: &RawQuery, choice: CalibrationChoice, notices: &mut Vec<Noti
     engine
 }
 
-fn read_custom(raw: &RawQuery, notices: &mut Vec<Notice>) -> Calibration {
-    let defaults = Calibration::REALISTIC_DEFAULT;
+fn read_custom(raw: &RawQuery, notices: &mut Vec<Notice>) -> CustomCalibration {
+    let defaults = CustomCalibration::REALISTIC_DEFAULT;
     let mbu = read::number(raw, &MBU, defaults.mbu, notices);
-    Calibration { mbu, overhead_s: read::number(raw, &OVERHEAD, defaults.overhead_s, notices) }
+    CustomCalibration {
+        mbu,
+        step_overhead_s: read::number(raw, &OVERHEAD, defaults.step_overhead_s, notices),
+    }
 }
 
 /// The measured points' fit as custom terms; with no usable fit, custom's defaults and a notice.
-fn fit_of_query(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) -> Calibration {
+fn fit_of_query(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) -> CustomCalibration {
     let points = measured::read(raw, &mut Vec::new());
     match fit(scenario, &points) {
         Ok(f) => clamped(&f).0,
@@ -63,24 +66,24 @@ fn fit_of_query(raw: &RawQuery, scenario: &Scenario, notices: &mut Vec<Notice>) 
                            defaults."
                     .to_string();
             notices.push(Notice { key: "calib", message });
-            Calibration::REALISTIC_DEFAULT
+            CustomCalibration::REALISTIC_DEFAULT
         }
     }
 }
 
 /// A measured-data fit as custom terms inside the MBU and overhead controls' ranges, with a note for
 /// each value that had to be clamped (the same message a URL value gets).
-pub fn clamped(f: &Fit) -> (Calibration, Vec<String>) {
+pub fn clamped(f: &Fit) -> (CustomCalibration, Vec<String>) {
     let mut notices: Vec<Notice> = Vec::new();
     let mbu_text = trim_decimal(MBU.to_display(f.mbu));
-    let overhead_text = trim_decimal(OVERHEAD.to_display(f.overhead_s));
-    let d = Calibration::REALISTIC_DEFAULT;
+    let overhead_text = trim_decimal(OVERHEAD.to_display(f.step_overhead_s));
+    let d = CustomCalibration::REALISTIC_DEFAULT;
     let mbu = MBU.read(Some(&mbu_text), d.mbu, &mut notices);
-    let overhead_s = OVERHEAD.read(Some(&overhead_text), d.overhead_s, &mut notices);
+    let step_overhead_s = OVERHEAD.read(Some(&overhead_text), d.step_overhead_s, &mut notices);
     let notes = notices
         .into_iter()
         .map(|notice| format!("The fit is outside the control's range: {}", notice.message));
-    (Calibration { mbu, overhead_s }, notes.collect())
+    (CustomCalibration { mbu, step_overhead_s }, notes.collect())
 }
 
 /// The calibration's query pairs: none on the ideal roofline; `calib=measured&engine=..`; `mbu` and
@@ -96,7 +99,7 @@ pub fn pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
             pairs.push(("calib", CalibrationChoice::Fit.url_id().to_string()));
         }
         pairs.push(("mbu", MBU.write(c.mbu)));
-        pairs.push(("overhead", OVERHEAD.write(c.overhead_s)));
+        pairs.push(("overhead", OVERHEAD.write(c.step_overhead_s)));
     }
     pairs
 }

@@ -2,7 +2,7 @@
 //! place display units (ms, %, GB, TB/s) convert to base units (s, fractions, bytes, bytes/s).
 
 use super::{Inputs, Notice};
-use crate::core::roofline::Calibration;
+use crate::core::roofline::CustomCalibration;
 
 /// A numeric control: its URL key, label, display unit and range (in display units), and the base
 /// units one display unit is worth.
@@ -178,7 +178,7 @@ impl NumberField {
 }
 
 /// Realistic mode's calibration with `f` applied, when realistic mode is on (else unchanged).
-fn calibrate(inputs: &mut Inputs, f: impl FnOnce(&mut Calibration)) {
+fn calibrate(inputs: &mut Inputs, f: impl FnOnce(&mut CustomCalibration)) {
     if let Some(mut calibration) = inputs.realistic() {
         f(&mut calibration);
         inputs.set_realistic(Some(calibration));
@@ -186,8 +186,8 @@ fn calibrate(inputs: &mut Inputs, f: impl FnOnce(&mut Calibration)) {
 }
 
 /// The calibration a slider shows: realistic mode's, or its starting point while it is off.
-fn shown_calibration(inputs: &Inputs) -> Calibration {
-    inputs.realistic().unwrap_or(Calibration::REALISTIC_DEFAULT)
+fn shown_calibration(inputs: &Inputs) -> CustomCalibration {
+    inputs.realistic().unwrap_or(CustomCalibration::REALISTIC_DEFAULT)
 }
 
 /// [`UTIL`] in the scenario.
@@ -200,7 +200,7 @@ pub const TPOT_INPUT: InputField =
 pub const MBU_INPUT: InputField = MBU.bound(|i| shown_calibration(i).mbu, |i, v| calibrate(i, |c| c.mbu = v));
 /// [`OVERHEAD`] in realistic mode's calibration.
 pub const OVERHEAD_INPUT: InputField =
-    OVERHEAD.bound(|i| shown_calibration(i).overhead_s, |i, v| calibrate(i, |c| c.overhead_s = v));
+    OVERHEAD.bound(|i| shown_calibration(i).step_overhead_s, |i, v| calibrate(i, |c| c.step_overhead_s = v));
 /// [`RATE`] for the capacity plan.
 pub const RATE_INPUT: InputField = RATE.bound(|i| i.rate_req_per_s, |i, v| i.rate_req_per_s = v);
 /// [`PRICE`] for the capacity plan: the page's GPU's price ([`Inputs::usd_per_gpu_hour`]).

@@ -93,13 +93,13 @@ pub fn general_reasons(d: &Derivation) -> Vec<String> {
              costs to every step",
             percent_trimmed(d.bandwidth.mbu),
             percent_trimmed(d.bandwidth.attention_mbu),
-            trimmed(d.bandwidth.overhead_s * 1e3, 2)
+            trimmed(d.bandwidth.fixed_s * 1e3, 2)
         ));
     } else if d.bandwidth.realistic {
         why.push(format!(
             "realistic mode reads at {} of peak bandwidth and adds {} ms to every step",
             percent_trimmed(d.bandwidth.mbu),
-            trimmed(d.bandwidth.overhead_s * 1e3, 2)
+            trimmed(d.bandwidth.fixed_s * 1e3, 2)
         ));
     }
     if matches!(d.knee.form, KneeForm::Compute { .. }) {

@@ -232,7 +232,7 @@ pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
     parts.push(format!("ctx{}", inputs.scenario.context_tokens));
     parts.push(format!("tpot{}ms", TPOT.write(inputs.scenario.tpot_target_s)));
     if let Some(c) = inputs.realistic() {
-        parts.push(format!("mbu{}-overhead{}ms", MBU.write(c.mbu), OVERHEAD.write(c.overhead_s)));
+        parts.push(format!("mbu{}-overhead{}ms", MBU.write(c.mbu), OVERHEAD.write(c.step_overhead_s)));
     }
     if let Some(e) = inputs.engine() {
         parts.push(format!("measured-{}", e.id()));

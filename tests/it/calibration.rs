@@ -87,7 +87,7 @@ fn each_term_adds_its_own_seconds_to_a_memory_bound_step() {
         close(step_time(&s, batch).step_s, by_hand(&s, &t, f64::from(batch)), 1e-12, "step");
     }
     // 32 layers x 30 µs + 0.4 ms = 1.36 ms of fixed cost.
-    close(step_time(&s, 1).overhead_s, 1.36e-3, 1e-12, "fixed overhead");
+    close(step_time(&s, 1).fixed_s, 1.36e-3, 1e-12, "fixed overhead");
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn under_tensor_parallelism_each_layer_pays_two_all_reduce_latencies() {
     let with = Scenario { calibration: CostModel::Terms(latency), ..base };
     let extra = step_time(&with, 8).step_s - step_time(&base, 8).step_s;
     close(extra, 2.0 * 32.0 * 20e-6, 1e-9, "2 x layers x latency");
-    close(step_time(&with, 8).overhead_s, 2.0 * 32.0 * 20e-6, 1e-12, "a fixed cost of the step");
+    close(step_time(&with, 8).fixed_s, 2.0 * 32.0 * 20e-6, 1e-12, "a fixed cost of the step");
     let tp1 = Scenario { tp: 1, ..with };
     assert_eq!(
         step_time(&tp1, 8).step_s,

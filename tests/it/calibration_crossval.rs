@@ -103,7 +103,7 @@ fn spread_reads_median_p90_and_worst_of_the_absolute_errors() {
 fn only_the_measured_engines_carry_a_likely_range_and_an_unmeasured_gpu_gets_the_widest() {
     assert_eq!(likely_range(&WORKED_EXAMPLE), None, "the ideal roofline is a bound");
     let custom = Scenario {
-        calibration: CostModel::Custom(goodput_lab::core::roofline::Calibration::REALISTIC_DEFAULT),
+        calibration: CostModel::Custom(goodput_lab::core::roofline::CustomCalibration::REALISTIC_DEFAULT),
         ..WORKED_EXAMPLE
     };
     assert_eq!(likely_range(&custom), None);

@@ -4,7 +4,7 @@
 //! prices through the scenario's cost model.
 
 use crate::common::{assert_close, worked_example};
-use goodput_lab::core::calibration::{Calibration, CostModel, Engine};
+use goodput_lab::core::calibration::{CostModel, CustomCalibration, Engine};
 use goodput_lab::core::capacity::{capacity_plan, Placing};
 use goodput_lab::core::placement::percentile::tpot_quantile_s;
 use goodput_lab::core::placement::{
@@ -19,7 +19,8 @@ use goodput_lab::core::search::{row_for, Config, Layout, SearchSpec};
 use goodput_lab::core::sim::{StepCost, StepWork};
 
 fn calibrations() -> Vec<CostModel> {
-    let mut all = vec![CostModel::Ideal, CostModel::Custom(Calibration { mbu: 0.7, overhead_s: 1.5e-3 })];
+    let mut all =
+        vec![CostModel::Ideal, CostModel::Custom(CustomCalibration { mbu: 0.7, step_overhead_s: 1.5e-3 })];
     all.extend(Engine::ALL.map(CostModel::Measured));
     all
 }

@@ -8,7 +8,7 @@ use goodput_lab::chart::hold::HeldEnds;
 use goodput_lab::chart::recording::{replay, Call, Recording};
 use goodput_lab::chart::{ChartStyle, Layer, Palette};
 use goodput_lab::core::curves::{curves, Curves};
-use goodput_lab::core::roofline::{analyze, Calibration};
+use goodput_lab::core::roofline::{analyze, CustomCalibration};
 use goodput_lab::core::scenario::Scenario;
 use plotters::prelude::*;
 
@@ -21,8 +21,10 @@ fn style(layer: Layer) -> ChartStyle {
 /// The worked example; the same calibrated (the ideal roofline drawn beside it); with a context
 /// long enough that the pool ends inside the axis (its shading drawn).
 fn scenarios() -> Vec<Scenario> {
-    let calibrated =
-        Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }.into(), ..worked_example() };
+    let calibrated = Scenario {
+        calibration: CustomCalibration { mbu: 0.8, step_overhead_s: 1e-3 }.into(),
+        ..worked_example()
+    };
     let long = Scenario { context_tokens: 65_536, ..worked_example() };
     vec![worked_example(), calibrated, long]
 }

@@ -6,7 +6,7 @@ use goodput_lab::chart::{
 };
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{analyze, Calibration};
+use goodput_lab::core::roofline::{analyze, CustomCalibration};
 use goodput_lab::core::scenario::Scenario;
 use plotters::prelude::*;
 
@@ -60,7 +60,7 @@ fn faded_dashes(svg: &str, c: RGBColor) -> usize {
 }
 
 fn realistic() -> Scenario {
-    Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }.into(), ..worked_example() }
+    Scenario { calibration: CustomCalibration { mbu: 0.8, step_overhead_s: 1e-3 }.into(), ..worked_example() }
 }
 
 #[test]

@@ -7,7 +7,9 @@ use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
-use goodput_lab::core::roofline::{analyze, step_time_at, Bound, Calibration, Limit, Precision, TP_CHOICES};
+use goodput_lab::core::roofline::{
+    analyze, step_time_at, Bound, CustomCalibration, Limit, Precision, TP_CHOICES,
+};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::batch_table;
 
@@ -143,11 +145,11 @@ fn check_step(s: &Scenario, d: &Derivation, step: &StepAt, label: &str) {
     let (kv_read_s, attention_flop_s) =
         (b * f.kv_bytes_per_seq / f.kv_bandwidth_bytes_per_s, b * f.attention_compute_per_seq_s);
     let (gemm_s, attention_s) = (gemm_read_s.max(gemm_flop_s), kv_read_s.max(attention_flop_s));
-    let total = gemm_s + attention_s + b * f.allreduce_per_seq_s + f.overhead_s;
+    let total = gemm_s + attention_s + b * f.allreduce_per_seq_s + f.fixed_s;
     let table = evaluate(s, step.batch);
     same(total, table.step.step_s, &format!("{what} total against the table"));
     if gemm_flop_s <= gemm_read_s && attention_flop_s <= kv_read_s {
-        let single = memory_s.max(step.time.compute_s) + b * f.allreduce_per_seq_s + f.overhead_s;
+        let single = memory_s.max(step.time.compute_s) + b * f.allreduce_per_seq_s + f.fixed_s;
         same(single, table.step.step_s, &format!("{what} all memory-bound: the single max"));
     }
     assert_eq!(step.meets_tpot, table.meets_tpot, "{what} meets TPOT");
@@ -245,7 +247,7 @@ fn tensor_parallel_realistic_and_fp8_cases_recombine() {
         for model in ["llama-3.1-70b", "mixtral-8x7b", "deepseek-v3", "gemma-2-27b", "gpt-oss-120b"] {
             for gpu in ["h100-sxm", "h200-sxm", "b200", "mi300x", "a100-80gb"] {
                 let s = scenario(model, gpu, tp);
-                let realistic = Scenario { calibration: Calibration::REALISTIC_DEFAULT.into(), ..s };
+                let realistic = Scenario { calibration: CustomCalibration::REALISTIC_DEFAULT.into(), ..s };
                 let fp8 = Scenario { weight_precision: Precision::Fp8, kv_precision: Precision::Fp8, ..s };
                 let fp4 =
                     Scenario { weight_precision: Precision::Fp4, kv_precision: Precision::Fp4, ..realistic };
@@ -321,7 +323,7 @@ fn tensor_parallelism_splits_the_bytes_and_adds_a_linear_all_reduce() {
 
 #[test]
 fn realistic_mode_shrinks_the_budget_by_the_overhead_and_the_bandwidth_by_mbu() {
-    let s = Scenario { calibration: Calibration::REALISTIC_DEFAULT.into(), ..worked_example() };
+    let s = Scenario { calibration: CustomCalibration::REALISTIC_DEFAULT.into(), ..worked_example() };
     let d = derive_scenario(&s);
     assert!(d.bandwidth.realistic);
     assert_close(d.bandwidth.effective_bytes_per_s, 0.8 * 3.35e12, 1e-12, "3.35 TB/s x 80%");
@@ -430,7 +432,7 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
         for gpu in GPUS {
             let base = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             let tp = analyze(&base).tp_needed.unwrap_or(8);
-            let realistic = Scenario { tp, calibration: Calibration::REALISTIC_DEFAULT.into(), ..base };
+            let realistic = Scenario { tp, calibration: CustomCalibration::REALISTIC_DEFAULT.into(), ..base };
             let measured = Scenario { tp, calibration: CostModel::Measured(Engine::Trtllm), ..base };
             for s in [base, Scenario { tp, ..base }, realistic, measured] {
                 let d = derive_scenario(&s);
@@ -457,7 +459,7 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
 #[test]
 fn a_general_scenario_says_why_the_worked_examples_form_does_not_apply() {
     let s = Scenario {
-        calibration: Calibration::REALISTIC_DEFAULT.into(),
+        calibration: CustomCalibration::REALISTIC_DEFAULT.into(),
         tpot_target_s: 0.03,
         ..scenario("mixtral-8x7b", "h100-sxm", 2)
     };

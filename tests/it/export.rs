@@ -3,7 +3,7 @@
 
 use crate::common::worked_example;
 use goodput_lab::core::presets::model_by_id;
-use goodput_lab::core::roofline::{analyze, Calibration, Precision};
+use goodput_lab::core::roofline::{analyze, CustomCalibration, Precision};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{sweep, SimConfig};
 use goodput_lab::core::sim::{Attainment, Counting, LoadMode, Percentiles, RatePoint};
@@ -146,7 +146,7 @@ fn file_names_follow_every_part_of_the_scenario() {
         tpot_target_s: 0.0075,
         ..Inputs::default().scenario
     };
-    let realistic = Some(Calibration { mbu: 0.72, overhead_s: 1.5e-3 });
+    let realistic = Some(CustomCalibration { mbu: 0.72, step_overhead_s: 1.5e-3 });
     let inputs = Inputs { scenario, ..Inputs::default() }.with_realistic(realistic);
     assert_eq!(
         file_name(&inputs, "rate", "png"),

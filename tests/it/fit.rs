@@ -4,32 +4,32 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, MeasuredPoint};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
-use goodput_lab::core::roofline::{step_time, Calibration, Precision};
+use goodput_lab::core::roofline::{step_time, CustomCalibration, Precision};
 use goodput_lab::core::scenario::Scenario;
 
 /// The worked example's step time written out from its published numbers, not from the crate:
 /// overhead + (16.06 GB + B x 268 MB) / (MBU x 3.35 TB/s), in s.
-fn worked_example_tpot_s(batch: u32, mbu: f64, overhead_s: f64) -> f64 {
+fn worked_example_tpot_s(batch: u32, mbu: f64, step_overhead_s: f64) -> f64 {
     let weights = 8.03e9 * 2.0;
     let kv_per_seq = 2048.0 * 2.0 * 32.0 * 8.0 * 128.0 * 2.0;
-    overhead_s + (weights + f64::from(batch) * kv_per_seq) / (mbu * 3.35e12)
+    step_overhead_s + (weights + f64::from(batch) * kv_per_seq) / (mbu * 3.35e12)
 }
 
-fn worked_example_points(batches: &[u32], mbu: f64, overhead_s: f64) -> Vec<MeasuredPoint> {
-    batches.iter().map(|&b| MeasuredPoint::new(b, worked_example_tpot_s(b, mbu, overhead_s))).collect()
+fn worked_example_points(batches: &[u32], mbu: f64, step_overhead_s: f64) -> Vec<MeasuredPoint> {
+    batches.iter().map(|&b| MeasuredPoint::new(b, worked_example_tpot_s(b, mbu, step_overhead_s))).collect()
 }
 
 const SWEEP: [u32; 6] = [1, 4, 16, 32, 64, 128];
 
 #[test]
 fn exact_points_give_back_the_mbu_and_overhead_that_made_them() {
-    for (mbu, overhead_s) in [(0.72, 1.8e-3), (0.9, 0.3e-3), (0.55, 4e-3), (1.0, 0.0)] {
-        let f = fit(&worked_example(), &worked_example_points(&SWEEP, mbu, overhead_s)).expect("a fit");
+    for (mbu, step_overhead_s) in [(0.72, 1.8e-3), (0.9, 0.3e-3), (0.55, 4e-3), (1.0, 0.0)] {
+        let f = fit(&worked_example(), &worked_example_points(&SWEEP, mbu, step_overhead_s)).expect("a fit");
         assert_close(f.mbu, mbu, 1e-6, "MBU");
         assert!(
-            (f.overhead_s - overhead_s).abs() <= 1e-6 * overhead_s.max(1e-3),
+            (f.step_overhead_s - step_overhead_s).abs() <= 1e-6 * step_overhead_s.max(1e-3),
             "overhead {}",
-            f.overhead_s
+            f.step_overhead_s
         );
         assert!(f.rms_residual_s < 1e-9, "exact points leave no residual: {}", f.rms_residual_s);
         assert_close(f.r_squared.expect("several batches"), 1.0, 1e-9, "R²");
@@ -49,7 +49,7 @@ fn noise_of_one_percent_moves_the_fit_by_a_few_percent_at_most() {
         .collect();
     let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 0.75, 0.03, "MBU under noise");
-    assert!((f.overhead_s - 1.5e-3).abs() < 0.3e-3, "overhead under noise: {}", f.overhead_s);
+    assert!((f.step_overhead_s - 1.5e-3).abs() < 0.3e-3, "overhead under noise: {}", f.step_overhead_s);
     assert!(f.rms_residual_s > 0.0 && f.rms_residual_s < 0.02 * worked_example_tpot_s(128, 0.75, 1.5e-3));
     assert!(f.r_squared.unwrap() > 0.99);
 }
@@ -62,7 +62,7 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
     let cases =
         [("qwen3-30b-a3b", "h100-sxm", 2), ("mixtral-8x7b", "h200-sxm", 4), ("llama-3.1-70b", "mi300x", 8)];
     for (model, gpu, tp) in cases {
-        let calibration = Calibration { mbu: 0.68, overhead_s: 2.2e-3 };
+        let calibration = CustomCalibration { mbu: 0.68, step_overhead_s: 2.2e-3 };
         let s = Scenario {
             model: *model_by_id(model).unwrap(),
             gpu: *gpu_by_id(gpu).unwrap(),
@@ -75,7 +75,12 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
             [1, 3, 8, 20, 40].iter().map(|&b| MeasuredPoint::new(b, step_time(&s, b).step_s)).collect();
         let f = fit(&s, &points).unwrap();
         assert_close(f.mbu, calibration.mbu, 1e-6, &format!("{model} TP {tp} MBU"));
-        assert_close(f.overhead_s, calibration.overhead_s, 1e-6, &format!("{model} TP {tp} overhead"));
+        assert_close(
+            f.step_overhead_s,
+            calibration.step_overhead_s,
+            1e-6,
+            &format!("{model} TP {tp} overhead"),
+        );
         for p in &points {
             assert_close(fitted_step_s(&s, &f, p.batch), p.tpot_s, 1e-6, "fitted step at a measured batch");
         }
@@ -85,8 +90,10 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
 #[test]
 fn the_fit_ignores_the_scenarios_own_calibration() {
     let points = worked_example_points(&SWEEP, 0.8, 1e-3);
-    let realistic =
-        Scenario { calibration: Calibration { mbu: 0.3, overhead_s: 9e-3 }.into(), ..worked_example() };
+    let realistic = Scenario {
+        calibration: CustomCalibration { mbu: 0.3, step_overhead_s: 9e-3 }.into(),
+        ..worked_example()
+    };
     assert_eq!(fit(&realistic, &points), fit(&worked_example(), &points));
 }
 
@@ -94,7 +101,7 @@ fn the_fit_ignores_the_scenarios_own_calibration() {
 fn one_batch_fixes_the_overhead_at_zero_and_says_so() {
     let one = fit(&worked_example(), &worked_example_points(&[64], 0.8, 0.0)).unwrap();
     assert_close(one.mbu, 0.8, 1e-9, "MBU from one point");
-    assert_eq!(one.overhead_s, 0.0);
+    assert_eq!(one.step_overhead_s, 0.0);
     assert_eq!(one.r_squared, None);
     assert_eq!(one.warnings, vec![FitWarning::OverheadFixedAtZero]);
     let same_batch = [
@@ -123,7 +130,7 @@ fn a_negative_overhead_and_an_mbu_above_one_are_reported_not_hidden() {
         SWEEP.iter().map(|&b| MeasuredPoint::new(b, worked_example_tpot_s(b, 1.25, -1e-3))).collect();
     let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 1.25, 1e-6, "MBU above one is shown as fitted");
-    assert_close(f.overhead_s, -1e-3, 1e-6, "negative overhead is shown as fitted");
+    assert_close(f.step_overhead_s, -1e-3, 1e-6, "negative overhead is shown as fitted");
     assert!(f.warnings.contains(&FitWarning::MbuAboveOne), "{:?}", f.warnings);
     assert!(f.warnings.contains(&FitWarning::NegativeOverhead), "{:?}", f.warnings);
 }

@@ -199,7 +199,7 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     in_field(&HIT, prefix.hit_rate)?;
     if let Some(c) = i.realistic() {
         in_field(&MBU, c.mbu)?;
-        in_field(&OVERHEAD, c.overhead_s)?;
+        in_field(&OVERHEAD, c.step_overhead_s)?;
     }
     in_field(&RATE, i.rate_req_per_s)?;
     in_field(&PRICE, i.price_per_gpu_hour)?;

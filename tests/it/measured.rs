@@ -48,12 +48,12 @@ fn the_sample_benchmark_fits_back_to_the_mbu_and_overhead_that_generated_it() {
     let points = parse_upload(&fixture("vllm-bench-llama-3.1-8b-h100.jsonl")).unwrap().points;
     let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 0.72, 0.01, "MBU");
-    assert!((f.overhead_s - 1.8e-3).abs() < 0.1e-3, "overhead {}", f.overhead_s);
+    assert!((f.step_overhead_s - 1.8e-3).abs() < 0.1e-3, "overhead {}", f.step_overhead_s);
     let csv = parse_upload(&fixture("measured.csv")).unwrap();
     assert_eq!((csv.format, batches(&csv.points)), ("CSV", SWEEP.to_vec()));
     let exact = fit(&worked_example(), &csv.points).unwrap();
     assert_close(exact.mbu, 0.72, 1e-4, "MBU from the noiseless CSV (4 decimals of ms)");
-    assert!((exact.overhead_s - 1.8e-3).abs() < 2e-6, "overhead {}", exact.overhead_s);
+    assert!((exact.step_overhead_s - 1.8e-3).abs() < 2e-6, "overhead {}", exact.step_overhead_s);
 }
 
 #[test]

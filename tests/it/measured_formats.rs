@@ -89,7 +89,7 @@ fn the_guidellm_sweep_fits_back_to_the_mbu_and_overhead_that_generated_it() {
     let points = parse_upload(&fixture("guidellm-report.json")).unwrap().points;
     let f = fit(&worked_example(), &points).unwrap();
     assert!((f.mbu - 0.72).abs() < 0.01 * 0.72, "MBU {}", f.mbu);
-    assert!((f.overhead_s - 1.8e-3).abs() < 0.1e-3, "overhead {}", f.overhead_s);
+    assert!((f.step_overhead_s - 1.8e-3).abs() < 0.1e-3, "overhead {}", f.step_overhead_s);
 }
 
 #[test]

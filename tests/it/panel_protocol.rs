@@ -6,7 +6,7 @@ use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::{
     CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS,
 };
-use goodput_lab::core::roofline::Calibration;
+use goodput_lab::core::roofline::CustomCalibration;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::protocol::panel::{
     apply, changes, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
@@ -82,7 +82,11 @@ fn a_simulator_change_sets_only_the_simulator() {
 fn using_a_fit_chooses_your_measurements_with_its_calibration() {
     let (mut inputs, _) = from_query("ctx=4096");
     let mut measured = Vec::new();
-    apply(ToPage::Realistic(Calibration { mbu: 0.75, overhead_s: 0.0012 }), &mut inputs, &mut measured);
+    apply(
+        ToPage::Realistic(CustomCalibration { mbu: 0.75, step_overhead_s: 0.0012 }),
+        &mut inputs,
+        &mut measured,
+    );
     let (expected, _) = from_query("ctx=4096&calib=fit&mbu=75&overhead=1.2");
     assert_eq!(inputs, expected);
 }

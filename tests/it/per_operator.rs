@@ -58,7 +58,7 @@ fn in_the_worked_examples_regime_every_group_is_memory_bound_and_the_sum_is_the_
     for b in 0..=analyze(&s).kv_pool_batch {
         let t = step_time(&s, b);
         assert!(t.terms.all_memory_bound(), "batch {b}");
-        assert_eq!(t.step_s, step_sum_s(t.memory_s, t.compute_s, t.allreduce_s, t.overhead_s), "batch {b}");
+        assert_eq!(t.step_s, step_sum_s(t.memory_s, t.compute_s, t.allreduce_s, t.fixed_s), "batch {b}");
         let bytes = 2.0 * PARAMS + f64::from(b) * 2048.0 * KV_BYTES_PER_TOKEN;
         assert_close(t.step_s, bytes / BANDWIDTH, 1e-12, &format!("(weights + B x KV) / bw at {b}"));
     }
@@ -71,7 +71,7 @@ fn past_the_gemm_ridge_the_step_adds_the_kv_read_to_the_gemm_compute() {
     let s = Scenario { kv_precision: Precision::Fp8, ..worked_example() };
     for b in [295_u32, 296, 300, 400] {
         let t = step_time(&s, b);
-        let single = step_sum_s(t.memory_s, t.compute_s, t.allreduce_s, t.overhead_s);
+        let single = step_sum_s(t.memory_s, t.compute_s, t.allreduce_s, t.fixed_s);
         assert_eq!(t.terms.gemm.bound() == Bound::Compute, f64::from(b) > ridge, "batch {b}, ridge {ridge}");
         if f64::from(b) > ridge {
             assert!(t.step_s > single, "batch {b}: {} > {single}", t.step_s);
@@ -119,7 +119,7 @@ fn the_simulators_step_is_the_analytic_function_for_any_composition() {
             assert_eq!(cost.step_s(&work), step_terms(&s, &mix).step_s, "{} on {}", model.id, gpu.id);
             let sum: f64 = Group::ALL.iter().map(|&g| cost.terms(&work).group(g).time_s()).sum();
             let t = cost.terms(&work);
-            assert_close(t.step_s, sum + t.allreduce_s + t.overhead_s, 1e-12, model.id);
+            assert_close(t.step_s, sum + t.allreduce_s + t.fixed_s, 1e-12, model.id);
         }
     }
 }

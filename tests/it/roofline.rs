@@ -5,7 +5,7 @@ use goodput_lab::core::goodput::{evaluate, BatchPoint};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{
     analyze, effective_bandwidth_bytes_per_s, knee_batch, kv_bytes_per_seq, kv_bytes_per_token,
-    kv_pool_batch, step_sum_s, step_time, weight_bytes, Bound, Calibration, Limit, Precision,
+    kv_pool_batch, step_sum_s, step_time, weight_bytes, Bound, CustomCalibration, Limit, Precision,
 };
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::batch_table;
@@ -212,7 +212,7 @@ fn the_core_stays_finite_whatever_the_numbers() {
 
 #[test]
 fn decode_and_prefill_read_at_peak_bandwidth_times_mbu_and_add_their_terms_one_way() {
-    let calibration = Calibration { mbu: 0.5, overhead_s: 2e-3 };
+    let calibration = CustomCalibration { mbu: 0.5, step_overhead_s: 2e-3 };
     let scenario = Scenario { tp: 2, calibration: calibration.into(), ..worked_example() };
     assert_eq!(effective_bandwidth_bytes_per_s(&scenario), 3.35e12 * 0.5);
     let step = step_time(&scenario, 64);

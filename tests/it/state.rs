@@ -4,7 +4,7 @@
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::Attention;
-use goodput_lab::core::roofline::{Calibration, Precision};
+use goodput_lab::core::roofline::{CustomCalibration, Precision};
 use goodput_lab::state::fields::{
     InputField, MBU_INPUT, OVERHEAD_INPUT, PRICE_INPUT, RATE_INPUT, TPOT_INPUT, UTIL_INPUT,
 };
@@ -49,7 +49,7 @@ fn a_url_with_every_key_opens_that_state() {
     assert!((inputs.scenario.ttft_target_s - 0.8).abs() < 1e-12);
     assert!((inputs.scenario.memory_utilization - 0.85).abs() < 1e-12);
     let c = inputs.realistic().expect("mbu and overhead turn realistic mode on");
-    assert!((c.mbu - 0.7).abs() < 1e-12 && (c.overhead_s - 0.0015).abs() < 1e-12);
+    assert!((c.mbu - 0.7).abs() < 1e-12 && (c.step_overhead_s - 0.0015).abs() < 1e-12);
     // `price` with a preset GPU prices that GPU in the search's list (the capacity plan's price).
     assert!((inputs.rate_req_per_s - 42.5).abs() < 1e-12 && (inputs.usd_per_gpu_hour() - 3.1).abs() < 1e-12);
 }
@@ -179,15 +179,15 @@ fn impossible_custom_combinations_are_repaired_with_notices() {
 fn realistic_mode_is_off_unless_the_url_asks() {
     assert_eq!(from_query("").0.realistic(), None);
     let on = from_query("realistic=1").0.realistic().unwrap();
-    assert_eq!(on, Calibration::REALISTIC_DEFAULT);
-    assert_eq!(from_query("overhead=2").0.realistic().unwrap().mbu, Calibration::REALISTIC_DEFAULT.mbu);
+    assert_eq!(on, CustomCalibration::REALISTIC_DEFAULT);
+    assert_eq!(from_query("overhead=2").0.realistic().unwrap().mbu, CustomCalibration::REALISTIC_DEFAULT.mbu);
 }
 
 #[test]
 fn realistic_mode_at_the_ideal_calibration_stays_on_through_a_link() {
     let (inputs, notices) = from_query("mbu=100&overhead=0");
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(inputs.realistic(), Some(Calibration::IDEAL), "on, with the ideal numbers");
+    assert_eq!(inputs.realistic(), Some(CustomCalibration::IDEAL), "on, with the ideal numbers");
     let query = to_query(&inputs);
     assert!(query.contains("mbu=100&overhead=0"), "{query}");
     assert_eq!(from_query(&query).0, inputs);
@@ -201,7 +201,7 @@ fn realistic_mode_at_the_ideal_calibration_stays_on_through_a_link() {
 
 #[test]
 fn a_calibration_in_the_scenario_always_reaches_the_url() {
-    let calibration = Calibration { mbu: 0.6, overhead_s: 2e-3 };
+    let calibration = CustomCalibration { mbu: 0.6, step_overhead_s: 2e-3 };
     let mut inputs = Inputs::default();
     inputs.scenario.calibration = calibration.into();
     assert_eq!(inputs.realistic(), Some(calibration), "what the core analyzes is what the page says");
@@ -220,7 +220,7 @@ fn context_is_clamped_to_the_models_maximum() {
 fn garbage_values_fall_back_to_defaults_with_one_notice_each() {
     let (inputs, notices) =
         from_query("model=gpt-9&gpu=toaster&w=int3&kv=int4&tp=3&ctx=lots&out=-&tpot=NaN&ttft=soon&util=x&mbu=%&rate=&price=free");
-    assert_eq!(inputs, Inputs::default().with_realistic(Some(Calibration::REALISTIC_DEFAULT)));
+    assert_eq!(inputs, Inputs::default().with_realistic(Some(CustomCalibration::REALISTIC_DEFAULT)));
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     assert_eq!(
         keys,

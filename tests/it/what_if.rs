@@ -10,7 +10,8 @@ use goodput_lab::core::model::{expected_experts, params_read};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, Attention};
 use goodput_lab::core::roofline::{
-    analyze, gpus_needed, kv_bytes_per_seq, step_time, weight_bytes, Bound, Calibration, Limit, Precision,
+    analyze, gpus_needed, kv_bytes_per_seq, step_time, weight_bytes, Bound, CustomCalibration, Limit,
+    Precision,
 };
 use goodput_lab::core::scenario::Scenario;
 
@@ -197,7 +198,7 @@ fn a_ttft_target_below_the_prefill_leaves_no_goodput() {
 
 #[test]
 fn realistic_mode_at_full_bandwidth_and_no_overhead_equals_the_ideal_model_exactly() {
-    let ideal_full = Calibration { mbu: 1.0, overhead_s: 0.0 };
+    let ideal_full = CustomCalibration { mbu: 1.0, step_overhead_s: 0.0 };
     for (model, gpu, tp) in
         [("llama-3.1-8b", "h100-sxm", 1), ("qwen3-30b-a3b", "mi300x", 2), ("deepseek-v3", "b200", 8)]
     {
@@ -212,7 +213,10 @@ fn realistic_mode_at_full_bandwidth_and_no_overhead_equals_the_ideal_model_exact
 
 #[test]
 fn realistic_mode_divides_bandwidth_by_mbu_and_adds_the_overhead() {
-    let s = Scenario { calibration: Calibration { mbu: 0.8, overhead_s: 1e-3 }.into(), ..worked_example() };
+    let s = Scenario {
+        calibration: CustomCalibration { mbu: 0.8, step_overhead_s: 1e-3 }.into(),
+        ..worked_example()
+    };
     let step = step_time(&s, 64);
     assert_close(step.step_s, (16.06e9 + 64.0 * 2048.0 * 131072.0) / (3.35e12 * 0.8) + 1e-3, 1e-12, "step");
     let knee: f64 = ((0.010 - 1e-3) * 3.35e12 * 0.8 - 16.06e9) / (2048.0 * 131072.0);

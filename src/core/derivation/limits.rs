@@ -130,7 +130,7 @@ pub(super) fn linear_knee(
     gemm: Bound,
     attention: Bound,
 ) -> KneeForm {
-    let budget_s = target_s - f.overhead_s;
+    let budget_s = target_s - f.fixed_s;
     let bw = f.bandwidth_bytes_per_s;
     match (gemm, attention) {
         (Bound::Memory, Bound::Memory) => KneeForm::Memory {

@@ -25,7 +25,7 @@ pub struct Bandwidth {
     /// Achieved share of the tensor peak (1 except in the measured profile).
     pub compute_fraction: f64,
     /// Every fixed cost of a step: per step, per layer and the all-reduces' latency, in s.
-    pub overhead_s: f64,
+    pub fixed_s: f64,
     /// A calibration is on (custom, the user's fit or the measured profile).
     pub realistic: bool,
     /// The measured profile (per-group fractions and fixed costs) is on.
@@ -64,7 +64,7 @@ pub struct StepFormula {
     pub attention_compute_per_seq_s: f64,
     /// all-reduce(1): seconds per sequence (0 at TP 1).
     pub allreduce_per_seq_s: f64,
-    pub overhead_s: f64,
+    pub fixed_s: f64,
 }
 
 /// Why a batch is evaluated.
@@ -112,7 +112,7 @@ pub(super) fn bandwidth(scenario: &Scenario) -> Bandwidth {
         attention_mbu: c.decode_attention.memory,
         attention_bytes_per_s: peak * c.decode_attention.memory,
         compute_fraction: c.gemm.compute,
-        overhead_s: c.fixed_s(scenario.model.layers, scenario.tp),
+        fixed_s: c.fixed_s(scenario.model.layers, scenario.tp),
         realistic: scenario.calibration != CostModel::Ideal,
         measured: matches!(scenario.calibration, CostModel::Measured(_)),
     }
@@ -145,7 +145,7 @@ pub(super) fn step_formula(
         attention_compute_per_seq_s: decode_attention_flop(&scenario.model, scenario.context_tokens)
             / c.peak_flop_per_s,
         allreduce_per_seq_s: allreduce_s(scenario, 1.0),
-        overhead_s: bw.overhead_s,
+        fixed_s: bw.fixed_s,
     }
 }
 

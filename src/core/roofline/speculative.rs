@@ -80,7 +80,7 @@ pub fn draft_s(scenario: &Scenario, batch: f64) -> f64 {
         Drafter::Head { layer_cost_fraction } => {
             let target = step_terms(&Scenario { speculation: Speculation::OFF, ..*scenario }, &mix);
             let layers = f64::from(scenario.model.layers.max(1));
-            k * layer_cost_fraction * (target.step_s - target.overhead_s) / layers
+            k * layer_cost_fraction * (target.step_s - target.fixed_s) / layers
         }
     }
 }

@@ -120,8 +120,8 @@ pub struct StepTerms {
     pub allreduce_s: f64,
     /// The cost model's fixed costs per step (per step + layers x per layer + the all-reduces'
     /// latency), in s.
-    pub overhead_s: f64,
-    /// Σ group times + allreduce_s + overhead_s, in s.
+    pub fixed_s: f64,
+    /// Σ group times + allreduce_s + fixed_s, in s.
     pub step_s: f64,
     /// The group that takes longest (the first of equals).
     pub binding: Group,
@@ -171,7 +171,7 @@ pub struct StepRoofline {
     allreduce_s_per_token: f64,
     /// The cost model's fixed costs per step: per step + layers x per layer + the all-reduces'
     /// latency (2 x layers x per call at TP > 1), in s.
-    overhead_s: f64,
+    fixed_s: f64,
 }
 
 /// One kernel group's achieved bandwidth and peak, and their ratios to the GEMM group's (1 where
@@ -226,7 +226,7 @@ impl StepRoofline {
             decode_attention: Rates::new(bw, peak, c.decode_attention, c.gemm),
             prefill_attention: Rates::new(bw, peak, c.prefill_attention, c.gemm),
             allreduce_s_per_token: allreduce_s(scenario, 1.0),
-            overhead_s: c.fixed_s(scenario.model.layers, scenario.tp),
+            fixed_s: c.fixed_s(scenario.model.layers, scenario.tp),
         }
     }
 
@@ -278,13 +278,13 @@ impl StepRoofline {
         let step_s = bytes / self.gemm.bandwidth_bytes_per_s
             + flop / self.gemm.peak_flop_per_s
             + allreduce_s
-            + self.overhead_s;
+            + self.fixed_s;
         StepTerms {
             gemm,
             decode_attention,
             prefill_attention,
             allreduce_s,
-            overhead_s: self.overhead_s,
+            fixed_s: self.fixed_s,
             step_s,
             binding: binding(&gemm, &decode_attention, &prefill_attention),
         }

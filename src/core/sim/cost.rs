@@ -199,7 +199,7 @@ impl StepCost {
             DraftCost::Model(draft) => k * draft.terms(&mix).step_s,
             DraftCost::Head { fraction, layers } => {
                 let target = self.roofline.terms(&mix);
-                k * fraction * (target.step_s - target.overhead_s) / layers
+                k * fraction * (target.step_s - target.fixed_s) / layers
             }
         }
     }

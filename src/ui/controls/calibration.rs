@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::calibration::Engine;
 use crate::core::fit::fit;
-use crate::core::roofline::Calibration;
+use crate::core::roofline::CustomCalibration;
 use crate::state::calibration::{clamped, DEFAULT_ENGINE};
 use crate::state::fields::{MBU_INPUT, OVERHEAD_INPUT};
 use crate::state::{CalibrationChoice, Inputs};
@@ -15,8 +15,8 @@ use crate::ui::shell::page::PageState;
 use crate::view::format::calibration::{accuracy_line, provenance_line};
 
 /// Sets the choice, with the engine for measured and the measured-data fit for "your measurements".
-fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<Calibration>) {
-    let custom = i.realistic().unwrap_or(Calibration::REALISTIC_DEFAULT);
+fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<CustomCalibration>) {
+    let custom = i.realistic().unwrap_or(CustomCalibration::REALISTIC_DEFAULT);
     match choice {
         CalibrationChoice::Ideal => i.set_realistic(None),
         CalibrationChoice::Measured => i.set_measured(i.engine().unwrap_or(DEFAULT_ENGINE)),

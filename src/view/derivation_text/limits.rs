@@ -52,7 +52,7 @@ pub(super) fn knee_form(d: &Derivation) -> (String, String, String) {
                 format!(
                     "The budget: ({} − {}) ms × {} = {} GB.",
                     target_ms(d.knee.target_s),
-                    trimmed(d.bandwidth.overhead_s * 1e3, 2),
+                    trimmed(d.bandwidth.fixed_s * 1e3, 2),
                     tb_per_s(d.bandwidth.effective_bytes_per_s),
                     gb(budget_bytes)
                 )

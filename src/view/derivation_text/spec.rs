@@ -32,7 +32,7 @@ pub(super) fn spec_lines(s: &SpecLines) -> Vec<Line> {
             ms(v.gemm.compute_s),
             ms(v.decode_attention.memory_s),
             ms(v.decode_attention.compute_s),
-            ms(v.allreduce_s + v.overhead_s)
+            ms(v.allreduce_s + v.fixed_s)
         ),
         format!("{} ms", ms(s.step.verify_s)),
         format!("One target step checks k + 1 = {} tokens per sequence: weights and KV read once.", k + 1),

@@ -32,13 +32,10 @@ pub(super) fn bandwidth(scenario: &Scenario, d: &Derivation) -> Line {
                 percent_trimmed(b.attention_mbu),
                 tb_per_s(b.attention_bytes_per_s),
                 percent_trimmed(b.compute_fraction),
-                trimmed(b.overhead_s * 1e3, 2)
+                trimmed(b.fixed_s * 1e3, 2)
             )
         } else {
-            format!(
-                "Realistic mode also adds {} ms of overhead to every step.",
-                trimmed(b.overhead_s * 1e3, 2)
-            )
+            format!("Realistic mode also adds {} ms of overhead to every step.", trimmed(b.fixed_s * 1e3, 2))
         },
     )
 }
@@ -74,7 +71,7 @@ pub(super) fn step_formula(d: &Derivation) -> Line {
         );
     }
     let weights = f.fixed_weight_read_bytes.map_or("W(B)".to_string(), size);
-    let trailing = format!("B × {} + {} ms", us(f.allreduce_per_seq_s), trimmed(f.overhead_s * 1e3, 2));
+    let trailing = format!("B × {} + {} ms", us(f.allreduce_per_seq_s), trimmed(f.fixed_s * 1e3, 2));
     let bw = tb_per_s(f.bandwidth_bytes_per_s);
     let kv_bw = tb_per_s(f.kv_bandwidth_bytes_per_s);
     let kv = size(f.kv_bytes_per_seq);
@@ -114,7 +111,7 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
     let t = &st.time;
     let b = thousands(f64::from(st.batch));
     let ops = &t.terms;
-    let trailing = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.overhead_s * 1e3, 2));
+    let trailing = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.fixed_s * 1e3, 2));
     let numbers = if !ops.all_memory_bound() {
         let (g, a) = (&ops.gemm, &ops.decode_attention);
         format!(

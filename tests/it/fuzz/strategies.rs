@@ -9,7 +9,7 @@ use proptest::string::string_regex;
 
 use goodput_lab::core::calibration::Engine;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
-use goodput_lab::core::roofline::{Calibration, CostModel, Precision, TP_CHOICES};
+use goodput_lab::core::roofline::{CostModel, CustomCalibration, Precision, TP_CHOICES};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
@@ -388,8 +388,8 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
     let precisions = (select(Precision::WEIGHTS.to_vec()), select(Precision::KV.to_vec()));
     let lengths = (select(TP_CHOICES.to_vec()), base(CTX), base(OUT));
     let targets = (base(TPOT), base(TTFT), base(UTIL));
-    let custom =
-        (base(MBU), base(OVERHEAD)).prop_map(|(mbu, overhead_s)| Calibration { mbu, overhead_s }.into());
+    let custom = (base(MBU), base(OVERHEAD))
+        .prop_map(|(mbu, step_overhead_s)| CustomCalibration { mbu, step_overhead_s }.into());
     let measured = select(Engine::ALL.to_vec()).prop_map(CostModel::Measured);
     let calibration = prop_oneof![1 => Just(CostModel::Ideal), 1 => custom, 1 => measured];
     // The prefix as a share of the context (0 and 1 included) and any hit rate.

@@ -52,7 +52,7 @@ pub(crate) fn fit_numbers(f: &Fit) -> impl IntoView {
     view! {
         <dl id="fit" class="plan fit">
             <dt>"Achieved bandwidth (MBU)"</dt><dd id="fit-mbu">{percent(f.mbu)}</dd>
-            <dt>"Overhead per step"</dt><dd id="fit-overhead">{format!("{} ms", ms(f.overhead_s))}</dd>
+            <dt>"Overhead per step"</dt><dd id="fit-overhead">{format!("{} ms", ms(f.step_overhead_s))}</dd>
             <dt>"Residual (RMS)"</dt><dd id="fit-rms">{format!("{} ms", fixed(s_to_ms(f.rms_residual_s), 3))}</dd>
             <dt>"R²"</dt><dd id="fit-r2">{r2}</dd>
             <dt>"Points used"</dt><dd id="fit-points">{f.points_used}</dd>
