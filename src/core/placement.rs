@@ -10,6 +10,7 @@
 pub mod colocated;
 mod disaggregated;
 pub mod percentile;
+mod probe;
 pub mod queue;
 
 use serde::{Deserialize, Serialize};

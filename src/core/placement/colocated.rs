@@ -2,8 +2,9 @@
 //! chunked (every step carries the decodes plus prompt chunks up to a step token budget) and
 //! unchunked (a whole prompt is one step that every running decode waits for).
 
-use super::percentile::{tpot_meets, tpot_quantile_s, wait_quantile_s, Percentile, TpotSpread};
-use super::queue::{fixed_point_s, largest_ok, md1_wait_s};
+use super::percentile::{wait_quantile_s, Percentile, TpotSpread};
+pub use super::probe::Probe;
+use super::queue::{largest_ok, md1_wait_s};
 use super::{Binds, Operating};
 use crate::core::model::prefill_attention_flop;
 use crate::core::prefill::prefill_time;
@@ -11,51 +12,6 @@ use crate::core::roofline::{
     draft_s, expected_tokens_per_step, kv_pool_batch, step_time_at, StepMix, StepRoofline,
 };
 use crate::core::scenario::Scenario;
-
-/// A steady step longer than this many TPOT targets has run away (the load exceeds capacity).
-const RUNAWAY_TARGETS: f64 = 1e3;
-
-/// How far an evaluation goes: in full, or only far enough to tell whether the rate passes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Probe {
-    /// Every number, out to the runaway limit.
-    Full,
-    /// Stops once the step passes the TPOT target: the iterates rise to the least fixed point
-    /// (the map is monotone), so one past the target means the point misses it. Only its
-    /// `binds == Nothing` is meaningful.
-    PassOrFail,
-}
-
-impl Probe {
-    /// TPOT's p-quantile in full; for pass or fail only whether it meets the target (the target
-    /// itself when it does, infinity when not), which is all [`first_missed`] reads.
-    fn tpot_s(self, spread: &TpotSpread, percentile: &Percentile, target_s: f64) -> f64 {
-        match self {
-            Probe::Full => tpot_quantile_s(spread, percentile),
-            Probe::PassOrFail if tpot_meets(spread, percentile, target_s) => target_s,
-            Probe::PassOrFail => f64::INFINITY,
-        }
-    }
-
-    fn limit_s(self, scenario: &Scenario) -> f64 {
-        match self {
-            Probe::Full => RUNAWAY_TARGETS * scenario.tpot_target_s.max(1e-6),
-            Probe::PassOrFail => scenario.tpot_target_s,
-        }
-    }
-
-    /// The least fixed point of `next` from next(0), searched up to the TPOT target first and then,
-    /// in full, to the runaway limit: a fixed point under the target is found without a secant jump
-    /// that a wide limit lets pass it ([`fixed_point_s`]), so a rate that passes the target in a
-    /// probe also has its fixed point in full. `scale` turns the TPOT limits into step limits.
-    fn fixed_point_s(self, scenario: &Scenario, scale: f64, next: impl Fn(f64) -> f64) -> Option<f64> {
-        let target_limit_s = Probe::PassOrFail.limit_s(scenario) * scale;
-        fixed_point_s(next(0.0), target_limit_s, &next).or_else(|| match self {
-            Probe::Full => fixed_point_s(next(0.0), self.limit_s(scenario) * scale, &next),
-            Probe::PassOrFail => None,
-        })
-    }
-}
 
 /// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget C, read at
 /// `percentile`. Steps are of two kinds: while a prompt waits, a *prompt step* carries the B decodes and
