@@ -306,19 +306,31 @@ test('the a key starts and stops the animation, but not while typing in a field'
 test('sweeping the TPOT target starts at 1 ms and raises it; the knee follows', async ({ page }) => {
   const errors = await openApp(page);
   await page.locator('#animate-what').selectOption('tpot');
-  // Record, in the page, every TPOT the control shows and, a frame later (the table has been
-  // redrawn by then), that TPOT beside the table's knee rows: a slow test runner cannot miss a
-  // step. (The address is no clock here: it coalesces changes within its write interval.)
+  // Record, in the page, every TPOT the control shows and, a task later (the table's effects have
+  // run by then), that TPOT beside the table's knee rows: a slow test runner cannot miss a step,
+  // since the sweep holds each value for its interval (tens of ms) and this reads every 2 ms. (The
+  // address is no clock here: it coalesces changes within its write interval.) The control is read
+  // by id each time, on a timer as the sweep steps: an observer on the element found first, or a
+  // recorder driven by animation frames, recorded nothing in 1-3 runs of 40 while the sweep went on.
   await page.evaluate(() => {
     window.__tpots = [];
-    const shown = document.getElementById('tpot-value');
-    new MutationObserver(() => {
-      const tpot = String(parseFloat(shown.textContent));
-      requestAnimationFrame(() => window.__tpots.push([tpot, document.querySelectorAll('#batch-table tr.knee').length]));
-    }).observe(shown, { subtree: true, childList: true, characterData: true });
+    const read = () => {
+      const shown = document.getElementById('tpot-value');
+      return shown ? String(parseFloat(shown.textContent)) : null;
+    };
+    let last = read();
+    setInterval(() => {
+      const tpot = read();
+      if (tpot === null || tpot === last) return;
+      last = tpot;
+      setTimeout(() => window.__tpots.push([tpot, document.querySelectorAll('#batch-table tr.knee').length]), 0);
+    }, 2);
   });
   await page.locator('#animate').click();
-  await expect.poll(() => Number(queryValue(page, 'tpot')), { timeout: 4000 }).toBeGreaterThanOrEqual(6);
+  // Wait on what the page recorded, not the address: a poll of the address passed at once in 1-3
+  // runs of 40, before the sweep had shown a value (it can still hold an earlier state's tpot).
+  const highest = () => page.evaluate(() => Math.max(0, ...window.__tpots.map(([t]) => Number(t))));
+  await expect.poll(highest, { timeout: 8000 }).toBeGreaterThanOrEqual(6);
   const seen = await page.evaluate(() => window.__tpots);
   expect(seen[0][0]).toBe('1');
   // Below batch 1's 4.87 ms step nothing meets the target: no knee row.

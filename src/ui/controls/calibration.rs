@@ -50,10 +50,24 @@ pub fn Calibrate() -> impl IntoView {
     let provenance = move || {
         (choice() == CalibrationChoice::Measured).then(|| provenance_line(&inputs.get().scenario)).flatten()
     };
-    let accuracy = move || {
-        let i = inputs.get();
-        accuracy_line(&i.scenario, i.engine().unwrap_or(DEFAULT_ENGINE))
-    };
+    // What the accuracy line reads (the model, GPU, weight precision and engine): a slider that moves
+    // none of them does not price the engine's published runs again.
+    let accuracy_of = Memo::new(move |_| {
+        inputs.with(|i| {
+            let s = &i.scenario;
+            (s.model, s.gpu, s.weight_precision, i.engine().unwrap_or(DEFAULT_ENGINE))
+        })
+    });
+    let accuracy = Memo::new(move |_| {
+        let (model, gpu, weight_precision, engine) = accuracy_of.get();
+        let scenario = crate::core::scenario::Scenario {
+            model,
+            gpu,
+            weight_precision,
+            ..inputs.get_untracked().scenario
+        };
+        accuracy_line(&scenario, engine)
+    });
     view! {
         <fieldset class="group" id="calibration">
             <legend>"Calibration"</legend>
