@@ -145,8 +145,16 @@ async function showPanel(page, id) {
   await expect(page.locator(`#${id} .lazy-status`)).toBeHidden({ timeout: 15_000 });
 }
 
+/** Waits until `n` searches (at least) have finished and none is running. */
+async function searched(page, n = 1) {
+  const status = page.locator('#search-status');
+  await expect.poll(async () => Number(await status.getAttribute('data-searches')), { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(n);
+  await expect(status).toHaveAttribute('data-busy', 'false');
+}
+
 module.exports = {
   openApp, waitForCharts, inkedPixels, canvasImage, tableRows, rowFor,
   CHART_IDS, waitForAllCharts, chartImages, tableHeaders, rowByHeader, rowsByHeader, num, queryPairs,
-  queryValue, urlSettled, expectNoBadNumbers, pressOn, commitNumber, showPanel,
+  queryValue, urlSettled, expectNoBadNumbers, pressOn, commitNumber, showPanel, searched,
 };

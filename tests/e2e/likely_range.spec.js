@@ -2,7 +2,7 @@
 // low-high around its count, the search rows' TPOT with its range and coverage word, and neither on
 // the ideal roofline (a bound). The range's factors are the shipped profile's (profile.rs).
 const { test, expect } = require('@playwright/test');
-const { openApp, num, showPanel } = require('./helpers');
+const { openApp, num, showPanel, searched } = require('./helpers');
 const { RANGES } = require('./profile');
 
 test('the capacity plan gives its GPUs as a likely low-high around the count under measured engines', async ({ page }) => {
@@ -23,14 +23,6 @@ test('the capacity plan gives its GPUs as a likely low-high around the count und
   await expect(page.locator('#plan-gpus-range')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
-
-/** Waits until a search has finished and none is running. */
-async function searched(page) {
-  const status = page.locator('#search-status');
-  await expect.poll(async () => Number(await status.getAttribute('data-searches')), { timeout: 30_000 })
-    .toBeGreaterThanOrEqual(1);
-  await expect(status).toHaveAttribute('data-busy', 'false');
-}
 
 test('each search row prints its TPOT with the likely range and coverage of its own GPU', async ({ page }) => {
   const errors = await openApp(page, '?calib=measured');

@@ -3,15 +3,7 @@
 // embed, CSV and chart exports work.
 const fs = require('fs');
 const { test, expect } = require('@playwright/test');
-const { openApp, num, urlSettled } = require('./helpers');
-
-/** Waits until `n` searches (at least) have finished and none is running. */
-async function searched(page, n = 1) {
-  const status = page.locator('#search-status');
-  await expect.poll(async () => Number(await status.getAttribute('data-searches')), { timeout: 20_000 })
-    .toBeGreaterThanOrEqual(n);
-  await expect(status).toHaveAttribute('data-busy', 'false');
-}
+const { openApp, num, urlSettled, searched } = require('./helpers');
 
 /** The table's rows as cells (th then td), with each row's data-config. */
 async function searchRows(page) {
