@@ -4,19 +4,20 @@
 pub mod attainment;
 mod axes;
 pub mod batch;
+mod batch_draw;
 pub mod frame;
 pub mod hold;
-pub mod interactivity;
+mod interactivity;
 mod legend;
 mod marks;
 pub mod path_batch;
 pub mod placement_attainment;
-pub mod rate;
+mod rate;
 pub mod recording;
 pub mod references;
 pub mod search;
 pub mod sim_throughput;
-pub mod step;
+mod step;
 mod style;
 pub mod triangle;
 
@@ -29,28 +30,20 @@ pub use axes::{
     xy_axes_labelled,
 };
 pub use frame::{ChartFrame, FrameResult};
-pub use interactivity::{
-    draw_interactivity_chart, draw_interactivity_chart_held, draw_interactivity_chart_marked,
-};
 pub use legend::{legend_and_plot, LegendItem, MarkerShape};
 pub use marks::{
     band_label, batch_series, draw_band, draw_dashed, draw_note, goodput_label, mark_goodput, mark_knee,
     sweep_series, vertical_marker, vertical_marker_on, NO_GOODPUT_NOTE,
 };
 pub use placement_attainment::{draw_placement_attainment_chart, nearest_point, PlacementCurve};
-pub use rate::{draw_rate_chart, draw_rate_chart_held, draw_rate_chart_marked};
 pub use sim_throughput::draw_sim_throughput_chart;
-pub use step::{draw_step_chart, draw_step_chart_held, draw_step_chart_marked};
 pub use style::{
-    presentation_zoom, ChartStyle, Layer, Look, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX,
+    presentation_zoom, ChartStyle, Layer, Palette, DASH_CSS_PX, IDEAL_OPACITY, MARKER_CSS_PX,
     PRESENT_SCREEN_CSS_PX, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN,
 };
 
 /// A chart with continuous x and y axes.
 pub type XyChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
-/// An [`XyChart`] whose x axis is the batch size.
-pub type BatchChart<'a, DB> = XyChart<'a, DB>;
 
 /// The result every drawing function returns.
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;

@@ -2,7 +2,7 @@
 //! shading.
 
 use super::legend::LegendItem;
-use super::{vertical_marker, BatchChart, ChartStyle, DrawResult, XyChart};
+use super::{vertical_marker, ChartStyle, DrawResult, XyChart};
 use crate::core::curves::Curves;
 use crate::core::sim::{LoadMode, Sweep};
 use crate::view::format::thousands;
@@ -29,7 +29,7 @@ pub fn batch_axes<'a, DB: DrawingBackend>(
     y_max: f64,
     y_desc: &str,
     style: &ChartStyle,
-) -> Result<BatchChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<XyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let x_max = f64::from(curves.axis_max_batch.max(1));
     let mut chart = xy_axes(plot, (x_max, y_max), ("Batch size (running sequences)", y_desc), style)?;
     if style.layer.has_over() {
@@ -140,7 +140,7 @@ impl LabelFit {
 
 /// Greys out the batches past the KV pool (they cannot run) and labels the pool's edge.
 fn shade_past_pool<DB: DrawingBackend>(
-    chart: &mut BatchChart<'_, DB>,
+    chart: &mut XyChart<'_, DB>,
     curves: &Curves,
     x_max: f64,
     y_max: f64,

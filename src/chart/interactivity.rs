@@ -7,11 +7,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::batch_draw::BatchDraw;
 use super::frame::{mark_point_ring, ChartFrame, FrameResult};
-use super::hold::HeldEnds;
 use super::references;
 use super::{axis_top, draw_dashed, legend_and_plot, xy_axes, ChartStyle, DrawResult, LegendItem, XyChart};
-use crate::core::curves::Curves;
 use crate::core::goodput::BatchPoint;
 use crate::view::format::{target_ms, thousands};
 use labels::{label_points, place_label, Clutter, Label, TARGET_PLACEMENTS};
@@ -19,33 +18,12 @@ use labels::{label_points, place_label, Clutter, Label, TARGET_PLACEMENTS};
 /// Draws tokens/s per GPU against tokens/s per user for the ladder of batches that fit the KV pool
 /// (powers of two, the knee and the pool) onto `root`: a line with a marker per batch, coloured by whether it meets the TPOT target, the
 /// target as a vertical line at 1 / TPOT, the knee and a few batches labelled.
-pub fn draw_interactivity_chart<DB: DrawingBackend>(
+/// (The one entry point is [`super::batch::draw`].)
+pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-) -> DrawResult<DB> {
-    draw_interactivity_chart_marked(root, curves, style, None).map(drop)
-}
-
-/// [`draw_interactivity_chart`] with the `mark`ed batch's point (if any) ringed and labelled;
-/// returns where the plot landed.
-pub fn draw_interactivity_chart_marked<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-    mark: Option<&BatchPoint>,
+    what: &BatchDraw<'_>,
 ) -> FrameResult<DB> {
-    draw_interactivity_chart_held(root, curves, style, mark, HeldEnds::NONE)
-}
-
-/// [`draw_interactivity_chart_marked`] with the axis ends a slider drag holds (`held`) in place of its own.
-pub fn draw_interactivity_chart_held<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-    mark: Option<&BatchPoint>,
-    held: HeldEnds,
-) -> FrameResult<DB> {
+    let BatchDraw { curves, style, mark, held, .. } = *what;
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let plot = legend_and_plot(root, &legend(realistic, !curves.references.is_empty(), style), style)?;

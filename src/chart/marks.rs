@@ -1,7 +1,7 @@
 //! What the charts draw on a plot besides its curves' data: dashed reference lines, the knee and
 //! goodput markers, vertical markers, notes, and the series helpers.
 
-use super::{BatchChart, ChartStyle, DrawResult, XyChart, DASH_CSS_PX};
+use super::{ChartStyle, DrawResult, XyChart, DASH_CSS_PX};
 use crate::core::curves::Curves;
 use crate::core::goodput::BatchPoint;
 use crate::core::sim::{GoodputBound, RatePoint, Sweep};
@@ -24,7 +24,7 @@ pub fn draw_dashed<DB: DrawingBackend>(
 
 /// The knee's marker, when some batch meets the target.
 pub fn mark_knee<DB: DrawingBackend>(
-    chart: &mut BatchChart<'_, DB>,
+    chart: &mut XyChart<'_, DB>,
     curves: &Curves,
     y_max: f64,
     style: &ChartStyle,

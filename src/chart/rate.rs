@@ -4,44 +4,21 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::batch_draw::BatchDraw;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
-use super::hold::HeldEnds;
 use super::{
     axis_top, band_label, batch_axes, batch_series as series, draw_band, draw_dashed, legend_and_plot,
-    mark_knee, pool_shade_legend, ChartStyle, DrawResult, LegendItem,
+    mark_knee, pool_shade_legend, LegendItem,
 };
-use crate::core::curves::Curves;
-use crate::core::goodput::BatchPoint;
 
 /// Draws throughput and goodput (requests/s per replica) against batch onto `root`, solid, and in
 /// realistic mode (when `curves.ideal_points` is not empty) the ideal roofline's pair dashed.
-pub fn draw_rate_chart<DB: DrawingBackend>(
+/// (The one entry point is [`super::batch::draw`].)
+pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-) -> DrawResult<DB> {
-    draw_rate_chart_marked(root, curves, style, None).map(drop)
-}
-
-/// [`draw_rate_chart`] with the `mark`ed batch (if any) drawn as a labelled vertical line; returns
-/// where the plot landed.
-pub fn draw_rate_chart_marked<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-    mark: Option<&BatchPoint>,
+    what: &BatchDraw<'_>,
 ) -> FrameResult<DB> {
-    draw_rate_chart_held(root, curves, style, mark, HeldEnds::NONE)
-}
-
-/// [`draw_rate_chart_marked`] with the axis ends a slider drag holds (`held`) in place of its own.
-pub fn draw_rate_chart_held<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-    mark: Option<&BatchPoint>,
-    held: HeldEnds,
-) -> FrameResult<DB> {
+    let BatchDraw { curves, style, mark, held, .. } = *what;
     let p = style.palette;
     let realistic = !curves.ideal_points.is_empty();
     let mut legend = vec![

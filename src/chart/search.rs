@@ -8,31 +8,10 @@ use plotters::prelude::*;
 use super::frame::{ChartFrame, FrameResult};
 use super::{axis_top, legend_and_plot, xy_axes, ChartStyle, LegendItem};
 use crate::view::format::{target_ms, thousands};
+use crate::view::search_chart::{SearchChartData, SearchPoint};
 
 /// A legend entry's left inset, swatch and gaps around its label, in CSS pixels (`legend.rs`).
 const LEGEND_ENTRY_CSS_PX: f64 = 56.0 + 22.0 + 4.0 + 16.0;
-
-/// One configuration on the chart.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchPoint {
-    /// 1 / TPOT, in tokens/s per user.
-    pub tokens_per_s_per_user: f64,
-    pub tokens_per_s_per_gpu: f64,
-    /// Disaggregated prefill and decode (else colocated).
-    pub disaggregated: bool,
-}
-
-/// What the chart draws.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchChartData {
-    pub points: Vec<SearchPoint>,
-    /// Indices into `points` on the Pareto frontier, by tokens/s per user ascending.
-    pub frontier: Vec<usize>,
-    /// The TPOT target, in s.
-    pub tpot_target_s: f64,
-    /// The point to ring (the hovered row or point).
-    pub hovered: Option<usize>,
-}
 
 /// Draws the search chart onto `root`; returns where the plot landed (to map the pointer back).
 pub fn draw_search_chart<DB: DrawingBackend>(

@@ -7,12 +7,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::batch_draw::BatchDraw;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
-use super::hold::HeldEnds;
 use super::references;
 use super::{
     axis_top, band_label, batch_axes, batch_series as series, draw_band, draw_dashed, legend_and_plot,
-    mark_knee, pool_shade_legend, BatchChart, ChartStyle, DrawResult, LegendItem, MARKER_CSS_PX,
+    mark_knee, pool_shade_legend, ChartStyle, DrawResult, LegendItem, XyChart, MARKER_CSS_PX,
 };
 use crate::core::curves::Curves;
 use crate::core::fit::MeasuredOverlay;
@@ -23,33 +23,12 @@ use crate::view::format::target_ms;
 /// Draws the roofline terms of the step time (ms) against batch onto `root`, plus the total
 /// step = max(memory, compute) + all-reduce + overhead (ms) when it differs from the larger term,
 /// and in realistic mode the ideal roofline's step time dashed.
-pub fn draw_step_chart<DB: DrawingBackend>(
+/// (The one entry point is [`super::batch::draw`].)
+pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-) -> DrawResult<DB> {
-    draw_step_chart_marked(root, curves, style, None).map(drop)
-}
-
-/// [`draw_step_chart`] with the `mark`ed batch (if any) drawn as a labelled vertical line; returns
-/// where the plot landed.
-pub fn draw_step_chart_marked<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-    mark: Option<&BatchPoint>,
+    what: &BatchDraw<'_>,
 ) -> FrameResult<DB> {
-    draw_step_chart_held(root, curves, style, mark, HeldEnds::NONE)
-}
-
-/// [`draw_step_chart_marked`] with the axis ends a slider drag holds (`held`) in place of its own.
-pub fn draw_step_chart_held<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &Curves,
-    style: &ChartStyle,
-    mark: Option<&BatchPoint>,
-    held: HeldEnds,
-) -> FrameResult<DB> {
+    let BatchDraw { curves, style, mark, held, .. } = *what;
     let p = style.palette;
     let with_total = adds_to_roofline(&curves.points);
     let plot = legend_and_plot(root, &legend(curves, with_total, style), style)?;
@@ -107,7 +86,7 @@ fn measured_values(m: &MeasuredOverlay) -> impl Iterator<Item = f64> + '_ {
 
 /// The fitted line dashed, then each measured point as a ring, in the text colour (data, not model).
 fn draw_measured<DB: DrawingBackend>(
-    chart: &mut BatchChart<'_, DB>,
+    chart: &mut XyChart<'_, DB>,
     m: &MeasuredOverlay,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
@@ -172,7 +151,7 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
 
 /// The horizontal TPOT target line, labelled at its right end.
 fn draw_target<DB: DrawingBackend>(
-    chart: &mut BatchChart<'_, DB>,
+    chart: &mut XyChart<'_, DB>,
     target_s: f64,
     style: &ChartStyle,
 ) -> DrawResult<DB> {

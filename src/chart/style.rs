@@ -1,6 +1,7 @@
 //! The charts' look: palettes per theme, the look a page picks, the style (colours and device
 //! pixels) every chart draws with, and how much a presentation scales chart text with the screen.
 
+use crate::state::view::Look;
 use plotters::prelude::*;
 
 /// Colours for one theme.
@@ -79,31 +80,8 @@ impl Palette {
     };
 }
 
-/// The chart's look: a palette plus how much larger than CSS pixels lines and text are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Look {
-    #[default]
-    Light,
-    Dark,
-    /// Black on white, heavier lines and larger text, for projectors that wash colour out.
-    Projector,
-}
-
+/// A look's colours and scale, for drawing ([`Look`] itself is view state).
 impl Look {
-    /// Its name in `<html data-look>` and in messages between the page and its panels.
-    pub fn id(self) -> &'static str {
-        match self {
-            Look::Light => "light",
-            Look::Dark => "dark",
-            Look::Projector => "projector",
-        }
-    }
-
-    /// The look an [`id`](Look::id) names.
-    pub fn from_id(id: &str) -> Option<Look> {
-        [Look::Light, Look::Dark, Look::Projector].into_iter().find(|l| l.id() == id)
-    }
-
     /// The colours.
     pub fn palette(self) -> Palette {
         match self {

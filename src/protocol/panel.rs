@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::protocol::codec::{from_bytes, to_bytes};
 
-use crate::chart::Look;
 use crate::core::fit::MeasuredPoint;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::CustomCalibration;
@@ -26,6 +25,7 @@ use crate::state::sim::SimInputs;
 use crate::state::sim::{
     ATTAIN_INPUT, BURST_INPUT, LENGTH_CV_INPUT, POINTS_INPUT, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
 };
+use crate::state::view::Look;
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
 

@@ -7,6 +7,33 @@ use serde::{Deserialize, Serialize};
 use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 
+/// The charts' look: which palette, and (for a projector) heavier lines and larger text; its colours
+/// and scale are the chart's (`chart::style`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Look {
+    #[default]
+    Light,
+    Dark,
+    /// Black on white, heavier lines and larger text, for projectors that wash colour out.
+    Projector,
+}
+
+impl Look {
+    /// Its name in `<html data-look>` and in messages between the page and its panels.
+    pub fn id(self) -> &'static str {
+        match self {
+            Look::Light => "light",
+            Look::Dark => "dark",
+            Look::Projector => "projector",
+        }
+    }
+
+    /// The look an [`id`](Look::id) names.
+    pub fn from_id(id: &str) -> Option<Look> {
+        [Look::Light, Look::Dark, Look::Projector].into_iter().find(|l| l.id() == id)
+    }
+}
+
 /// The page's layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Mode {

@@ -1,24 +1,53 @@
-//! What the batch charts say in words: each chart's text alternative, the read-out of the
-//! hovered or marked batch, and which `view=` panel shows which chart.
+//! The batch charts as one closed kind ([`BatchChart`]: its ids, titles and the `view=` panel that
+//! shows each) and what they say in words: each chart's text alternative and the read-out of the
+//! hovered or marked batch. `chart::batch` draws a kind; this file is what it draws.
 
-use crate::chart::batch::BatchChart;
 use crate::core::curves::Curves;
 use crate::core::goodput::BatchPoint;
 use crate::state::view::Panel;
 use crate::view::format::{ms, req_per_s, target_ms, thousands};
 
-/// The panel `view=` names for `kind`.
-pub fn panel_of(kind: BatchChart) -> Panel {
-    match kind {
-        BatchChart::Rate => Panel::Rate,
-        BatchChart::Step => Panel::Step,
-        BatchChart::Interactivity => Panel::Interactivity,
-    }
+/// Which batch chart: throughput and goodput, step time, or throughput against speed per user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchChart {
+    Rate,
+    Step,
+    Interactivity,
 }
 
-/// The batch chart that shows `panel`, if one does (for the lazy module's SVG export).
-pub fn chart_of(panel: Panel) -> Option<BatchChart> {
-    BatchChart::ALL.into_iter().find(|k| panel_of(*k) == panel)
+impl BatchChart {
+    pub const ALL: [BatchChart; 3] = [BatchChart::Rate, BatchChart::Step, BatchChart::Interactivity];
+
+    /// The canvas's element id.
+    pub fn id(self) -> &'static str {
+        match self {
+            BatchChart::Rate => "chart-rate",
+            BatchChart::Step => "chart-step",
+            BatchChart::Interactivity => "chart-interactivity",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            BatchChart::Rate => "Throughput and goodput against batch size",
+            BatchChart::Step => "Step time against batch size",
+            BatchChart::Interactivity => "Throughput per GPU against speed per user",
+        }
+    }
+
+    /// The panel `view=` names for this chart.
+    pub fn panel(self) -> Panel {
+        match self {
+            BatchChart::Rate => Panel::Rate,
+            BatchChart::Step => Panel::Step,
+            BatchChart::Interactivity => Panel::Interactivity,
+        }
+    }
+
+    /// The batch chart that shows `panel`, if one does (for the lazy module's SVG export).
+    pub fn of_panel(panel: Panel) -> Option<BatchChart> {
+        BatchChart::ALL.into_iter().find(|k| k.panel() == panel)
+    }
 }
 
 /// The chart's text alternative: what it shows at the batch a server can run and at the edge.

@@ -1,9 +1,30 @@
 //! The search chart's view model: its points (every shown row), the frontier of the shown rows,
 //! the hovered point, and its text alternative.
 
-use crate::chart::search::{SearchChartData, SearchPoint};
 use crate::core::search::pareto::frontier;
 use crate::core::search::{Layout, Row};
+
+/// One configuration on the chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchPoint {
+    /// 1 / TPOT, in tokens/s per user.
+    pub tokens_per_s_per_user: f64,
+    pub tokens_per_s_per_gpu: f64,
+    /// Disaggregated prefill and decode (else colocated).
+    pub disaggregated: bool,
+}
+
+/// What the chart draws.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchChartData {
+    pub points: Vec<SearchPoint>,
+    /// Indices into `points` on the Pareto frontier, by tokens/s per user ascending.
+    pub frontier: Vec<usize>,
+    /// The TPOT target, in s.
+    pub tpot_target_s: f64,
+    /// The point to ring (the hovered row or point).
+    pub hovered: Option<usize>,
+}
 
 /// The chart's title (its figure caption and export title).
 pub const TITLE: &str = "Tokens/s per GPU against tokens/s per user, every configuration";

@@ -2,19 +2,19 @@
 //! says what the chart shows at the batch a server reaches, with the numbers the core computes for
 //! that batch, and each chart is the one `view=` panel names.
 
-use goodput_lab::chart::batch::BatchChart;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::roofline::analyze;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::state::WORKED_EXAMPLE;
-use goodput_lab::view::batch_chart::{chart_of, describe, panel_of, readout_sentence};
+use goodput_lab::view::batch_chart::BatchChart;
+use goodput_lab::view::batch_chart::{describe, readout_sentence};
 use goodput_lab::view::format::{ms, req_per_s, thousands};
 
 #[test]
 fn every_batch_chart_is_the_chart_its_view_panel_shows() {
     for kind in BatchChart::ALL {
-        assert_eq!(chart_of(panel_of(kind)), Some(kind));
+        assert_eq!(BatchChart::of_panel(kind.panel()), Some(kind));
     }
 }
 

@@ -2,7 +2,9 @@
 //! model predicts for each, how the table prints them, and the triangles both batch charts draw.
 
 use crate::common::worked_example;
-use goodput_lab::chart::{draw_interactivity_chart, draw_step_chart, ChartStyle, Palette};
+use crate::common::{batch_chart_svg, light_style};
+use goodput_lab::chart::batch::BatchDraw;
+use goodput_lab::chart::Palette;
 use goodput_lab::core::calibration::profile::PROFILE;
 use goodput_lab::core::calibration::published::POINTS;
 use goodput_lab::core::calibration::references::references;
@@ -12,8 +14,8 @@ use goodput_lab::core::curves::curves;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, Precision};
 use goodput_lab::core::scenario::Scenario;
+use goodput_lab::view::batch_chart::BatchChart;
 use goodput_lab::view::format::references::{row, signed_percent};
-use plotters::prelude::*;
 
 fn qwen(calibration: CostModel) -> Scenario {
     Scenario { model: *model_by_id("qwen3-8b").unwrap(), calibration, ..worked_example() }
@@ -69,17 +71,10 @@ fn the_table_prints_measured_predicted_and_a_signed_error() {
 /// Filled triangles in the text colour (SVG polygons) in a chart of `s`.
 fn triangles(s: &Scenario, step: bool) -> usize {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        let drawn = if step {
-            draw_step_chart(&root, &c, &style)
-        } else {
-            draw_interactivity_chart(&root, &c, &style)
-        };
-        drawn.expect("chart draws");
-    }
+    let style = light_style();
+    let kind = if step { BatchChart::Step } else { BatchChart::Interactivity };
+    let (svg, drawn) = batch_chart_svg(&BatchDraw::new(kind, &c, &style), (800, 450));
+    drawn.expect("chart draws");
     let text = Palette::LIGHT.text;
     let fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", text.0, text.1, text.2);
     svg.split("<polygon").skip(1).filter(|el| el.split('>').next().is_some_and(|a| a.contains(&fill))).count()

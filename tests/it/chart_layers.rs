@@ -3,13 +3,14 @@
 //! the part over it while the part under would come out the same (`src/ui/canvas/layers.rs`).
 
 use crate::common::worked_example;
-use goodput_lab::chart::batch::{draw, BatchChart};
+use goodput_lab::chart::batch::{draw, BatchDraw};
 use goodput_lab::chart::hold::HeldEnds;
 use goodput_lab::chart::recording::{replay, Call, Recording};
 use goodput_lab::chart::{ChartStyle, Layer, Palette};
 use goodput_lab::core::curves::{curves, Curves};
 use goodput_lab::core::roofline::{analyze, CustomCalibration};
 use goodput_lab::core::scenario::Scenario;
+use goodput_lab::view::batch_chart::BatchChart;
 use plotters::prelude::*;
 
 const SIZE: (u32, u32) = (800, 450);
@@ -30,12 +31,15 @@ fn scenarios() -> Vec<Scenario> {
 }
 
 /// The calls drawing `kind` makes on one recording, for each of `layers` in turn.
-fn calls(kind: BatchChart, c: &Curves, (mark, held): (bool, HeldEnds), layers: &[Layer]) -> Vec<Call> {
-    let mark = mark.then(|| c.points[c.points.len() / 2].clone());
+fn calls(kind: BatchChart, c: &Curves, on: Ends, layers: &[Layer]) -> Vec<Call> {
+    let Ends { marked, held } = on;
+    let mark = marked.then(|| c.points[c.points.len() / 2].clone());
     let (recording, calls) = Recording::new(SIZE);
     let root = recording.into_drawing_area();
     for layer in layers {
-        draw(kind, &root, c, &style(*layer), (mark.as_ref(), held)).expect("a recording never fails");
+        let style = style(*layer);
+        let what = BatchDraw::new(kind, c, &style).marked(mark.as_ref()).held(held);
+        draw(&root, &what).expect("a recording never fails");
     }
     drop(root);
     calls.take()
@@ -47,7 +51,8 @@ fn svg(kind: BatchChart, c: &Curves, layers: &[Layer]) -> String {
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         for layer in layers {
-            draw(kind, &root, c, &style(*layer), (None, HeldEnds::NONE)).expect("the chart draws");
+            let style = style(*layer);
+            draw(&root, &BatchDraw::new(kind, c, &style)).expect("the chart draws");
         }
     }
     svg
@@ -55,12 +60,24 @@ fn svg(kind: BatchChart, c: &Curves, layers: &[Layer]) -> String {
 
 const HELD: HeldEnds = HeldEnds { x: Some(300.0), y: Some(80.0) };
 
+/// Whether the middle batch is marked, and the axis ends the chart is drawn on.
+#[derive(Clone, Copy, Debug)]
+struct Ends {
+    marked: bool,
+    held: HeldEnds,
+}
+
+/// Nothing marked, the chart's own ends.
+const FREE: Ends = Ends { marked: false, held: HeldEnds::NONE };
+/// The middle batch marked, on [`HELD`] ends.
+const MARKED_HELD: Ends = Ends { marked: true, held: HELD };
+
 #[test]
 fn under_then_over_on_one_surface_makes_every_call_the_whole_chart_makes() {
     for s in scenarios() {
         let c = curves(&s, &analyze(&s));
         for kind in BatchChart::ALL {
-            for marked in [(false, HeldEnds::NONE), (true, HELD)] {
+            for marked in [FREE, MARKED_HELD] {
                 let whole = calls(kind, &c, marked, &[Layer::Whole]);
                 let layered = calls(kind, &c, marked, &[Layer::Under, Layer::Over]);
                 assert_eq!(layered, whole, "{kind:?}, mark and held ends {marked:?}");
@@ -91,8 +108,8 @@ fn the_part_under_holds_the_axes_text_and_the_part_over_the_shading_and_the_seri
             .filter_map(|call| if let Call::Text(t, ..) = call { Some(t.clone()) } else { None })
             .collect()
     };
-    let under = texts(&calls(BatchChart::Rate, &c, (false, HeldEnds::NONE), &[Layer::Under]));
-    let over = texts(&calls(BatchChart::Rate, &c, (false, HeldEnds::NONE), &[Layer::Over]));
+    let under = texts(&calls(BatchChart::Rate, &c, FREE, &[Layer::Under]));
+    let over = texts(&calls(BatchChart::Rate, &c, FREE, &[Layer::Over]));
     assert!(under.iter().any(|t| t == "Batch size (running sequences)"), "{under:?}");
     assert!(under.iter().any(|t| t == "Throughput (req/s)"), "the legend is under: {under:?}");
     assert!(over.iter().any(|t| t.starts_with("KV pool")), "the pool's label is over: {over:?}");
@@ -106,7 +123,7 @@ fn the_part_under_is_the_same_for_a_change_that_moves_only_the_data() {
     let (a, b) = (curves(&base, &analyze(&base)), curves(&moved, &analyze(&moved)));
     assert_eq!(a.axis_max_batch, b.axis_max_batch, "precondition: the batch axis did not move");
     for kind in BatchChart::ALL {
-        let held = (false, HELD);
+        let held = Ends { marked: false, held: HELD };
         assert_eq!(
             calls(kind, &a, held, &[Layer::Under]),
             calls(kind, &b, held, &[Layer::Under]),
@@ -125,7 +142,7 @@ fn replaying_a_recording_on_svg_writes_the_svg_of_drawing_there_directly() {
             {
                 let mut svg = SVGBackend::with_string(&mut replayed, SIZE);
                 for layer in [Layer::Under, Layer::Over] {
-                    let recorded = calls(kind, &c, (true, HELD), &[layer]);
+                    let recorded = calls(kind, &c, MARKED_HELD, &[layer]);
                     replay(&recorded, &mut svg).expect("the SVG backend takes every call");
                 }
             }
@@ -133,7 +150,9 @@ fn replaying_a_recording_on_svg_writes_the_svg_of_drawing_there_directly() {
             {
                 let root = SVGBackend::with_string(&mut direct, SIZE).into_drawing_area();
                 let mark = c.points[c.points.len() / 2].clone();
-                draw(kind, &root, &c, &style(Layer::Whole), (Some(&mark), HELD)).expect("the chart draws");
+                let style = style(Layer::Whole);
+                let what = BatchDraw::new(kind, &c, &style).marked(Some(&mark)).held(HELD);
+                draw(&root, &what).expect("the chart draws");
             }
             assert!(direct.matches("<text").count() > 10, "{kind:?}: the chart has its labels");
             assert_eq!(replayed, direct, "{kind:?}");

@@ -2,11 +2,9 @@
 //! marked batch is drawn where the frame says, the table grows a row for a hovered batch with the
 //! roofline's numbers, and the animate control's sweeps have the promised ends and pace.
 
-use crate::common::{assert_close, worked_example};
-use goodput_lab::chart::{
-    draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartFrame, ChartStyle,
-    Palette,
-};
+use crate::common::{assert_close, batch_chart_svg, light_style, worked_example};
+use goodput_lab::chart::batch::BatchDraw;
+use goodput_lab::chart::{ChartFrame, Palette};
 use goodput_lab::core::curves::{curves, Curves};
 use goodput_lab::core::goodput::{evaluate, BatchPoint};
 use goodput_lab::core::nearest::batch_at_speed;
@@ -14,34 +12,18 @@ use goodput_lab::core::roofline::analyze;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::table::{batch_table, with_batches};
 use goodput_lab::state::animation::{batch_animation, tpot_animation, REDUCED_TICK_MS};
+use goodput_lab::view::batch_chart::BatchChart;
 use plotters::prelude::*;
-
-#[derive(Clone, Copy, Debug)]
-enum Chart {
-    Rate,
-    Step,
-    Interactivity,
-}
 
 const SIZE: (u32, u32) = (800, 450);
 
 /// The chart as SVG plus the frame its drawing function returned.
-fn draw(s: &Scenario, chart: Chart, mark: Option<u32>) -> (String, ChartFrame) {
+fn draw(s: &Scenario, chart: BatchChart, mark: Option<u32>) -> (String, ChartFrame) {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
+    let style = light_style();
     let marked = mark.map(|b| evaluate(s, b));
-    let mut svg = String::new();
-    let frame = {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let m = marked.as_ref();
-        match chart {
-            Chart::Rate => draw_rate_chart_marked(&root, &c, &style, m),
-            Chart::Step => draw_step_chart_marked(&root, &c, &style, m),
-            Chart::Interactivity => draw_interactivity_chart_marked(&root, &c, &style, m),
-        }
-        .expect("chart draws")
-    };
-    (svg, frame)
+    let (svg, frame) = batch_chart_svg(&BatchDraw::new(chart, &c, &style).marked(marked.as_ref()), SIZE);
+    (svg, frame.expect("chart draws"))
 }
 
 fn curves_of(s: &Scenario) -> Curves {
@@ -91,7 +73,7 @@ fn rings(svg: &str, color: RGBColor) -> Vec<(i32, i32, i32)> {
 fn every_batch_on_the_worked_example_axis_survives_a_round_trip_through_its_pixel() {
     let s = worked_example();
     let axis_end = curves_of(&s).axis_max_batch;
-    for chart in [Chart::Rate, Chart::Step] {
+    for chart in [BatchChart::Rate, BatchChart::Step] {
         let (_, frame) = draw(&s, chart, None);
         assert_eq!(frame.x_range, (0.0, f64::from(axis_end)), "{chart:?}: the x axis is the batch axis");
         for b in 1..=axis_end {
@@ -104,7 +86,7 @@ fn every_batch_on_the_worked_example_axis_survives_a_round_trip_through_its_pixe
 #[test]
 fn a_batch_axis_wider_than_its_pixels_rounds_to_a_batch_drawn_in_the_same_column() {
     let s = Scenario { context_tokens: 128, ..worked_example() };
-    let (_, frame) = draw(&s, Chart::Rate, None);
+    let (_, frame) = draw(&s, BatchChart::Rate, None);
     let axis_end = frame.x_range.1 as u32;
     let width_px = f64::from(frame.x_px.1 - frame.x_px.0);
     assert!(f64::from(axis_end) > 2.0 * width_px, "more batches ({axis_end}) than pixels ({width_px})");
@@ -117,7 +99,7 @@ fn a_batch_axis_wider_than_its_pixels_rounds_to_a_batch_drawn_in_the_same_column
 
 #[test]
 fn pixels_outside_the_plot_clamp_to_the_axis_ends() {
-    let (_, frame) = draw(&worked_example(), Chart::Rate, None);
+    let (_, frame) = draw(&worked_example(), BatchChart::Rate, None);
     assert_eq!(frame.batch_at(-500.0), 1);
     assert_eq!(frame.batch_at(f64::from(frame.x_px.0)), 1, "batch 0 is not a batch");
     assert_eq!(frame.batch_at(1e6), frame.x_range.1 as u32);
@@ -127,7 +109,7 @@ fn pixels_outside_the_plot_clamp_to_the_axis_ends() {
 #[test]
 fn the_frame_is_where_the_marked_batch_line_is_drawn() {
     let s = worked_example();
-    for chart in [Chart::Rate, Chart::Step] {
+    for chart in [BatchChart::Rate, BatchChart::Step] {
         let (svg, frame) = draw(&s, chart, Some(40));
         assert!(svg.contains("marked 40"), "{chart:?}: the mark's label");
         let text = Palette::LIGHT.text;
@@ -149,7 +131,9 @@ fn the_frame_is_where_the_marked_batch_line_is_drawn() {
 #[test]
 fn the_mark_line_moves_with_the_marked_batch() {
     let s = worked_example();
-    for (batch, chart) in [(96, Chart::Rate), (16, Chart::Rate), (150, Chart::Step), (1, Chart::Step)] {
+    for (batch, chart) in
+        [(96, BatchChart::Rate), (16, BatchChart::Rate), (150, BatchChart::Step), (1, BatchChart::Step)]
+    {
         let (svg, frame) = draw(&s, chart, Some(batch));
         // Text-coloured lines across the whole plot height inside it: only the mark's (ticks are short,
         // the y axis sits just left of the plot).
@@ -164,27 +148,27 @@ fn the_mark_line_moves_with_the_marked_batch() {
 
 #[test]
 fn a_mark_past_the_axis_draws_nothing_and_no_nan() {
-    let (svg, _) = draw(&worked_example(), Chart::Rate, Some(100_000));
+    let (svg, _) = draw(&worked_example(), BatchChart::Rate, Some(100_000));
     assert!(!svg.contains("marked") && !svg.contains("NaN"));
 }
 
 #[test]
 fn the_interactivity_chart_rings_the_marked_batch_at_its_point() {
     let s = worked_example();
-    let (svg, frame) = draw(&s, Chart::Interactivity, Some(96));
+    let (svg, frame) = draw(&s, BatchChart::Interactivity, Some(96));
     let p: BatchPoint = evaluate(&s, 96);
     let at = (frame.x_to_px(p.tokens_per_s_per_user), frame.y_to_px(p.tokens_per_s_per_gpu));
     let found = rings(&svg, Palette::LIGHT.text);
     assert!(found.iter().any(|r| (r.0, r.1) == at && r.2 == 10), "a ring at {at:?}: {found:?}");
     assert!(svg.contains("marked 96"));
-    let (unmarked, _) = draw(&s, Chart::Interactivity, None);
+    let (unmarked, _) = draw(&s, BatchChart::Interactivity, None);
     assert!(rings(&unmarked, Palette::LIGHT.text).is_empty() && !unmarked.contains("marked"));
 }
 
 #[test]
 fn the_interactivity_frame_maps_the_knee_point_to_its_drawn_ring() {
     let s = worked_example();
-    let (svg, frame) = draw(&s, Chart::Interactivity, None);
+    let (svg, frame) = draw(&s, BatchChart::Interactivity, None);
     let knee = evaluate(&s, 64);
     let at = (frame.x_to_px(knee.tokens_per_s_per_user), frame.y_to_px(knee.tokens_per_s_per_gpu));
     assert!(rings(&svg, Palette::LIGHT.knee).iter().any(|r| (r.0, r.1) == at), "knee ring at {at:?}");
@@ -206,7 +190,7 @@ fn the_batch_at_a_speed_inverts_the_speed_of_every_batch_in_the_pool() {
 #[test]
 fn pointing_at_an_interactivity_point_picks_a_batch_drawn_in_that_column() {
     let s = worked_example();
-    let (_, frame) = draw(&s, Chart::Interactivity, None);
+    let (_, frame) = draw(&s, BatchChart::Interactivity, None);
     let pool = analyze(&s).kv_pool_batch;
     for b in 1..=pool {
         let px = frame.x_to_px(evaluate(&s, b).tokens_per_s_per_user);

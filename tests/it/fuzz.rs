@@ -17,14 +17,13 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-use plotters::prelude::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRunner};
 use serde::Serialize;
 
-use goodput_lab::chart::{
-    draw_interactivity_chart_marked, draw_rate_chart_marked, draw_step_chart_marked, ChartStyle, Palette,
-};
+use crate::common::batch_chart_svg;
+use goodput_lab::chart::batch::BatchDraw;
+use goodput_lab::chart::{ChartStyle, Palette};
 use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves_with_measured;
 use goodput_lab::core::derivation::derive;
@@ -50,6 +49,7 @@ use goodput_lab::state::sim::{
 };
 use goodput_lab::state::view::{View, MARK_MAX};
 use goodput_lab::state::{from_page_query, measured, page_query, parse_raw, Inputs, Notice, KEYS};
+use goodput_lab::view::batch_chart::BatchChart;
 use goodput_lab::view::derivation_text::{general_reasons, lines};
 use goodput_lab::view::export::{batch_table_csv, file_name, sim_sweep_csv, sim_table_csv};
 use goodput_lab::view::format::{headline, sim_goodput, NOT_A_NUMBER};
@@ -399,19 +399,14 @@ fn the_charts_draw_any_validated_state() {
         let a = analyze(&s);
         let c = curves_with_measured(&s, &a, &points, fit(&s, &points).ok().as_ref());
         let mark = view.mark_batch.map(|b| evaluate(&s, b));
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
-            let drawn = draw_rate_chart_marked(&root, &c, &style, mark.as_ref()).map(drop);
-            prop_assert!(drawn.is_ok(), "rate chart: {:?}", drawn.err());
-            root.fill(&WHITE).ok();
-            let drawn = draw_step_chart_marked(&root, &c, &style, mark.as_ref()).map(drop);
-            prop_assert!(drawn.is_ok(), "step chart: {:?}", drawn.err());
-            root.fill(&WHITE).ok();
-            let drawn = draw_interactivity_chart_marked(&root, &c, &style, mark.as_ref()).map(drop);
-            prop_assert!(drawn.is_ok(), "interactivity chart: {:?}", drawn.err());
+        let mut svgs = String::new();
+        for kind in BatchChart::ALL {
+            let (svg, drawn) =
+                batch_chart_svg(&BatchDraw::new(kind, &c, &style).marked(mark.as_ref()), (640, 360));
+            prop_assert!(drawn.is_ok(), "{kind:?} chart: {:?}", drawn.err());
+            svgs.push_str(&svg);
         }
-        readable("svg", &svg)
+        readable("svg", &svgs)
     });
 }
 

@@ -5,12 +5,15 @@
 use std::fs;
 
 use crate::common::{assert_close, worked_example};
-use goodput_lab::chart::{draw_step_chart, ChartStyle, Palette};
+use crate::common::{batch_chart_svg, light_style};
+use goodput_lab::chart::batch::BatchDraw;
+use goodput_lab::chart::Palette;
 use goodput_lab::core::curves::{curves, curves_with_measured};
 use goodput_lab::core::fit::{fit, MeasuredPoint};
 use goodput_lab::core::roofline::analyze;
 use goodput_lab::state::measured::{encode, parse_upload, read, with_measured};
 use goodput_lab::state::parse_raw;
+use goodput_lab::view::batch_chart::BatchChart;
 use plotters::prelude::*;
 
 /// The fixture file's text.
@@ -159,16 +162,9 @@ fn svg_color(c: RGBColor) -> String {
 }
 
 fn step_svg(c: &goodput_lab::core::curves::Curves) -> String {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        draw_step_chart(
-            &root,
-            c,
-            &ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole },
-        )
-        .unwrap();
-    }
+    let style = light_style();
+    let (svg, drawn) = batch_chart_svg(&BatchDraw::new(BatchChart::Step, c, &style), (800, 450));
+    drawn.expect("the step chart draws");
     svg
 }
 

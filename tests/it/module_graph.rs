@@ -11,10 +11,10 @@ use syn::visit::Visit;
 
 use crate::architecture::{module_of, PathReader};
 
-type Module = Vec<String>;
+pub(crate) type Module = Vec<String>;
 
 /// Each file's module and the other files' modules it names (by the longest module prefix).
-fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
+pub(crate) fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&root, &mut files);

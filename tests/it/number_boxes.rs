@@ -3,11 +3,10 @@
 //! same reading the URL gets), and a drag holds the batch axis that a release lets go, and the axis
 //! ends each chart keeps while it lasts.
 
+use crate::common::{batch_chart_svg, light_style};
+use goodput_lab::chart::batch::BatchDraw;
 use goodput_lab::chart::hold::{on_axis, HeldEnds};
-use goodput_lab::chart::{
-    draw_interactivity_chart_held, draw_rate_chart_held, draw_step_chart_held, ChartFrame, ChartStyle,
-    Palette,
-};
+use goodput_lab::chart::ChartFrame;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::roofline::analyze;
 use goodput_lab::core::scenario::Scenario;
@@ -15,7 +14,7 @@ use goodput_lab::state::drag::{AxisHold, DragEvent};
 use goodput_lab::state::fields::{CTX, OUT, TPOT, TTFT};
 use goodput_lab::state::prefix::PREFIX;
 use goodput_lab::state::{from_query, log_stops, to_query, Inputs};
-use plotters::prelude::*;
+use goodput_lab::view::batch_chart::BatchChart;
 
 #[test]
 fn an_output_length_between_two_stops_survives_validation_and_the_url() {
@@ -144,13 +143,11 @@ fn curves_on_a_held_axis_reach_its_end_and_keep_the_knee() {
 /// The frames of the three charts drawn (SVG) on the `held` ends.
 fn frames_held(s: &Scenario, held: HeldEnds) -> [ChartFrame; 3] {
     let c = curves(s, &analyze(s));
-    let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: goodput_lab::chart::Layer::Whole };
-    let mut svg = String::new();
-    let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-    let rate = draw_rate_chart_held(&root, &c, &style, None, held).expect("rate chart draws");
-    let step = draw_step_chart_held(&root, &c, &style, None, held).expect("step chart draws");
-    let speed = draw_interactivity_chart_held(&root, &c, &style, None, held).expect("interactivity draws");
-    [rate, step, speed]
+    let style = light_style();
+    BatchChart::ALL.map(|kind| {
+        let (_, frame) = batch_chart_svg(&BatchDraw::new(kind, &c, &style).held(held), (800, 450));
+        frame.unwrap_or_else(|e| panic!("{kind:?} draws: {e}"))
+    })
 }
 
 #[test]

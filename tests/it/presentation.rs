@@ -2,15 +2,14 @@
 //! 1920 x 1080, drawn to SVG through the same functions the canvas uses) and lesson 7 presents the
 //! placement panel (`view=placement`).
 
-use crate::common::worked_example;
-use goodput_lab::chart::{
-    draw_rate_chart, draw_step_chart, presentation_zoom, Look, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN,
-};
+use crate::common::{batch_chart_svg, worked_example};
+use goodput_lab::chart::batch::BatchDraw;
+use goodput_lab::chart::{presentation_zoom, PRESENT_ZOOM_MAX, PRESENT_ZOOM_MIN};
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::roofline::analyze;
 use goodput_lab::state::from_page_query;
-use goodput_lab::state::view::{Mode, Panel};
-use plotters::prelude::*;
+use goodput_lab::state::view::{Look, Mode, Panel};
+use goodput_lab::view::batch_chart::BatchChart;
 
 /// plotters' SVG backend writes `font-size` as the text's pixel size (what a canvas draws it at)
 /// divided by this (plotters-svg 0.3.7, `svg.rs`).
@@ -32,12 +31,9 @@ fn presented_text_px((w, h): (u32, u32)) -> Vec<Vec<f64>> {
     let style = Look::Projector.style(presentation_zoom((f64::from(w), f64::from(h))));
     let mut out = Vec::new();
     for step in [false, true] {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (w - 70, h - 480)).into_drawing_area();
-            if step { draw_step_chart(&root, &c, &style) } else { draw_rate_chart(&root, &c, &style) }
-                .expect("chart draws");
-        }
+        let kind = if step { BatchChart::Step } else { BatchChart::Rate };
+        let (svg, drawn) = batch_chart_svg(&BatchDraw::new(kind, &c, &style), (w - 70, h - 480));
+        drawn.expect("chart draws");
         out.push(text_px(&svg));
     }
     out

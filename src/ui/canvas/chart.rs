@@ -7,11 +7,11 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use web_sys::HtmlCanvasElement;
 
-use crate::chart::batch::BatchChart;
+use crate::chart::batch::BatchDraw;
 use crate::chart::hold::HeldEnds;
-use crate::chart::{ChartFrame, ChartStyle, Look};
+use crate::chart::{ChartFrame, ChartStyle};
 use crate::core::curves::Curves;
-use crate::core::goodput::BatchPoint;
+use crate::state::view::Look;
 use crate::ui::canvas::backend::CachedCanvas;
 use crate::ui::canvas::export::BatchChartExport;
 use crate::ui::canvas::frame_draw::FrameDraw;
@@ -21,7 +21,7 @@ use crate::ui::canvas::text_measure::Measured;
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::PageMemos;
 use crate::view::batch_chart::readout_sentence;
-use crate::view::batch_chart::{describe, panel_of};
+use crate::view::batch_chart::{describe, BatchChart};
 
 #[component]
 pub fn ChartCanvas(
@@ -42,11 +42,12 @@ pub fn ChartCanvas(
             return false;
         };
         let ends = ends_now(kind, hold.get_untracked().is_held(), held, frame.get_untracked());
-        let Some(drawn) = curves
-            .try_with_untracked(|data| draw((canvas, css), kind, (data, ends), (look, mark.as_ref()), under))
-        else {
-            return false;
-        };
+        let drawn = curves.try_with_untracked(|data| {
+            let style = fit(canvas, css, look)?;
+            let what = BatchDraw::new(kind, data, &style).marked(mark.as_ref()).held(ends);
+            under.try_update_value(|layer| layer.draw(canvas, &what)).flatten()
+        });
+        let Some(drawn) = drawn else { return false };
         if drawn.is_some() {
             mark_first_chart();
         }
@@ -74,7 +75,7 @@ pub fn ChartCanvas(
     };
     let figure = batch_figure(kind, canvas_ref, frame, (linked, curves), description);
     let export = view! { <BatchChartExport kind=kind curves=curves look=look linked=linked/> };
-    view! { <div class="panel-slot" data-panel=panel_of(kind).id()>{figure}{export}</div> }
+    view! { <div class="panel-slot" data-panel=kind.panel().id()>{figure}{export}</div> }
 }
 
 /// Marks `goodput:first-chart` on the page's performance timeline the first time any chart is
@@ -186,17 +187,4 @@ fn ends_now(
 fn held_ends(kind: BatchChart, frame: &ChartFrame) -> HeldEnds {
     let x = (kind == BatchChart::Interactivity).then_some(frame.x_range.1);
     HeldEnds { x, y: Some(frame.y_range.1) }
-}
-
-/// Draws one of the batch charts with the marked batch, on the `held` ends, over the canvas's
-/// `under` layer (reused while unchanged); returns where its plot landed.
-fn draw(
-    (canvas, css): (&HtmlCanvasElement, (f64, f64)),
-    kind: BatchChart,
-    (curves, held): (&Curves, HeldEnds),
-    (look, mark): (Look, Option<&BatchPoint>),
-    under: StoredValue<UnderLayer, LocalStorage>,
-) -> Option<ChartFrame> {
-    let style = fit(canvas, css, look)?;
-    under.try_update_value(|layer| layer.draw(canvas, &style, (kind, curves, mark, held))).flatten()
 }

@@ -11,17 +11,17 @@ use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement};
 
-use crate::chart::batch::BatchChart;
-use crate::chart::hold::HeldEnds;
-use crate::chart::{ChartStyle, Look};
+use crate::chart::batch::{draw, BatchDraw};
+use crate::chart::ChartStyle;
 use crate::core::curves::Curves;
 use crate::core::goodput::BatchPoint;
 use crate::protocol::sim::SimResult;
+use crate::state::view::Look;
 use crate::state::Inputs;
 use crate::ui::canvas::text_measure::Measured;
 use crate::ui::explore::linked::Linked;
 use crate::ui::panels::context::PanelContext;
-use crate::view::batch_chart::panel_of;
+use crate::view::batch_chart::BatchChart;
 use crate::view::export::{file_name, sim_sweep_csv};
 
 /// The inputs of the [`PanelContext`] the export sits in (the page's, or the lazy module's mirror
@@ -45,7 +45,7 @@ pub fn BatchChartExport(
         };
         svg_of_page(kind, size, look, name, here);
     };
-    export_buttons(kind.id(), panel_of(kind).id(), kind.title(), look, svg)
+    export_buttons(kind.id(), kind.panel().id(), kind.title(), look, svg)
 }
 
 /// Draws the page's batch chart as SVG and downloads it as `name`. With the `lazy_panels` feature
@@ -62,7 +62,7 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(
 ) {
     use crate::protocol::panel::{to_bytes, SvgRequest};
     let state = PanelContext::get().state_untracked();
-    let request = SvgRequest { chart: panel_of(kind), state, look, size_px };
+    let request = SvgRequest { chart: kind.panel(), state, look, size_px };
     let args = js_sys::Array::of1(&js_sys::Uint8Array::from(to_bytes(&request).as_slice()));
     leptos::task::spawn_local(async move {
         let text = crate::ui::lazy::page::call_lazy("chart_svg", &args).await;
@@ -107,7 +107,7 @@ pub fn batch_chart_svg(
     look: Look,
 ) -> Option<String> {
     render_svg(size, look, kind.title(), |root, style| {
-        crate::chart::batch::draw(kind, root, c, style, (mark, HeldEnds::NONE)).map(drop)
+        draw(root, &BatchDraw::new(kind, c, style).marked(mark)).map(drop)
     })
 }
 

@@ -17,12 +17,9 @@ use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::chart::batch::{draw, BatchChart};
-use crate::chart::hold::HeldEnds;
+use crate::chart::batch::{draw, BatchDraw};
 use crate::chart::recording::{replay, Call, Recording};
-use crate::chart::{ChartFrame, ChartStyle, FrameResult, Layer};
-use crate::core::curves::Curves;
-use crate::core::goodput::BatchPoint;
+use crate::chart::{ChartFrame, FrameResult, Layer};
 use crate::ui::canvas::backend::CachedCanvas;
 use crate::ui::canvas::text_measure::Measured;
 
@@ -34,22 +31,14 @@ pub struct UnderLayer {
     bitmap: Option<HtmlCanvasElement>,
 }
 
-/// What to draw: which chart, its curves, the marked batch and the ends a drag holds.
-pub type BatchDrawing<'a> = (BatchChart, &'a Curves, Option<&'a BatchPoint>, HeldEnds);
-
 impl UnderLayer {
-    /// Draws `drawing` on `canvas` (its backing store already sized) in `style`, reusing the bitmap
-    /// of the part under when it is still what that part would paint; returns where the plot
-    /// landed, or `None` (logged) when the canvas cannot be drawn on.
-    pub fn draw(
-        &mut self,
-        canvas: &HtmlCanvasElement,
-        style: &ChartStyle,
-        drawing: BatchDrawing,
-    ) -> Option<ChartFrame> {
+    /// Draws `what` on `canvas` (its backing store already sized), reusing the bitmap of the part
+    /// under when it is still what that part would paint; returns where the plot landed, or `None`
+    /// (logged) when the canvas cannot be drawn on.
+    pub fn draw(&mut self, canvas: &HtmlCanvasElement, what: &BatchDraw<'_>) -> Option<ChartFrame> {
         let size = (canvas.width(), canvas.height());
-        let (under, _) = record(size, style.on_layer(Layer::Under), drawing);
-        let (over, frame) = record(size, style.on_layer(Layer::Over), drawing);
+        let (under, _) = record(size, what, Layer::Under);
+        let (over, frame) = record(size, what, Layer::Over);
         let reused = size == self.size && under == self.calls && self.copy_to(canvas);
         if !reused {
             logged(canvas, replay(&under, &mut CachedCanvas::new(canvas.clone())?))?;
@@ -80,15 +69,16 @@ impl UnderLayer {
     }
 }
 
-/// The calls of drawing `drawing`'s `style.layer` on a surface of `size`, and where its plot landed.
+/// The calls of drawing `layer` of `what` on a surface of `size`, and where its plot landed.
 fn record(
     size: (u32, u32),
-    style: ChartStyle,
-    (kind, curves, mark, held): BatchDrawing,
+    what: &BatchDraw<'_>,
+    layer: Layer,
 ) -> (Vec<Call>, FrameResult<Measured<Recording>>) {
     let (recording, calls) = Recording::new(size);
     let area = Measured(recording).into_drawing_area();
-    let frame = draw(kind, &area, curves, &style, (mark, held));
+    let style = what.style.on_layer(layer);
+    let frame = draw(&area, &BatchDraw { style: &style, ..*what });
     drop(area);
     (calls.take(), frame)
 }

@@ -6,13 +6,13 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use web_sys::{FocusEvent, HtmlCanvasElement, KeyboardEvent, PointerEvent};
 
-use crate::chart::batch::BatchChart;
 use crate::chart::ChartFrame;
 use crate::core::curves::{Curves, MAX_AXIS_BATCH};
 use crate::core::goodput::BatchPoint;
 use crate::core::nearest::batch_at_speed;
 use crate::ui::explore::linked::Linked;
 use crate::ui::shell::page::PageMemos;
+use crate::view::batch_chart::BatchChart;
 use crate::view::format::calibration::{range_ms, range_rate};
 use crate::view::format::references::readout_line;
 use crate::view::format::{ms, req_per_s, thousands, yes_no};

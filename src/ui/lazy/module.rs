@@ -89,7 +89,7 @@ fn unmount(panel: PanelKind) {
 /// request does not decode or names no batch chart.
 pub fn chart_svg(bytes: &[u8]) -> Option<String> {
     let SvgRequest { chart, state, look, size_px } = from_bytes(bytes)?;
-    let kind = crate::view::batch_chart::chart_of(chart)?;
+    let kind = crate::view::batch_chart::BatchChart::of_panel(chart)?;
     let scenario = state.inputs.scenario;
     let analysis = analyze(&scenario);
     let fitted = fit(&scenario, &state.measured);

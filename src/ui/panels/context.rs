@@ -6,11 +6,11 @@
 
 use leptos::prelude::*;
 
-use crate::chart::Look;
 use crate::core::fit::MeasuredPoint;
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
 use crate::protocol::panel::{changes, PanelState, ToPage};
+use crate::state::view::Look;
 use crate::state::view::View;
 use crate::state::Inputs;
 use crate::ui::lazy::channel::Changes;

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 
-use crate::chart::batch::BatchChart;
 use crate::core::roofline::Limit;
 use crate::protocol::panel::PanelState;
 use crate::ui::canvas::chart::ChartCanvas;
@@ -28,6 +27,7 @@ use crate::ui::share::menu::ShareMenu;
 use crate::ui::shell::notices::Notices;
 use crate::ui::shell::page::{PageMemos, PageState};
 use crate::ui::shell::url;
+use crate::view::batch_chart::BatchChart;
 use crate::view::share::read_link;
 
 /// The whole page. Reads the URL once, then owns every control's signal and gives them, with the core

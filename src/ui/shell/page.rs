@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 
 use crate::chart::hold::on_axis;
-use crate::chart::Look;
 use crate::core::calibration::summary::{summary, Load, Summary};
 use crate::core::calibration::CostModel;
 use crate::core::curves::{curves_with_measured, Curves};
@@ -15,6 +14,7 @@ use crate::core::scenario::Scenario;
 use crate::core::table::{batch_table, BatchRow};
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::drag::AxisHold;
+use crate::state::view::Look;
 use crate::state::view::View;
 use crate::state::Inputs;
 use crate::ui::explore::linked::Linked;

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::chart::Look;
+use crate::state::view::Look;
 use crate::state::view::{Mode, Theme, View};
 
 /// True while `(prefers-color-scheme: dark)` matches; updated when the system setting changes.

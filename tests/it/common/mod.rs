@@ -74,3 +74,24 @@ pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         }
     }
 }
+
+/// The light look at scale 1, whole chart: the style most chart tests draw in.
+pub fn light_style() -> goodput_lab::chart::ChartStyle {
+    use goodput_lab::chart::{ChartStyle, Layer, Palette};
+    ChartStyle { palette: Palette::LIGHT, scale: 1.0, layer: Layer::Whole }
+}
+
+/// The one way these tests draw a batch chart: `what` through `chart::batch::draw` onto a fresh SVG
+/// of `size` pixels; the SVG and the frame it returned (a drawing error as its text).
+pub fn batch_chart_svg(
+    what: &goodput_lab::chart::batch::BatchDraw<'_>,
+    size: (u32, u32),
+) -> (String, Result<goodput_lab::chart::ChartFrame, String>) {
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    let mut svg = String::new();
+    let frame = {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        goodput_lab::chart::batch::draw(&root, what).map_err(|e| format!("{e:?}"))
+    };
+    (svg, frame)
+}

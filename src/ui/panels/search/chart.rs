@@ -9,8 +9,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::chart::search::{draw_search_chart, point_at};
-use crate::chart::{ChartFrame, Look};
+use crate::chart::ChartFrame;
 use crate::protocol::panel::ToPage;
+use crate::state::view::Look;
 use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
 use crate::ui::canvas::frame_draw::FrameDraw;
