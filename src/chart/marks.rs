@@ -29,11 +29,11 @@ pub fn mark_knee<DB: DrawingBackend>(
     y_max: f64,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
-    if curves.knee_batch == 0 {
+    if curves.server_batch == 0 {
         return Ok(());
     }
-    let label = format!("knee {}", thousands(f64::from(curves.knee_batch)));
-    vertical_marker(chart, f64::from(curves.knee_batch), y_max, &label, style.palette.knee, style)
+    let label = format!("knee {}", thousands(f64::from(curves.server_batch)));
+    vertical_marker(chart, f64::from(curves.server_batch), y_max, &label, style.palette.knee, style)
 }
 
 /// (batch, value) for every point, ready for a line series.

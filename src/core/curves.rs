@@ -32,11 +32,11 @@ pub struct Curves {
     pub ideal_ladder: Vec<BatchPoint>,
     /// Right end of the batch axis.
     pub axis_max_batch: u32,
-    /// The reachable knee: the largest batch meeting both targets that the KV pool holds
-    /// ([`Analysis::server_batch`]); what the charts mark.
+    /// The server batch: the largest batch meeting both targets that the KV pool holds
+    /// ([`Analysis::server_batch`]); what the charts mark as the knee when the pool does not cut it.
+    pub server_batch: u32,
+    /// The knee, which may lie past the pool ([`Analysis::knee_batch`]).
     pub knee_batch: u32,
-    /// The TPOT knee, which may lie past the pool ([`Analysis::knee_batch`]).
-    pub tpot_knee_batch: u32,
     pub kv_pool_batch: u32,
     /// The TPOT target, in s.
     pub tpot_target_s: f64,
@@ -147,8 +147,8 @@ pub fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: 
         ladder,
         ideal_ladder,
         axis_max_batch,
-        knee_batch: analysis.server_batch,
-        tpot_knee_batch: analysis.knee_batch,
+        server_batch: analysis.server_batch,
+        knee_batch: analysis.knee_batch,
         kv_pool_batch: analysis.kv_pool_batch,
         tpot_target_s: scenario.tpot_target_s,
         ttft_target_s: scenario.ttft_target_s,

@@ -37,9 +37,10 @@ pub struct PanelState {
     pub measured: Vec<MeasuredPoint>,
 }
 
-/// The panels the lazy module draws (a closed set: an unknown one cannot be named).
+/// The bodies the lazy module draws (a closed set: an unknown one cannot be named): a planning
+/// panel's body, or a control group the first screen does not show. Not a [`Panel`] (what `view=` shows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PanelKind {
+pub enum LazyBody {
     /// The simulator's body: controls, readout, charts and tables.
     Sim,
     /// The measured points' body: paste/file/drop, the fit read-out and the points table.
@@ -60,19 +61,19 @@ pub enum PanelKind {
     Search,
 }
 
-impl PanelKind {
+impl LazyBody {
     /// The id of the element the page gives the panel (`sim-lazy`, `derivation-lazy`, ...).
     pub fn element_id(self) -> &'static str {
         match self {
-            PanelKind::Sim => "sim-lazy",
-            PanelKind::Measured => "measured-lazy",
-            PanelKind::Derivation => "derivation-lazy",
-            PanelKind::Capacity => "capacity-lazy",
-            PanelKind::CustomModel => "custom-model-lazy",
-            PanelKind::CustomGpu => "custom-gpu-lazy",
-            PanelKind::Share => "share-lazy",
-            PanelKind::Placement => "placement-lazy",
-            PanelKind::Search => "search-lazy",
+            LazyBody::Sim => "sim-lazy",
+            LazyBody::Measured => "measured-lazy",
+            LazyBody::Derivation => "derivation-lazy",
+            LazyBody::Capacity => "capacity-lazy",
+            LazyBody::CustomModel => "custom-model-lazy",
+            LazyBody::CustomGpu => "custom-gpu-lazy",
+            LazyBody::Share => "share-lazy",
+            LazyBody::Placement => "placement-lazy",
+            LazyBody::Search => "search-lazy",
         }
     }
 }
@@ -80,7 +81,7 @@ impl PanelKind {
 /// Page -> lazy: mount `panel` into the element passed beside this message, starting from `state`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mount {
-    pub panel: PanelKind,
+    pub panel: LazyBody,
     pub state: PanelState,
 }
 
@@ -90,7 +91,7 @@ pub enum ToPanel {
     /// The page's state changed: this is the whole of it.
     State(PanelState),
     /// The page closed `panel`: drop its body.
-    Unmount(PanelKind),
+    Unmount(LazyBody),
 }
 
 /// Panels -> page: a change a person made in a panel's controls.

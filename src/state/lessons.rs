@@ -104,7 +104,7 @@ pub const LESSONS: [Lesson; 8] = [
                requests decide the number.",
         panel: Panel::Sim,
         apply: |i| {
-            i.sim.shown = true;
+            i.sim.open = true;
             i.sim.attainment_target = 1.0;
         },
     },
@@ -118,7 +118,7 @@ pub const LESSONS: [Lesson; 8] = [
                with a 448-token prompt chunk take 13.50 ms, because the chunk makes the GEMMs \
                compute-bound while the attention still reads every decode's KV.",
         panel: Panel::Sim,
-        apply: |i| i.sim.shown = true,
+        apply: |i| i.sim.open = true,
     },
     Lesson {
         number: 7,
@@ -184,7 +184,7 @@ pub fn active(inputs: &Inputs, view: &View) -> Option<&'static Lesson> {
     view.lesson.and_then(lesson).filter(|l| {
         let wanted = l.inputs();
         let mut shown = *inputs;
-        shown.sim.shown = wanted.sim.shown;
+        shown.sim.open = wanted.sim.open;
         to_query(&wanted) == to_query(&shown)
     })
 }

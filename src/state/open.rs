@@ -12,7 +12,7 @@ pub fn is_open(inputs: &Inputs, view: &View, panel: Panel) -> bool {
     let shown_by_view = view.mode != Mode::Page && view.panel == panel;
     shown_by_view
         || match panel {
-            Panel::Sim => inputs.sim.shown,
+            Panel::Sim => inputs.sim.open,
             Panel::Search => inputs.search.open,
             Panel::Placement => {
                 inputs.placement.open || inputs.placement.mode == PlacementMode::Disaggregated

@@ -141,7 +141,7 @@ pub fn page_query(inputs: &Inputs, view: &view::View) -> String {
     let lesson = lessons::active(inputs, view);
     let mut pairs = query_pairs(inputs);
     // A lesson that opens the simulator reopens it from a link unless the link says it was closed.
-    if lesson.is_some_and(|lesson| lesson.inputs().sim.shown && !inputs.sim.shown) {
+    if lesson.is_some_and(|lesson| lesson.inputs().sim.open && !inputs.sim.open) {
         let after_inputs = pairs.iter().position(|(k, _)| *k == "price").map_or(pairs.len(), |i| i + 1);
         pairs.insert(after_inputs, ("sim", super::read::flag_word(false).to_string()));
     }

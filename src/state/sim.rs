@@ -40,7 +40,7 @@ impl UrlId for ArrivalKind {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimInputs {
     /// The simulator panel is open (`sim=1`).
-    pub shown: bool,
+    pub open: bool,
     pub load: LoadMode,
     pub counting: Counting,
     pub arrivals: ArrivalKind,
@@ -69,7 +69,7 @@ impl Default for SimInputs {
     /// (the step budget of the peer benchmark), cap at the knee, 90% attainment (DistServe).
     fn default() -> Self {
         SimInputs {
-            shown: false,
+            open: false,
             load: LoadMode::Open,
             counting: Counting::Requests,
             arrivals: ArrivalKind::Poisson,
@@ -146,7 +146,7 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SimInputs {
         read::number(raw, field, f64::from(default), notices) as u32
     };
     SimInputs {
-        shown: read::flag(raw, "sim", notices),
+        open: read::flag(raw, "sim", notices),
         load: read::choice(raw, "load", defaults.load, notices),
         counting: read::choice(raw, "count", defaults.counting, notices),
         arrivals: read::choice(raw, "arrivals", defaults.arrivals, notices),
@@ -240,9 +240,9 @@ impl SimInputs {
             ),
             ("points", POINTS.write(f64::from(self.rate_points)), self.rate_points != d.rate_points),
         ];
-        let shown = self.shown.then(|| ("sim", read::flag_word(true).to_string()));
-        let rest = all.into_iter().filter(|(_, _, changed)| self.shown || *changed).map(|(k, v, _)| (k, v));
-        shown.into_iter().chain(rest).collect()
+        let open = self.open.then(|| ("sim", read::flag_word(true).to_string()));
+        let rest = all.into_iter().filter(|(_, _, changed)| self.open || *changed).map(|(k, v, _)| (k, v));
+        open.into_iter().chain(rest).collect()
     }
 }
 

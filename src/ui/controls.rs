@@ -1,10 +1,9 @@
-//! The control panel and its parts: menus, sliders and number boxes over bound fields, the keyboard and slider drags.
+//! The control panel and its parts: the menus and sliders over bound fields, the cost model's, the
+//! prefix cache's, speculation's and the custom model's and GPU's controls, and the keyboard.
 
 pub(crate) mod calibration;
 pub(crate) mod custom_fields;
-pub(crate) mod drag;
 pub(crate) mod keys;
 pub(crate) mod panel;
 pub(crate) mod prefix;
 pub(crate) mod speculative;
-pub(crate) mod widgets;

@@ -1,10 +1,10 @@
-//! The page's frame and state: the app, its signals and memos as context, the URL, notices, theme, the panic banner and JS errors' text.
+//! The top of the browser half: the page's app (`app`) and the lazy module's (`lazy_module`, the
+//! bodies it mounts), the URL writer, notices and the panic banner. Only this folder names the
+//! feature folders.
 
 pub(crate) mod app;
-pub(crate) mod js_error;
+#[cfg(feature = "lazy_panels")]
+pub mod lazy_module;
 pub(crate) mod notices;
-pub(crate) mod page;
 pub(crate) mod panic_banner;
-pub(crate) mod theme;
-pub(crate) mod theme_picker;
 pub(crate) mod url;

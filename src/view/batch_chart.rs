@@ -58,9 +58,9 @@ pub fn describe(kind: BatchChart, c: &Curves) -> String {
             kind.title()
         );
     }
-    let served_batch = c.knee_batch.min(c.kv_pool_batch);
+    let served_batch = c.server_batch;
     let served = c.points.iter().find(|p| p.batch == served_batch && served_batch > 0);
-    let at = match (served, c.tpot_knee_batch > c.kv_pool_batch) {
+    let at = match (served, c.knee_batch > c.kv_pool_batch) {
         (None, _) => "no batch meets the targets".to_string(),
         (Some(p), true) => {
             format!("the KV pool, batch {}, is the largest that runs", thousands(f64::from(p.batch)))

@@ -44,7 +44,7 @@ fn with_a_loose_target_the_descriptions_say_the_kv_pool_binds() {
     // 50 ms TPOT: the seed's reversal, the knee moves past the pool (about 200 sequences).
     let scenario = Scenario { tpot_target_s: 0.050, ..WORKED_EXAMPLE };
     let c = curves(&scenario, &analyze(&scenario));
-    assert!(c.tpot_knee_batch > c.kv_pool_batch);
+    assert!(c.knee_batch > c.kv_pool_batch);
     for kind in BatchChart::ALL {
         let text = describe(kind, &c);
         let lower = text.to_lowercase();

@@ -165,12 +165,12 @@ fn the_reachable_knee_never_lies_past_the_kv_pool_for_any_preset_and_no_goodput_
                 let what = format!("{} on {} TP{tp} at {tpot_s} s", model.id, gpu.id);
                 let c = curves(&s, &a);
                 assert!(
-                    c.knee_batch <= a.kv_pool_batch,
-                    "{what}: knee {} past pool {}",
-                    c.knee_batch,
+                    c.server_batch <= a.kv_pool_batch,
+                    "{what}: server batch {} past pool {}",
+                    c.server_batch,
                     a.kv_pool_batch
                 );
-                assert_eq!(c.knee_batch, a.knee_batch.min(a.kv_pool_batch), "{what}");
+                assert_eq!(c.server_batch, a.knee_batch.min(a.kv_pool_batch), "{what}");
                 for p in c.points.iter().chain(&c.ideal_points).filter(|p| p.batch > a.kv_pool_batch) {
                     assert_eq!(p.goodput_req_per_s, 0.0, "{what}: goodput drawn at batch {}", p.batch);
                 }

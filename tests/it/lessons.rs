@@ -138,7 +138,7 @@ fn lesson_4_at_50_ms_the_knee_passes_the_kv_pool() {
 fn lesson_5_every_request_is_stricter_than_p90_in_the_simulator() {
     let (l, _, _) = loaded(5);
     let every = l.inputs();
-    assert!(every.sim.shown, "the simulator opens");
+    assert!(every.sim.open, "the simulator opens");
     assert_eq!(every.sim.attainment_target, 1.0, "the lesson loads 'every request'");
     assert_eq!(sim_goodput(&sweep_of(&every)), "9.10 req/s");
     let mut p90 = every;
@@ -153,7 +153,7 @@ fn lesson_5_every_request_is_stricter_than_p90_in_the_simulator() {
 fn lesson_6_realistic_attainment_falls_over_a_range_of_load() {
     let (l, _, _) = loaded(6);
     let inputs = l.inputs();
-    assert!(inputs.sim.shown);
+    assert!(inputs.sim.open);
     assert_eq!((inputs.sim.arrivals, inputs.sim.lengths), (ArrivalKind::Poisson, LengthDist::LogNormal));
     assert_eq!(inputs.sim.attainment_target, 0.9);
     let sweep = sweep_of(&inputs);
@@ -234,7 +234,7 @@ fn opening_the_simulator_keeps_the_lesson_but_changing_its_controls_drops_it() {
     let l = lesson(2).unwrap();
     let view = View { lesson: Some(2), ..View::default() };
     let mut opened = l.inputs();
-    opened.sim.shown = true;
+    opened.sim.open = true;
     assert_eq!(active(&opened, &view).map(|l| l.number), Some(2), "showing more is not a change");
     opened.sim.seed += 1;
     assert!(active(&opened, &view).is_none(), "a simulator control is a change");

@@ -24,6 +24,7 @@ mod export;
 mod fit;
 mod fuzz;
 mod keys;
+mod layers;
 mod lesson_disaggregation;
 mod lesson_speculative;
 mod lessons;

@@ -134,7 +134,10 @@ fn curves_on_a_held_axis_reach_its_end_and_keep_the_knee() {
     if a.knee_batch <= held_end {
         assert!(held.points.iter().any(|p| p.batch == a.knee_batch));
     }
-    assert_eq!((held.knee_batch, held.kv_pool_batch), (free.knee_batch, free.kv_pool_batch));
+    assert_eq!(
+        (held.server_batch, held.knee_batch, held.kv_pool_batch),
+        (free.server_batch, free.knee_batch, free.kv_pool_batch)
+    );
     let wider = on_axis(free.clone(), &s, &a, (&[], None), free.axis_max_batch * 2);
     assert_eq!(wider.points.last().map(|p| p.batch), Some(free.axis_max_batch * 2));
     assert_eq!(on_axis(free.clone(), &s, &a, (&[], None), free.axis_max_batch), free);

@@ -9,7 +9,7 @@ use goodput_lab::core::presets::{
 use goodput_lab::core::roofline::CustomCalibration;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::protocol::panel::{
-    apply, changes, from_bytes, to_bytes, Mount, PanelKind, PanelState, ToPage, ToPanel,
+    apply, changes, from_bytes, to_bytes, LazyBody, Mount, PanelState, ToPage, ToPanel,
 };
 use goodput_lab::state::{from_page_query, from_query, to_query, Inputs};
 
@@ -45,7 +45,7 @@ fn a_custom_model_and_gpu_with_the_view_and_points_cross_unchanged() {
     let state = state_of(query);
     assert_eq!(state.inputs.scenario.model.id, "custom");
     assert_eq!(state.inputs.scenario.gpu.fp8_flop_per_s, None);
-    let mount = Mount { panel: PanelKind::Sim, state: state.clone() };
+    let mount = Mount { panel: LazyBody::Sim, state: state.clone() };
     let back: Mount = from_bytes(&to_bytes(&mount)).expect("decodes");
     assert_eq!(back, mount);
     assert_eq!(to_query(&back.state.inputs), to_query(&state.inputs), "the same URL state on both sides");
@@ -204,14 +204,14 @@ fn a_bound_control_in_a_panel_sends_exactly_the_part_it_changed() {
 #[test]
 fn every_panel_has_its_own_element_and_mounts_across_the_channel() {
     let panels = [
-        PanelKind::Sim,
-        PanelKind::Measured,
-        PanelKind::Derivation,
-        PanelKind::Capacity,
-        PanelKind::CustomModel,
-        PanelKind::CustomGpu,
-        PanelKind::Share,
-        PanelKind::Placement,
+        LazyBody::Sim,
+        LazyBody::Measured,
+        LazyBody::Derivation,
+        LazyBody::Capacity,
+        LazyBody::CustomModel,
+        LazyBody::CustomGpu,
+        LazyBody::Share,
+        LazyBody::Placement,
     ];
     let ids: std::collections::BTreeSet<_> = panels.iter().map(|p| p.element_id()).collect();
     assert_eq!(ids.len(), panels.len(), "{ids:?}");

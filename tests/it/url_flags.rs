@@ -22,7 +22,7 @@ use goodput_lab::state::{
 const FLAG_KEYS: [(&str, fn(&str) -> bool); 5] = [
     ("present", |q| from_page_query(q).1.mode == Mode::Present),
     ("embed", |q| from_page_query(q).1.mode == Mode::Embed),
-    ("sim", |q| from_page_query(q).0.sim.shown),
+    ("sim", |q| from_page_query(q).0.sim.open),
     ("search", |q| from_page_query(q).0.search.open),
     ("realistic", |q| from_page_query(q).0.realistic().is_some()),
 ];
@@ -72,7 +72,7 @@ fn a_bare_flag_key_is_on_for_every_flag() {
 #[test]
 fn sim_yes_opens_the_simulator() {
     let (inputs, _, notices) = from_page_query("sim=yes");
-    assert!(inputs.sim.shown && notices.is_empty(), "{notices:?}");
+    assert!(inputs.sim.open && notices.is_empty(), "{notices:?}");
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn every_on_word_writes_the_canonical_1_and_every_off_word_writes_nothing() {
 
 #[test]
 fn a_closed_simulator_under_a_lesson_that_opens_it_writes_sim_0_whatever_the_off_word() {
-    let opens = |n: &u8| from_page_query(&format!("lesson={n}")).0.sim.shown;
+    let opens = |n: &u8| from_page_query(&format!("lesson={n}")).0.sim.open;
     let lesson = (1..=8).find(opens).expect("a lesson opens the simulator");
     let written = page(&format!("lesson={lesson}&sim=0"));
     assert!(written.contains("&sim=0&"), "{written}");

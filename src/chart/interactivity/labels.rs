@@ -71,7 +71,7 @@ pub(super) fn label_points<DB: DrawingBackend>(
     clutter: &mut Clutter,
 ) -> DrawResult<DB> {
     let p = style.palette;
-    let knee = points.iter().find(|pt| curves.knee_batch > 0 && pt.batch == curves.knee_batch);
+    let knee = points.iter().find(|pt| curves.server_batch > 0 && pt.batch == curves.server_batch);
     if let Some(k) = knee {
         let at = (k.tokens_per_s_per_user, k.tokens_per_s_per_gpu);
         chart.draw_series(std::iter::once(Circle::new(at, style.px(7.0), style.stroke(p.knee, 2.0))))?;

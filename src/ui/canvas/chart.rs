@@ -18,8 +18,8 @@ use crate::ui::canvas::frame_draw::FrameDraw;
 use crate::ui::canvas::layers::UnderLayer;
 use crate::ui::canvas::overlay::{batch_figure, CanvasFrame};
 use crate::ui::canvas::text_measure::Measured;
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::page::PageMemos;
+use crate::ui::context::linked::Linked;
+use crate::ui::context::page::PageMemos;
 use crate::view::batch_chart::readout_sentence;
 use crate::view::batch_chart::{describe, BatchChart};
 

@@ -19,8 +19,8 @@ use crate::protocol::sim::SimResult;
 use crate::state::view::Look;
 use crate::state::Inputs;
 use crate::ui::canvas::text_measure::Measured;
-use crate::ui::explore::linked::Linked;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::linked::Linked;
+use crate::ui::context::panel::PanelContext;
 use crate::view::batch_chart::BatchChart;
 use crate::view::export::{file_name, sim_sweep_csv};
 
@@ -60,13 +60,11 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(
     name: String,
     _here: F,
 ) {
-    use crate::protocol::panel::{to_bytes, SvgRequest};
+    use crate::protocol::panel::SvgRequest;
     let state = PanelContext::get().state_untracked();
     let request = SvgRequest { chart: kind.panel(), state, look, size_px };
-    let args = js_sys::Array::of1(&js_sys::Uint8Array::from(to_bytes(&request).as_slice()));
     leptos::task::spawn_local(async move {
-        let text = crate::ui::lazy::page::call_lazy("chart_svg", &args).await;
-        deliver_svg(text.ok().and_then(|t| t.as_string()), &name);
+        deliver_svg(crate::ui::lazy::exports::chart_svg(&request).await, &name);
     });
 }
 
@@ -81,11 +79,9 @@ fn svg_of_page<F: FnOnce() -> Option<String>>(_: BatchChart, _: (u32, u32), _: L
 /// no CSV writer.
 #[cfg(feature = "lazy_panels")]
 fn table_csv_of_page(_: Inputs, name: String) {
-    use crate::protocol::panel::to_bytes;
     let state = PanelContext::get().state_untracked();
-    let args = js_sys::Array::of1(&js_sys::Uint8Array::from(to_bytes(&state).as_slice()));
     leptos::task::spawn_local(async move {
-        match crate::ui::lazy::page::call_lazy("table_csv", &args).await.ok().and_then(|t| t.as_string()) {
+        match crate::ui::lazy::exports::table_csv(&state).await {
             Some(csv) => download_text(&csv, "text/csv;charset=utf-8", &name),
             None => leptos::logging::warn!("{name}: nothing to export"),
         }

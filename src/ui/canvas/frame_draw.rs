@@ -106,7 +106,7 @@ pub fn flush_canvas(id: &str) {
 }
 
 /// Draws now every canvas that asked for a frame, in place of that frame's callback. For a change
-/// applied inside an animation frame callback (`ui::controls::drag`): the canvases it dirtied asked
+/// applied inside an animation frame callback (`ui::widgets::drag`): the canvases it dirtied asked
 /// for the next frame, since callbacks asked for during a frame's callbacks wait for the next one.
 pub fn flush_requested() {
     let all: Vec<Rc<Redraw>> =

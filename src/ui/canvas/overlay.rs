@@ -10,8 +10,8 @@ use crate::chart::ChartFrame;
 use crate::core::curves::{Curves, MAX_AXIS_BATCH};
 use crate::core::goodput::BatchPoint;
 use crate::core::nearest::batch_at_speed;
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::page::PageMemos;
+use crate::ui::context::linked::Linked;
+use crate::ui::context::page::PageMemos;
 use crate::view::batch_chart::BatchChart;
 use crate::view::format::calibration::{range_ms, range_rate};
 use crate::view::format::references::readout_line;
@@ -152,8 +152,8 @@ fn on_blur(ev: &FocusEvent, linked: Linked) {
 /// knee); Enter and Space mark it. Handled keys go no further (the page's own keys ignore them).
 fn on_key(ev: &KeyboardEvent, kind: BatchChart, linked: Linked, curves: Memo<Curves>) {
     let (last, knee) = curves.with_untracked(|c| match kind {
-        BatchChart::Interactivity => (c.kv_pool_batch.min(MAX_AXIS_BATCH), c.knee_batch),
-        BatchChart::Rate | BatchChart::Step => (c.axis_max_batch, c.knee_batch),
+        BatchChart::Interactivity => (c.kv_pool_batch.min(MAX_AXIS_BATCH), c.server_batch),
+        BatchChart::Rate | BatchChart::Step => (c.axis_max_batch, c.server_batch),
     });
     if last == 0 {
         return;

@@ -10,8 +10,8 @@ use crate::core::roofline::CustomCalibration;
 use crate::state::calibration::{clamped, DEFAULT_ENGINE};
 use crate::state::fields::{MBU_INPUT, OVERHEAD_INPUT};
 use crate::state::{CalibrationChoice, Inputs};
-use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
-use crate::ui::shell::page::PageState;
+use crate::ui::context::page::PageState;
+use crate::ui::widgets::{FieldSlider, PresetSelect};
 use crate::view::format::calibration::{accuracy_line, provenance_line};
 
 /// Sets the choice, with the engine for measured and the measured-data fit for "your measurements".

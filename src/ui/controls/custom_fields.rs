@@ -1,26 +1,26 @@
 //! The Custom model's and GPU's number boxes, shown when "Custom" is picked in a menu. With the
-//! `lazy_panels` feature they are lazily loaded bodies ([`PanelKind::CustomModel`],
-//! [`PanelKind::CustomGpu`]) that load when picked; each box sends the whole custom spec with its
+//! `lazy_panels` feature they are lazily loaded bodies ([`LazyBody::CustomModel`],
+//! [`LazyBody::CustomGpu`]) that load when picked; each box sends the whole custom spec with its
 //! number changed as one [`ToPage`] message through the [`PanelContext`].
 
 use leptos::prelude::*;
 
 use crate::core::presets::{CustomGpu, CustomModel};
-use crate::protocol::panel::{PanelKind, ToPage};
+use crate::protocol::panel::{LazyBody, ToPage};
 use crate::state::custom::{CustomField, GPU_FIELDS, MODEL_FIELDS};
 use crate::state::Inputs;
-use crate::ui::controls::widgets::NumberBox;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::widgets::NumberBox;
 
 /// The custom model's boxes, loaded where the page draws them.
 pub fn custom_model_body() -> AnyView {
-    lazy_body(PanelKind::CustomModel, || view! { <CustomModelFields/> }.into_any())
+    lazy_body(LazyBody::CustomModel, || view! { <CustomModelFields/> }.into_any())
 }
 
 /// The custom GPU's boxes, loaded where the page draws them.
 pub fn custom_gpu_body() -> AnyView {
-    lazy_body(PanelKind::CustomGpu, || view! { <CustomGpuFields/> }.into_any())
+    lazy_body(LazyBody::CustomGpu, || view! { <CustomGpuFields/> }.into_any())
 }
 
 /// One number box per custom-model field; editing one sends the model's numbers.

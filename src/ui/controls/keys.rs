@@ -9,9 +9,9 @@ use web_sys::{Element, EventTarget, KeyboardEvent};
 
 use crate::state::keys::{action, step_panel, Focus, KeyAction};
 use crate::state::lessons::{active, step};
-use crate::state::view::{Mode, Panel, View};
+use crate::state::view::{Mode, View};
 use crate::state::Inputs;
-use crate::ui::explore::lessons::load;
+use crate::ui::context::page::PageState;
 
 /// Elements in which every key is typing.
 const FIELDS: &str = "input:not([type=range]):not([type=radio]):not([type=checkbox]):not([type=button]), \
@@ -20,13 +20,8 @@ const FIELDS: &str = "input:not([type=range]):not([type=radio]):not([type=checkb
 const SLIDERS: &str = "input[type=range], input[type=radio]";
 
 /// Listens for keys on the window for the app's lifetime.
-pub fn install(
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-    view: ReadSignal<View>,
-    set_view: WriteSignal<View>,
-    set_legend: WriteSignal<bool>,
-) {
+pub fn install(page: PageState) {
+    let PageState { inputs, view, set_view, set_legend, .. } = page;
     let handle = window_event_listener(ev::keydown, move |e: KeyboardEvent| {
         let modified = e.ctrl_key() || e.alt_key() || e.meta_key();
         let Some(act) = action(&e.key(), modified, view.get_untracked().mode, focus_of(e.target())) else {
@@ -37,13 +32,14 @@ pub fn install(
             return;
         }
         match act {
-            KeyAction::Lesson(n) => load(n, set_inputs, set_view),
-            KeyAction::StepLesson(d) => load(step(view.get_untracked().lesson, d), set_inputs, set_view),
+            KeyAction::Lesson(n) => page.load_lesson(n),
+            KeyAction::StepLesson(d) => page.load_lesson(step(view.get_untracked().lesson, d)),
             KeyAction::TogglePresent => toggle_present(inputs, set_view),
             KeyAction::LeavePresent => set_view.update(|v| v.mode = Mode::Page),
             KeyAction::StepPanel(d) => {
                 set_view.update(|v| v.panel = step_panel(v.panel, d));
-                open_sim_if_shown(view, inputs, set_inputs);
+                // The simulator's panel has nothing to show until it runs: open it when it comes on screen.
+                page.open_sim_if_shown();
             }
             KeyAction::ToggleLegend => set_legend.update(|open| *open = !*open),
         }
@@ -64,18 +60,6 @@ fn focus_of(target: Option<EventTarget>) -> Focus {
 }
 
 /// Enters presentation (on the active lesson's panel, from the top of the page) or leaves it.
-/// The simulator's panel has nothing to show until the simulator runs: open it when it comes on screen.
-pub(crate) fn open_sim_if_shown(
-    view: ReadSignal<View>,
-    inputs: ReadSignal<Inputs>,
-    set_inputs: WriteSignal<Inputs>,
-) {
-    let v = view.get_untracked();
-    if v.mode != Mode::Page && v.panel == Panel::Sim && !inputs.get_untracked().sim.shown {
-        set_inputs.update(|i| i.sim.shown = true);
-    }
-}
-
 fn toggle_present(inputs: ReadSignal<Inputs>, set_view: WriteSignal<View>) {
     set_view.update(|v| {
         if v.mode == Mode::Present {

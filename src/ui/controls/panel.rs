@@ -8,12 +8,12 @@ use crate::core::roofline::{Precision, TP_CHOICES};
 use crate::state::fields::{OUT, PROMPT, TPOT_INPUT, TTFT, UTIL_INPUT};
 use crate::state::log_stops;
 use crate::state::Inputs;
+use crate::ui::context::page::PageState;
 use crate::ui::controls::calibration::Calibrate;
 use crate::ui::controls::custom_fields::{custom_gpu_body, custom_model_body};
 use crate::ui::controls::prefix::PrefixControls;
 use crate::ui::controls::speculative::SpecControls;
-use crate::ui::controls::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
-use crate::ui::shell::page::PageState;
+use crate::ui::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::view::format::context_rule;
 
 /// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.

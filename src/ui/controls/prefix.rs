@@ -3,13 +3,13 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::page::PageState;
+use crate::ui::context::page::PageState;
 use std::rc::Rc;
 
 use crate::state::nearest_stop_index;
 use crate::state::prefix::{prefix_stops, HIT_INPUT, PREFIX, PREFIX_INPUT};
-use crate::ui::controls::drag;
-use crate::ui::controls::widgets::{exact_box, field_message, ExactBox, FieldSlider};
+use crate::ui::widgets::drag;
+use crate::ui::widgets::{exact_box, field_message, ExactBox, FieldSlider};
 use crate::view::format::thousands;
 
 /// The "Prefix caching" fieldset: shared prefix (tokens) and hit rate (%), each labelled, with its

@@ -9,8 +9,8 @@ use crate::core::spec::Drafter;
 use crate::state::spec::{
     drafter_for_mode, mode_id, ACCEPTANCE_INPUT, DRAFT_TOKENS_INPUT, HEAD_COST_INPUT, MODES,
 };
-use crate::ui::controls::widgets::{FieldSlider, PresetSelect};
-use crate::ui::shell::page::{PageMemos, PageState};
+use crate::ui::context::page::{PageMemos, PageState};
+use crate::ui::widgets::{FieldSlider, PresetSelect};
 use crate::view::format::spec::spec_sentence;
 
 /// The `spec=` choices as the menu names them.

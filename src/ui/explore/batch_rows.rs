@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use crate::core::calibration::range::LikelyRange;
 use crate::core::table::BatchRow;
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::page::scoped_memo;
+use crate::ui::context::linked::Linked;
+use crate::ui::context::page::scoped_memo;
 use crate::view::format::calibration::range_ms;
 
 /// One row as the page prints it, with the classes it takes (compared between inputs).

@@ -7,15 +7,15 @@ use crate::core::calibration::range::likely_range;
 use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
 use crate::state::Inputs;
+use crate::ui::context::in_view::{frozen_unless, live_while_in_view};
+use crate::ui::context::linked::Linked;
+use crate::ui::context::page::{PageMemos, PageState};
 use crate::ui::explore::batch_rows::{row_view, RowText};
-use crate::ui::explore::in_view::{frozen_unless, live_while_in_view};
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::page::{PageMemos, PageState};
 use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::view::format::{target_ms, thousands};
 
 /// The table, or a message in its place when no batch can run at all. Out of view during a slider
-/// drag its rows, caption and notes wait for the drag to end (`ui::explore::in_view`).
+/// drag its rows, caption and notes wait for the drag to end (`ui::context::in_view`).
 #[component]
 pub fn BatchTable() -> impl IntoView {
     let inputs = PageState::get().inputs;

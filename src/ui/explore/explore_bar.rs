@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 
 use crate::state::animation::{batch_animation, tpot_animation, AnimationKind};
 use crate::state::Inputs;
-use crate::ui::explore::linked::Linked;
-use crate::ui::shell::page::{PageMemos, PageState};
+use crate::ui::context::linked::Linked;
+use crate::ui::context::page::{PageMemos, PageState};
 use crate::view::batch_chart::readout_sentence;
 use crate::view::format::thousands;
 

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::capacity::unit_point;
-use crate::ui::shell::page::{PageMemos, PageState};
+use crate::ui::context::page::{PageMemos, PageState};
 use crate::view::format::calibration::coverage_note;
 use crate::view::format::headline;
 use crate::view::format::headline::with_prefill;

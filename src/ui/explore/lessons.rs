@@ -1,28 +1,17 @@
 //! The lesson bar: one button per lesson (pressed while its state is on screen), the lesson's
-//! sentence as a polite status line, and the key legend; plus loading a lesson, which the keyboard
-//! handler shares.
+//! sentence as a polite status line, and the key legend (loading a lesson is
+//! [`PageState::load_lesson`], which the keyboard shares).
 
 use leptos::prelude::*;
 
 use crate::state::lessons::{active, lesson, LESSONS};
-use crate::state::view::View;
-use crate::state::Inputs;
-use crate::ui::shell::page::PageState;
-
-/// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
-pub fn load(number: u8, set_inputs: WriteSignal<Inputs>, set_view: WriteSignal<View>) {
-    let mut inputs = Inputs::default();
-    let mut loaded = false;
-    set_view.update(|v| loaded = v.load_lesson(number, &mut inputs));
-    if loaded {
-        set_inputs.set(inputs);
-    }
-}
+use crate::ui::context::page::PageState;
 
 /// The bar above the results.
 #[component]
 pub fn LessonBar() -> impl IntoView {
-    let PageState { inputs, set_inputs, view, set_view, legend, .. } = PageState::get();
+    let page = PageState::get();
+    let PageState { inputs, view, legend, .. } = page;
     let current = Memo::new(move |_| active(&inputs.get(), &view.get()).map(|l| l.number));
     let buttons = LESSONS
         .iter()
@@ -31,7 +20,7 @@ pub fn LessonBar() -> impl IntoView {
             view! {
                 <button type="button" class="lesson" data-lesson=n aria-keyshortcuts=n.to_string()
                     aria-pressed=move || (current.get() == Some(n)).to_string()
-                    on:click=move |_| load(n, set_inputs, set_view)>
+                    on:click=move |_| page.load_lesson(n)>
                     <span class="lesson-number">{n}</span>" "{l.title}
                 </button>
             }

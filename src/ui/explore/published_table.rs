@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::state::CalibrationChoice;
-use crate::ui::shell::page::{PageMemos, PageState};
+use crate::ui::context::page::{PageMemos, PageState};
 use crate::view::format::references::{caption, engine_note, row, HEADERS};
 
 #[component]

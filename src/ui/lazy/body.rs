@@ -6,11 +6,11 @@ use leptos::prelude::*;
 
 #[cfg(feature = "lazy_panels")]
 use crate::protocol::panel::ToPanel;
-use crate::protocol::panel::{PanelKind, PanelState};
+use crate::protocol::panel::{LazyBody, PanelState};
 use crate::state::Inputs;
-use crate::ui::lazy::channel::Measured;
+use crate::ui::context::channel::Measured;
 #[cfg(feature = "lazy_panels")]
-use crate::ui::lazy::channel::{apply_to, listen_to_panels, send_to_panels};
+use crate::ui::context::channel::{apply_to, listen_to_panels, send_to_panels};
 
 /// The page's side of the channel: provides its state (`Memo<PanelState>`, what a lazy body mounts
 /// from) as context, applies every [`ToPage`] message
@@ -36,14 +36,14 @@ pub fn serve_panels(
 /// mounts `panel` into (`linked` is never called, so its code stays out of the page's module).
 /// Without it (the one-file build): `linked()`, drawn in place.
 #[cfg(feature = "lazy_panels")]
-pub fn lazy_body<F: FnOnce() -> AnyView>(panel: PanelKind, _linked: F) -> AnyView {
+pub fn lazy_body<F: FnOnce() -> AnyView>(panel: LazyBody, _linked: F) -> AnyView {
     let state = expect_context::<Memo<PanelState>>();
-    view! { <crate::ui::lazy::page::LazyBody panel=panel state=state/> }.into_any()
+    view! { <crate::ui::lazy::page::LazySlot panel=panel state=state/> }.into_any()
 }
 
 /// A lazily loaded panel's body, linked into the page (see the `lazy_panels` version).
 #[cfg(not(feature = "lazy_panels"))]
-pub fn lazy_body<F: FnOnce() -> AnyView>(_: PanelKind, linked: F) -> AnyView {
+pub fn lazy_body<F: FnOnce() -> AnyView>(_: LazyBody, linked: F) -> AnyView {
     linked()
 }
 
@@ -51,13 +51,13 @@ pub fn lazy_body<F: FnOnce() -> AnyView>(_: PanelKind, linked: F) -> AnyView {
 /// `wanted` turns true (an embed, a presentation or a lesson shows it) or when it first comes near
 /// the viewport; until then the page shows the section's heading and a "Loading…" status.
 #[cfg(feature = "lazy_panels")]
-pub fn lazy_body_near<F: FnOnce() -> AnyView>(panel: PanelKind, wanted: Signal<bool>, _linked: F) -> AnyView {
+pub fn lazy_body_near<F: FnOnce() -> AnyView>(panel: LazyBody, wanted: Signal<bool>, _linked: F) -> AnyView {
     let state = expect_context::<Memo<PanelState>>();
-    view! { <crate::ui::lazy::page::LazyBody panel=panel state=state wanted=wanted/> }.into_any()
+    view! { <crate::ui::lazy::page::LazySlot panel=panel state=state wanted=wanted/> }.into_any()
 }
 
 /// An always-visible section's body, linked into the page (see the `lazy_panels` version).
 #[cfg(not(feature = "lazy_panels"))]
-pub fn lazy_body_near<F: FnOnce() -> AnyView>(_: PanelKind, _: Signal<bool>, linked: F) -> AnyView {
+pub fn lazy_body_near<F: FnOnce() -> AnyView>(_: LazyBody, _: Signal<bool>, linked: F) -> AnyView {
     linked()
 }

@@ -1,57 +1,19 @@
 //! Lazily loaded panels: the page's side. A panel's body (the simulator's, the measured points') lives in a second wasm
 //! module, `goodput_lazy` (src/bin/goodput_lazy.rs), that the page fetches only when such a panel
 //! first opens, so a first visit downloads none of it. The page mounts a body with a
-//! [`Mount`] message and then talks to it through [`crate::ui::lazy::channel`].
+//! [`Mount`] message and then talks to it through [`crate::ui::context::channel`].
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::protocol::panel::{LazyBody, Mount, PanelState, ToPanel};
+use crate::ui::context::channel::send_to_panels;
+use crate::ui::context::in_view::in_view;
+use crate::ui::lazy::exports;
+use crate::ui::workers::ahead::start_ahead;
 use leptos::html::Div;
 use leptos::prelude::*;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-
-use crate::protocol::panel::{to_bytes, Mount, PanelKind, PanelState, ToPanel};
-use crate::ui::explore::in_view::in_view;
-use crate::ui::lazy::channel::send_to_panels;
-use crate::ui::shell::js_error::message;
-use crate::ui::workers::ahead::start_ahead;
-
-/// The second module's wasm-bindgen glue (Trunk names a `data-type="worker"` asset after its bin and
-/// never hashes it), relative to the page so the site works under any sub-path.
-const LAZY_URL: &str = "./goodput_lazy.js";
-
-#[wasm_bindgen(inline_js = r#"
-let lazy;
-export function load_lazy(url) {
-  if (!lazy) {
-    lazy = import(url).then(async (m) => { await m.default(); return m; });
-    lazy.catch(() => { lazy = undefined; });
-  }
-  return lazy;
-}
-"#)]
-extern "C" {
-    /// Imports the module once (a failed import is retried next time) and resolves to its exports.
-    fn load_lazy(url: &str) -> js_sys::Promise;
-}
-
-/// The absolute URL of `relative`, resolved against the document (so under any sub-path).
-fn resolve(relative: &str) -> Option<String> {
-    let base = web_sys::window()?.document()?.base_uri().ok()??;
-    Some(web_sys::Url::new_with_base(relative, &base).ok()?.href())
-}
-
-/// Loads the lazy module and calls `export(args...)` on it; resolves to what it returns.
-pub async fn call_lazy(export: &str, args: &js_sys::Array) -> Result<JsValue, String> {
-    let url = resolve(LAZY_URL).ok_or("the page has no base URL")?;
-    let module = JsFuture::from(load_lazy(&url)).await.map_err(|e| message(&e))?;
-    let f = js_sys::Reflect::get(&module, &JsValue::from_str(export)).map_err(|e| message(&e))?;
-    let f = f.dyn_into::<js_sys::Function>().map_err(|_| format!("the lazy module has no {export}"))?;
-    f.apply(&JsValue::NULL, args).map_err(|e| message(&e))
-}
 
 thread_local! {
     /// Panel bodies the lazy module has mounted and the page has not closed.
@@ -69,8 +31,8 @@ pub fn any_mounted() -> bool {
 /// loads at once; with it, when `wanted` turns true or the status line first comes within
 /// [`NEAR_MARGIN`] of the viewport, whichever is first.
 #[component]
-pub fn LazyBody(
-    panel: PanelKind,
+pub fn LazySlot(
+    panel: LazyBody,
     state: Memo<PanelState>,
     #[prop(optional)] wanted: Option<Signal<bool>>,
 ) -> impl IntoView {
@@ -97,11 +59,9 @@ pub fn LazyBody(
         // The body's workers (if any) start, and their module downloads, beside the lazy module.
         start_ahead(panel);
         let mount = Mount { panel, state: state.get_untracked() };
-        let bytes = js_sys::Uint8Array::from(to_bytes(&mount).as_slice());
-        let args = js_sys::Array::of2(&el, &bytes);
         let (mounted, closed) = (mounted_here.clone(), closed_here.clone());
         leptos::task::spawn_local(async move {
-            let result = call_lazy("mount_panel", &args).await;
+            let result = exports::mount_panel(&el, &mount).await;
             if result.is_ok() && closed.load(Ordering::Relaxed) {
                 send_to_panels(&ToPanel::Unmount(panel));
             } else if result.is_ok() {

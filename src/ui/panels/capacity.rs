@@ -1,6 +1,6 @@
 //! The capacity plan: target load and GPU price in, replicas, GPUs and cost per million tokens out.
 //! The page keeps the heading; the boxes and the result are a lazily loaded body
-//! ([`PanelKind::Capacity`]) that loads when the section comes near the viewport.
+//! ([`LazyBody::Capacity`]) that loads when the section comes near the viewport.
 
 use leptos::prelude::*;
 
@@ -10,13 +10,13 @@ use crate::core::placement::PlacementMode;
 use crate::core::presets::GPU_PRICES;
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
-use crate::protocol::panel::PanelKind;
+use crate::protocol::panel::LazyBody;
 use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;
-use crate::ui::controls::widgets::NumberInput;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body_near;
-use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::widgets::NumberInput;
 use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
 use crate::view::format::{fixed, significant, thousands};
 
@@ -27,7 +27,7 @@ pub fn CapacityPanel() -> impl IntoView {
         <section id="capacity" class="panel capacity" aria-labelledby="capacity-title">
             <h2 id="capacity-title">"Capacity plan"</h2>
             <IdealNote panel=NotePanel::Capacity/>
-            {lazy_body_near(PanelKind::Capacity, Signal::derive(|| false), || view! { <CapacityBody/> }.into_any())}
+            {lazy_body_near(LazyBody::Capacity, Signal::derive(|| false), || view! { <CapacityBody/> }.into_any())}
         </section>
     }
 }

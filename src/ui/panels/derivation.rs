@@ -1,16 +1,16 @@
 //! The derivation panel: the worked example's arithmetic with the current numbers, one `formula = numbers =
 //! result` line each, following every control through the scenario and analysis memos. The page
-//! keeps the heading and intro; the lines are a lazily loaded body ([`PanelKind::Derivation`]) that
+//! keeps the heading and intro; the lines are a lazily loaded body ([`LazyBody::Derivation`]) that
 //! loads when the section comes near the viewport or when an embed or presentation shows it.
 
 use leptos::prelude::*;
 
 use crate::core::derivation::derive;
-use crate::protocol::panel::PanelKind;
+use crate::protocol::panel::LazyBody;
 use crate::state::view::{Mode, Panel};
+use crate::ui::context::page::PageState;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body_near;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::page::PageState;
 use crate::view::derivation_text::{lines, Line};
 
 /// The panel (`view=derivation`).
@@ -27,7 +27,7 @@ pub fn DerivationPanel() -> impl IntoView {
             <p class="derivation-intro">
                 "Every number of the worked example, recomputed for the current settings: formula = numbers = result."
             </p>
-            {lazy_body_near(PanelKind::Derivation, wanted, || view! { <DerivationBody/> }.into_any())}
+            {lazy_body_near(LazyBody::Derivation, wanted, || view! { <DerivationBody/> }.into_any())}
         </section>
     }
 }

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use crate::core::calibration::summary::{Figures, Summary};
 use crate::state::calibration::DEFAULT_ENGINE;
-use crate::ui::explore::in_view::{frozen_unless, live_while_in_view};
-use crate::ui::shell::page::{scoped_memo, PageMemos, PageState};
+use crate::ui::context::in_view::{frozen_unless, live_while_in_view};
+use crate::ui::context::page::{scoped_memo, PageMemos, PageState};
 use crate::view::format::search::usd;
 use crate::view::format::{ms, significant, thousands};
 
@@ -86,7 +86,7 @@ fn search_sentence(own: &Figures, m: &Figures) -> String {
 /// The note for `panel`: shown only while the page's cost model is the ideal roofline. The sentence is
 /// its own memo, so an input that leaves it unchanged (most do: it names the measured engines'
 /// figures) touches no DOM, and the paragraph is built once per showing, not on every input. Out of
-/// view during a slider drag it waits for the drag to end (`ui::explore::in_view`), and while all
+/// view during a slider drag it waits for the drag to end (`ui::context::in_view`), and while all
 /// four wait the measured engines' figures are not computed.
 #[component]
 pub fn IdealNote(panel: NotePanel) -> impl IntoView {

@@ -8,11 +8,11 @@ mod input;
 mod runs_view;
 use leptos::prelude::*;
 
-use crate::protocol::panel::{PanelKind, ToPage};
+use crate::protocol::panel::{LazyBody, ToPage};
 use crate::state::measured::{add_files, BATCH_FIELD, TPOT_FIELD};
+use crate::ui::context::page::PageState;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::page::PageState;
 use fit_view::{FitReadout, PointsTable};
 use input::{FileText, MeasuredInput, Status, StatusLine};
 use runs_view::RunsTable;
@@ -33,7 +33,7 @@ pub fn MeasuredPanel() -> impl IntoView {
             <h2 id="measured-title">"Measured step times"</h2>
             <Intro/>
             <Show when=move || asked.get() fallback=ask>
-                {lazy_body(PanelKind::Measured, || view! { <MeasuredBody/> }.into_any())}
+                {lazy_body(LazyBody::Measured, || view! { <MeasuredBody/> }.into_any())}
             </Show>
         </section>
     }

@@ -6,15 +6,15 @@ use leptos::prelude::*;
 
 use crate::core::placement::{compare, PlacementMode};
 use crate::core::roofline::TP_CHOICES;
-use crate::protocol::panel::PanelKind;
+use crate::protocol::panel::LazyBody;
 use crate::state::open::is_open;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
 use crate::state::view::Panel;
-use crate::ui::controls::widgets::{NumberBox, NumberInput, PresetSelect};
+use crate::ui::context::page::PageState;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
-use crate::ui::shell::page::PageState;
+use crate::ui::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::view::format::fixed;
 use crate::view::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
 
@@ -43,14 +43,14 @@ pub fn PlacementPanel() -> impl IntoView {
                 "to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state)."
             </p>
             <Show when=move || open.get() fallback=ask>
-                {lazy_body(PanelKind::Placement, || view! { <PlacementBody/> }.into_any())}
+                {lazy_body(LazyBody::Placement, || view! { <PlacementBody/> }.into_any())}
             </Show>
         </section>
     }
 }
 
 /// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding;
-/// a lazily loaded body ([`PanelKind::Placement`]) whose changes go through the
+/// a lazily loaded body ([`LazyBody::Placement`]) whose changes go through the
 /// [`PanelContext`] in context.
 #[component]
 pub fn PlacementBody() -> impl IntoView {

@@ -4,15 +4,16 @@
 use leptos::prelude::*;
 
 use crate::state::view::Mode;
-use crate::ui::shell::page::PageState;
+use crate::ui::context::page::PageState;
 use crate::view::share::{full_page_query, scenario_summary};
 
 /// Shown only with `embed=1`; with `view=sim` (embedded or presented) it opens the simulator so its
 /// charts draw.
 #[component]
 pub fn EmbedBar() -> impl IntoView {
-    let PageState { inputs, set_inputs, view, points: measured, .. } = PageState::get();
-    crate::ui::controls::keys::open_sim_if_shown(view, inputs, set_inputs);
+    let page = PageState::get();
+    let PageState { inputs, view, points: measured, .. } = page;
+    page.open_sim_if_shown();
     let full_page =
         move || format!("{}?{}", page_path(), full_page_query(&inputs.get(), &view.get(), &measured.get()));
     view! {

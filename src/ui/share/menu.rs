@@ -3,7 +3,7 @@
 //! size), the theme picker and, when the clipboard is missing or refuses, a read-only text field
 //! holding the text, selected. The popover's body is built only while it is open; with the
 //! `lazy_panels` feature everything but the theme picker is a lazily loaded body
-//! ([`PanelKind::Share`]) that loads when the menu first opens.
+//! ([`LazyBody::Share`]) that loads when the menu first opens.
 
 use leptos::ev;
 use leptos::html::{Button, Div, Textarea};
@@ -11,13 +11,13 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventTarget, KeyboardEvent, Node};
 
-use crate::protocol::panel::PanelKind;
+use crate::protocol::panel::LazyBody;
 use crate::state::view::Panel;
-use crate::ui::controls::widgets::PresetSelect;
+use crate::ui::context::page::PageState;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::page::PageState;
-use crate::ui::shell::theme_picker::ThemePicker;
+use crate::ui::widgets::theme_picker::ThemePicker;
+use crate::ui::widgets::PresetSelect;
 use crate::view::share::{embed_query, iframe_snippet, link_query, scenario_summary, EmbedSize};
 
 /// The Share button (a disclosure: `aria-expanded`, `aria-controls`) and its popover. Escape closes
@@ -48,7 +48,7 @@ pub fn ShareMenu() -> impl IntoView {
             </button>
             <div id="share-popover" class="share-popover" hidden=move || !open.get()>
                 <Show when=move || open.get()>
-                    {lazy_body(PanelKind::Share, || view! { <ShareMenuBody/> }.into_any())}
+                    {lazy_body(LazyBody::Share, || view! { <ShareMenuBody/> }.into_any())}
                     <div class="share-theme"><ThemePicker view=view set_view=set_view/></div>
                 </Show>
             </div>

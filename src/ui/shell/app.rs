@@ -7,7 +7,7 @@ use crate::core::roofline::Limit;
 use crate::protocol::panel::PanelState;
 use crate::ui::canvas::chart::ChartCanvas;
 use crate::ui::canvas::export::TableExport;
-use crate::ui::controls::drag;
+use crate::ui::context::page::{PageMemos, PageState};
 use crate::ui::controls::keys;
 use crate::ui::controls::panel::Controls;
 use crate::ui::explore::batch_table::BatchTable;
@@ -25,8 +25,8 @@ use crate::ui::panels::sim::panel::SimPanel;
 use crate::ui::share::embed_bar::EmbedBar;
 use crate::ui::share::menu::ShareMenu;
 use crate::ui::shell::notices::Notices;
-use crate::ui::shell::page::{PageMemos, PageState};
 use crate::ui::shell::url;
+use crate::ui::widgets::drag;
 use crate::view::batch_chart::BatchChart;
 use crate::view::share::read_link;
 
@@ -41,7 +41,7 @@ pub fn App() -> impl IntoView {
     provide_context(memos);
     provide_context(memos.panel_context(page));
     push_outward(page, memos);
-    keys::install(page.inputs, page.set_inputs, page.view, page.set_view, page.set_legend);
+    keys::install(page);
     drag::install(memos);
     view! {
         <Masthead/>

@@ -107,22 +107,22 @@ mod starting {
 
     use super::{drop_waiting, entry_of, field, set_field, waiting, WorkerBin, SEARCH_WORKER, SIM_WORKER};
     use crate::protocol::codec::WorkerSignal;
-    use crate::protocol::panel::PanelKind;
+    use crate::protocol::panel::LazyBody;
     use crate::ui::workers::compiled::compiled_module;
     use crate::ui::workers::start::{boot_message, create_worker, has_no_worker, pool_size};
 
     /// The worker bin a lazily loaded body runs its pool on, if any.
-    pub fn worker_of(panel: PanelKind) -> Option<WorkerBin> {
+    pub fn worker_of(panel: LazyBody) -> Option<WorkerBin> {
         match panel {
-            PanelKind::Sim => Some(SIM_WORKER),
-            PanelKind::Search => Some(SEARCH_WORKER),
-            PanelKind::Measured
-            | PanelKind::Derivation
-            | PanelKind::Capacity
-            | PanelKind::CustomModel
-            | PanelKind::CustomGpu
-            | PanelKind::Share
-            | PanelKind::Placement => None,
+            LazyBody::Sim => Some(SIM_WORKER),
+            LazyBody::Search => Some(SEARCH_WORKER),
+            LazyBody::Measured
+            | LazyBody::Derivation
+            | LazyBody::Capacity
+            | LazyBody::CustomModel
+            | LazyBody::CustomGpu
+            | LazyBody::Share
+            | LazyBody::Placement => None,
         }
     }
 
@@ -131,7 +131,7 @@ mod starting {
     /// then boots those still waiting once the module is compiled (drops them if it does not
     /// compile). Called as the body starts loading; a worker that cannot be created is left to the
     /// pool, which reports why.
-    pub fn start_ahead(panel: PanelKind) {
+    pub fn start_ahead(panel: LazyBody) {
         let Some(bin) = worker_of(panel).filter(|_| !has_no_worker()) else { return };
         let compiled = compiled_module(bin.wasm_url);
         let mut started: Vec<Worker> = Vec::new();

@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::Response;
 
-use crate::ui::shell::js_error::message;
+use crate::ui::js_error::message;
 
 /// A worker bin: its two files as Trunk names them (fixed and unhashed for a `data-type="worker"`
 /// link), relative to the page, its wasm-bindgen glue (`web` target) and its wasm; and how many

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use crate::protocol::codec::WorkerSignal;
-use crate::ui::shell::js_error::message;
+use crate::ui::js_error::message;
 use crate::ui::workers::compiled::{compiled_module, WorkerBin};
 use crate::ui::workers::start::{boot_message, create_worker, describe, BOOT_URL};
 

@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{Worker, WorkerOptions, WorkerType};
 
-use crate::ui::shell::js_error::message;
+use crate::ui::js_error::message;
 
 /// Every worker's entry script (`public/worker_boot.js`, copied beside the page): it waits for the
 /// page's one message naming the bin's glue and carrying its compiled module, then instantiates it.

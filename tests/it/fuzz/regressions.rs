@@ -49,7 +49,7 @@ fn closing_the_simulator_in_a_lesson_that_opened_it_survives_a_reload() {
     // Was: the link dropped `sim=`, so lesson 6 reopened with the simulator shown.
     let (inputs, view, notices) = from_page_query("lesson=6&sim=0");
     assert!(notices.is_empty(), "{notices:?}");
-    assert!(!inputs.sim.shown);
+    assert!(!inputs.sim.open);
     let query = page_query(&inputs, &view);
     assert!(query.contains("&sim=0&") && query.ends_with("&lesson=6"), "{query}");
     let (again, view_again, _) = from_page_query(&query);

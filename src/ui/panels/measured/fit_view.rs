@@ -5,7 +5,7 @@ use crate::core::fit::{fitted_step_s, Fit, FitError, FitWarning};
 use crate::core::units::s_to_ms;
 use crate::protocol::panel::ToPage;
 use crate::state::calibration::clamped;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::panel::PanelContext;
 use crate::view::format::{fixed, ms, percent, thousands};
 use leptos::prelude::*;
 

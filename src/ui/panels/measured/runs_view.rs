@@ -5,7 +5,7 @@
 use crate::core::measured_runs::compare_runs;
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::CalibrationChoice;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::panel::PanelContext;
 use crate::view::format::measured_runs::{caption, row, summary, HEADERS};
 use leptos::prelude::*;
 

@@ -15,7 +15,7 @@ use crate::state::view::Look;
 use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};
 use crate::ui::canvas::frame_draw::FrameDraw;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::search::view::SearchView;
 use crate::view::format::search::config_id;
 use crate::view::search_chart::{chart_data, describe, TITLE};

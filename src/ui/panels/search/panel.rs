@@ -5,18 +5,18 @@
 use leptos::prelude::*;
 
 use crate::core::scenario::Scenario;
-use crate::protocol::panel::PanelKind;
+use crate::protocol::panel::LazyBody;
 use crate::state::open::is_open;
 use crate::state::view::Panel;
 use crate::state::WORKED_EXAMPLE;
+use crate::ui::context::page::PageState;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
 use crate::ui::panels::search::chart::SearchChart;
 use crate::ui::panels::search::prices::PriceEditor;
 use crate::ui::panels::search::table::{SearchFilters, SearchTable};
 use crate::ui::panels::search::view::SearchView;
-use crate::ui::shell::page::PageState;
 use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
 use crate::view::format::thousands;
 
@@ -39,7 +39,7 @@ pub fn SearchPanel() -> impl IntoView {
                 {move || if open.get() { "Hide the search" } else { "Search configurations" }}
             </button>
             <Show when=move || open.get()>
-                {lazy_body(PanelKind::Search, || view! { <SearchBody/> }.into_any())}
+                {lazy_body(LazyBody::Search, || view! { <SearchBody/> }.into_any())}
             </Show>
         </section>
     }

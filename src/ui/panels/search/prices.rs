@@ -8,7 +8,7 @@ use crate::core::presets::{GPUS, GPU_PRICES};
 use crate::core::search::GPU_COUNT;
 use crate::protocol::panel::ToPage;
 use crate::state::search::GPU_PRICE;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::panel::PanelContext;
 
 /// The seventeen boxes and the sources, in a collapsible block.
 #[component]

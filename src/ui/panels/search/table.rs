@@ -12,9 +12,9 @@ use crate::core::search::{Row, GPU_COUNT};
 use crate::protocol::panel::ToPage;
 use crate::state::search::{place_id, SearchInputs, SORTS};
 use crate::ui::canvas::export::download_text;
-use crate::ui::controls::widgets::PresetSelect;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::search::view::SearchView;
+use crate::ui::widgets::PresetSelect;
 use crate::view::export::{file_name, search_csv};
 use crate::view::format::search::{cells, config_id, count_text, tpot_cell, HEADERS};
 
@@ -182,7 +182,7 @@ fn row_view(
     row: Row,
     hovered: RwSignal<Option<usize>>,
     hover: &ArcRwSignal<Option<usize>>,
-    changes: crate::ui::lazy::channel::Changes,
+    changes: crate::ui::context::channel::Changes,
 ) -> impl IntoView {
     let mut c = cells(&row);
     c[8] = tpot_cell(&row, &PanelContext::get().scenario.get_untracked());

@@ -13,9 +13,9 @@ use crate::state::sim::{
     LENGTH_CV_INPUT, LOADS, PERCENTILES, POINTS_INPUT, RATE_MAX, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
 };
 use crate::state::Inputs;
-use crate::ui::controls::widgets::{NumberBox, NumberInput, PresetSelect, StopSlider};
-use crate::ui::lazy::channel::Changes;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::channel::Changes;
+use crate::ui::context::panel::PanelContext;
+use crate::ui::widgets::{NumberBox, NumberInput, PresetSelect, StopSlider};
 
 /// Reads and writes the simulator's part of the inputs.
 #[derive(Clone, Copy)]

@@ -7,18 +7,18 @@ use crate::core::capacity::{unit_point, Placing};
 use crate::core::placement::PlacementMode;
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
-use crate::protocol::panel::PanelKind;
+use crate::protocol::panel::LazyBody;
 use crate::protocol::sim::SimResult;
 use crate::state::open::is_open;
 use crate::state::view::Panel;
+use crate::ui::context::page::PageState;
+use crate::ui::context::panel::PanelContext;
 use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
 use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
 use crate::ui::panels::sim::controls::SimControls;
 use crate::ui::panels::sim::placement::PlacementSimChart;
 use crate::ui::panels::sim::table::{ChunkTable, SimTable};
-use crate::ui::shell::page::PageState;
 use crate::ui::workers::sim_runner::{SimRun, SimRunner};
 use crate::view::format::{
     ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_plan_line,
@@ -30,7 +30,7 @@ use crate::view::format::{
 pub fn SimPanel() -> impl IntoView {
     let PageState { inputs, set_inputs, view, .. } = PageState::get();
     let shown = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Sim));
-    let toggle = move |_| set_inputs.update(|i| i.sim.shown = !i.sim.shown);
+    let toggle = move |_| set_inputs.update(|i| i.sim.open = !i.sim.open);
     view! {
         <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
             <h2 id="sim-title">"SLO attainment against request rate"</h2>
@@ -45,7 +45,7 @@ pub fn SimPanel() -> impl IntoView {
                 {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
             </button>
             <Show when=move || shown.get()>
-                {lazy_body(PanelKind::Sim, || view! { <SimBody/> }.into_any())}
+                {lazy_body(LazyBody::Sim, || view! { <SimBody/> }.into_any())}
             </Show>
         </section>
     }

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::state::view::{Theme, View};
-use crate::ui::controls::widgets::PresetSelect;
+use crate::ui::widgets::PresetSelect;
 
 /// A labelled menu of the themes; the charts and the style sheet follow the choice at once.
 #[component]

@@ -13,23 +13,23 @@ use crate::core::curves::curves_with_measured;
 use crate::core::fit::fit;
 use crate::core::goodput::evaluate;
 use crate::core::roofline::analyze;
-use crate::protocol::panel::{from_bytes, Mount, PanelKind, PanelState, SvgRequest, ToPanel};
+use crate::protocol::panel::{from_bytes, LazyBody, Mount, PanelState, SvgRequest, ToPanel};
 use crate::ui::canvas::export::batch_chart_svg;
+use crate::ui::context::channel::{listen_to_page, Changes};
+use crate::ui::context::panel::PanelContext;
+use crate::ui::context::theme;
 use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
-use crate::ui::lazy::channel::{listen_to_page, Changes};
 use crate::ui::panels::capacity::CapacityBody;
-use crate::ui::panels::context::PanelContext;
 use crate::ui::panels::derivation::DerivationBody;
 use crate::ui::panels::measured::MeasuredBody;
 use crate::ui::panels::placement::PlacementBody;
 use crate::ui::panels::search::panel::SearchBody;
 use crate::ui::panels::sim::panel::SimBody;
 use crate::ui::share::menu::ShareMenuBody;
-use crate::ui::shell::theme;
 
 thread_local! {
     /// The mounted bodies; dropping a handle unmounts its body.
-    static MOUNTED: RefCell<Vec<(PanelKind, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+    static MOUNTED: RefCell<Vec<(LazyBody, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs once when the module is instantiated: a panic here shows the page's error banner too, and
@@ -54,15 +54,15 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
     let Some(Mount { panel, state }) = from_bytes::<Mount>(bytes) else { return };
     unmount(panel);
     let body: fn() -> AnyView = match panel {
-        PanelKind::Sim => || view! { <SimBody/> }.into_any(),
-        PanelKind::Measured => || view! { <MeasuredBody/> }.into_any(),
-        PanelKind::Derivation => || view! { <DerivationBody/> }.into_any(),
-        PanelKind::Capacity => || view! { <CapacityBody/> }.into_any(),
-        PanelKind::CustomModel => || view! { <CustomModelFields/> }.into_any(),
-        PanelKind::CustomGpu => || view! { <CustomGpuFields/> }.into_any(),
-        PanelKind::Share => || view! { <ShareMenuBody/> }.into_any(),
-        PanelKind::Placement => || view! { <PlacementBody/> }.into_any(),
-        PanelKind::Search => || view! { <SearchBody/> }.into_any(),
+        LazyBody::Sim => || view! { <SimBody/> }.into_any(),
+        LazyBody::Measured => || view! { <MeasuredBody/> }.into_any(),
+        LazyBody::Derivation => || view! { <DerivationBody/> }.into_any(),
+        LazyBody::Capacity => || view! { <CapacityBody/> }.into_any(),
+        LazyBody::CustomModel => || view! { <CustomModelFields/> }.into_any(),
+        LazyBody::CustomGpu => || view! { <CustomGpuFields/> }.into_any(),
+        LazyBody::Share => || view! { <ShareMenuBody/> }.into_any(),
+        LazyBody::Placement => || view! { <PlacementBody/> }.into_any(),
+        LazyBody::Search => || view! { <SearchBody/> }.into_any(),
     };
     let handle = mount(el, state, body);
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));
@@ -77,7 +77,7 @@ fn mount(el: web_sys::HtmlElement, state: PanelState, body: fn() -> AnyView) -> 
     }))
 }
 
-fn unmount(panel: PanelKind) {
+fn unmount(panel: LazyBody) {
     let handle = MOUNTED.with(|m| {
         let mut m = m.borrow_mut();
         m.iter().position(|(p, _)| *p == panel).map(|at| m.remove(at))

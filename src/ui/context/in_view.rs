@@ -8,7 +8,7 @@ use leptos::html::ElementType;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::ui::shell::page::PageMemos;
+use crate::ui::context::page::PageMemos;
 
 /// How far outside the viewport a section still counts as in view, so one scrolled towards has
 /// caught up before it shows.

@@ -15,12 +15,12 @@ use crate::core::table::{batch_table, BatchRow};
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::drag::AxisHold;
 use crate::state::view::Look;
-use crate::state::view::View;
+use crate::state::view::{Mode, Panel, View};
 use crate::state::Inputs;
-use crate::ui::explore::linked::Linked;
-use crate::ui::lazy::channel::Changes;
-use crate::ui::panels::context::PanelContext;
-use crate::ui::shell::theme;
+use crate::ui::context::channel::Changes;
+use crate::ui::context::linked::Linked;
+use crate::ui::context::panel::PanelContext;
+use crate::ui::context::theme;
 use crate::view::share::{link_query, LinkState};
 
 /// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
@@ -51,6 +51,24 @@ impl PageState {
     pub fn get() -> PageState {
         expect_context::<PageState>()
     }
+
+    /// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
+    pub fn load_lesson(self, number: u8) {
+        let mut inputs = Inputs::default();
+        let mut loaded = false;
+        self.set_view.update(|v| loaded = v.load_lesson(number, &mut inputs));
+        if loaded {
+            self.set_inputs.set(inputs);
+        }
+    }
+
+    /// Opens the simulator when a presentation or an embed shows it, so its charts draw.
+    pub fn open_sim_if_shown(self) {
+        let v = self.view.get_untracked();
+        if v.mode != Mode::Page && v.panel == Panel::Sim && !self.inputs.get_untracked().sim.open {
+            self.set_inputs.update(|i| i.sim.open = true);
+        }
+    }
 }
 
 /// The core's results for the page's state, each a memo, with the linked-chart state and the look.
@@ -61,7 +79,7 @@ pub struct PageMemos {
     pub rows: Memo<Vec<BatchRow>>,
     /// What the batch charts draw: on the held batch axis while a slider is dragged (`hold`).
     pub curves: Memo<Curves>,
-    /// The batch axis a slider drag holds ([`crate::ui::controls::drag`] sets it; the one place axes hold still).
+    /// The batch axis a slider drag holds ([`crate::ui::widgets::drag`] sets it; the one place axes hold still).
     pub hold: RwSignal<AxisHold>,
     /// While the page prices on the ideal roofline, its figures beside the measured engines' (the four
     /// planning panels' notes read this one memo); `None` otherwise.

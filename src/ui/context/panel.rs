@@ -13,7 +13,7 @@ use crate::protocol::panel::{changes, PanelState, ToPage};
 use crate::state::view::Look;
 use crate::state::view::View;
 use crate::state::Inputs;
-use crate::ui::lazy::channel::Changes;
+use crate::ui::context::channel::Changes;
 
 /// What a panel body reads, and where its changes go.
 #[derive(Clone, Copy)]

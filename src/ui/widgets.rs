@@ -2,6 +2,9 @@
 //! its exact-value number box), number boxes over a bound field (or a bare [`NumberField`]), and a
 //! slider over a list of precisions.
 
+pub(crate) mod drag;
+pub(crate) mod theme_picker;
+
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -9,8 +12,7 @@ use leptos::prelude::*;
 use crate::core::roofline::Precision;
 use crate::state::fields::{trim_decimal, InputField, NumberField};
 use crate::state::nearest_stop_index;
-use crate::ui::controls::drag;
-use crate::ui::panels::context::PanelContext;
+use crate::ui::context::panel::PanelContext;
 use crate::view::format::thousands;
 
 /// A labelled `<select>` over (value, name) options.

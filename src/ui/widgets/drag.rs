@@ -19,7 +19,7 @@ use web_sys::{Element, EventTarget};
 
 use crate::state::drag::DragEvent;
 use crate::ui::canvas::frame_draw;
-use crate::ui::shell::page::PageMemos;
+use crate::ui::context::page::PageMemos;
 
 /// The input a pointer drag holds for the coming frame, and the frame callbacks that apply it.
 #[derive(Default)]
