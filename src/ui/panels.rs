@@ -6,4 +6,5 @@ pub(crate) mod ideal_note;
 pub(crate) mod measured;
 pub(crate) mod placement;
 pub(crate) mod search;
+pub(crate) mod section;
 pub(crate) mod sim;

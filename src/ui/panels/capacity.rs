@@ -14,23 +14,23 @@ use crate::protocol::panel::LazyBody;
 use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;
 use crate::ui::context::panel::PanelContext;
-use crate::ui::lazy::body::lazy_body_near;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::ideal_note::IdealFigures;
+use crate::ui::panels::section::{Opener, Section};
 use crate::ui::widgets::NumberInput;
 use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
 use crate::view::format::{fixed, significant, thousands};
 
 /// The section: its heading, then the body once it comes near.
-#[component]
-pub fn CapacityPanel() -> impl IntoView {
-    view! {
-        <section id="capacity" class="panel capacity" aria-labelledby="capacity-title">
-            <h2 id="capacity-title">"Capacity plan"</h2>
-            <IdealNote panel=NotePanel::Capacity/>
-            {lazy_body_near(LazyBody::Capacity, Signal::derive(|| false), || view! { <CapacityBody/> }.into_any())}
-        </section>
-    }
-}
+pub const SECTION: Section = Section {
+    id: "capacity",
+    panel: None,
+    title: "Capacity plan",
+    hint: None,
+    figures: IdealFigures::Gpus,
+    opener: Opener::Near,
+    body: LazyBody::Capacity,
+    draw_body: || view! { <CapacityBody/> }.into_any(),
+};
 
 /// Inputs for the plan and its result, or why there is none, from the [`PanelContext`] (the boxes
 /// send their changes through it).

@@ -12,33 +12,25 @@ use crate::ui::context::page::{scoped_memo, PageMemos, PageState};
 use crate::view::format::search::usd;
 use crate::view::format::{ms, significant, thousands};
 
-/// The planning panels that carry the note; each gives its element ids' prefix.
+/// Which of the measured engines' figures a section's note sets beside the ideal roofline's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotePanel {
-    Capacity,
-    Placement,
-    Search,
-    Sim,
+pub enum IdealFigures {
+    /// GPUs and cost for the load (the capacity plan).
+    Gpus,
+    /// The knee, its TPOT and goodput per GPU (placement, simulator).
+    Goodput,
+    /// The fastest TPOT (the search).
+    Tpot,
 }
 
-impl NotePanel {
-    /// The prefix of the note's ids (`capacity-ideal-note`, `capacity-use-measured`).
-    fn id(self) -> &'static str {
-        match self {
-            NotePanel::Capacity => "capacity",
-            NotePanel::Placement => "placement",
-            NotePanel::Search => "search",
-            NotePanel::Sim => "sim",
-        }
-    }
-
-    /// The sentence for this panel, from the page's figures beside the measured engines'.
+impl IdealFigures {
+    /// The sentence, from the page's figures beside the measured engines'.
     fn sentence(self, s: &Summary) -> String {
         let engine = s.engine.name();
         match self {
-            NotePanel::Capacity => capacity_sentence(engine, &s.measured),
-            NotePanel::Placement | NotePanel::Sim => goodput_sentence(engine, &s.measured),
-            NotePanel::Search => search_sentence(&s.own, &s.measured),
+            IdealFigures::Gpus => capacity_sentence(engine, &s.measured),
+            IdealFigures::Goodput => goodput_sentence(engine, &s.measured),
+            IdealFigures::Tpot => search_sentence(&s.own, &s.measured),
         }
     }
 }
@@ -83,25 +75,26 @@ fn search_sentence(own: &Figures, m: &Figures) -> String {
     format!("Ideal roofline: its TPOTs are bounds{fastest}; {measured}.")
 }
 
-/// The note for `panel`: shown only while the page's cost model is the ideal roofline. The sentence is
+/// The note of section `id` (its ids' prefix: `capacity-ideal-note`, `capacity-use-measured`) with
+/// its `figures`: shown only while the page's cost model is the ideal roofline. The sentence is
 /// its own memo, so an input that leaves it unchanged (most do: it names the measured engines'
 /// figures) touches no DOM, and the paragraph is built once per showing, not on every input. Out of
 /// view during a slider drag it waits for the drag to end (`ui::context::in_view`), and while all
 /// four wait the measured engines' figures are not computed.
 #[component]
-pub fn IdealNote(panel: NotePanel) -> impl IntoView {
+pub fn IdealNote(id: &'static str, figures: IdealFigures) -> impl IntoView {
     let set_inputs = PageState::get().set_inputs;
     let shown = PageMemos::get().ideal_note;
     let note = NodeRef::<leptos::html::P>::new();
     let live = live_while_in_view(note);
-    let sentence = frozen_unless(live, move || shown.get().map(|s| panel.sentence(&s)));
+    let sentence = frozen_unless(live, move || shown.get().map(|s| figures.sentence(&s)));
     let use_measured = move |_| set_inputs.update(|i| i.set_measured(DEFAULT_ENGINE));
     view! {
         <Show when=move || sentence.with(Option::is_some)>
-            <p class="ideal-note" id=format!("{}-ideal-note", panel.id()) role="note" node_ref=note>
+            <p class="ideal-note" id=format!("{id}-ideal-note") role="note" node_ref=note>
                 {sentence_text(sentence)}
                 " "
-                <button type="button" class="fix" id=format!("{}-use-measured", panel.id()) on:click=use_measured>
+                <button type="button" class="fix" id=format!("{id}-use-measured") on:click=use_measured>
                     "Use measured engines"
                 </button>
             </p>

@@ -7,13 +7,11 @@ use leptos::prelude::*;
 use crate::core::placement::{compare, PlacementMode};
 use crate::core::roofline::TP_CHOICES;
 use crate::protocol::panel::LazyBody;
-use crate::state::open::is_open;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
 use crate::state::view::Panel;
-use crate::ui::context::page::PageState;
 use crate::ui::context::panel::PanelContext;
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::ideal_note::IdealFigures;
+use crate::ui::panels::section::{Hint, Opener, Section};
 use crate::ui::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::view::format::fixed;
 use crate::view::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
@@ -21,33 +19,22 @@ use crate::view::format::placement::{finding, link_text, percentile_label, rows,
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
 const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
 
-/// The panel: its heading and what it compares, then its body while open ([`is_open`]: any
+/// The section: its heading and what it compares, then its body while open ([`crate::state::open::is_open`]: any
 /// `place=`, a disaggregated placement as lesson 7 has, or `view=placement` presented or embedded).
-#[component]
-pub fn PlacementPanel() -> impl IntoView {
-    let PageState { inputs, set_inputs, view, .. } = PageState::get();
-    let open = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Placement));
-    let ask = move || {
-        view! {
-            <button type="button" id="placement-open" on:click=move |_| set_inputs.update(|i| i.placement.open = true)>
-                "Compare placements"
-            </button>
-        }
-    };
-    view! {
-        <section id="placement" class="panel placement" data-panel="placement" aria-labelledby="placement-title">
-            <h2 id="placement-title">"Prefill and decode: colocated or disaggregated"</h2>
-            <IdealNote panel=NotePanel::Placement/>
-            <p class="hint">
-                "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV "
-                "to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state)."
-            </p>
-            <Show when=move || open.get() fallback=ask>
-                {lazy_body(LazyBody::Placement, || view! { <PlacementBody/> }.into_any())}
-            </Show>
-        </section>
-    }
-}
+pub const SECTION: Section = Section {
+    id: "placement",
+    panel: Some(Panel::Placement),
+    title: "Prefill and decode: colocated or disaggregated",
+    hint: Some(Hint {
+        class: "hint",
+        text: "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV \
+            to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state).",
+    }),
+    figures: IdealFigures::Goodput,
+    opener: Opener::Button { button_id: "placement-open", label: "Compare placements" },
+    body: LazyBody::Placement,
+    draw_body: || view! { <PlacementBody/> }.into_any(),
+};
 
 /// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding;
 /// a lazily loaded body ([`LazyBody::Placement`]) whose changes go through the

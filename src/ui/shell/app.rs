@@ -16,12 +16,10 @@ use crate::ui::explore::headline::Headline;
 use crate::ui::explore::lessons::LessonBar;
 use crate::ui::explore::published_table::PublishedTable;
 use crate::ui::lazy::body;
-use crate::ui::panels::capacity::CapacityPanel;
 use crate::ui::panels::derivation::DerivationPanel;
 use crate::ui::panels::measured::MeasuredPanel;
-use crate::ui::panels::placement::PlacementPanel;
-use crate::ui::panels::search::panel::SearchPanel;
-use crate::ui::panels::sim::panel::SimPanel;
+use crate::ui::panels::section::PlanningSection;
+use crate::ui::panels::{capacity, placement, search, sim};
 use crate::ui::share::embed_bar::EmbedBar;
 use crate::ui::share::menu::ShareMenu;
 use crate::ui::shell::notices::Notices;
@@ -104,11 +102,11 @@ fn Results() -> impl IntoView {
                 <TableExport shown=table_shown/>
             </div>
             <DerivationPanel/>
-            <CapacityPanel/>
-            <PlacementPanel/>
-            <SearchPanel/>
+            <PlanningSection section=&capacity::SECTION/>
+            <PlanningSection section=&placement::SECTION/>
+            <PlanningSection section=&search::panel::SECTION/>
             <MeasuredPanel/>
-            <SimPanel/>
+            <PlanningSection section=&sim::panel::SECTION/>
         </section>
     }
 }

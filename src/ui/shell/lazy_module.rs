@@ -19,12 +19,9 @@ use crate::ui::context::channel::{listen_to_page, Changes};
 use crate::ui::context::panel::PanelContext;
 use crate::ui::context::theme;
 use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
-use crate::ui::panels::capacity::CapacityBody;
 use crate::ui::panels::derivation::DerivationBody;
 use crate::ui::panels::measured::MeasuredBody;
-use crate::ui::panels::placement::PlacementBody;
-use crate::ui::panels::search::panel::SearchBody;
-use crate::ui::panels::sim::panel::SimBody;
+use crate::ui::panels::{capacity, placement, search, sim};
 use crate::ui::share::menu::ShareMenuBody;
 
 thread_local! {
@@ -54,15 +51,15 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
     let Some(Mount { panel, state }) = from_bytes::<Mount>(bytes) else { return };
     unmount(panel);
     let body: fn() -> AnyView = match panel {
-        LazyBody::Sim => || view! { <SimBody/> }.into_any(),
+        LazyBody::Sim => sim::panel::SECTION.draw_body,
         LazyBody::Measured => || view! { <MeasuredBody/> }.into_any(),
         LazyBody::Derivation => || view! { <DerivationBody/> }.into_any(),
-        LazyBody::Capacity => || view! { <CapacityBody/> }.into_any(),
+        LazyBody::Capacity => capacity::SECTION.draw_body,
         LazyBody::CustomModel => || view! { <CustomModelFields/> }.into_any(),
         LazyBody::CustomGpu => || view! { <CustomGpuFields/> }.into_any(),
         LazyBody::Share => || view! { <ShareMenuBody/> }.into_any(),
-        LazyBody::Placement => || view! { <PlacementBody/> }.into_any(),
-        LazyBody::Search => || view! { <SearchBody/> }.into_any(),
+        LazyBody::Placement => placement::SECTION.draw_body,
+        LazyBody::Search => search::panel::SECTION.draw_body,
     };
     let handle = mount(el, state, body);
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));

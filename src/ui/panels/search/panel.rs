@@ -6,44 +6,33 @@ use leptos::prelude::*;
 
 use crate::core::scenario::Scenario;
 use crate::protocol::panel::LazyBody;
-use crate::state::open::is_open;
 use crate::state::view::Panel;
 use crate::state::WORKED_EXAMPLE;
-use crate::ui::context::page::PageState;
 use crate::ui::context::panel::PanelContext;
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::ideal_note::IdealFigures;
 use crate::ui::panels::search::chart::SearchChart;
 use crate::ui::panels::search::prices::PriceEditor;
 use crate::ui::panels::search::table::{SearchFilters, SearchTable};
 use crate::ui::panels::search::view::SearchView;
+use crate::ui::panels::section::{Hint, Opener, Section};
 use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
 use crate::view::format::thousands;
 
-/// The section (`view=search`).
-#[component]
-pub fn SearchPanel() -> impl IntoView {
-    let PageState { inputs, set_inputs, view, .. } = PageState::get();
-    let open = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Search));
-    let toggle = move |_| set_inputs.update(|i| i.search.open = !i.search.open);
-    view! {
-        <section id="search" class="panel search" data-panel="search" aria-labelledby="search-title">
-            <h2 id="search-title">"Configuration search"</h2>
-            <IdealNote panel=NotePanel::Search/>
-            <p class="hint">
-                "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to "
-                "8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets."
-            </p>
-            <button id="search-open" type="button" aria-expanded=move || open.get().to_string()
-                aria-controls="search-body" on:click=toggle>
-                {move || if open.get() { "Hide the search" } else { "Search configurations" }}
-            </button>
-            <Show when=move || open.get()>
-                {lazy_body(LazyBody::Search, || view! { <SearchBody/> }.into_any())}
-            </Show>
-        </section>
-    }
-}
+/// The section (`view=search`, or `search=1`).
+pub const SECTION: Section = Section {
+    id: "search",
+    panel: Some(Panel::Search),
+    title: "Configuration search",
+    hint: Some(Hint {
+        class: "hint",
+        text: "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to \
+            8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets.",
+    }),
+    figures: IdealFigures::Tpot,
+    opener: Opener::Toggle { button_id: "search-open", show: "Search configurations", hide: "Hide the search" },
+    body: LazyBody::Search,
+    draw_body: || view! { <SearchBody/> }.into_any(),
+};
 
 /// The body: searches on mount and whenever the spec changes; provides [`SearchView`].
 #[component]

@@ -11,10 +11,9 @@ use crate::protocol::panel::LazyBody;
 use crate::protocol::sim::SimResult;
 use crate::state::open::is_open;
 use crate::state::view::Panel;
-use crate::ui::context::page::PageState;
 use crate::ui::context::panel::PanelContext;
-use crate::ui::lazy::body::lazy_body;
-use crate::ui::panels::ideal_note::{IdealNote, NotePanel};
+use crate::ui::panels::ideal_note::IdealFigures;
+use crate::ui::panels::section::{Hint, Opener, Section};
 use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
 use crate::ui::panels::sim::controls::SimControls;
 use crate::ui::panels::sim::placement::PlacementSimChart;
@@ -25,31 +24,27 @@ use crate::view::format::{
     sim_steady_note, target_ms,
 };
 
-/// The section: closed until asked for, then swept whenever the scenario or a control changes.
-#[component]
-pub fn SimPanel() -> impl IntoView {
-    let PageState { inputs, set_inputs, view, .. } = PageState::get();
-    let shown = Memo::new(move |_| is_open(&inputs.get(), &view.get(), Panel::Sim));
-    let toggle = move |_| set_inputs.update(|i| i.sim.open = !i.sim.open);
-    view! {
-        <section id="sim" class="panel sim" data-panel="sim" aria-labelledby="sim-title">
-            <h2 id="sim-title">"SLO attainment against request rate"</h2>
-            <IdealNote panel=NotePanel::Sim/>
-            <p class="sim-intro">
-                "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server "
-                "with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a "
-                "range of load; goodput is the highest rate at which enough requests still meet both targets."
-            </p>
-            <button id="sim-toggle" type="button" aria-expanded=move || shown.get().to_string()
-                aria-controls="sim-body" on:click=toggle>
-                {move || if shown.get() { "Hide the simulator" } else { "Simulate attainment against request rate" }}
-            </button>
-            <Show when=move || shown.get()>
-                {lazy_body(LazyBody::Sim, || view! { <SimBody/> }.into_any())}
-            </Show>
-        </section>
-    }
-}
+/// The section: closed until asked for (`sim=1`, or `view=sim` presented or embedded), then swept
+/// whenever the scenario or a control changes.
+pub const SECTION: Section = Section {
+    id: "sim",
+    panel: Some(Panel::Sim),
+    title: "SLO attainment against request rate",
+    hint: Some(Hint {
+        class: "sim-intro",
+        text: "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server \
+            with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a \
+            range of load; goodput is the highest rate at which enough requests still meet both targets.",
+    }),
+    figures: IdealFigures::Goodput,
+    opener: Opener::Toggle {
+        button_id: "sim-toggle",
+        show: "Simulate attainment against request rate",
+        hide: "Hide the simulator",
+    },
+    body: LazyBody::Sim,
+    draw_body: || view! { <SimBody/> }.into_any(),
+};
 
 /// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
 /// scenario or a control changes. With the `lazy_panels` feature the lazy module mounts it. Its
