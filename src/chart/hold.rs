@@ -3,7 +3,7 @@
 //! moves across the plot, and the other axis ends a chart keeps from before the drag ([`HeldEnds`]).
 
 use crate::core::curves::{curves_on_axis, Curves};
-use crate::core::fit::{overlay, Fit, MeasuredPoint};
+use crate::core::fit::{overlay, Fit, YourPoint};
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
 
@@ -13,7 +13,7 @@ pub fn on_axis(
     curves: Curves,
     scenario: &Scenario,
     analysis: &Analysis,
-    measured: (&[MeasuredPoint], Option<&Fit>),
+    measured: (&[YourPoint], Option<&Fit>),
     axis: u32,
 ) -> Curves {
     if axis == curves.axis_max_batch {
@@ -21,8 +21,8 @@ pub fn on_axis(
     }
     let held = curves_on_axis(scenario, analysis, axis);
     let batches: Vec<u32> = held.points.iter().map(|p| p.batch).collect();
-    let fitted = curves.measured.as_ref().map(|_| overlay(scenario, measured.0, measured.1, &batches));
-    Curves { measured: fitted, ..held }
+    let fitted = curves.your_points.as_ref().map(|_| overlay(scenario, measured.0, measured.1, &batches));
+    Curves { your_points: fitted, ..held }
 }
 
 /// The axis ends a chart keeps during a drag, in its own units; `None` lets the chart compute that

@@ -15,7 +15,7 @@ use super::{
     mark_knee, pool_shade_legend, ChartStyle, DrawResult, LegendItem, XyChart, MARKER_CSS_PX,
 };
 use crate::core::curves::Curves;
-use crate::core::fit::MeasuredOverlay;
+use crate::core::fit::YourPointsOverlay;
 use crate::core::goodput::BatchPoint;
 use crate::core::units::s_to_ms;
 use crate::view::format::target_ms;
@@ -34,7 +34,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     let plot = legend_and_plot(root, &legend(curves, with_total, style), style)?;
     let terms = curves.points.iter().flat_map(|pt| [pt.step.memory_s, pt.step.compute_s, pt.step.step_s]);
     let ideal = curves.ideal_points.iter().map(|pt| pt.step.step_s);
-    let measured = curves.measured.iter().flat_map(measured_values);
+    let measured = curves.your_points.iter().flat_map(measured_values);
     let published = curves.references.iter().filter(|r| r.batch <= curves.axis_max_batch).map(|r| r.tpot_s);
     let band_top =
         curves.range.iter().flat_map(|r| curves.points.iter().map(|pt| r.time_s(pt.step.step_s).1));
@@ -70,7 +70,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     draw_target(&mut chart, curves.tpot_target_s, style)?;
     mark_knee(&mut chart, curves, y_max, style)?;
-    if let Some(m) = &curves.measured {
+    if let Some(m) = &curves.your_points {
         draw_measured(&mut chart, m, style)?;
     }
     references::draw_triangles(&mut chart, &references::step_coords(&curves.references), style)?;
@@ -80,14 +80,14 @@ pub(super) fn draw<DB: DrawingBackend>(
 }
 
 /// Every measured TPOT and fitted step time, in s, for the y axis to reach.
-fn measured_values(m: &MeasuredOverlay) -> impl Iterator<Item = f64> + '_ {
+fn measured_values(m: &YourPointsOverlay) -> impl Iterator<Item = f64> + '_ {
     m.points.iter().map(|p| p.tpot_s).chain(m.fitted.iter().map(|(_, step_s)| *step_s))
 }
 
 /// The fitted line dashed, then each measured point as a ring, in the text colour (data, not model).
 fn draw_measured<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
-    m: &MeasuredOverlay,
+    m: &YourPointsOverlay,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let color = style.palette.text;
@@ -139,7 +139,7 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
     if !curves.references.is_empty() {
         items.push(LegendItem::triangle(references::LEGEND_LABEL, p.text));
     }
-    if let Some(m) = &curves.measured {
+    if let Some(m) = &curves.your_points {
         items.push(LegendItem::marker("Measured TPOT", p.text));
         if !m.fitted.is_empty() {
             items.push(LegendItem::dashed("Fit to measured", p.text));

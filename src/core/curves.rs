@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::calibration::range::{likely_range, LikelyRange};
 use super::calibration::references::{references, Reference};
-use super::fit::{overlay, Fit, MeasuredOverlay, MeasuredPoint};
+use super::fit::{overlay, Fit, YourPoint, YourPointsOverlay};
 use super::goodput::{evaluate, BatchPoint};
 use super::roofline::{Analysis, MAX_BATCH};
 use super::scenario::Scenario;
@@ -45,7 +45,7 @@ pub struct Curves {
     /// GPUs per replica (tensor parallelism), for per-GPU rates.
     pub tp: u32,
     /// Measured step times and their fitted line (the step chart draws them), if any were given.
-    pub measured: Option<MeasuredOverlay>,
+    pub your_points: Option<YourPointsOverlay>,
     /// Published measurements of this model on this GPU, weight precision and TP, each with the
     /// scenario's cost model's prediction (both batch charts draw them).
     pub references: Vec<Reference>,
@@ -113,7 +113,7 @@ pub fn curves(scenario: &Scenario, analysis: &Analysis) -> Curves {
 pub fn curves_with_measured(
     scenario: &Scenario,
     analysis: &Analysis,
-    points: &[MeasuredPoint],
+    points: &[YourPoint],
     fit: Option<&Fit>,
 ) -> Curves {
     let widest = points.iter().map(|p| p.batch).max().unwrap_or(0);
@@ -121,7 +121,7 @@ pub fn curves_with_measured(
     let mut c = curves_on_axis(scenario, analysis, axis_max_batch(analysis).max(reach).min(MAX_AXIS_BATCH));
     if !points.is_empty() {
         let batches: Vec<u32> = c.points.iter().map(|p| p.batch).collect();
-        c.measured = Some(overlay(scenario, points, fit, &batches));
+        c.your_points = Some(overlay(scenario, points, fit, &batches));
     }
     c
 }
@@ -153,7 +153,7 @@ pub fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: 
         tpot_target_s: scenario.tpot_target_s,
         ttft_target_s: scenario.ttft_target_s,
         tp: scenario.tp,
-        measured: None,
+        your_points: None,
         references: references(scenario),
         range: likely_range(scenario),
     }

@@ -21,7 +21,7 @@ use super::scenario::Scenario;
 /// One measured run: the batch (concurrent sequences), its mean time per output token and, when
 /// the file states them, its mean prompt and answer lengths.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MeasuredPoint {
+pub struct YourPoint {
     /// Running sequences, a whole number >= 1.
     pub batch: u32,
     /// Measured time per output token, in s (finite, > 0).
@@ -30,10 +30,10 @@ pub struct MeasuredPoint {
     pub lengths: Option<RunLengths>,
 }
 
-impl MeasuredPoint {
+impl YourPoint {
     /// A point without lengths.
-    pub fn new(batch: u32, tpot_s: f64) -> MeasuredPoint {
-        MeasuredPoint { batch, tpot_s, lengths: None }
+    pub fn new(batch: u32, tpot_s: f64) -> YourPoint {
+        YourPoint { batch, tpot_s, lengths: None }
     }
 }
 
@@ -103,7 +103,7 @@ pub fn fitted_step_s(scenario: &Scenario, fit: &Fit, batch: u32) -> f64 {
 
 /// Least squares of TPOT(B) = overhead + all-reduce(B) + bytes_read(B) / (MBU x bandwidth) over
 /// `points`. With one batch only, the overhead is fixed at 0 and slope = Σ x y / Σ x².
-pub fn fit(scenario: &Scenario, points: &[MeasuredPoint]) -> Result<Fit, FitError> {
+pub fn fit(scenario: &Scenario, points: &[YourPoint]) -> Result<Fit, FitError> {
     if points.is_empty() {
         return Err(FitError::NoPoints);
     }
@@ -162,7 +162,7 @@ fn through_origin(xy: &[(f64, f64)]) -> f64 {
 /// compute-bound group.
 fn warnings(
     scenario: &Scenario,
-    points: &[MeasuredPoint],
+    points: &[YourPoint],
     mbu: f64,
     step_overhead_s: f64,
     one_batch: bool,
@@ -191,9 +191,9 @@ fn warnings(
 /// What the step chart draws for the measured data: the points, and the fitted line sampled at
 /// `batches` when there is a fit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MeasuredOverlay {
+pub struct YourPointsOverlay {
     /// (batch, measured TPOT in s), as given.
-    pub points: Vec<MeasuredPoint>,
+    pub points: Vec<YourPoint>,
     /// (batch, fitted step time in s) at each sampled batch; empty without a fit.
     pub fitted: Vec<(u32, f64)>,
 }
@@ -201,11 +201,11 @@ pub struct MeasuredOverlay {
 /// The overlay for `points` and their fit (if any) on `batches`.
 pub fn overlay(
     scenario: &Scenario,
-    points: &[MeasuredPoint],
+    points: &[YourPoint],
     fit: Option<&Fit>,
     batches: &[u32],
-) -> MeasuredOverlay {
+) -> YourPointsOverlay {
     let fitted =
         fit.map_or_else(Vec::new, |f| batches.iter().map(|&b| (b, fitted_step_s(scenario, f, b))).collect());
-    MeasuredOverlay { points: points.to_vec(), fitted }
+    YourPointsOverlay { points: points.to_vec(), fitted }
 }

@@ -13,7 +13,7 @@ use super::calibration::predict::{at_run_lengths, closed_loop_tpot_at_s};
 use super::calibration::range::likely_range;
 use super::calibration::transfer::median;
 use super::calibration::{CostModel, Engine};
-use super::fit::MeasuredPoint;
+use super::fit::YourPoint;
 use super::scenario::Scenario;
 
 /// One run against the model.
@@ -74,7 +74,7 @@ pub struct RunComparison {
 
 /// Each point against the measured-engines model on `page` (its engine, or `fallback` when the page
 /// is on another cost model).
-pub fn compare_runs(page: &Scenario, points: &[MeasuredPoint], fallback: Engine) -> RunComparison {
+pub fn compare_runs(page: &Scenario, points: &[YourPoint], fallback: Engine) -> RunComparison {
     let (engine, substituted) = match page.calibration {
         CostModel::Measured(engine) => (engine, false),
         _ => (fallback, true),

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::protocol::codec::{from_bytes, to_bytes};
 
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::CustomCalibration;
 use crate::core::search::Config;
@@ -34,7 +34,7 @@ use crate::state::Inputs;
 pub struct PanelState {
     pub inputs: Inputs,
     pub view: View,
-    pub measured: Vec<MeasuredPoint>,
+    pub your_points: Vec<YourPoint>,
 }
 
 /// The bodies the lazy module draws (a closed set: an unknown one cannot be named): a planning
@@ -100,7 +100,7 @@ pub enum ToPage {
     /// The simulator's controls, with one of them changed.
     Sim(SimInputs),
     /// The measured points (read from a paste, file or drop; empty when cleared).
-    Measured(Vec<MeasuredPoint>),
+    Measured(Vec<YourPoint>),
     /// "Use this fit": realistic mode with this calibration.
     Realistic(CustomCalibration),
     /// The capacity plan's target load (requests/s) and price ($ per GPU-hour).
@@ -130,7 +130,7 @@ pub struct SvgRequest {
 }
 
 /// The page's state after a panel's change `message`: the one place a [`ToPage`] takes effect.
-pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<MeasuredPoint>) {
+pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>) {
     match message {
         ToPage::Sim(sim) => inputs.sim = sim,
         ToPage::Measured(points) => *measured = points,

@@ -1,7 +1,7 @@
 //! The edge for measured step times: a `vllm bench serve` result (one JSON object, an array of them,
 //! or JSON lines, one run per concurrency), a GuideLLM report, an AIPerf or GenAI-Perf profile export
 //! or a CSV of (batch, TPOT ms), pasted or dropped, into
-//! validated [`MeasuredPoint`]s or a message naming the problem and where; several files at once
+//! validated [`YourPoint`]s or a message naming the problem and where; several files at once
 //! ([`add_files`]); and the compact `measured=1:7.9,16:8.2@1792/512` URL key (a run's mean lengths
 //! after `@`, when its file stated them; links from before them read as they did).
 //!
@@ -19,7 +19,7 @@ mod upload;
 
 use super::fields::{compact, quoted, trim_decimal};
 use super::{Notice, RawQuery};
-use crate::core::fit::{MeasuredPoint, RunLengths};
+use crate::core::fit::{RunLengths, YourPoint};
 use crate::core::units::{ms_to_s, s_to_ms};
 pub use csv_text::PROFILE_CSV_MESSAGE;
 pub use files::{add_files, article, FileOutcome, Loaded};
@@ -55,7 +55,7 @@ fn tpot_in_range(tpot_ms: f64) -> bool {
 }
 
 /// The points as the URL carries them (TPOT to 1 µs), so a link reproduces the page's fit exactly.
-pub fn at_url_precision(points: &[MeasuredPoint]) -> Vec<MeasuredPoint> {
+pub fn at_url_precision(points: &[YourPoint]) -> Vec<YourPoint> {
     let text = encode(points);
     text.split(',').filter_map(|pair| url_point(pair).map(|(p, _)| p)).collect()
 }
@@ -83,7 +83,7 @@ fn whole_batch(x: f64) -> Option<u32> {
 
 /// The URL form: `batch:TPOT ms` pairs joined by commas (`1:7.9,16:8.2`), TPOT to 3 decimals, each
 /// followed by `@ISL/OSL` (mean tokens, 3 decimals) when the run's lengths are known.
-pub fn encode(points: &[MeasuredPoint]) -> String {
+pub fn encode(points: &[YourPoint]) -> String {
     let pairs: Vec<String> = points
         .iter()
         .map(|p| {
@@ -98,7 +98,7 @@ pub fn encode(points: &[MeasuredPoint]) -> String {
 
 /// Reads `measured=` from the query: each valid `batch:TPOT` pair is kept, each bad one is dropped
 /// with a notice naming it; more than [`MAX_POINTS`] are cut with a notice.
-pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Vec<MeasuredPoint> {
+pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> Vec<YourPoint> {
     let Some(text) = raw.get(KEY) else { return Vec::new() };
     let mut points = Vec::new();
     for (i, pair) in text.split(',').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
@@ -142,7 +142,7 @@ fn lengths_notice(i: usize, pair: &str) -> String {
 
 /// `batch:TPOT ms[@ISL/OSL]` as a point, if the batch and TPOT are valid, and whether the lengths
 /// (if any) were read: unreadable lengths leave the point without them.
-fn url_point(pair: &str) -> Option<(MeasuredPoint, bool)> {
+fn url_point(pair: &str) -> Option<(YourPoint, bool)> {
     let (head, lengths) = match pair.split_once('@') {
         Some((head, lengths)) => (head, Some(lengths)),
         None => (pair, None),
@@ -154,13 +154,13 @@ fn url_point(pair: &str) -> Option<(MeasuredPoint, bool)> {
         let (isl, osl) = l.split_once('/')?;
         run_lengths(number(isl)?, number(osl)?)
     });
-    let point = MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths: read.flatten() };
+    let point = YourPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths: read.flatten() };
     Some((point, read.is_none_or(|r| r.is_some())))
 }
 
 /// `query` with `&measured=...` appended when there are points. The encoding uses only digits,
 /// `.`, `:` and `,`, all legal in a query, so it is written as is (compact and readable).
-pub fn with_measured(query: String, points: &[MeasuredPoint]) -> String {
+pub fn with_measured(query: String, points: &[YourPoint]) -> String {
     if points.is_empty() {
         return query;
     }

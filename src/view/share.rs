@@ -2,7 +2,7 @@
 //! link that reopens the same state (as a full page or as an embed of one panel) and the iframe
 //! snippet, and such a link read back. Pure, so native tests check it.
 
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::state::measured::{self, with_measured};
 use crate::state::view::{Mode, Panel, View};
 use crate::state::{from_page_query, page_query, parse_raw, Inputs, Notice};
@@ -68,7 +68,7 @@ pub fn scenario_summary(inputs: &Inputs) -> String {
 
 /// The whole page state as a query: the inputs, the view and the measured points (the page's own
 /// URL, and every link or embed made from it).
-pub fn link_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint]) -> String {
+pub fn link_query(inputs: &Inputs, view: &View, measured: &[YourPoint]) -> String {
     with_measured(page_query(inputs, view), measured)
 }
 
@@ -77,7 +77,7 @@ pub fn link_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint]) -> S
 pub struct LinkState {
     pub inputs: Inputs,
     pub view: View,
-    pub measured: Vec<MeasuredPoint>,
+    pub measured: Vec<YourPoint>,
     /// What was out of range or unreadable, and what was used instead.
     pub notices: Vec<Notice>,
 }
@@ -90,12 +90,12 @@ pub fn read_link(query: &str) -> LinkState {
 }
 
 /// The query of the full page with the same state (an embed's "Open in Goodput Lab").
-pub fn full_page_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint]) -> String {
+pub fn full_page_query(inputs: &Inputs, view: &View, measured: &[YourPoint]) -> String {
     link_query(inputs, &View { mode: Mode::Page, ..*view }, measured)
 }
 
 /// The query of an embed of `panel` with the same state.
-pub fn embed_query(inputs: &Inputs, view: &View, measured: &[MeasuredPoint], panel: Panel) -> String {
+pub fn embed_query(inputs: &Inputs, view: &View, measured: &[YourPoint], panel: Panel) -> String {
     link_query(inputs, &View { mode: Mode::Embed, panel, ..*view }, measured)
 }
 

@@ -2,7 +2,7 @@
 //! that generated the points, says so when it cannot separate them, and flags implausible results.
 
 use crate::common::{assert_close, worked_example};
-use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, MeasuredPoint};
+use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, YourPoint};
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{step_time, CustomCalibration, Precision};
 use goodput_lab::core::scenario::Scenario;
@@ -15,8 +15,8 @@ fn worked_example_tpot_s(batch: u32, mbu: f64, step_overhead_s: f64) -> f64 {
     step_overhead_s + (weights + f64::from(batch) * kv_per_seq) / (mbu * 3.35e12)
 }
 
-fn worked_example_points(batches: &[u32], mbu: f64, step_overhead_s: f64) -> Vec<MeasuredPoint> {
-    batches.iter().map(|&b| MeasuredPoint::new(b, worked_example_tpot_s(b, mbu, step_overhead_s))).collect()
+fn worked_example_points(batches: &[u32], mbu: f64, step_overhead_s: f64) -> Vec<YourPoint> {
+    batches.iter().map(|&b| YourPoint::new(b, worked_example_tpot_s(b, mbu, step_overhead_s))).collect()
 }
 
 const SWEEP: [u32; 6] = [1, 4, 16, 32, 64, 128];
@@ -42,10 +42,10 @@ fn exact_points_give_back_the_mbu_and_overhead_that_made_them() {
 fn noise_of_one_percent_moves_the_fit_by_a_few_percent_at_most() {
     let noise = [0.01, -0.01, 0.007, -0.004, 0.01, -0.008, 0.003, -0.01];
     let batches = [1, 2, 8, 16, 24, 48, 96, 128];
-    let points: Vec<MeasuredPoint> = batches
+    let points: Vec<YourPoint> = batches
         .iter()
         .zip(noise)
-        .map(|(&b, e)| MeasuredPoint::new(b, worked_example_tpot_s(b, 0.75, 1.5e-3) * (1.0 + e)))
+        .map(|(&b, e)| YourPoint::new(b, worked_example_tpot_s(b, 0.75, 1.5e-3) * (1.0 + e)))
         .collect();
     let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 0.75, 0.03, "MBU under noise");
@@ -71,8 +71,8 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
             calibration: calibration.into(),
             ..worked_example()
         };
-        let points: Vec<MeasuredPoint> =
-            [1, 3, 8, 20, 40].iter().map(|&b| MeasuredPoint::new(b, step_time(&s, b).step_s)).collect();
+        let points: Vec<YourPoint> =
+            [1, 3, 8, 20, 40].iter().map(|&b| YourPoint::new(b, step_time(&s, b).step_s)).collect();
         let f = fit(&s, &points).unwrap();
         assert_close(f.mbu, calibration.mbu, 1e-6, &format!("{model} TP {tp} MBU"));
         assert_close(
@@ -105,8 +105,8 @@ fn one_batch_fixes_the_overhead_at_zero_and_says_so() {
     assert_eq!(one.r_squared, None);
     assert_eq!(one.warnings, vec![FitWarning::OverheadFixedAtZero]);
     let same_batch = [
-        MeasuredPoint::new(32, worked_example_tpot_s(32, 0.8, 0.0) * 1.02),
-        MeasuredPoint::new(32, worked_example_tpot_s(32, 0.8, 0.0) * 0.98),
+        YourPoint::new(32, worked_example_tpot_s(32, 0.8, 0.0) * 1.02),
+        YourPoint::new(32, worked_example_tpot_s(32, 0.8, 0.0) * 0.98),
     ];
     let f = fit(&worked_example(), &same_batch).unwrap();
     assert_close(f.mbu, 0.8, 1e-9, "two runs at one batch average out");
@@ -116,9 +116,9 @@ fn one_batch_fixes_the_overhead_at_zero_and_says_so() {
 
 #[test]
 fn steps_that_do_not_grow_with_the_batch_have_no_fit() {
-    let flat = [MeasuredPoint::new(1, 0.012), MeasuredPoint::new(64, 0.012)];
+    let flat = [YourPoint::new(1, 0.012), YourPoint::new(64, 0.012)];
     assert_eq!(fit(&worked_example(), &flat), Err(FitError::NoSlope));
-    let falling = [MeasuredPoint::new(1, 0.02), MeasuredPoint::new(64, 0.01)];
+    let falling = [YourPoint::new(1, 0.02), YourPoint::new(64, 0.01)];
     assert_eq!(fit(&worked_example(), &falling), Err(FitError::NoSlope));
     assert_eq!(fit(&worked_example(), &[]), Err(FitError::NoPoints));
 }
@@ -126,8 +126,8 @@ fn steps_that_do_not_grow_with_the_batch_have_no_fit() {
 #[test]
 fn a_negative_overhead_and_an_mbu_above_one_are_reported_not_hidden() {
     // Faster than peak bandwidth (1.25 x) and growing steeper than the worked example's bytes.
-    let points: Vec<MeasuredPoint> =
-        SWEEP.iter().map(|&b| MeasuredPoint::new(b, worked_example_tpot_s(b, 1.25, -1e-3))).collect();
+    let points: Vec<YourPoint> =
+        SWEEP.iter().map(|&b| YourPoint::new(b, worked_example_tpot_s(b, 1.25, -1e-3))).collect();
     let f = fit(&worked_example(), &points).unwrap();
     assert_close(f.mbu, 1.25, 1e-6, "MBU above one is shown as fitted");
     assert_close(f.step_overhead_s, -1e-3, 1e-6, "negative overhead is shown as fitted");
@@ -139,7 +139,7 @@ fn a_negative_overhead_and_an_mbu_above_one_are_reported_not_hidden() {
 fn batches_where_compute_binds_are_flagged() {
     // At 128 tokens of context a batch of 4,096 needs 66 ms of FLOPs but reads only ~85 GB (25 ms).
     let short = Scenario { context_tokens: 128, ..worked_example() };
-    let points = [MeasuredPoint::new(8, 0.007), MeasuredPoint::new(4096, 0.07)];
+    let points = [YourPoint::new(8, 0.007), YourPoint::new(4096, 0.07)];
     let f = fit(&short, &points).unwrap();
     assert!(f.warnings.contains(&FitWarning::ComputeBound { batch: 4096 }), "{:?}", f.warnings);
     let memory_bound = fit(&worked_example(), &worked_example_points(&SWEEP, 0.8, 1e-3)).unwrap();

@@ -27,7 +27,7 @@ use goodput_lab::chart::{ChartStyle, Palette};
 use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves_with_measured;
 use goodput_lab::core::derivation::derive;
-use goodput_lab::core::fit::{fit, MeasuredPoint};
+use goodput_lab::core::fit::{fit, YourPoint};
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::nearest::batch_at_speed;
@@ -290,7 +290,7 @@ fn any_value_under_every_key_gives_a_valid_state_that_round_trips() {
 }
 
 /// Measured points are valid, and their URL form reads back to the same points without a notice.
-fn measured_round_trip(points: &[MeasuredPoint]) -> Result<(), TestCaseError> {
+fn measured_round_trip(points: &[YourPoint]) -> Result<(), TestCaseError> {
     prop_assert!(points.len() <= measured::MAX_POINTS);
     for p in points {
         prop_assert!((1..=measured::MAX_BATCH).contains(&p.batch), "{p:?}");
@@ -332,7 +332,7 @@ fn measured_points_from_any_text_are_valid_and_round_trip() {
 
 /// The core on `inputs`: analysis, table rows (and the marked batch), the fit and curves, the
 /// derivation, the capacity plan and every text the page prints from them are finite and readable.
-fn core_is_finite(inputs: &Inputs, view: &View, points: &[MeasuredPoint]) -> Result<(), TestCaseError> {
+fn core_is_finite(inputs: &Inputs, view: &View, points: &[YourPoint]) -> Result<(), TestCaseError> {
     let s = inputs.scenario;
     let a = analyze(&s);
     all_finite("analysis", &a)?;

@@ -9,7 +9,7 @@ use crate::common::{batch_chart_svg, light_style};
 use goodput_lab::chart::batch::BatchDraw;
 use goodput_lab::chart::Palette;
 use goodput_lab::core::curves::{curves, curves_with_measured};
-use goodput_lab::core::fit::{fit, MeasuredPoint};
+use goodput_lab::core::fit::{fit, YourPoint};
 use goodput_lab::core::roofline::analyze;
 use goodput_lab::state::measured::{encode, parse_upload, read, with_measured};
 use goodput_lab::state::parse_raw;
@@ -21,7 +21,7 @@ fn fixture(name: &str) -> String {
     fs::read_to_string(format!("{}/tests/e2e/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
 }
 
-fn batches(points: &[MeasuredPoint]) -> Vec<u32> {
+fn batches(points: &[YourPoint]) -> Vec<u32> {
     points.iter().map(|p| p.batch).collect()
 }
 
@@ -103,7 +103,7 @@ fn csv_errors_name_the_line_and_the_value() {
 #[test]
 fn headers_comments_tabs_and_swapped_columns_are_understood() {
     let with_header = parse_upload("# from my sweep\nbatch,tpot_ms\n1,8.5\n\n16, 10.25\n").unwrap();
-    assert_eq!(with_header.points, [MeasuredPoint::new(1, 8.5e-3), MeasuredPoint::new(16, 10.25e-3)]);
+    assert_eq!(with_header.points, [YourPoint::new(1, 8.5e-3), YourPoint::new(16, 10.25e-3)]);
     assert_eq!(parse_upload("1\t8.5\n16\t10.25").unwrap().points, with_header.points);
     assert_eq!(parse_upload("1;8.5\n16;10.25").unwrap().points, with_header.points);
     assert_eq!(parse_upload("TPOT (ms),Batch\n8.5,1\n10.25,16").unwrap().points, with_header.points);
@@ -194,9 +194,9 @@ fn the_batch_axis_widens_to_the_largest_measured_batch() {
     let s = worked_example();
     let a = analyze(&s);
     let usual = curves(&s, &a).axis_max_batch;
-    let wide = [MeasuredPoint::new(512, 0.05)];
+    let wide = [YourPoint::new(512, 0.05)];
     let c = curves_with_measured(&s, &a, &wide, None);
     assert!(usual < 512 && c.axis_max_batch >= 512, "{usual} -> {}", c.axis_max_batch);
-    assert_eq!(c.measured.as_ref().unwrap().fitted, vec![], "no fit, no line");
+    assert_eq!(c.your_points.as_ref().unwrap().fitted, vec![], "no fit, no line");
     assert_eq!(curves_with_measured(&s, &a, &[], None), curves(&s, &a), "no points, the usual curves");
 }

@@ -7,7 +7,7 @@
 use std::fs;
 
 use crate::common::llama_8b::{BANDWIDTH, KV_BYTES_PER_TOKEN, PARAMS};
-use goodput_lab::core::fit::{MeasuredPoint, RunLengths};
+use goodput_lab::core::fit::{RunLengths, YourPoint};
 use goodput_lab::core::units::ms_to_s;
 use goodput_lab::state::measured::{
     add_files, encode, parse_upload, read, FileOutcome, MAX_POINTS, PROFILE_CSV_MESSAGE,
@@ -39,7 +39,7 @@ const SWEEP: [(u32, f64); 6] =
     [(1, 0.008), (4, -0.006), (16, 0.004), (32, -0.009), (64, 0.005), (128, -0.003)];
 const SWEEP_LENGTHS: RunLengths = RunLengths { isl_tokens_mean: 1792.0, osl_tokens_mean: 512.0 };
 
-fn assert_tpot_ms(point: &MeasuredPoint, want_ms: f64) {
+fn assert_tpot_ms(point: &YourPoint, want_ms: f64) {
     let got_ms = point.tpot_s * 1e3;
     assert!(
         (got_ms - want_ms).abs() <= 0.0005 + 1e-9,
@@ -154,7 +154,7 @@ fn each_format_carries_its_runs_mean_lengths() {
 
 #[test]
 fn several_files_add_their_points_in_order_and_a_bad_one_keeps_the_others() {
-    let existing = [MeasuredPoint::new(2, 0.009)];
+    let existing = [YourPoint::new(2, 0.009)];
     let files = vec![
         ("vllm-bench-c64.json".to_string(), Ok(fixture("vllm-bench-c64.json"))),
         ("bad-tpot.csv".to_string(), Ok(fixture("bad-tpot.csv"))),
@@ -187,8 +187,7 @@ fn an_aiperf_export_is_summarised_with_an() {
 
 #[test]
 fn the_cap_keeps_the_first_points_and_says_how_many_were_left_out() {
-    let existing: Vec<MeasuredPoint> =
-        (1..=MAX_POINTS as u32 - 2).map(|b| MeasuredPoint::new(b, 0.01)).collect();
+    let existing: Vec<YourPoint> = (1..=MAX_POINTS as u32 - 2).map(|b| YourPoint::new(b, 0.01)).collect();
     let loaded = add_files(&existing, vec![("measured.csv".to_string(), Ok(fixture("measured.csv")))]);
     assert_eq!(loaded.points.len(), MAX_POINTS);
     assert_eq!(loaded.points[MAX_POINTS - 2..].iter().map(|p| p.batch).collect::<Vec<_>>(), [1, 4]);
@@ -210,12 +209,12 @@ fn run_lengths_round_trip_through_the_url_and_old_links_still_read() {
     assert_eq!(read(&parse_raw(&format!("measured={text}")), &mut notices), points);
     assert!(notices.is_empty(), "{notices:?}");
     let old = read(&parse_raw("measured=1:7.9,16:8.2"), &mut notices);
-    assert_eq!(old, [MeasuredPoint::new(1, ms_to_s(7.9)), MeasuredPoint::new(16, ms_to_s(8.2))]);
+    assert_eq!(old, [YourPoint::new(1, ms_to_s(7.9)), YourPoint::new(16, ms_to_s(8.2))]);
     assert!(notices.is_empty());
     let bad = read(&parse_raw("measured=16:8.2@x/5,4:8@0/5"), &mut notices);
     assert_eq!(
         bad,
-        [MeasuredPoint::new(16, ms_to_s(8.2)), MeasuredPoint::new(4, ms_to_s(8.0))],
+        [YourPoint::new(16, ms_to_s(8.2)), YourPoint::new(4, ms_to_s(8.0))],
         "the points stay, without lengths"
     );
     assert_eq!(notices.len(), 2, "{notices:?}");

@@ -7,7 +7,7 @@ use std::fs;
 
 use crate::common::llama_8b::{BANDWIDTH, KV_BYTES_PER_TOKEN, PARAMS};
 use crate::common::worked_example;
-use goodput_lab::core::fit::{fit, MeasuredPoint};
+use goodput_lab::core::fit::{fit, YourPoint};
 use goodput_lab::state::measured::{parse_upload, Upload};
 use serde_json::{json, Value};
 
@@ -51,7 +51,7 @@ fn swept_tpot_ms(batch: u32) -> f64 {
 }
 
 /// `point` is `batch` at `tpot_ms`, to the 1 µs the URL keeps (uploads are rounded to it).
-fn assert_point(point: &MeasuredPoint, batch: u32, tpot_ms: f64) {
+fn assert_point(point: &YourPoint, batch: u32, tpot_ms: f64) {
     assert_eq!(point.batch, batch, "{point:?}");
     let got_ms = point.tpot_s * 1e3;
     assert!(

@@ -8,7 +8,7 @@ use std::fs;
 use crate::common::worked_example;
 use goodput_lab::core::calibration::predict::closed_loop_tpot_at_s;
 use goodput_lab::core::calibration::{CostModel, Engine};
-use goodput_lab::core::fit::{MeasuredPoint, RunLengths};
+use goodput_lab::core::fit::{RunLengths, YourPoint};
 use goodput_lab::core::measured_runs::{compare_runs, summarize, RunComparison, RunRow};
 use goodput_lab::core::roofline::step_time_at;
 use goodput_lab::core::scenario::Scenario;
@@ -19,10 +19,10 @@ fn fixture(name: &str) -> String {
     fs::read_to_string(format!("{}/tests/e2e/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
 }
 
-fn with_lengths(batch: u32, tpot_s: f64, isl: f64, osl: f64) -> MeasuredPoint {
-    MeasuredPoint {
+fn with_lengths(batch: u32, tpot_s: f64, isl: f64, osl: f64) -> YourPoint {
+    YourPoint {
         lengths: Some(RunLengths { isl_tokens_mean: isl, osl_tokens_mean: osl }),
-        ..MeasuredPoint::new(batch, tpot_s)
+        ..YourPoint::new(batch, tpot_s)
     }
 }
 
@@ -74,7 +74,7 @@ fn a_batch_one_run_is_the_models_decode_step_at_the_runs_context() {
 #[test]
 fn a_run_without_lengths_uses_the_pages_and_is_marked() {
     let page = Scenario { context_tokens: 1000 + 300 / 2, output_tokens: 300, ..worked_example() };
-    let c = compare_runs(&page, &[MeasuredPoint::new(32, 0.012)], Engine::Vllm);
+    let c = compare_runs(&page, &[YourPoint::new(32, 0.012)], Engine::Vllm);
     let r = c.rows[0];
     assert!(r.page_lengths);
     assert_eq!((r.isl_tokens_mean, r.osl_tokens_mean), (1000.0, 300.0));

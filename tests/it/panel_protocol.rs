@@ -1,7 +1,7 @@
 //! The page <-> lazily loaded panels channel: every state the page can hold crosses it unchanged,
 //! garbage is refused, and a panel's change takes effect in exactly the part of the state it names.
 
-use goodput_lab::core::fit::MeasuredPoint;
+use goodput_lab::core::fit::YourPoint;
 use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::{
     CustomGpu, CustomModel, GpuSpec, ModelSpec, ModelWire, CUSTOM_ID, GPUS, MODELS,
@@ -15,8 +15,8 @@ use goodput_lab::state::{from_page_query, from_query, to_query, Inputs};
 
 fn state_of(query: &str) -> PanelState {
     let (inputs, view, _) = from_page_query(query);
-    let measured = vec![MeasuredPoint::new(1, 0.0079), MeasuredPoint::new(64, 0.0115)];
-    PanelState { inputs, view, measured }
+    let your_points = vec![YourPoint::new(1, 0.0079), YourPoint::new(64, 0.0115)];
+    PanelState { inputs, view, your_points }
 }
 
 #[test]
@@ -64,16 +64,16 @@ fn garbage_and_unknown_presets_are_refused() {
 
 #[test]
 fn a_simulator_change_sets_only_the_simulator() {
-    let PanelState { mut inputs, mut measured, .. } = state_of("ctx=4096&sim=1");
-    let before = (inputs, measured.clone());
+    let PanelState { mut inputs, mut your_points, .. } = state_of("ctx=4096&sim=1");
+    let before = (inputs, your_points.clone());
     let mut sim = inputs.sim;
     sim.requests = 777;
     sim.seed = 5;
     let message: ToPage = from_bytes(&to_bytes(&ToPage::Sim(sim))).expect("decodes");
-    apply(message, &mut inputs, &mut measured);
+    apply(message, &mut inputs, &mut your_points);
     assert_eq!(inputs.sim, sim);
     assert_eq!(Inputs { sim: before.0.sim, ..inputs }, before.0, "nothing else moved");
-    assert_eq!(measured, before.1);
+    assert_eq!(your_points, before.1);
     let query = to_query(&inputs);
     assert!(query.contains("requests=777") && query.contains("seed=5"), "{query}");
 }
@@ -93,13 +93,13 @@ fn using_a_fit_chooses_your_measurements_with_its_calibration() {
 
 #[test]
 fn measured_points_are_replaced_and_cleared() {
-    let PanelState { mut inputs, mut measured, .. } = state_of("");
+    let PanelState { mut inputs, mut your_points, .. } = state_of("");
     let before = inputs;
-    let points = vec![MeasuredPoint::new(8, 0.0081)];
-    apply(ToPage::Measured(points.clone()), &mut inputs, &mut measured);
-    assert_eq!(measured, points);
-    apply(ToPage::Measured(Vec::new()), &mut inputs, &mut measured);
-    assert!(measured.is_empty());
+    let points = vec![YourPoint::new(8, 0.0081)];
+    apply(ToPage::Measured(points.clone()), &mut inputs, &mut your_points);
+    assert_eq!(your_points, points);
+    apply(ToPage::Measured(Vec::new()), &mut inputs, &mut your_points);
+    assert!(your_points.is_empty());
     assert_eq!(inputs, before);
 }
 
@@ -112,12 +112,12 @@ fn sent(message: ToPage) -> ToPage {
 
 #[test]
 fn a_capacity_change_sets_only_the_load_and_the_price() {
-    let PanelState { mut inputs, mut measured, .. } = state_of("ctx=4096&sim=1&tpot=20");
-    let before = (inputs, measured.clone());
+    let PanelState { mut inputs, mut your_points, .. } = state_of("ctx=4096&sim=1&tpot=20");
+    let before = (inputs, your_points.clone());
     apply(
         sent(ToPage::Capacity { rate_req_per_s: 42.5, price_per_gpu_hour: 3.1 }),
         &mut inputs,
-        &mut measured,
+        &mut your_points,
     );
     assert_eq!((inputs.rate_req_per_s, inputs.price_per_gpu_hour), (42.5, 3.1));
     let unchanged = Inputs {
@@ -126,7 +126,7 @@ fn a_capacity_change_sets_only_the_load_and_the_price() {
         ..inputs
     };
     assert_eq!(unchanged, before.0, "nothing else moved");
-    assert_eq!(measured, before.1);
+    assert_eq!(your_points, before.1);
     // `price` is a custom GPU's; a preset's price lives in the search's `prices` (the capacity
     // plan's box edits that list, which travels as ToPage::Search).
     let query = to_query(&inputs);
@@ -139,18 +139,18 @@ fn a_capacity_change_sets_only_the_load_and_the_price() {
 
 #[test]
 fn a_custom_model_change_sets_only_the_model_and_is_reconciled() {
-    let PanelState { mut inputs, mut measured, .. } = state_of("model=custom&ctx=4096&tp=2");
-    let before = (inputs, measured.clone());
+    let PanelState { mut inputs, mut your_points, .. } = state_of("model=custom&ctx=4096&tp=2");
+    let before = (inputs, your_points.clone());
     let mut custom = CustomModel::from_spec(&inputs.scenario.model);
     custom.params = 16.06e9;
     custom.active_params = 20e9; // more than the total: the page uses the total
-    apply(sent(ToPage::CustomModel(custom)), &mut inputs, &mut measured);
+    apply(sent(ToPage::CustomModel(custom)), &mut inputs, &mut your_points);
     let now = CustomModel::from_spec(&inputs.scenario.model);
     assert_eq!(inputs.scenario.model.id, CUSTOM_ID);
     assert_eq!((now.params, now.active_params), (16.06e9, 16.06e9));
     let model_only = Scenario { model: before.0.scenario.model, ..inputs.scenario };
     assert_eq!(Inputs { scenario: model_only, ..inputs }, before.0, "nothing else moved");
-    assert_eq!(measured, before.1);
+    assert_eq!(your_points, before.1);
     assert!(to_query(&inputs).contains("m_params=16.06"), "{}", to_query(&inputs));
 }
 
@@ -165,16 +165,16 @@ fn a_custom_model_with_a_shorter_maximum_clamps_the_context() {
 
 #[test]
 fn a_custom_gpu_change_sets_only_the_gpu() {
-    let PanelState { mut inputs, mut measured, .. } = state_of("gpu=custom&model=llama-3.1-70b&tp=4");
-    let before = (inputs, measured.clone());
+    let PanelState { mut inputs, mut your_points, .. } = state_of("gpu=custom&model=llama-3.1-70b&tp=4");
+    let before = (inputs, your_points.clone());
     let mut custom = CustomGpu::from_spec(&inputs.scenario.gpu);
     custom.hbm_bandwidth_bytes_per_s = 6.7e12;
-    apply(sent(ToPage::CustomGpu(custom)), &mut inputs, &mut measured);
+    apply(sent(ToPage::CustomGpu(custom)), &mut inputs, &mut your_points);
     assert_eq!(inputs.scenario.gpu.id, CUSTOM_ID);
     assert_eq!(inputs.scenario.gpu.hbm_bandwidth_bytes_per_s, 6.7e12);
     let gpu_only = Scenario { gpu: before.0.scenario.gpu, ..inputs.scenario };
     assert_eq!(Inputs { scenario: gpu_only, ..inputs }, before.0, "nothing else moved");
-    assert_eq!(measured, before.1);
+    assert_eq!(your_points, before.1);
     assert!(to_query(&inputs).contains("g_bw=6.7"), "{}", to_query(&inputs));
 }
 
@@ -224,18 +224,18 @@ fn every_panel_has_its_own_element_and_mounts_across_the_channel() {
 
 #[test]
 fn a_placement_change_sets_only_the_placement_and_reaches_the_url() {
-    let PanelState { mut inputs, mut measured, .. } = state_of("ctx=8192&sim=1&xp=2");
-    let before = (inputs, measured.clone());
+    let PanelState { mut inputs, mut your_points, .. } = state_of("ctx=8192&sim=1&xp=2");
+    let before = (inputs, your_points.clone());
     let mut placement = inputs.placement;
     placement.mode = PlacementMode::Disaggregated;
     placement.split.decode_tp = 4;
     let mut changed = inputs;
     changed.placement = placement;
     assert_eq!(changes(&inputs, &changed), vec![ToPage::Placement(placement)], "the control names its part");
-    apply(sent(ToPage::Placement(placement)), &mut inputs, &mut measured);
+    apply(sent(ToPage::Placement(placement)), &mut inputs, &mut your_points);
     assert_eq!(inputs.placement, placement);
     assert_eq!(Inputs { placement: before.0.placement, ..inputs }, before.0, "nothing else moved");
-    assert_eq!(measured, before.1);
+    assert_eq!(your_points, before.1);
     assert!(
         to_query(&inputs).ends_with("place=disagg&xp=2&tpp=1&yd=1&tpd=4&xfer=auto"),
         "{}",

@@ -17,7 +17,7 @@
 
 use super::json::{kind, lookup, show};
 use super::{counted, run_lengths, tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::core::units::{ms_to_s, s_to_ms};
 use crate::state::fields::compact;
 use serde_json::{Map, Value};
@@ -81,7 +81,7 @@ pub fn parse(exports: &[Map<String, Value>]) -> Result<Upload, String> {
         let load = load(export, &who)?;
         let tpot_ms = step_ms(export, &who)?;
         remarks.extend(run_remarks(export, &who, &load));
-        points.push(MeasuredPoint { batch: load.batch, tpot_s: ms_to_s(tpot_ms), lengths: lengths(export) });
+        points.push(YourPoint { batch: load.batch, tpot_s: ms_to_s(tpot_ms), lengths: lengths(export) });
     }
     let Some(first) = exports.first() else { return Err("The JSON holds no result objects.".to_string()) };
     Ok(Upload { points, format: tool(first).format, remarks })

@@ -3,7 +3,7 @@
 //! concurrency), or a CSV of (batch, TPOT ms).
 
 use super::{guidellm_csv, number, tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::core::units::ms_to_s;
 use crate::state::fields::{compact, quoted};
 
@@ -92,7 +92,7 @@ fn is_header(fields: &[&str]) -> bool {
 }
 
 /// One data row: batch a whole number >= 1, TPOT a number of ms above 0.
-fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<MeasuredPoint, String> {
+fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<YourPoint, String> {
     let b = number(batch).ok_or_else(|| format!("line {line}: batch {} is not a number.", quoted(batch)))?;
     let batch = whole_batch(b).ok_or_else(|| {
         format!("line {line}: batch {} is not a whole number from 1 to {MAX_BATCH}.", quoted(batch))
@@ -104,5 +104,5 @@ fn csv_point(batch: &str, tpot: &str, line: u64) -> Result<MeasuredPoint, String
     if !tpot_in_range(t) {
         return Err(format!("line {line}: TPOT {} ms is outside {}.", compact(t), tpot_range_text()));
     }
-    Ok(MeasuredPoint::new(batch, ms_to_s(t)))
+    Ok(YourPoint::new(batch, ms_to_s(t)))
 }

@@ -3,7 +3,7 @@
 //! without dropping the others' points, and the [`MAX_POINTS`] cap kept with a message.
 
 use super::{parse_upload, MAX_POINTS};
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 
 /// What one file gave.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub enum FileOutcome {
 /// The points after a load action, each file's outcome in order, and a note when the cap cut some.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loaded {
-    pub points: Vec<MeasuredPoint>,
+    pub points: Vec<YourPoint>,
     pub files: Vec<FileOutcome>,
     pub note: Option<String>,
 }
@@ -32,7 +32,7 @@ pub fn article(word: &str) -> &'static str {
 
 /// `existing` with each file's points added in order. Each file is `(name, its text or why it could
 /// not be read)`.
-pub fn add_files(existing: &[MeasuredPoint], files: Vec<(String, Result<String, String>)>) -> Loaded {
+pub fn add_files(existing: &[YourPoint], files: Vec<(String, Result<String, String>)>) -> Loaded {
     let mut points = existing.to_vec();
     let mut outcomes = Vec::with_capacity(files.len());
     let mut left_out = 0;

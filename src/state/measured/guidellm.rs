@@ -16,7 +16,7 @@
 
 use super::json::{kind, lookup, show};
 use super::{counted, run_lengths, tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::core::units::ms_to_s;
 use crate::state::fields::compact;
 use serde_json::{Map, Value};
@@ -73,11 +73,7 @@ pub fn parse(reports: &[Map<String, Value>]) -> Result<Upload, String> {
 }
 
 /// One benchmark as a point, with its remarks, or what is wrong with it.
-fn point(
-    benchmark: &Map<String, Value>,
-    n: usize,
-    remarks: &mut Vec<String>,
-) -> Result<MeasuredPoint, String> {
+fn point(benchmark: &Map<String, Value>, n: usize, remarks: &mut Vec<String>) -> Result<YourPoint, String> {
     let batch = batch(benchmark, n, remarks)?;
     let tpot_ms = step_ms(benchmark, n)?;
     let totals = TOTALS_FIELDS.iter().find_map(|path| lookup(benchmark, path).ok());
@@ -91,7 +87,7 @@ fn point(
     }
     let mean = |path: &[&str]| lookup(benchmark, path).ok().and_then(Value::as_f64);
     let lengths = mean(&ISL_FIELD).zip(mean(&OSL_FIELD)).and_then(|(i, o)| run_lengths(i, o));
-    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths })
+    Ok(YourPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths })
 }
 
 /// The batch: a `concurrent` strategy's `streams`, 1 for `synchronous`, else the measured mean of

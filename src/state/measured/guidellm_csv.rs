@@ -10,7 +10,7 @@
 //! mean”) and name the strategy with its streams (“concurrent@16”).
 
 use super::{counted, guidellm, run_lengths, tpot_in_range, tpot_range_text, whole_batch, Upload, MAX_BATCH};
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::core::units::ms_to_s;
 use crate::state::fields::{compact, quoted};
 use serde_json::Value;
@@ -118,7 +118,7 @@ pub fn parse(rows: &[Vec<String>]) -> Result<Upload, String> {
 }
 
 /// One row as a point, with its remarks.
-fn point(row: &Row, layout: &Layout, remarks: &mut Vec<String>) -> Result<MeasuredPoint, String> {
+fn point(row: &Row, layout: &Layout, remarks: &mut Vec<String>) -> Result<YourPoint, String> {
     let n = row.n;
     let batch = batch(row, layout, remarks)?;
     let tpot_ms = row.number(layout.step).filter(|t| *t > 0.0).ok_or_else(|| {
@@ -141,7 +141,7 @@ fn point(row: &Row, layout: &Layout, remarks: &mut Vec<String>) -> Result<Measur
             remarks.push(format!("Benchmark {n} had {}.", counted(count, what)));
         }
     }
-    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths })
+    Ok(YourPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths })
 }
 
 /// The batch: a concurrent strategy's streams, 1 for synchronous, else the mean in flight, rounded,

@@ -9,7 +9,7 @@ use super::{
     aiperf, at_url_precision, counted, guidellm, run_lengths, tpot_in_range, tpot_range_text, whole_batch,
     BATCH_FIELD, MAX_BATCH, MAX_POINTS, TPOT_FIELD,
 };
-use crate::core::fit::{MeasuredPoint, RunLengths};
+use crate::core::fit::{RunLengths, YourPoint};
 use crate::core::units::ms_to_s;
 use crate::state::fields::compact;
 use serde_json::{Map, Value};
@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 /// What an upload held: the points, what kind of file it was, and remarks that do not stop it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Upload {
-    pub points: Vec<MeasuredPoint>,
+    pub points: Vec<YourPoint>,
     /// "vLLM benchmark result", "GuideLLM report", "AIPerf profile export", ... or "CSV".
     pub format: &'static str,
     /// Things worth knowing (a rate-limited run, failed requests).
@@ -97,7 +97,7 @@ pub(super) fn parse_vllm_results(results: &[Map<String, Value>]) -> Result<Uploa
 }
 
 /// One result object as a point, or what is missing from it (a run whose requests all failed says so).
-pub(super) fn vllm_point(result: &Map<String, Value>, n: usize) -> Result<MeasuredPoint, String> {
+pub(super) fn vllm_point(result: &Map<String, Value>, n: usize) -> Result<YourPoint, String> {
     let count = |field: &str| result.get(field).and_then(Value::as_f64);
     if let (Some(completed), Some(failed)) = (count("completed"), count("failed")) {
         if completed == 0.0 && failed > 0.0 {
@@ -140,7 +140,7 @@ pub(super) fn vllm_point(result: &Map<String, Value>, n: usize) -> Result<Measur
         let range = tpot_range_text();
         return Err(format!("JSON result {n}: {TPOT_FIELD} {} is outside {range}.", compact(tpot_ms)));
     }
-    Ok(MeasuredPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths: vllm_lengths(result) })
+    Ok(YourPoint { batch, tpot_s: ms_to_s(tpot_ms), lengths: vllm_lengths(result) })
 }
 
 /// The run's mean prompt and output lengths: `total_input_tokens` and `total_output_tokens` over

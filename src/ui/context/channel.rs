@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::protocol::panel::{apply, to_bytes, ToPage};
 #[cfg(feature = "lazy_panels")]
 use crate::protocol::panel::{from_bytes, ToPanel};
@@ -67,7 +67,7 @@ fn listen<T: for<'de> serde::Deserialize<'de> + 'static>(
 }
 
 /// The page's measured points, read and written.
-pub type Measured = (ReadSignal<Vec<MeasuredPoint>>, WriteSignal<Vec<MeasuredPoint>>);
+pub type Measured = (ReadSignal<Vec<YourPoint>>, WriteSignal<Vec<YourPoint>>);
 
 /// Where a panel's controls send a change: into the page's own signals when the page draws the
 /// panel itself (the one-file build), or over the channel when the lazy module draws it. Provided

@@ -8,7 +8,7 @@ use crate::chart::hold::on_axis;
 use crate::core::calibration::summary::{summary, Load, Summary};
 use crate::core::calibration::CostModel;
 use crate::core::curves::{curves_with_measured, Curves};
-use crate::core::fit::{fit, MeasuredPoint};
+use crate::core::fit::{fit, YourPoint};
 use crate::core::roofline::{analyze, Analysis};
 use crate::core::scenario::Scenario;
 use crate::core::table::{batch_table, BatchRow};
@@ -23,7 +23,7 @@ use crate::ui::context::panel::PanelContext;
 use crate::ui::context::theme;
 use crate::view::share::{link_query, LinkState};
 
-/// The page's own signals: the validated inputs, the view and the measured points (all in the URL),
+/// The page's own signals: the validated inputs, the view and your points (all in the URL),
 /// and whether the key legend shows.
 #[derive(Clone, Copy)]
 pub struct PageState {
@@ -31,8 +31,8 @@ pub struct PageState {
     pub set_inputs: WriteSignal<Inputs>,
     pub view: ReadSignal<View>,
     pub set_view: WriteSignal<View>,
-    pub points: ReadSignal<Vec<MeasuredPoint>>,
-    pub set_points: WriteSignal<Vec<MeasuredPoint>>,
+    pub your_points: ReadSignal<Vec<YourPoint>>,
+    pub set_your_points: WriteSignal<Vec<YourPoint>>,
     pub legend: ReadSignal<bool>,
     pub set_legend: WriteSignal<bool>,
 }
@@ -42,9 +42,9 @@ impl PageState {
     pub fn new(link: &LinkState) -> PageState {
         let (inputs, set_inputs) = signal(link.inputs);
         let (view, set_view) = signal(link.view);
-        let (points, set_points) = signal(link.measured.clone());
+        let (your_points, set_your_points) = signal(link.measured.clone());
         let (legend, set_legend) = signal(false);
-        PageState { inputs, set_inputs, view, set_view, points, set_points, legend, set_legend }
+        PageState { inputs, set_inputs, view, set_view, your_points, set_your_points, legend, set_legend }
     }
 
     /// The page's state, as App provided it.
@@ -93,7 +93,7 @@ pub struct PageMemos {
 impl PageMemos {
     /// The memos over `page`'s signals.
     pub fn new(page: PageState) -> PageMemos {
-        let PageState { inputs, view, set_view, points, .. } = page;
+        let PageState { inputs, view, set_view, your_points: points, .. } = page;
         let scenario = Memo::new(move |_| inputs.get().scenario);
         let analysis = Memo::new(move |_| analyze(&scenario.get()));
         let rows = Memo::new(move |_| batch_table(&scenario.get(), &analysis.get()));
@@ -128,10 +128,11 @@ impl PageMemos {
 
     /// The [`PanelContext`] over the page's own signals: a body the page draws changes them in place.
     pub fn panel_context(self, page: PageState) -> PanelContext {
-        let PageState { inputs, set_inputs, view, points, set_points, .. } = page;
-        let changes = Changes::Page { inputs: (inputs, set_inputs), measured: (points, set_points) };
+        let PageState { inputs, set_inputs, view, your_points, set_your_points, .. } = page;
+        let changes =
+            Changes::Page { inputs: (inputs, set_inputs), measured: (your_points, set_your_points) };
         let PageMemos { scenario, analysis, look, .. } = self;
-        PanelContext { inputs, view, measured: points, scenario, analysis, look, changes }
+        PanelContext { inputs, view, your_points, scenario, analysis, look, changes }
     }
 }
 

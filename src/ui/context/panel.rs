@@ -1,12 +1,12 @@
 //! The one contract between the page and every panel body: [`PanelContext`], one `Copy` bundle of
-//! what a body reads (the page's inputs, view and measured points, the core's scenario and analysis,
+//! what a body reads (the page's inputs, view and your points, the core's scenario and analysis,
 //! the look) and where its controls send a change ([`Changes`]). The page provides it over its own
 //! signals ([`Changes::Page`]); the lazy module provides it, under the same type, over its mirror of
 //! the last state the page sent ([`Changes::Channel`]). Bodies read it and take no inputs as props.
 
 use leptos::prelude::*;
 
-use crate::core::fit::MeasuredPoint;
+use crate::core::fit::YourPoint;
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
 use crate::protocol::panel::{changes, PanelState, ToPage};
@@ -20,7 +20,7 @@ use crate::ui::context::channel::Changes;
 pub struct PanelContext {
     pub inputs: ReadSignal<Inputs>,
     pub view: ReadSignal<View>,
-    pub measured: ReadSignal<Vec<MeasuredPoint>>,
+    pub your_points: ReadSignal<Vec<YourPoint>>,
     pub scenario: Memo<Scenario>,
     pub analysis: Memo<Analysis>,
     pub look: Signal<Look>,
@@ -41,7 +41,7 @@ impl PanelContext {
         PanelState {
             inputs: self.inputs.get_untracked(),
             view: self.view.get_untracked(),
-            measured: self.measured.get_untracked(),
+            your_points: self.your_points.get_untracked(),
         }
     }
 

@@ -27,13 +27,13 @@ fn choose(i: &mut Inputs, choice: CalibrationChoice, fitted: Option<CustomCalibr
 
 #[component]
 pub fn Calibrate() -> impl IntoView {
-    let PageState { inputs, set_inputs, points, .. } = PageState::get();
+    let PageState { inputs, set_inputs, your_points, .. } = PageState::get();
     let choice = move || inputs.get().calibration_choice;
     let options =
         CalibrationChoice::ALL.iter().map(|c| (c.id().to_string(), c.label().to_string())).collect();
     let on_pick = move |id: String| {
         let Some(c) = CalibrationChoice::from_id(&id) else { return };
-        let fitted = fit(&inputs.get_untracked().scenario.ideal(), &points.get_untracked())
+        let fitted = fit(&inputs.get_untracked().scenario.ideal(), &your_points.get_untracked())
             .ok()
             .map(|f| clamped(&f).0);
         set_inputs.update(|i| choose(i, c, fitted));

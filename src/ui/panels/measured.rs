@@ -21,7 +21,7 @@ use runs_view::RunsTable;
 /// link carries points). `points` is the page's measured state (also in the URL); `fit` is its fit.
 #[component]
 pub fn MeasuredPanel() -> impl IntoView {
-    let points = PageState::get().points;
+    let points = PageState::get().your_points;
     let (asked, set_asked) = signal(!points.get_untracked().is_empty());
     let ask = move || {
         view! {
@@ -44,7 +44,7 @@ pub fn MeasuredPanel() -> impl IntoView {
 #[component]
 pub fn MeasuredBody() -> impl IntoView {
     let context = PanelContext::get();
-    let PanelContext { scenario, measured: points, .. } = context;
+    let PanelContext { scenario, your_points: points, .. } = context;
     let fit = Memo::new(move |_| crate::core::fit::fit(&scenario.get(), &points.get()));
     let changes = context.changes;
     let (status, set_status) = signal(Status::Idle);

@@ -12,7 +12,7 @@ use crate::view::share::{full_page_query, scenario_summary};
 #[component]
 pub fn EmbedBar() -> impl IntoView {
     let page = PageState::get();
-    let PageState { inputs, view, points: measured, .. } = page;
+    let PageState { inputs, view, your_points: measured, .. } = page;
     page.open_sim_if_shown();
     let full_page =
         move || format!("{}?{}", page_path(), full_page_query(&inputs.get(), &view.get(), &measured.get()));

@@ -85,19 +85,19 @@ enum Outcome {
 /// status. It changes nothing of the page's state: it reads it and copies text.
 #[component]
 pub fn ShareMenuBody() -> impl IntoView {
-    let PanelContext { inputs, view, measured, .. } = PanelContext::get();
+    let PanelContext { inputs, view, your_points, .. } = PanelContext::get();
     let (panel, set_panel) = signal(view.get_untracked().panel);
     let (size, set_size) = signal(EmbedSize::default());
     let (outcome, set_outcome) = signal(Outcome::Idle);
     let copy_link = move |_| {
-        let url = format!("{}?{}", page_base(), link_query(&inputs.get(), &view.get(), &measured.get()));
+        let url = format!("{}?{}", page_base(), link_query(&inputs.get(), &view.get(), &your_points.get()));
         copy_text(url, "link", set_outcome);
     };
     let copy_embed = move |_| {
         let src = format!(
             "{}?{}",
             page_base(),
-            embed_query(&inputs.get(), &view.get(), &measured.get(), panel.get())
+            embed_query(&inputs.get(), &view.get(), &your_points.get(), panel.get())
         );
         copy_text(
             iframe_snippet(&src, &scenario_summary(&inputs.get()), size.get()),

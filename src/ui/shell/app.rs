@@ -56,12 +56,15 @@ pub fn App() -> impl IntoView {
 /// The URL follows the page's query; the lazily loaded panels are sent the page's state and their
 /// changes are applied ([`body::serve_panels`]).
 fn push_outward(page: PageState, memos: PageMemos) {
-    let PageState { inputs, set_inputs, view, points, set_points, .. } = page;
+    let PageState { inputs, set_inputs, view, your_points, set_your_points, .. } = page;
     let page_query = memos.page_query;
     Effect::new(move |_| url::replace_query_soon(&page_query.get()));
-    let state =
-        Memo::new(move |_| PanelState { inputs: inputs.get(), view: view.get(), measured: points.get() });
-    body::serve_panels((inputs, set_inputs), (points, set_points), state);
+    let state = Memo::new(move |_| PanelState {
+        inputs: inputs.get(),
+        view: view.get(),
+        your_points: your_points.get(),
+    });
+    body::serve_panels((inputs, set_inputs), (your_points, set_your_points), state);
 }
 
 /// The title, tagline, sharing tools, theme and embed bar.

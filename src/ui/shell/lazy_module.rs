@@ -89,8 +89,8 @@ pub fn chart_svg(bytes: &[u8]) -> Option<String> {
     let kind = crate::view::batch_chart::BatchChart::of_panel(chart)?;
     let scenario = state.inputs.scenario;
     let analysis = analyze(&scenario);
-    let fitted = fit(&scenario, &state.measured);
-    let curves = curves_with_measured(&scenario, &analysis, &state.measured, fitted.as_ref().ok());
+    let fitted = fit(&scenario, &state.your_points);
+    let curves = curves_with_measured(&scenario, &analysis, &state.your_points, fitted.as_ref().ok());
     let mark = state.view.mark_batch.map(|b| evaluate(&scenario, b));
     batch_chart_svg(kind, &curves, mark.as_ref(), size_px, look)
 }
@@ -107,18 +107,18 @@ pub fn table_csv(bytes: &[u8]) -> Option<String> {
 fn mirror(state: PanelState) -> PanelContext {
     let (inputs, set_inputs) = signal(state.inputs);
     let (view, set_view) = signal(state.view);
-    let (measured, set_measured) = signal(state.measured);
+    let (your_points, set_your_points) = signal(state.your_points);
     listen_to_page(move |message| {
         if let ToPanel::State(state) = message {
             set_if_changed(inputs, set_inputs, state.inputs);
             set_if_changed(view, set_view, state.view);
-            set_if_changed(measured, set_measured, state.measured);
+            set_if_changed(your_points, set_your_points, state.your_points);
         }
     });
     let scenario = Memo::new(move |_| inputs.get().scenario);
     let analysis = Memo::new(move |_| analyze(&scenario.get()));
     let look = theme::look_only(view);
-    PanelContext { inputs, view, measured, scenario, analysis, look, changes: Changes::Channel }
+    PanelContext { inputs, view, your_points, scenario, analysis, look, changes: Changes::Channel }
 }
 
 /// Sets `value` unless it is already there (so an unchanged part of the state wakes nothing).

@@ -1,6 +1,6 @@
 //! Bugs the properties found, each pinned by the smallest case that showed it.
 
-use goodput_lab::core::fit::{fit, MeasuredPoint};
+use goodput_lab::core::fit::{fit, YourPoint};
 use goodput_lab::core::sim::{sweep, SimConfig};
 use goodput_lab::state::{from_page_query, from_query, measured, page_query, parse_raw};
 
@@ -37,8 +37,8 @@ fn a_fit_of_the_most_points_at_the_longest_and_shortest_accepted_step_times_is_f
     // Was: R² = 1 - inf / inf = NaN for a point at 1e308 ms; the accepted range keeps the sums finite.
     let (inputs, _) = from_query("");
     let (shortest_ms, longest_ms) = measured::TPOT_MS_RANGE;
-    let points: Vec<MeasuredPoint> = (1..=measured::MAX_POINTS as u32)
-        .map(|batch| MeasuredPoint::new(batch, if batch % 2 == 0 { longest_ms } else { shortest_ms } / 1e3))
+    let points: Vec<YourPoint> = (1..=measured::MAX_POINTS as u32)
+        .map(|batch| YourPoint::new(batch, if batch % 2 == 0 { longest_ms } else { shortest_ms } / 1e3))
         .collect();
     let f = fit(&inputs.scenario, &points).expect("the step times grow with the batch on average");
     assert!(f.r_squared.is_some_and(f64::is_finite) && f.rms_residual_s.is_finite(), "{f:?}");

@@ -97,7 +97,7 @@ pub(crate) fn warning_text(w: FitWarning) -> String {
 /// The points as text: batch, measured TPOT and the fit's step time there.
 #[component]
 pub(crate) fn PointsTable(fit: Memo<Result<Fit, FitError>>) -> impl IntoView {
-    let PanelContext { scenario, measured: points, .. } = PanelContext::get();
+    let PanelContext { scenario, your_points: points, .. } = PanelContext::get();
     let rows = move || {
         let (s, f) = (scenario.get(), fit.get().ok());
         let mut pts = points.get();

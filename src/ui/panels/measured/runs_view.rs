@@ -12,7 +12,7 @@ use leptos::prelude::*;
 /// The comparison table; the page's cost model names itself in the caption when it is not the one used.
 #[component]
 pub(crate) fn RunsTable() -> impl IntoView {
-    let PanelContext { inputs, measured: points, .. } = PanelContext::get();
+    let PanelContext { inputs, your_points: points, .. } = PanelContext::get();
     let comparison = Memo::new(move |_| compare_runs(&inputs.get().scenario, &points.get(), DEFAULT_ENGINE));
     let page_model = move || {
         let i = inputs.get();
