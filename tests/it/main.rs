@@ -19,6 +19,7 @@ mod capacity_answers;
 mod chart_layers;
 mod charts;
 mod derivation;
+mod doc_paths;
 mod explore;
 mod export;
 mod fit;
