@@ -23,6 +23,7 @@ mod doc_paths;
 mod explore;
 mod export;
 mod fit;
+mod formula_map;
 mod fuzz;
 mod keys;
 mod lesson_disaggregation;
