@@ -33,6 +33,7 @@ mod measured;
 mod measured_files;
 mod measured_formats;
 mod measured_runs;
+mod menu_ids;
 mod module_graph;
 mod number_boxes;
 mod panel_open;
