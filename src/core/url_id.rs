@@ -5,7 +5,7 @@
 
 /// An enum with one id per variant, as a link (and the page's menus) carries it.
 ///
-/// Assumes ids are lowercase ASCII and unique within the enum (tests/url_flags.rs checks both, and
+/// Assumes ids are lowercase ASCII and unique within the enum (tests/it/url_flags.rs checks both, and
 /// that every id reads back as its variant), so a reader may lowercase what was typed.
 pub trait UrlId: Copy + PartialEq + Sized + 'static {
     /// Every variant, in menu order.

@@ -152,7 +152,7 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>
 
 /// The number boxes and sliders the lazy bodies hold (each a field of the inputs a person changes in
 /// the lazy module): every one must be carried by [`changes`], or its change would go nowhere in the
-/// lazy build while working in the one-file build. `tests/bound_controls.rs` changes each and checks
+/// lazy build while working in the one-file build. `tests/it/bound_controls.rs` changes each and checks
 /// the messages carry it, and that every bound control in `src/ui/panels/` is listed here.
 pub const BODY_INPUTS: [InputField; 11] = [
     RATE_INPUT,

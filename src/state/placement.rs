@@ -22,7 +22,7 @@ pub struct PlacementInputs {
     pub open: bool,
 }
 
-/// `place=` values, in [`UrlId`] order (tests/url_flags.rs holds them equal).
+/// `place=` values, in [`UrlId`] order (tests/it/url_flags.rs holds them equal).
 pub const MODES: [(&str, PlacementMode); 2] =
     [("colo", PlacementMode::Colocated), ("disagg", PlacementMode::Disaggregated)];
 

@@ -41,7 +41,7 @@ impl UrlId for SortKey {
     }
 }
 
-/// `ssort=` values with the menu's names, in [`UrlId`] order (tests/url_flags.rs holds them equal).
+/// `ssort=` values with the menu's names, in [`UrlId`] order (tests/it/url_flags.rs holds them equal).
 pub const SORTS: [(&str, SortKey, &str); 4] = [
     ("goodput", SortKey::GoodputPerGpu, "Goodput per GPU"),
     ("cost", SortKey::UsdPerMillionTokens, "$ per million tokens"),

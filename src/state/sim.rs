@@ -128,7 +128,7 @@ pub const POINTS_INPUT: InputField =
 
 /// The `pct` presets: every request, p90, p99, as attainment targets.
 pub const PERCENTILES: [(&str, f64); 3] = [("all", 1.0), ("p90", 0.9), ("p99", 0.99)];
-/// The menus' (id, value) rows; each enum's in its [`UrlId`] order (tests/url_flags.rs holds them equal).
+/// The menus' (id, value) rows; each enum's in its [`UrlId`] order (tests/it/url_flags.rs holds them equal).
 pub const LOADS: [(&str, LoadMode); 2] = [("open", LoadMode::Open), ("closed", LoadMode::Closed)];
 pub const COUNTINGS: [(&str, Counting); 2] = [("requests", Counting::Requests), ("tokens", Counting::Tokens)];
 pub const ARRIVALS: [(&str, ArrivalKind); 3] =

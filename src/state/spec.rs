@@ -41,7 +41,7 @@ impl UrlId for SpecMode {
     }
 }
 
-/// `spec=` values, in the control's ([`UrlId`]) order (tests/url_flags.rs holds them equal).
+/// `spec=` values, in the control's ([`UrlId`]) order (tests/it/url_flags.rs holds them equal).
 pub const MODES: [&str; 3] = ["off", "draft", "head"];
 /// The draft model a `spec=draft` link without `draft=` uses.
 pub const DEFAULT_DRAFT_ID: &str = "llama-3.2-1b";

@@ -8,14 +8,17 @@ pub mod placement;
 pub mod prefix;
 pub mod references;
 pub mod search;
+pub mod sim;
 pub mod spec;
-use crate::core::goodput::evaluate;
-use crate::core::roofline::{Analysis, Limit};
 use crate::core::scenario::Scenario;
 use crate::core::units::{
     bytes_to_gb, s_to_ms, BYTES_PER_GB, BYTES_PER_KIB, BYTES_PER_S_PER_TB_PER_S, FLOP_PER_S_PER_TFLOP_PER_S,
 };
 pub use headline::headline;
+pub use sim::{
+    sim_analytic, sim_goodput, sim_goodput_per_gpu, sim_goodput_range, sim_plan_line, sim_sample,
+    sim_steady_note,
+};
 
 /// Shown in place of a number that is not finite; the model should never produce one.
 pub const NOT_A_NUMBER: &str = "–";
@@ -168,89 +171,6 @@ pub fn ms_or_dash(time_s: Option<f64>) -> String {
     time_s.map_or_else(|| "—".to_string(), ms)
 }
 
-/// The simulator's goodput as the readout prints it: `25.4 req/s`, `≥ 50.4 req/s` when every rate
-/// swept met the target, `below 3.15 req/s` when none did.
-pub fn sim_goodput(sweep: &crate::core::sim::Sweep) -> String {
-    use crate::core::sim::GoodputBound;
-    let lowest = sweep.points.first().map_or(0.0, |p| p.rate_req_per_s);
-    match sweep.bound {
-        GoodputBound::Exact => format!("{} req/s", significant(sweep.goodput_req_per_s)),
-        GoodputBound::AtLeast => format!("≥ {} req/s", significant(sweep.goodput_req_per_s)),
-        GoodputBound::BelowLowest => format!("below {} req/s", significant(lowest)),
-    }
-}
-
-/// The spread of a sweep's goodput over its seeds: "median of 7 seeds, 12.3 to 13.0 req/s across
-/// them" (one seed: "one seed").
-pub fn sim_goodput_range(sweep: &crate::core::sim::Sweep) -> String {
-    let (lo, hi) = sweep.goodput_range_req_per_s;
-    if sweep.seeds <= 1 {
-        return "one seed".to_string();
-    }
-    format!("median of {} seeds, {} to {} req/s across them", sweep.seeds, significant(lo), significant(hi))
-}
-
-/// What each level's numbers are: "medians over 7 seeds; the first 64 requests of each run left
-/// out as warm-up".
-pub fn sim_sample(sweep: &crate::core::sim::Sweep) -> String {
-    let warmup = sweep.points.first().map_or(0, |p| p.warmup_requests);
-    let over =
-        if sweep.seeds <= 1 { "one seed".to_string() } else { format!("medians over {} seeds", sweep.seeds) };
-    format!("{over}; the first {warmup} requests of each run left out as warm-up")
-}
-
-/// The readout's sentence on warm-up and overload (open load) or why closed load cannot overload.
-pub fn sim_steady_note(sweep: &crate::core::sim::Sweep, open: bool) -> String {
-    let warmup = sweep.points.first().map_or(0, |p| p.warmup_requests);
-    let first = format!(
-        "The first {warmup} requests of each run (while the batch fills) are left out of attainment and percentiles."
-    );
-    if !open {
-        return format!("{first} A closed loop cannot overload: each client waits for its answer.");
-    }
-    let over = sweep.points.iter().find(|p| p.overloaded).map_or_else(
-        || " No swept rate overloads the server.".to_string(),
-        |p| format!(" From {} req/s the server is overloaded: the queue grows, so those rates never count toward goodput.", significant(p.rate_req_per_s)),
-    );
-    format!("{first}{over}")
-}
-
-/// A sweep's goodput per GPU as printed: "12.4 req/s/GPU", "≥ 12.4 req/s/GPU" (every rate met the
-/// target) or "below 3.15 req/s/GPU" (none did), the sweep's rates divided by `gpus`.
-pub fn sim_goodput_per_gpu(sweep: &crate::core::sim::Sweep, gpus: u32) -> String {
-    use crate::core::sim::GoodputBound;
-    let per_gpu = |rate: f64| significant(rate / f64::from(gpus.max(1)));
-    match sweep.bound {
-        GoodputBound::Exact => format!("{} req/s/GPU", per_gpu(sweep.goodput_req_per_s)),
-        GoodputBound::AtLeast => format!("≥ {} req/s/GPU", per_gpu(sweep.goodput_req_per_s)),
-        GoodputBound::BelowLowest => {
-            format!("below {} req/s/GPU", per_gpu(sweep.points.first().map_or(0.0, |p| p.rate_req_per_s)))
-        }
-    }
-}
-
-/// The simulator readout's analytic line: the batch a server runs inside the targets and its rate,
-/// beside the simulated concurrency cap; or, when no batch can run, why, instead of a rate for a
-/// batch that does not exist.
-pub fn sim_analytic(scenario: &Scenario, analysis: &Analysis, cap: u32) -> String {
-    let cap_text =
-        if cap == 1 { "1 sequence".to_string() } else { format!("{} sequences", thousands(f64::from(cap))) };
-    match analysis.limit {
-        Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. } => {
-            "Analytic model: nothing fits in memory (see the headline), so the simulated server refuses every request."
-                .to_string()
-        }
-        _ if analysis.server_batch == 0 => {
-            format!("Analytic model: no batch meets both targets; simulated cap {cap_text}.")
-        }
-        _ => format!(
-            "Analytic model: batch {} → {} req/s; simulated cap {cap_text}.",
-            thousands(f64::from(analysis.server_batch)),
-            significant(evaluate(scenario, analysis.server_batch).throughput_req_per_s)
-        ),
-    }
-}
-
 /// The rule from the workload to the context, with the page's numbers: "context 2,048 = 1,920 in +
 /// 256 out ÷ 2" (what a sequence holds on average while it answers).
 pub fn context_rule(scenario: &Scenario) -> String {
@@ -259,44 +179,5 @@ pub fn context_rule(scenario: &Scenario) -> String {
         thousands(f64::from(scenario.context_tokens)),
         thousands(f64::from(scenario.prompt_tokens())),
         thousands(f64::from(scenario.output_tokens)),
-    )
-}
-
-/// The simulator's answer to the capacity plan's question beside the plan's own: "For 100 req/s: 9
-/// GPUs at the simulated goodput (a finite run: 2,000 requests x 7 seeds); the capacity plan's
-/// analytic steady state: 8 GPUs at 13.4 req/s a replica." and, when they differ, why.
-pub fn sim_plan_line(
-    load_req_per_s: f64,
-    sweep: &crate::core::sim::Sweep,
-    tp: u32,
-    unit: Option<&crate::core::capacity::Point>,
-) -> String {
-    use crate::core::capacity::gpus_for;
-    let sim = gpus_for(load_req_per_s, sweep.goodput_req_per_s, tp.max(1));
-    let sim_text = match sim {
-        0 => "no GPU count at the simulated goodput".to_string(),
-        n => format!("{} GPUs at the simulated goodput", thousands(f64::from(n))),
-    };
-    let run = format!("a finite run over {} seeds", sweep.seeds);
-    let Some(u) = unit else {
-        return format!(
-            "For {} req/s: {sim_text} ({run}); the capacity plan finds no rate inside both targets.",
-            fixed(load_req_per_s, 2)
-        );
-    };
-    let plan = gpus_for(load_req_per_s, u.rate_req_per_s, u.gpus);
-    let why = if plan == sim {
-        " The two agree.".to_string()
-    } else {
-        format!(
-            " They differ: {} (README, \"Placement, stated\").",
-            placement::plan_difference_cause(u.binds)
-        )
-    };
-    format!(
-        "For {} req/s: {sim_text} ({run}); the capacity plan's analytic steady state: {} GPUs at {} req/s a replica.{why}",
-        fixed(load_req_per_s, 2),
-        thousands(f64::from(plan)),
-        significant(u.rate_req_per_s),
     )
 }

@@ -178,7 +178,7 @@ fn use_root(tree: &syn::UseTree) -> Vec<String> {
     }
 }
 
-/// [`violations_in`] for a snippet placed at `src/core/example.rs`.
+/// [`violations_in`] for a snippet read as a file of the core (module `core::example`).
 fn violations(source: &str) -> Vec<String> {
     violations_in(Path::new("core/example.rs"), source)
 }

@@ -131,8 +131,18 @@ fn place_disagg_adds_the_split_per_gpu_and_leaves_the_colocated_sweep_bit_identi
     assert_eq!(closed.placement, None, "closed load is not simulated disaggregated");
 }
 
-/// The gap between simulated (p90-style attainment, varied lengths) and analytic (mean TTFT, fixed
-/// prompts) goodput per GPU, reported rather than tuned: on these four splits it stays under 40%.
+/// Simulated (seed 1) against analytic goodput per GPU of four splits at p90, each within a band that
+/// says why the two differ, reported rather than tuned. 8,192-token prompts at 2 : 1: the analytic
+/// split gives each of its x prefill instances a queue of its own (M/G/1 at rate / x), where the
+/// simulator keeps one first-come queue that each prompt leaves for whichever instance frees first
+/// (one queue, x servers: a prompt waits only while every instance is busy). At the analytic rate
+/// each instance is busy 55% of the time (149.5 ms prefills, 3.65 req/s each), and the pooled
+/// queue waits so much less that the simulator serves a third more: analytic 2.43 against simulated
+/// 3.25 req/s/GPU (3.15 as the median of the default 7 seeds), hence 40%. At 1 : 2 there is one
+/// prefill instance and no pooling: the rest (-6% for seed 1, -10% over 7 seeds) is the prompts'
+/// spread (CV 0.5), as a request's TTFT holds its own prefill, a third of the 500 ms target, which
+/// the analytic side reads at the mean prompt (with fixed prompts the sign turns, +10% for seed 1 and
+/// +5% over 7 seeds: there the exponential tail overstates the wait at rho = 0.55).
 #[test]
 fn simulated_and_analytic_split_goodput_per_gpu_differ_by_less_than_40_percent() {
     let heavy = "ctx=8192&out=128&ttft=500&tpot=20";
@@ -143,12 +153,10 @@ fn simulated_and_analytic_split_goodput_per_gpu_differ_by_less_than_40_percent()
         // the batch's spread) meets the target, 11.89 req/s/GPU against the simulated 11.52.
         (String::new(), 0.04),
         ("yd=2".to_string(), 0.15),
-        // 40% since issue 25: at p90 the analytic split gives each of its x prefill instances its own
-        // queue (rate / x), while the simulator pools them (a prompt goes to the instance that frees
-        // first), which waits less: analytic 2.43 against simulated 3.25 req/s/GPU (README,
-        // "Placement, stated").
+        // Pooled prefill instances against one queue each (above): analytic 2.43, simulated 3.25.
         (format!("{heavy}&xp=2&yd=1"), 0.40),
-        (format!("{heavy}&xp=1&yd=2"), 0.40),
+        // One prefill instance: the prompts' spread alone, analytic 1.215 against simulated 1.144.
+        (format!("{heavy}&xp=1&yd=2"), 0.10),
     ];
     for (q, gap_max) in cases {
         // One seed, the figures this test has held since issue 14 (README, "The simulator, stated"
@@ -159,6 +167,27 @@ fn simulated_and_analytic_split_goodput_per_gpu_differ_by_less_than_40_percent()
         let sim = p.goodputs_per_gpu(&r.sweep).1;
         let gap = (sim / p.analytic.goodput_per_gpu_req_per_s - 1.0).abs();
         assert!(gap < gap_max, "{q}: simulated {sim}, analytic {}", p.analytic.goodput_per_gpu_req_per_s);
+    }
+}
+
+/// Where the two model the same queue they agree within 5%: with one prefill instance (xp = 1) the
+/// analytic prefill side's M/G/1 queue is the simulator's one first-come queue, and on the worked
+/// example a prompt's prefill (32.2 ms for 1,920 tokens) is small against the 2 s TTFT target, so a
+/// request's own prefill hardly spreads its TTFT. At the analytic rate (30.4 req/s) the prefill
+/// instance is busy 97.7% of the time, where an M/G/1 wait is close to exponential (Kingman's
+/// heavy-traffic limit), the form the analytic p90 assumes; and decode-bound (1 : 1) the simulated
+/// decode instance's cap is the analytic decode batch. Medians of the default 7 seeds: 1 : 1 11.85
+/// against 11.89 req/s/GPU (-0.4%), 1 : 2 10.38 against 10.12 (+2.5%); seeds 8-14, 15-21 and 22-28
+/// give -3.1% / +4.5%, -1.2% / 0.0% and -1.2% / +4.5%.
+#[test]
+fn with_one_prefill_instance_the_worked_examples_splits_agree_within_5_percent() {
+    for q in ["xp=1&yd=1", "xp=1&yd=2"] {
+        let (i, _) = from_query(&format!("sim=1&place=disagg&{q}"));
+        assert_eq!(i.sim.seeds, 7, "the default seeds");
+        let r = compute(&i.sim_plan(), |_, _| {});
+        let p = r.placement.expect("disaggregated");
+        let (sim, analytic) = (p.goodputs_per_gpu(&r.sweep).1, p.analytic.goodput_per_gpu_req_per_s);
+        assert!((sim / analytic - 1.0).abs() < 0.05, "{q}: simulated {sim}, analytic {analytic}");
     }
 }
 

@@ -160,18 +160,6 @@ fn every_url_id_round_trips() {
 }
 
 #[test]
-fn the_old_id_methods_agree_with_url_ids() {
-    assert_eq!(Panel::VARIANTS, Panel::ALL);
-    assert_eq!(Theme::VARIANTS, Theme::ALL);
-    assert_eq!(Engine::VARIANTS, Engine::ALL);
-    assert_eq!(CalibrationChoice::VARIANTS, CalibrationChoice::ALL);
-    assert!(Precision::WEIGHTS.iter().chain(&Precision::KV).all(|p| p.id() == p.url_id()));
-    assert!(Precision::KV.iter().all(|p| Precision::from_id(p.id(), &Precision::KV) == Some(*p)));
-    assert_eq!(Precision::from_id("int4", &Precision::KV), None, "INT4 is weights only");
-    assert!(Engine::ALL.iter().all(|e| Engine::from_id(e.id()) == Some(*e)));
-}
-
-#[test]
 fn the_menus_tables_list_each_enum_in_its_url_id_order() {
     assert_eq!(LOADS.to_vec(), url_ids(LoadMode::VARIANTS));
     assert_eq!(COUNTINGS.to_vec(), url_ids(Counting::VARIANTS));

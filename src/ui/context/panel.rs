@@ -52,7 +52,7 @@ impl PanelContext {
 
     /// Changes the inputs with `f`. On the page the signal changes in place; over the channel the
     /// change travels as the [`ToPage`] messages that carry it ([`changes`]). A change that no
-    /// message carries is a wiring bug, caught natively by `tests/panel_protocol.rs` for every
+    /// message carries is a wiring bug, caught natively by `tests/it/bound_controls.rs` for every
     /// bound control and reported here in the console should one slip through.
     pub fn update(self, f: impl FnOnce(&mut Inputs)) {
         match self.changes {
