@@ -15,22 +15,29 @@ use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;
 use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::ideal_note::IdealFigures;
-use crate::ui::panels::section::{Opener, Section};
+use crate::ui::panels::section::{Opener, PlanningSection, Section};
 use crate::ui::widgets::NumberInput;
 use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
 use crate::view::format::{fixed, significant, thousands};
 
 /// The section: its heading, then the body once it comes near.
-pub const SECTION: Section = Section {
-    id: "capacity",
-    panel: None,
-    title: "Capacity plan",
-    hint: None,
-    figures: IdealFigures::Gpus,
-    opener: Opener::Near,
-    body: LazyBody::Capacity,
-    draw_body: || view! { <CapacityBody/> }.into_any(),
-};
+pub struct Capacity;
+
+impl PlanningSection for Capacity {
+    const SECTION: Section = Section {
+        id: "capacity",
+        panel: None,
+        title: "Capacity plan",
+        hint: None,
+        figures: IdealFigures::Gpus,
+        opener: Opener::Near,
+        body: LazyBody::Capacity,
+    };
+
+    fn body() -> AnyView {
+        view! { <CapacityBody/> }.into_any()
+    }
+}
 
 /// Inputs for the plan and its result, or why there is none, from the [`PanelContext`] (the boxes
 /// send their changes through it).

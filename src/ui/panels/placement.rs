@@ -11,7 +11,7 @@ use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, T
 use crate::state::view::Panel;
 use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::ideal_note::IdealFigures;
-use crate::ui::panels::section::{Hint, Opener, Section};
+use crate::ui::panels::section::{Hint, Opener, PlanningSection, Section};
 use crate::ui::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::view::format::fixed;
 use crate::view::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
@@ -21,20 +21,27 @@ const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
 
 /// The section: its heading and what it compares, then its body while open ([`crate::state::open::is_open`]: any
 /// `place=`, a disaggregated placement as lesson 7 has, or `view=placement` presented or embedded).
-pub const SECTION: Section = Section {
-    id: "placement",
-    panel: Some(Panel::Placement),
-    title: "Prefill and decode: colocated or disaggregated",
-    hint: Some(Hint {
-        class: "hint",
-        text: "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV \
-            to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state).",
-    }),
-    figures: IdealFigures::Goodput,
-    opener: Opener::Button { button_id: "placement-open", label: "Compare placements" },
-    body: LazyBody::Placement,
-    draw_body: || view! { <PlacementBody/> }.into_any(),
-};
+pub struct Placement;
+
+impl PlanningSection for Placement {
+    const SECTION: Section = Section {
+        id: "placement",
+        panel: Some(Panel::Placement),
+        title: "Prefill and decode: colocated or disaggregated",
+        hint: Some(Hint {
+            class: "hint",
+            text: "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV \
+                to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state).",
+        }),
+        figures: IdealFigures::Goodput,
+        opener: Opener::Button { button_id: "placement-open", label: "Compare placements" },
+        body: LazyBody::Placement,
+    };
+
+    fn body() -> AnyView {
+        view! { <PlacementBody/> }.into_any()
+    }
+}
 
 /// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding;
 /// a lazily loaded body ([`LazyBody::Placement`]) whose changes go through the

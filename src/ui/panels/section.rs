@@ -1,8 +1,8 @@
-//! One contract for a planning section, as egui's `Demo`: a [`Section`] declares its heading, hint,
-//! which panel's open flag opens it and how, its ideal-roofline note, and its lazy body (what the
-//! lazy module mounts and the one-file build draws); [`PlanningSection`] draws every one of them the
-//! same way. The placement, search, simulator and capacity sections are each one `Section` constant
-//! beside their body, and a new section is one more.
+//! One contract for a planning section, as egui's `Demo`: a type implements [`PlanningSection`] with
+//! its [`Section`] (heading, hint, which panel's open flag opens it and how, its ideal-roofline note,
+//! which lazy body it has) and its `body` (what the lazy module mounts and the one-file build draws),
+//! and [`section_view`] draws every one of them the same way. The placement, search, simulator and
+//! capacity sections are each one such `impl` beside their body, and a new section is one more.
 
 use leptos::prelude::*;
 
@@ -46,14 +46,35 @@ pub struct Section {
     pub opener: Opener,
     /// Its body, which the lazy module mounts (`crate::ui::shell::lazy_module`).
     pub body: LazyBody,
-    /// Draws the body (in the lazy module, or in place in the one-file build).
-    pub draw_body: fn() -> AnyView,
 }
 
-/// Any [`Section`]: its heading, ideal note and hint, then its opener and, while open, its body.
-#[component]
-pub fn PlanningSection(section: &'static Section) -> impl IntoView {
-    let Section { id, panel, title, hint, figures, opener, body, draw_body } = *section;
+/// A planning section: its declaration and its body.
+pub trait PlanningSection: 'static {
+    const SECTION: Section;
+
+    /// Draws the body: called by the lazy module, or in place by the one-file build. The page's
+    /// module with lazy bodies never calls it, so none of a body's code is linked into the page (a
+    /// function pointer kept in the declaration would be: 160 KB gzipped for the four).
+    fn body() -> AnyView;
+}
+
+/// What draws a section's body where it goes: the lazy module's slot, or the body in place.
+type BodySlot = std::sync::Arc<dyn Fn() -> AnyView + Send + Sync>;
+
+/// Section `S`: its heading, ideal note and hint, then its opener and, while open, its body. Only
+/// the slot is built per section; the rest is one function for all of them.
+pub fn section_view<S: PlanningSection>() -> AnyView {
+    let Section { opener, body, .. } = S::SECTION;
+    let slot: BodySlot = std::sync::Arc::new(move || match opener {
+        Opener::Near => lazy_body_near(body, Signal::derive(|| false), S::body),
+        Opener::Toggle { .. } | Opener::Button { .. } => lazy_body(body, S::body),
+    });
+    section_frame(S::SECTION, slot)
+}
+
+/// The section drawn around its body's `slot`.
+fn section_frame(section: Section, slot: BodySlot) -> AnyView {
+    let Section { id, panel, title, hint, figures, opener, .. } = section;
     let PageState { inputs, set_inputs, view, .. } = PageState::get();
     let open = Memo::new(move |_| panel.is_none_or(|p| is_open(&inputs.get(), &view.get(), p)));
     let flip = move |_| {
@@ -62,21 +83,20 @@ pub fn PlanningSection(section: &'static Section) -> impl IntoView {
         }
     };
     let hint = hint.map(|h| view! { <p class=h.class>{h.text}</p> });
-    let content = match opener {
-        Opener::Near => lazy_body_near(body, Signal::derive(|| false), draw_body),
-        Opener::Toggle { button_id, show, hide } => view! {
+    let toggle = match opener {
+        Opener::Toggle { button_id, show, hide } => Some(view! {
             <button id=button_id type="button" aria-expanded=move || open.get().to_string()
                 aria-controls=format!("{id}-body") on:click=flip>
                 {move || if open.get() { hide } else { show }}
             </button>
-            <Show when=move || open.get()>{lazy_body(body, draw_body)}</Show>
-        }
-        .into_any(),
+        }),
+        Opener::Button { .. } | Opener::Near => None,
+    };
+    let ask = move || match opener {
         Opener::Button { button_id, label } => {
-            let ask = move || view! { <button type="button" id=button_id on:click=flip>{label}</button> };
-            view! { <Show when=move || open.get() fallback=ask>{lazy_body(body, draw_body)}</Show> }
-                .into_any()
+            Some(view! { <button type="button" id=button_id on:click=flip>{label}</button> })
         }
+        Opener::Toggle { .. } | Opener::Near => None,
     };
     view! {
         <section id=id class=format!("panel {id}") data-panel=panel.map(Panel::id)
@@ -84,7 +104,9 @@ pub fn PlanningSection(section: &'static Section) -> impl IntoView {
             <h2 id=format!("{id}-title")>{title}</h2>
             <IdealNote id=id figures=figures/>
             {hint}
-            {content}
+            {toggle}
+            <Show when=move || open.get() fallback=ask>{slot()}</Show>
         </section>
     }
+    .into_any()
 }

@@ -18,7 +18,7 @@ use crate::ui::explore::published_table::PublishedTable;
 use crate::ui::lazy::body;
 use crate::ui::panels::derivation::DerivationPanel;
 use crate::ui::panels::measured::MeasuredPanel;
-use crate::ui::panels::section::PlanningSection;
+use crate::ui::panels::section::section_view;
 use crate::ui::panels::{capacity, placement, search, sim};
 use crate::ui::share::embed_bar::EmbedBar;
 use crate::ui::share::menu::ShareMenu;
@@ -105,11 +105,11 @@ fn Results() -> impl IntoView {
                 <TableExport shown=table_shown/>
             </div>
             <DerivationPanel/>
-            <PlanningSection section=&capacity::SECTION/>
-            <PlanningSection section=&placement::SECTION/>
-            <PlanningSection section=&search::panel::SECTION/>
+            {section_view::<capacity::Capacity>()}
+            {section_view::<placement::Placement>()}
+            {section_view::<search::panel::Search>()}
             <MeasuredPanel/>
-            <PlanningSection section=&sim::panel::SECTION/>
+            {section_view::<sim::panel::Sim>()}
         </section>
     }
 }

@@ -21,6 +21,7 @@ use crate::ui::context::theme;
 use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
 use crate::ui::panels::derivation::DerivationBody;
 use crate::ui::panels::measured::MeasuredBody;
+use crate::ui::panels::section::PlanningSection;
 use crate::ui::panels::{capacity, placement, search, sim};
 use crate::ui::share::menu::ShareMenuBody;
 
@@ -51,15 +52,15 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
     let Some(Mount { panel, state }) = from_bytes::<Mount>(bytes) else { return };
     unmount(panel);
     let body: fn() -> AnyView = match panel {
-        LazyBody::Sim => sim::panel::SECTION.draw_body,
+        LazyBody::Sim => sim::panel::Sim::body,
         LazyBody::Measured => || view! { <MeasuredBody/> }.into_any(),
         LazyBody::Derivation => || view! { <DerivationBody/> }.into_any(),
-        LazyBody::Capacity => capacity::SECTION.draw_body,
+        LazyBody::Capacity => capacity::Capacity::body,
         LazyBody::CustomModel => || view! { <CustomModelFields/> }.into_any(),
         LazyBody::CustomGpu => || view! { <CustomGpuFields/> }.into_any(),
         LazyBody::Share => || view! { <ShareMenuBody/> }.into_any(),
-        LazyBody::Placement => placement::SECTION.draw_body,
-        LazyBody::Search => search::panel::SECTION.draw_body,
+        LazyBody::Placement => placement::Placement::body,
+        LazyBody::Search => search::panel::Search::body,
     };
     let handle = mount(el, state, body);
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));

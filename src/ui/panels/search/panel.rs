@@ -14,25 +14,32 @@ use crate::ui::panels::search::chart::SearchChart;
 use crate::ui::panels::search::prices::PriceEditor;
 use crate::ui::panels::search::table::{SearchFilters, SearchTable};
 use crate::ui::panels::search::view::SearchView;
-use crate::ui::panels::section::{Hint, Opener, Section};
+use crate::ui::panels::section::{Hint, Opener, PlanningSection, Section};
 use crate::ui::workers::search_runner::{SearchRun, SearchRunner};
 use crate::view::format::thousands;
 
 /// The section (`view=search`, or `search=1`).
-pub const SECTION: Section = Section {
-    id: "search",
-    panel: Some(Panel::Search),
-    title: "Configuration search",
-    hint: Some(Hint {
-        class: "hint",
-        text: "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to \
-            8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets.",
-    }),
-    figures: IdealFigures::Tpot,
-    opener: Opener::Toggle { button_id: "search-open", show: "Search configurations", hide: "Hide the search" },
-    body: LazyBody::Search,
-    draw_body: || view! { <SearchBody/> }.into_any(),
-};
+pub struct Search;
+
+impl PlanningSection for Search {
+    const SECTION: Section = Section {
+        id: "search",
+        panel: Some(Panel::Search),
+        title: "Configuration search",
+        hint: Some(Hint {
+            class: "hint",
+            text: "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to \
+                8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets.",
+        }),
+        figures: IdealFigures::Tpot,
+        opener: Opener::Toggle { button_id: "search-open", show: "Search configurations", hide: "Hide the search" },
+        body: LazyBody::Search,
+    };
+
+    fn body() -> AnyView {
+        view! { <SearchBody/> }.into_any()
+    }
+}
 
 /// The body: searches on mount and whenever the spec changes; provides [`SearchView`].
 #[component]

@@ -13,7 +13,7 @@ use crate::state::open::is_open;
 use crate::state::view::Panel;
 use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::ideal_note::IdealFigures;
-use crate::ui::panels::section::{Hint, Opener, Section};
+use crate::ui::panels::section::{Hint, Opener, PlanningSection, Section};
 use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
 use crate::ui::panels::sim::controls::SimControls;
 use crate::ui::panels::sim::placement::PlacementSimChart;
@@ -26,25 +26,32 @@ use crate::view::format::{
 
 /// The section: closed until asked for (`sim=1`, or `view=sim` presented or embedded), then swept
 /// whenever the scenario or a control changes.
-pub const SECTION: Section = Section {
-    id: "sim",
-    panel: Some(Panel::Sim),
-    title: "SLO attainment against request rate",
-    hint: Some(Hint {
-        class: "sim-intro",
-        text: "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server \
-            with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a \
-            range of load; goodput is the highest rate at which enough requests still meet both targets.",
-    }),
-    figures: IdealFigures::Goodput,
-    opener: Opener::Toggle {
-        button_id: "sim-toggle",
-        show: "Simulate attainment against request rate",
-        hide: "Hide the simulator",
-    },
-    body: LazyBody::Sim,
-    draw_body: || view! { <SimBody/> }.into_any(),
-};
+pub struct Sim;
+
+impl PlanningSection for Sim {
+    const SECTION: Section = Section {
+        id: "sim",
+        panel: Some(Panel::Sim),
+        title: "SLO attainment against request rate",
+        hint: Some(Hint {
+            class: "sim-intro",
+            text: "The table above assumes every step is identical, so goodput drops off a cliff. A simulated server \
+                with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a \
+                range of load; goodput is the highest rate at which enough requests still meet both targets.",
+        }),
+        figures: IdealFigures::Goodput,
+        opener: Opener::Toggle {
+            button_id: "sim-toggle",
+            show: "Simulate attainment against request rate",
+            hide: "Hide the simulator",
+        },
+        body: LazyBody::Sim,
+    };
+
+    fn body() -> AnyView {
+        view! { <SimBody/> }.into_any()
+    }
+}
 
 /// The simulator's body: its controls, status, readout, charts and tables, swept whenever the
 /// scenario or a control changes. With the `lazy_panels` feature the lazy module mounts it. Its
