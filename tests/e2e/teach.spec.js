@@ -406,3 +406,54 @@ test('stepping the presented panel onto the simulator opens it and keeps the les
   expect(await queryValue(page, 'lesson')).toBe('2');
   expect(errors).toEqual([]);
 });
+
+test('while presenting, a slider the pointer lets go of hands the clicker keys back to the lessons', async ({ page }) => {
+  for (const [width, height] of [[1920, 1080], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    const errors = await openPresent(page, '&lesson=1');
+    const box = await page.locator('#tpot').boundingBox();
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.02, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.06, y, { steps: 3 });
+    await page.mouse.up();
+    await expect(page.locator('#lesson-caption')).toContainText('since lesson 1 loaded');
+    expect(await page.evaluate(() => document.activeElement?.id ?? ''), `${width}: focus left the slider`).not.toBe('tpot');
+    const dragged = await page.locator('#tpot-value').textContent();
+    // The clicker's next and back: the lessons move, the slider does not.
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => queryValue(page, 'lesson'), `${width}: next`).toBe('2');
+    await page.keyboard.press('PageUp');
+    await expect.poll(() => queryValue(page, 'lesson'), `${width}: back`).toBe('1');
+    await expect(page.locator('#tpot-value'), `${width}: lesson 1's own TPOT, not the drag's ${dragged} moved on`).toHaveText('10 ms');
+    // Reached with Tab (here: focused by the keyboard), a slider keeps its arrows.
+    await page.locator('#tpot').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.locator('#tpot-value')).toHaveText('11 ms');
+    expect(errors).toEqual([]);
+  }
+});
+
+/** Whether the element `selector` matches lies in the viewport: whole, or its top when it is taller. */
+async function inViewport(page, selector) {
+  return page.evaluate((sel) => {
+    const r = document.querySelector(sel)?.getBoundingClientRect();
+    if (!r) return 'absent';
+    const h = window.innerHeight;
+    const topIn = r.top >= -1 && r.top < h;
+    return topIn && (r.bottom <= h + 1 || r.height > h) ? 'in view' : `top ${Math.round(r.top)}, bottom ${Math.round(r.bottom)} of ${h}`;
+  }, selector);
+}
+
+test('choosing a lesson on the page brings its subject into view at 1280x800', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const errors = await openApp(page);
+  const subjects = { 1: 'rate', 2: 'step', 3: 'rate', 4: 'step', 5: 'sim', 6: 'sim', 7: 'placement', 8: 'table' };
+  for (const [n, panel] of Object.entries(subjects)) {
+    await page.locator(`#lessons button[data-lesson="${n}"]`).click();
+    await expect.poll(() => queryValue(page, 'lesson')).toBe(n);
+    await expect.poll(() => inViewport(page, `[data-panel="${panel}"]`), `lesson ${n}: ${panel}`).toBe('in view');
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
+  expect(errors).toEqual([]);
+});

@@ -62,6 +62,7 @@ mod sim_steady;
 mod speculative;
 mod state;
 mod triangle_marker;
+mod ui_text;
 mod url_flags;
 mod wasm_prebuild;
 mod what_if;

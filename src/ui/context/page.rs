@@ -14,6 +14,7 @@ use crate::core::scenario::Scenario;
 use crate::core::table::{batch_table, BatchRow};
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::drag::AxisHold;
+use crate::state::lessons::lesson;
 use crate::state::view::Look;
 use crate::state::view::{Mode, Panel, View};
 use crate::state::Inputs;
@@ -52,13 +53,18 @@ impl PageState {
         expect_context::<PageState>()
     }
 
-    /// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its panel.
+    /// Loads lesson `number`: the worked example's defaults with its settings; while presenting, its
+    /// panel. On the page (not presenting, not embedded) it brings the lesson's subject into view.
     pub fn load_lesson(self, number: u8) {
         let mut inputs = Inputs::default();
         let mut loaded = false;
         self.set_view.update(|v| loaded = v.load_lesson(number, &mut inputs));
         if loaded {
             self.set_inputs.set(inputs);
+        }
+        let subject = lesson(number).map(|l| l.panel);
+        if let (true, Mode::Page, Some(panel)) = (loaded, self.view.get_untracked().mode, subject) {
+            bring_into_view(panel);
         }
     }
 
@@ -133,6 +139,35 @@ impl PageMemos {
             Changes::Page { inputs: (inputs, set_inputs), measured: (your_points, set_your_points) };
         let PageMemos { scenario, analysis, look, .. } = self;
         PanelContext { inputs, view, your_points, scenario, analysis, look, changes }
+    }
+}
+
+/// Scrolls the page as little as brings `panel`'s part (`[data-panel=…]`) into view, or to its top
+/// for a planning section or a part taller than the window, at the next animation frame: after the
+/// change that chose it has drawn.
+fn bring_into_view(panel: Panel) {
+    let selector = format!("[data-panel=\"{}\"]", panel.id());
+    let scroll = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let document = web_sys::window().and_then(|w| w.document());
+        let window_height = web_sys::window().and_then(|w| w.inner_height().ok()?.as_f64());
+        if let (Some(el), Some(window_height)) =
+            (document.and_then(|d| d.query_selector(&selector).ok()?), window_height)
+        {
+            // "nearest" leaves a part taller than the window where it is once any of it shows, and a
+            // planning section that the lesson opens grows downward after this frame: both go to the top.
+            let opens = matches!(panel, Panel::Sim | Panel::Placement | Panel::Search);
+            let taller = opens || el.get_bounding_client_rect().height() > window_height;
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(if taller {
+                web_sys::ScrollLogicalPosition::Start
+            } else {
+                web_sys::ScrollLogicalPosition::Nearest
+            });
+            el.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&scroll));
     }
 }
 

@@ -1,11 +1,14 @@
 //! The page's one keyboard handler on the window: reads the key, the modifiers and what has focus,
 //! asks [`crate::state::keys::action`] what that means and applies it. Keys it does not claim keep
-//! their native behaviour (Tab, Space and Enter on buttons, arrows on a focused slider).
+//! their native behaviour (Tab, Space and Enter on buttons, arrows on a focused slider). While
+//! presenting, a slider a pointer lets go of gives the focus back to the page, so a clicker's keys
+//! (arrows, Page Up and Down) step the lessons and never edit the demo; a slider reached with Tab
+//! keeps its arrows.
 
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, EventTarget, KeyboardEvent};
+use web_sys::{Element, EventTarget, HtmlElement, KeyboardEvent};
 
 use crate::state::keys::{action, step_panel, Focus, KeyAction};
 use crate::state::lessons::{active, step};
@@ -44,7 +47,24 @@ pub fn install(page: PageState) {
             KeyAction::ToggleLegend => set_legend.update(|open| *open = !*open),
         }
     });
-    on_cleanup(move || handle.remove());
+    let released = window_event_listener(ev::pointerup, move |_| {
+        if view.get_untracked().mode == Mode::Present {
+            blur_focused_slider();
+        }
+    });
+    on_cleanup(move || {
+        handle.remove();
+        released.remove();
+    });
+}
+
+/// Takes the focus off the slider that has it, if one does (its last value stays).
+fn blur_focused_slider() {
+    let focused = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let slider = focused.filter(|el| el.matches(SLIDERS).unwrap_or(false));
+    if let Some(el) = slider.and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
+        let _ = el.blur();
+    }
 }
 
 /// What the event's target is to the keyboard: a field, a slider or anything else.

@@ -59,7 +59,7 @@ pub fn ExploreBar() -> impl IntoView {
                 aria-keyshortcuts="a" on:click=move |_| toggle()>
                 {move || if linked.animating.get() { "Stop" } else { "Animate" }}
             </button>
-            <label for="animate-what">"AnimationSweep"</label>
+            <label for="animate-what">"Sweep"</label>
             <select id="animate-what" on:change=on_kind prop:disabled=move || linked.animating.get()>
                 <option value="batch" selected=true>"the marked batch"</option>
                 <option value="tpot">"the TPOT target"</option>
