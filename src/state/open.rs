@@ -21,6 +21,11 @@ pub fn is_open(inputs: &Inputs, view: &View, panel: Panel) -> bool {
         }
 }
 
+/// Whether `panel` has an open flag: it stays closed on the page until asked for.
+pub fn has_open_flag(panel: Panel) -> bool {
+    matches!(panel, Panel::Sim | Panel::Search | Panel::Placement)
+}
+
 /// The open flag of `panel` (`sim=1`, `search=1`, `place=`); false for a panel that has none.
 pub fn open_flag(inputs: &Inputs, panel: Panel) -> bool {
     match panel {

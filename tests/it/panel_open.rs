@@ -83,3 +83,28 @@ fn loading_lesson_7_while_presenting_shows_and_opens_the_placement() {
     assert!(!view.load_lesson(99, &mut inputs));
     assert_eq!((inputs, view), before);
 }
+
+#[test]
+fn exactly_the_panels_with_an_open_flag_are_closed_on_a_plain_page_and_opened_by_setting_it() {
+    use goodput_lab::state::open::{has_open_flag, open_flag, set_open};
+    use goodput_lab::state::view::View;
+    let all = [
+        Panel::Rate,
+        Panel::Step,
+        Panel::Interactivity,
+        Panel::Table,
+        Panel::Derivation,
+        Panel::Placement,
+        Panel::Search,
+        Panel::Sim,
+    ];
+    let (plain, view, _) = from_page_query("");
+    for panel in all {
+        let mut opened = plain;
+        set_open(&mut opened, panel, true);
+        let flagged = open_flag(&opened, panel) && !is_open(&plain, &View::default(), panel);
+        assert_eq!(has_open_flag(panel), flagged, "{panel:?}");
+        assert_eq!(has_open_flag(panel), OPENED.contains(&panel), "{panel:?}");
+        assert!(is_open(&opened, &view, panel), "{panel:?} opens");
+    }
+}

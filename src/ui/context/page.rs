@@ -15,6 +15,7 @@ use crate::core::table::{batch_table, BatchRow};
 use crate::state::calibration::DEFAULT_ENGINE;
 use crate::state::drag::AxisHold;
 use crate::state::lessons::lesson;
+use crate::state::open::has_open_flag;
 use crate::state::view::Look;
 use crate::state::view::{Mode, Panel, View};
 use crate::state::Inputs;
@@ -155,7 +156,7 @@ fn bring_into_view(panel: Panel) {
         {
             // "nearest" leaves a part taller than the window where it is once any of it shows, and a
             // planning section that the lesson opens grows downward after this frame: both go to the top.
-            let opens = matches!(panel, Panel::Sim | Panel::Placement | Panel::Search);
+            let opens = has_open_flag(panel);
             let taller = opens || el.get_bounding_client_rect().height() > window_height;
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(if taller {
