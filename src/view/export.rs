@@ -2,7 +2,7 @@
 //! as CSV with the page's printed values under unit-bearing headers, and file names that say the
 //! scenario. Pure, so native tests check it; the browser half is `ui::export`.
 
-use crate::core::calibration::range::likely_range;
+use crate::core::calibration::range::{likely_range, LikelyRange};
 use crate::core::roofline::{analyze, Precision};
 use crate::core::sim::{Counting, LoadMode, RatePoint, SeedBand, Sweep};
 use crate::core::table::{batch_table, BatchRow};
@@ -87,8 +87,7 @@ pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
 /// The batch table as CSV (RFC 4180: commas inside a value are quoted), per-GPU columns when the
 /// replica spans several GPUs and the TTFT header saying "mean" with a prefix cache, as on the page.
 pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> String {
-    let body = rows.iter().map(|r| batch_row_cells(r, per_gpu));
-    write_csv(&batch_table_headers(per_gpu, prefix_on), body)
+    batch_csv(rows, (per_gpu, prefix_on), None)
 }
 
 /// The batch table the page shows for `inputs`, as CSV ([`batch_table_csv`]): what the table's
@@ -98,16 +97,51 @@ pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> Str
 pub fn table_csv(inputs: &Inputs) -> String {
     let s = inputs.scenario;
     let rows = batch_table(&s, &analyze(&s));
-    let (per_gpu, prefix_on) = (s.tp > 1, s.prefix.active());
-    let Some(range) = likely_range(&s) else { return batch_table_csv(&rows, per_gpu, prefix_on) };
+    batch_csv(&rows, (s.tp > 1, s.prefix.active()), likely_range(&s).as_ref())
+}
+
+/// The CSV with the page's optional columns: with speculation, the step column is the time per
+/// token and the whole draft-and-verify step follows it; under the measured engines the likely
+/// range comes right after the step column.
+fn batch_csv(rows: &[BatchRow], (per_gpu, prefix_on): (bool, bool), range: Option<&LikelyRange>) -> String {
+    let speculating = rows.iter().any(|r| r.point.step.speculative.is_some());
     let mut headers = batch_table_headers(per_gpu, prefix_on);
-    headers.insert(2, RANGE_HEADER);
+    headers[1] = step_header(speculating);
+    if speculating {
+        headers.insert(2, SPEC_STEP_HEADER);
+    }
+    if range.is_some() {
+        headers.insert(2, RANGE_HEADER);
+    }
     let body = rows.iter().map(|r| {
         let mut cells = batch_row_cells(r, per_gpu);
-        cells.insert(2, range_ms(&range, r.point.step.step_s));
+        if let Some(step) = spec_step_ms(r).filter(|_| speculating) {
+            cells.insert(2, step);
+        }
+        if let Some(range) = range {
+            cells.insert(2, range_ms(range, r.point.step.step_s));
+        }
         cells
     });
     write_csv(&headers, body)
+}
+
+/// The step column's header: "Step time (ms)", or with speculative decoding "Time per token (ms)"
+/// (the step column is then (draft + verify) / E).
+pub fn step_header(speculating: bool) -> &'static str {
+    if speculating {
+        "Time per token (ms)"
+    } else {
+        "Step time (ms)"
+    }
+}
+
+/// The header of the column speculative decoding adds: one whole draft-and-verify step.
+pub const SPEC_STEP_HEADER: &str = "Draft + verify step (ms)";
+
+/// A row's whole draft-and-verify step as printed (`27.58`), when it speculates.
+pub fn spec_step_ms(row: &BatchRow) -> Option<String> {
+    row.point.step.speculative.map(|spec| ms(spec.step_s()))
 }
 
 /// The likely-range column's CSV header.

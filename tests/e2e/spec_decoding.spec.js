@@ -15,9 +15,12 @@ test('choosing a draft model moves the knee, fills the readout and writes spec= 
   await expect(readout(page)).toContainText('2.77 tokens per sequence per step');
   await expect(readout(page)).toContainText('Knee 102 with speculation, 64 without; KV pool 159 sequences (208 without)');
   await expect(readout(page)).toContainText('It pays at every batch');
-  await expect(page.locator('#spec-table-note')).toContainText('time per output token');
+  await expect(page.locator('#spec-table-note')).toContainText('(draft + verify) / E');
+  // The step column is the time per token; the whole draft-and-verify step stands beside it, as lesson 8 says.
   const row = await rowByHeader(page, 102);
-  expect(row['Step time (ms)']).toBe('9.95');
+  expect(row['Time per token (ms)']).toBe('9.95');
+  expect(row['Draft + verify step (ms)']).toBe('27.58');
+  expect(row['Step time (ms)']).toBeUndefined();
   expect(row['Goodput (req/s)']).toBe('40.1');
   await urlSettled(page);
   expect([queryValue(page, 'spec'), queryValue(page, 'draft'), queryValue(page, 'k'), queryValue(page, 'accept')])

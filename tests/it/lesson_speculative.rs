@@ -137,3 +137,18 @@ fn without_a_crossover_the_readout_and_the_derivation_never_print_the_models_bat
     let text = format!("{sentence} {:?}", lines(&s, &d));
     assert!(!text.contains(&bound), "{bound} printed: {text}");
 }
+
+#[test]
+fn lesson_8s_table_shows_the_draft_and_verify_step_its_caption_names_beside_the_time_per_token() {
+    use goodput_lab::view::export::table_csv;
+    let csv = table_csv(&lesson(8).unwrap().inputs());
+    let mut lines = csv.lines();
+    let headers: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&headers[..3], ["Batch (sequences)", "Time per token (ms)", "Draft + verify step (ms)"]);
+    let knee: Vec<&str> = lines.find(|l| l.starts_with("102,")).expect("the knee's row").split(',').collect();
+    // The caption's numbers: a 27.58 ms step at batch 102 is 9.95 ms per token (E = 2.77 tokens).
+    says(&format!("a {} ms draft-and-verify step at batch 102 is {} ms", knee[2], knee[1]));
+    let (per_token_ms, step_ms): (f64, f64) = (knee[1].parse().unwrap(), knee[2].parse().unwrap());
+    let e = (1.0 - 0.7_f64.powi(5)) / (1.0 - 0.7);
+    assert!((step_ms / e - per_token_ms).abs() < 0.01, "{step_ms} / {e} vs {per_token_ms}");
+}

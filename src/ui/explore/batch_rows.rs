@@ -17,6 +17,8 @@ pub struct RowText {
     pub note: &'static str,
     /// The step time's likely range under the measured engines ("8.61–12.06"), else empty.
     pub range: String,
+    /// The whole draft-and-verify step with speculative decoding ("27.58"), else empty.
+    pub spec_step: String,
     pub knee: bool,
     pub kv_pool: bool,
     pub over_pool: bool,
@@ -36,6 +38,7 @@ impl RowText {
             cells: crate::view::export::batch_row_numbers(row),
             note: crate::view::export::row_note(row),
             range: range.map(|r| range_ms(r, p.step.step_s)).unwrap_or_default(),
+            spec_step: crate::view::export::spec_step_ms(row).unwrap_or_default(),
             knee: row.is_knee,
             kv_pool: row.is_kv_pool,
             over_pool: !row.fits_kv_pool,
@@ -44,6 +47,15 @@ impl RowText {
             extra: !listed,
         }
     }
+}
+
+/// The columns the table shows besides the fixed ones: per GPU (TP > 1), the likely range (the
+/// measured engines), the draft-and-verify step (speculative decoding).
+#[derive(Clone, Copy)]
+pub struct Columns {
+    pub per_gpu: Memo<bool>,
+    pub range_on: Memo<bool>,
+    pub spec_on: Memo<bool>,
 }
 
 /// What row `i` shows now: its text, whether its batch is the hovered or the marked one, and whether
@@ -55,6 +67,7 @@ struct RowShown {
     marked: bool,
     per_gpu: bool,
     range_on: bool,
+    spec_on: bool,
 }
 
 /// The row at position `i` of `shown`: the printed numbers plus classes for the knee, the pool,
@@ -62,18 +75,20 @@ struct RowShown {
 /// button) shows its batch on the charts; clicking it (Enter or Space on the button) marks it.
 /// Per-GPU columns appear when a replica spans several GPUs (at TP 1 they repeat the replica's).
 /// The row reads the page's signals through `scoped_memo`s only, so removing it leaves nothing behind.
-pub fn row_view(
-    i: usize,
-    shown: Memo<Vec<RowText>>,
-    columns: (Memo<bool>, Memo<bool>),
-    linked: Linked,
-) -> impl IntoView {
-    let (per_gpu, range_on) = columns;
+pub fn row_view(i: usize, shown: Memo<Vec<RowText>>, columns: Columns, linked: Linked) -> impl IntoView {
+    let Columns { per_gpu, range_on, spec_on } = columns;
     let row = scoped_memo(move || {
         let text = shown.with(|s| s.get(i).cloned()).unwrap_or_default();
         let hovered = linked.hovered.get() == Some(text.batch);
         let marked = linked.view.with(|v| v.mark_batch) == Some(text.batch);
-        RowShown { text, hovered, marked, per_gpu: per_gpu.get(), range_on: range_on.get() }
+        RowShown {
+            text,
+            hovered,
+            marked,
+            per_gpu: per_gpu.get(),
+            range_on: range_on.get(),
+            spec_on: spec_on.get(),
+        }
     });
     let batch = move || row.with_untracked(|r| r.text.batch);
     let is = move |flag: fn(&RowText) -> bool| move || row.with(|r| flag(&r.text));
@@ -93,11 +108,12 @@ pub fn row_view(
             </th>
             <td>{cell(1)}</td>
             <Show when=move || row.with(|r| r.range_on)>{move || range_cell(row)}</Show>
+            <Show when=move || row.with(|r| r.spec_on)>{move || spec_step_cell(row)}</Show>
             <td>{cell(2)}</td>
-            <td>{cell(3)}</td>
-            <td>{cell(4)}</td>
-            <td>{cell(5)}</td>
-            <td>{cell(6)}</td>
+            <td class="on-tpot">{cell(3)}</td>
+            <td class="on-tpot">{cell(4)}</td>
+            <td class="on-ttft">{cell(5)}</td>
+            <td class="on-ttft">{cell(6)}</td>
             <td>{cell(7)}</td>
             <Show when=move || row.with(|r| r.per_gpu)>{move || per_gpu_cells(row)}</Show>
             <td class="note">{move || row.with(|r| r.text.note)}</td>
@@ -114,6 +130,13 @@ fn per_gpu_cells(row: Memo<RowShown>) -> impl IntoView {
         <td>{move || shown.with(|r| r.text.cells[8].clone())}</td>
         <td>{move || shown.with(|r| r.text.cells[9].clone())}</td>
     }
+}
+
+/// The draft-and-verify step's cell, through a memo of its own for the same reason as
+/// [`per_gpu_cells`].
+fn spec_step_cell(row: Memo<RowShown>) -> impl IntoView {
+    let shown = scoped_memo(move || row.get());
+    view! { <td class="spec-step">{move || shown.with(|r| r.text.spec_step.clone())}</td> }
 }
 
 /// The likely-range cell, through a memo of its own for the same reason as [`per_gpu_cells`].

@@ -10,7 +10,8 @@ use crate::state::Inputs;
 use crate::ui::context::in_view::{frozen_unless, live_while_in_view};
 use crate::ui::context::linked::Linked;
 use crate::ui::context::page::{PageMemos, PageState};
-use crate::ui::explore::batch_rows::{row_view, RowText};
+use crate::ui::explore::batch_rows::{row_view, Columns, RowText};
+use crate::view::export::{step_header, SPEC_STEP_HEADER};
 use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::view::format::{target_ms, thousands};
 
@@ -29,6 +30,8 @@ pub fn BatchTable() -> impl IntoView {
     };
     let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
     let range_on = Memo::new(move |_| likely_range(&inputs.get().scenario).is_some());
+    let spec_on = Memo::new(move |_| inputs.get().scenario.speculation.is_on());
+    let columns = Columns { per_gpu, range_on, spec_on };
     let prefix_on = move || inputs.with(|i| i.scenario.prefix.active());
     let prefix_notes = frozen_unless(live, move || {
         let (s, a) = (inputs.get().scenario, analysis.get());
@@ -43,30 +46,11 @@ pub fn BatchTable() -> impl IntoView {
             <div class="table-wrap" node_ref=wrap tabindex="0" role="region" aria-label="Batch table">
                 <table id="batch-table" class="batch-table">
                     <caption>{caption_text}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"Batch"</th>
-                            <th scope="col">"Step time (ms)"</th>
-                            <Show when=move || range_on.get()>
-                                <th scope="col" title="The measured engines' out-of-sample error for this coverage class (10th to 90th percentile)">"Likely range (ms)"</th>
-                            </Show>
-                            <th scope="col">"Tokens/s"</th>
-                            <th scope="col">"Meets TPOT"</th>
-                            <th scope="col">"Goodput (req/s)"</th>
-                            <th scope="col">{move || crate::view::export::ttft_header(prefix_on())}</th>
-                            <th scope="col">"Meets TTFT"</th>
-                            <th scope="col">"Weights read (GB/GPU)"</th>
-                            <Show when=move || per_gpu.get()>
-                                <th scope="col">"Tokens/s per GPU"</th>
-                                <th scope="col">"Goodput per GPU (req/s)"</th>
-                            </Show>
-                            <th scope="col">"Note"</th>
-                        </tr>
-                    </thead>
+                    {header_row(columns, prefix_on)}
                     <tbody on:pointerleave=move |_| linked.hover(None)>
                         // Keyed by position: a row and its cells stay, and only text that changed is set.
                         <For each=move || 0..shown.with(Vec::len) key=|i| *i
-                            children=move |i| row_view(i, shown, (per_gpu, range_on), linked)/>
+                            children=move |i| row_view(i, shown, columns, linked)/>
                     </tbody>
                 </table>
                 <p id="row-mark-help" class="chart-keys" hidden>
@@ -77,13 +61,43 @@ pub fn BatchTable() -> impl IntoView {
                 "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
                 "Goodput counts a batch only when it meets both targets."
                 <Show when=move || inputs.get().scenario.speculation.is_on()>
-                    <span id="spec-table-note">" With speculative decoding, step time is the time per output token: (draft + verify) / E."</span>
+                    <span id="spec-table-note">" With speculative decoding, the time per token is one draft-and-verify step over the tokens it keeps per sequence: (draft + verify) / E."</span>
                 </Show>
             </p>
             <Show when=prefix_on>
                 <p class="table-note" id="prefix-note">{prefix_notes}</p>
             </Show>
         </Show>
+    }
+}
+
+/// The header row: the fixed columns, and the ones [`Columns`] adds while they apply.
+fn header_row(columns: Columns, prefix_on: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+    let Columns { per_gpu, range_on, spec_on } = columns;
+    view! {
+        <thead>
+            <tr>
+                <th scope="col">"Batch"</th>
+                <th scope="col">{move || step_header(spec_on.get())}</th>
+                <Show when=move || range_on.get()>
+                    <th scope="col" title="The measured engines' out-of-sample error for this coverage class (10th to 90th percentile)">"Likely range (ms)"</th>
+                </Show>
+                <Show when=move || spec_on.get()>
+                    <th scope="col" title="One whole step: the drafter's k proposals, then the target's verify over k + 1 tokens per sequence">{SPEC_STEP_HEADER}</th>
+                </Show>
+                <th scope="col">"Tokens/s"</th>
+                <th scope="col">"Meets TPOT"</th>
+                <th scope="col">"Goodput (req/s)"</th>
+                <th scope="col">{move || crate::view::export::ttft_header(prefix_on())}</th>
+                <th scope="col">"Meets TTFT"</th>
+                <th scope="col">"Weights read (GB/GPU)"</th>
+                <Show when=move || per_gpu.get()>
+                    <th scope="col">"Tokens/s per GPU"</th>
+                    <th scope="col">"Goodput per GPU (req/s)"</th>
+                </Show>
+                <th scope="col">"Note"</th>
+            </tr>
+        </thead>
     }
 }
 
