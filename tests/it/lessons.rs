@@ -150,6 +150,22 @@ fn lesson_5_every_request_is_stricter_than_p90_in_the_simulator() {
 }
 
 #[test]
+fn lesson_5_names_the_headlines_analytic_rate_and_the_percentile_it_is_read_at() {
+    use goodput_lab::core::capacity::unit_point;
+    use goodput_lab::view::format::headline::with_prefill;
+    let (l, s, _) = loaded(5);
+    let placing = l.inputs().placing();
+    let unit = unit_point(&s, &placing).expect("the replica serves");
+    let rate = req_per_s(unit.rate_req_per_s);
+    // "Every request" is the steady state's p99.99, and the headline says so, not p100.
+    assert_eq!(
+        with_prefill(Some(&unit), &placing),
+        format!("With prefill too: {rate} req/s a replica at p99.99.")
+    );
+    says(l, &format!("headline's {rate} req/s is the analytic steady state read at p99.99"));
+}
+
+#[test]
 fn lesson_6_realistic_attainment_falls_over_a_range_of_load() {
     let (l, _, _) = loaded(6);
     let inputs = l.inputs();

@@ -96,7 +96,7 @@ fn plan_view(
     range: Option<String>,
 ) -> impl IntoView {
     let unit = &p.unit;
-    let pct = percentile_label(i.percentile().share);
+    let pct = percentile_label(&i.percentile());
     let how = match i.placement.mode {
         PlacementMode::Colocated => {
             format!("chunked prefill, {}-token steps", thousands(f64::from(i.sim.chunk_tokens)))

@@ -54,7 +54,7 @@ pub fn PlacementBody() -> impl IntoView {
         let i = inputs.get();
         compare(&i.scenario, i.sim.chunk_tokens, &i.placement.split, &i.percentile())
     });
-    let pct = move || percentile_label(inputs.get().percentile().share);
+    let pct = move || percentile_label(&inputs.get().percentile());
     let table = move || {
         let i = inputs.get();
         let chosen = if i.placement.mode == PlacementMode::Disaggregated { "disagg" } else { "chunked" };

@@ -130,7 +130,7 @@ pub(super) fn tpot_headline(scenario: &Scenario, analysis: &Analysis, target: &s
 /// capacity plan's unit): "With prefill too: 13.4 req/s a replica at p90." The decode-only
 /// numbers before it are the lesson; this is the number to plan with.
 pub fn with_prefill(unit: Option<&Point>, placing: &Placing) -> String {
-    let pct = percentile_label(placing.percentile.share);
+    let pct = percentile_label(&placing.percentile);
     match (unit, placing.mode) {
         (None, _) => {
             format!("With prefill too: no rate meets both targets at {pct}.")

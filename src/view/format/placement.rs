@@ -4,7 +4,7 @@
 
 use super::{fixed, ms, ms_or_dash, significant, thousands, trimmed};
 use crate::core::capacity::gpus_for;
-use crate::core::placement::{Binds, Comparison, Disaggregated, Operating, Split};
+use crate::core::placement::{Binds, Comparison, Disaggregated, Operating, Percentile, Split};
 use crate::core::scenario::Scenario;
 use crate::core::units::bytes_to_gb;
 
@@ -85,9 +85,11 @@ pub fn gpus_for_load_text(load_req_per_s: f64, rate_req_per_s: f64, gpus: u32) -
     }
 }
 
-/// `p90`, `p99`, `p99.9`: the attainment share as a percentile's name.
-pub fn percentile_label(share: f64) -> String {
-    format!("p{}", trimmed(share * 100.0, 2))
+/// `p90`, `p99`, `p99.9`: the percentile the analytic steady state is read at, by name. "Every
+/// request" is read as p99.99 ([`Percentile::share_clamped`]: a steady state has no last request),
+/// and says so.
+pub fn percentile_label(percentile: &Percentile) -> String {
+    format!("p{}", trimmed(percentile.share_clamped() * 100.0, 2))
 }
 
 /// A time in s with two decimals and its unit (`0.17 s`), or a dash.
