@@ -26,8 +26,8 @@ use plotters::prelude::*;
 
 pub use attainment::{draw_attainment_chart, AttainmentView};
 pub use axes::{
-    axis_top, batch_axes, pool_shade_legend, sweep_rate_desc, sweep_rate_max, tick_label, xy_axes,
-    xy_axes_labelled,
+    axis_top, batch_axes, label_height, label_spots, pool_shade_legend, sweep_rate_desc, sweep_rate_max,
+    tick_label, xy_axes, xy_axes_labelled, LabelSpots,
 };
 pub use frame::{ChartFrame, FrameResult};
 pub use legend::{legend_and_plot, LegendItem, MarkerShape};

@@ -30,7 +30,7 @@ use crate::core::scenario::{context_for, Scenario};
 use fields::{CTX, OUT, PROMPT};
 pub use query::{from_page_query, from_query, page_query, parse_raw, to_query, RawQuery, KEYS};
 use read::UrlId;
-pub use stops::{log_stops, nearest_stop_index};
+pub use stops::{aimed_stops, log_stops, nearest_stop_index, Aim};
 pub use validation::validate;
 
 /// The validated state of every control, in base units.
@@ -60,7 +60,7 @@ pub struct Inputs {
 /// The calibration control's four choices (URL key `calib`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CalibrationChoice {
-    /// "Ideal roofline (the worked example)": `calib=ideal`.
+    /// "Ideal roofline": `calib=ideal`.
     Ideal,
     /// "Measured engines": the fitted profile, `calib=measured` (with `engine`).
     Measured,
@@ -86,7 +86,7 @@ impl CalibrationChoice {
     /// The control's label.
     pub fn label(self) -> &'static str {
         match self {
-            CalibrationChoice::Ideal => "Ideal roofline (the worked example)",
+            CalibrationChoice::Ideal => "Ideal roofline",
             CalibrationChoice::Measured => "Measured engines",
             CalibrationChoice::Custom => "Custom",
             CalibrationChoice::Fit => "Your measurements",

@@ -22,20 +22,58 @@ pub fn tick_label(value: f64, axis_max: f64) -> String {
 }
 
 /// The axes both batch-axis charts share: batch from 0 to the curves' axis end, `y_desc` from 0 to
-/// `y_max`, grid and tick labels, with the batches past the KV pool shaded.
+/// `y_max`, grid and tick labels, with the batches past the KV pool shaded. `line_y` is a
+/// horizontal line labelled at its right end (the step chart's TPOT target) that the pool's label
+/// keeps clear of ([`label_spots`]).
 pub fn batch_axes<'a, DB: DrawingBackend>(
     plot: &'a DrawingArea<DB, Shift>,
     curves: &Curves,
-    y_max: f64,
+    (y_max, line_y): (f64, Option<f64>),
     y_desc: &str,
     style: &ChartStyle,
 ) -> Result<XyChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let x_max = f64::from(curves.axis_max_batch.max(1));
     let mut chart = xy_axes(plot, (x_max, y_max), ("Batch size (running sequences)", y_desc), style)?;
     if style.layer.has_over() {
-        shade_past_pool(&mut chart, curves, x_max, y_max, style)?;
+        let spots = label_spots(y_max, line_y, label_height(&chart, style));
+        shade_past_pool(&mut chart, curves, (x_max, y_max), spots.pool_top_y, style)?;
     }
     Ok(chart)
+}
+
+/// A marker label's height on `chart`'s y axis (its text and 4 px either side), in y units.
+pub fn label_height<DB: DrawingBackend>(chart: &XyChart<'_, DB>, style: &ChartStyle) -> f64 {
+    let plot_px = chart.plotting_area().get_pixel_range().1.len().max(1) as f64;
+    let text_px = chart.plotting_area().estimate_text_size("Ag", &style.font(13.0)).map_or(16, |(_, h)| h);
+    let y = chart.y_range();
+    (f64::from(text_px) + f64::from(style.px(8.0))) / plot_px * (y.end - y.start)
+}
+
+/// Where a batch chart's marker labels go, so none lands on another: the knee's hangs from the top
+/// of the plot; a horizontal line's (the TPOT target's, at the plot's right end) sits above the
+/// line, or below it when the knee's label leaves no room above; the KV pool's top is 55% up the
+/// axis, else 30% or 80%, the first of them clear of both.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelSpots {
+    pub line_label_below: bool,
+    pub pool_top_y: f64,
+}
+
+/// [`LabelSpots`] for an axis to `y_max`, a line at `line_y` and labels `label_h` tall (y units).
+/// Spans are compared on the y axis alone, so a label may move when it did not need to, never the
+/// other way.
+pub fn label_spots(y_max: f64, line_y: Option<f64>, label_h: f64) -> LabelSpots {
+    let knee = (y_max - label_h, y_max);
+    let below = line_y.is_some_and(|y| y + label_h > knee.0);
+    let line = line_y.map(|y| if below { (y - label_h, y) } else { (y, y + label_h) });
+    let meets = |a: (f64, f64), b: (f64, f64)| a.0 < b.1 && b.0 < a.1;
+    let clear = |top: f64| {
+        let span = (top - label_h, top);
+        !meets(span, knee) && line.is_none_or(|l| !meets(span, l))
+    };
+    let tops = [0.55, 0.3, 0.8].map(|f| f * y_max);
+    let pool_top_y = tops.into_iter().find(|&t| clear(t)).unwrap_or(0.55 * y_max);
+    LabelSpots { line_label_below: below, pool_top_y }
 }
 
 /// Axes from 0 to `x_max` and 0 to `y_max`, described by `(x_desc, y_desc)`, with the grid and tick
@@ -142,8 +180,8 @@ impl LabelFit {
 fn shade_past_pool<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     curves: &Curves,
-    x_max: f64,
-    y_max: f64,
+    (x_max, y_max): (f64, f64),
+    label_y: f64,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let pool = f64::from(curves.kv_pool_batch);
@@ -153,7 +191,7 @@ fn shade_past_pool<DB: DrawingBackend>(
     let shade = Rectangle::new([(pool, 0.0), (x_max, y_max)], style.palette.pool.mix(0.12).filled());
     chart.draw_series(std::iter::once(shade))?;
     let label = format!("KV pool {}", thousands(pool));
-    vertical_marker(chart, pool, y_max * 0.55, &label, style.palette.pool, style)
+    vertical_marker(chart, pool, label_y, &label, style.palette.pool, style)
 }
 
 /// 1.1 x the largest finite value, or 1 when there is none, so an axis never collapses.

@@ -38,7 +38,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     let band_top =
         curves.range.iter().flat_map(|r| curves.points.iter().map(|pt| r.rate(pt.throughput_req_per_s).1));
     let y_max = held.y_or(axis_top(all_points.map(|pt| pt.throughput_req_per_s).chain(band_top)));
-    let mut chart = batch_axes(&plot, curves, y_max, "Requests/s", style)?;
+    let mut chart = batch_axes(&plot, curves, (y_max, None), "Requests/s", style)?;
     if !style.layer.has_over() {
         return Ok(ChartFrame::of(&chart));
     }

@@ -11,8 +11,9 @@ use super::batch_draw::BatchDraw;
 use super::frame::{mark_batch_line, ChartFrame, FrameResult};
 use super::references;
 use super::{
-    axis_top, band_label, batch_axes, batch_series as series, draw_band, draw_dashed, legend_and_plot,
-    mark_knee, pool_shade_legend, ChartStyle, DrawResult, LegendItem, XyChart, MARKER_CSS_PX,
+    axis_top, band_label, batch_axes, batch_series as series, draw_band, draw_dashed, label_height,
+    label_spots, legend_and_plot, mark_knee, pool_shade_legend, ChartStyle, DrawResult, LegendItem, XyChart,
+    MARKER_CSS_PX,
 };
 use crate::core::curves::Curves;
 use crate::core::fit::YourPointsOverlay;
@@ -47,7 +48,8 @@ pub(super) fn draw<DB: DrawingBackend>(
             .chain(std::iter::once(curves.tpot_target_s))
             .map(s_to_ms),
     ));
-    let mut chart = batch_axes(&plot, curves, y_max, "Step time (ms)", style)?;
+    let mut chart =
+        batch_axes(&plot, curves, (y_max, Some(s_to_ms(curves.tpot_target_s))), "Step time (ms)", style)?;
     if !style.layer.has_over() {
         return Ok(ChartFrame::of(&chart));
     }
@@ -149,7 +151,8 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
     items
 }
 
-/// The horizontal TPOT target line, labelled at its right end.
+/// The horizontal TPOT target line, labelled at its right end: above the line, or below it near the
+/// top of the plot, where the knee's label hangs ([`label_spots`]).
 fn draw_target<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     target_s: f64,
@@ -161,8 +164,12 @@ fn draw_target<DB: DrawingBackend>(
     let line =
         PathElement::new(vec![(0.0, target_ms_value), (x_max, target_ms_value)], style.stroke(color, 2.0));
     chart.draw_series(std::iter::once(line))?;
-    let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Right, VPos::Bottom));
-    let offset = (-(style.px(6.0) as i32), -(style.px(4.0) as i32));
+    let y_max = chart.y_range().end;
+    let below = label_spots(y_max, Some(target_ms_value), label_height(chart, style)).line_label_below;
+    let (vpos, dy) =
+        if below { (VPos::Top, style.px(4.0) as i32) } else { (VPos::Bottom, -(style.px(4.0) as i32)) };
+    let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Right, vpos));
+    let offset = (-(style.px(6.0) as i32), dy);
     let label = format!("TPOT target {} ms", target_ms(target_s));
     let text = EmptyElement::at((x_max, target_ms_value)) + Text::new(label, offset, font);
     chart.draw_series(std::iter::once(text))?;

@@ -1,7 +1,7 @@
 //! Numeric controls as the URL and the page see them: key, label, display unit, range, and the one
 //! place display units (ms, %, GB, TB/s) convert to base units (s, fractions, bytes, bytes/s).
 
-use super::{Inputs, Notice};
+use super::{Aim, Inputs, Notice};
 use crate::core::roofline::CustomCalibration;
 
 /// A numeric control: its URL key, label, display unit and range (in display units), and the base
@@ -218,8 +218,20 @@ pub const PROMPT: NumberField =
 pub const OUT: NumberField = NumberField::new("out", "Output length", "tokens", (1.0, 16_384.0)).whole();
 /// TPOT target.
 pub const TPOT: NumberField = NumberField::new("tpot", "TPOT target", "ms", (1.0, 500.0)).scaled(1e-3);
+/// Where the TPOT slider's track goes: 5-60 ms in 1 ms stops. The worked example's weights take
+/// 4.8 ms to read, so below 5 ms no batch meets the target, and its knee reaches the KV pool (208)
+/// at 21.5 ms; a longer context, FP8 weights or a larger model on TP move that range up. MLPerf's
+/// interactive TPOT targets for DeepSeek-R1 (15 ms), Llama 3.1 8B (30 ms) and Llama 2 70B (40 ms)
+/// lie in it. Past 60 ms only round targets (70, 100, 150 ms ...) up to 500 ms, and MLPerf
+/// Llama 3.1 405B's 80 ms interactive and 175 ms server targets.
+pub const TPOT_AIM_MS: Aim = Aim { lo: 5, hi: 60, step: 1, named: &[80, 175] };
 /// TTFT target.
 pub const TTFT: NumberField = NumberField::new("ttft", "TTFT target", "ms", (10.0, 60_000.0)).scaled(1e-3);
+/// Where the TTFT slider's track goes: 100 ms-3 s in 50 ms stops, the targets chat and agents
+/// state (the worked example's is 2 s, MLPerf's are 450 ms-2 s for Llama and DeepSeek-R1);
+/// outside it round targets from 10 ms to 60 s, and MLPerf Llama 3.1 405B's 4.5 s interactive and
+/// 6 s server targets.
+pub const TTFT_AIM_MS: Aim = Aim { lo: 100, hi: 3_000, step: 50, named: &[4_500, 6_000] };
 /// Share of HBM for weights plus KV.
 pub const UTIL: NumberField = NumberField::new("util", "Memory utilization", "%", (10.0, 100.0)).scaled(0.01);
 /// Achieved share of peak HBM bandwidth (realistic mode).

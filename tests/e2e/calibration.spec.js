@@ -159,6 +159,6 @@ test('the read-out names the published run at the shown batch', async ({ page })
 test('every lesson says which calibration its numbers use', async ({ page }) => {
   for (const n of [1, 5, 8]) {
     await openApp(page, `?lesson=${n}`);
-    await expect(page.locator('#lesson-caption .lesson-calib')).toHaveText('Calibration: Ideal roofline (the worked example).');
+    await expect(page.locator('#lesson-caption .lesson-calib')).toHaveText('Calibration: Ideal roofline.');
   }
 });

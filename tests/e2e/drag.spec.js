@@ -31,24 +31,31 @@ test('dragging the TPOT slider keeps the x range still between its inputs, then 
   expect(start).toBe('256');
   const before = await ends(page);
   const box = await slider.boundingBox();
-  // The thumb (about 16 px wide) at 10 ms on a 1–500 ms track.
-  const thumbX = box.x + 8 + ((10 - 1) / 499) * (box.width - 16);
+  // The slider runs over stops (1 ms apart from 5 to 60 ms); its thumb (about 16 px wide) sits at
+  // the stop that shows 10 ms.
+  const [index, last] = await slider.evaluate((el) => [Number(el.value), Number(el.max)]);
+  const perStop = (box.width - 16) / last;
+  const thumbX = box.x + 8 + index * perStop;
   const y = box.y + box.height / 2;
   await page.mouse.move(thumbX, y);
   await page.mouse.down();
-  // Small moves (about 2 ms of TPOT a pixel): the knee stays inside the KV pool (208), where it
-  // moves; past the pool the knee a server reaches is the pool, and nothing would move.
-  await page.mouse.move(thumbX + 2, y, { steps: 2 });
+  // A stop at a time (1 ms of TPOT): the knee stays inside the KV pool (208), where it moves; past
+  // the pool the knee a server reaches is the pool, and nothing would move.
+  await page.mouse.move(thumbX + 1.4 * perStop, y, { steps: 2 });
   const first = await tpotMovedFrom(page, '10 ms');
   expect(await xMax(page), `x range at ${first}`).toBe(start);
   expect(await ends(page)).toEqual(before);
   const image = await canvasImage(page, 'chart-rate');
-  await page.mouse.move(thumbX + 4, y, { steps: 2 });
+  await page.mouse.move(thumbX + 2.4 * perStop, y, { steps: 2 });
   const second = await tpotMovedFrom(page, first);
   expect(await xMax(page), `x range at ${second}`).toBe(start);
   expect(await ends(page)).toEqual(before);
   // The knee moved on the still axes.
   expect(await canvasImage(page, 'chart-rate')).not.toBe(image);
+  // On to the pool (about 22 ms), the axes still held.
+  await page.mouse.move(thumbX + 12 * perStop, y, { steps: 3 });
+  await tpotMovedFrom(page, second);
+  expect(await ends(page)).toEqual(before);
   await page.mouse.up();
   // Released at a TPOT whose knee wants a wider axis: it rescales.
   await expect.poll(() => xMax(page)).not.toBe(start);

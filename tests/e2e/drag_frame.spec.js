@@ -8,6 +8,9 @@ const { test, expect } = require('@playwright/test');
 const { openApp } = require('./helpers');
 
 const TALL = { width: 1280, height: 1800 };
+/** The TPOT slider's position (its stop index) for `ms` from 5 to 60: it stops at 1, 2 and 3 ms, then
+ *  at every ms from 5 (src/state/fields.rs, TPOT_AIM_MS). */
+const tpotStop = (ms) => ms - 2;
 
 /** Presses a pointer on slider `id`: a `pointerdown` dispatched on it, which bubbles to the page's
  *  window listener as a real press does (a mouse click at a computed thumb position missed the
@@ -24,13 +27,14 @@ const releasePointer = (page) => page.evaluate(() => {
   window.dispatchEvent(new PointerEvent('pointerup', { isPrimary: true, pointerType: 'mouse' }));
 });
 
-/** Runs in the page: sets the TPOT slider to each of `values`, one `input` event per task, all
+/** Runs in the page: sets the TPOT slider to each of `values` (ms, as stop indices: [`tpotStop`]), one `input` event per task, all
  *  between two frames (as a pointer's moves arrive when a frame runs long), and reports the read-out
  *  and the rate chart's draws right after the last (its microtasks run), then at the end of the next
  *  frame, with how many times the read-out's text was set in between. Tries again, each value one
  *  higher (the frame that came applied the last), if a frame came between the first and the last
  *  input, unless `frameMayCome` (inputs applied at once each take about a frame's work here). */
 async function inputsBetweenFrames([values, frameMayCome]) {
+  const tpotStop = (ms) => ms - 2;
   const el = document.getElementById('tpot');
   const out = document.getElementById('tpot-value');
   const chart = document.getElementById('chart-rate');
@@ -52,7 +56,7 @@ async function inputsBetweenFrames([values, frameMayCome]) {
     const textBefore = out.textContent;
     const tried = values.map((v) => v + attempt);
     for (const v of tried) {
-      el.value = String(v);
+      el.value = String(tpotStop(v));
       el.dispatchEvent(new Event('input', { bubbles: true }));
       await nextTask();
     }
@@ -71,7 +75,7 @@ test('under a pointer drag three inputs between two frames apply once, the last,
   const errors = await openApp(page);
   // At 1,800 px the TPOT slider (y about 1,570) and the charts are in view together.
   const start = await pressSlider(page, 'tpot');
-  await expect(page.locator('#tpot-value')).toHaveText(`${start} ms`);
+  await expect(page.locator('#tpot-value')).toHaveText(`${start + 2} ms`);
   const r = await page.evaluate(inputsBetweenFrames, [[20, 30, 40], false]);
   expect(r, 'three inputs between two frames').not.toBeNull();
   // Held for the frame: nothing applied yet.
@@ -107,17 +111,17 @@ async function inputAndTwoFrames([id, value]) {
 const outOfView = (page, id) =>
   page.locator(`#${id}`).evaluate((e) => e.getBoundingClientRect().top > innerHeight + 200);
 
-/** Scrolled to `scrollY`, presses slider `slider`'s thumb, moves it to `value` and checks that the
+/** Scrolled to `scrollY`, presses slider `slider`'s thumb, moves it to `position` (the URL's `value`) and checks that the
  *  text of the elements `ids` (out of view) is unchanged until the release, then that of a page
  *  opened at the state the drag left. */
-async function waitsOutOfView(page, { scrollY, slider, value, shown, ids }) {
+async function waitsOutOfView(page, { scrollY, slider, position, value, shown, ids }) {
   const errors = await openApp(page);
   await page.evaluate((y) => window.scrollTo(0, y), scrollY);
   for (const id of ids) expect(await outOfView(page, id), `${id} out of view`).toBe(true);
   const texts = (p) => Promise.all(ids.map((id) => p.locator(`#${id}`).textContent()));
   const before = await texts(page);
   await pressSlider(page, slider);
-  await page.evaluate(inputAndTwoFrames, [slider, value]);
+  await page.evaluate(inputAndTwoFrames, [slider, position]);
   await expect(page.locator(`#${slider}-value`)).toHaveText(shown);
   expect(await texts(page)).toEqual(before);
   await releasePointer(page);
@@ -132,13 +136,13 @@ async function waitsOutOfView(page, { scrollY, slider, value, shown, ids }) {
 
 test('out of view during a pointer drag the batch table waits, then catches up on release', async ({ page }) => {
   // The utilisation slider (y about 930 at the top) in view, the table (y about 1,370) not.
-  await waitsOutOfView(page, { scrollY: 250, slider: 'util', value: 50, shown: '50%', ids: ['batch-table'] });
+  await waitsOutOfView(page, { scrollY: 250, slider: 'util', position: 50, value: 50, shown: '50%', ids: ['batch-table'] });
 });
 
 test('out of view during a pointer drag the planning notes wait, then catch up on release', async ({ page }) => {
   // The TPOT slider (y about 1,570 at the top) in view, the notes (y from about 2,160) not.
   const ids = ['capacity-ideal-note', 'placement-ideal-note'];
-  await waitsOutOfView(page, { scrollY: 750, slider: 'tpot', value: 20, shown: '20 ms', ids });
+  await waitsOutOfView(page, { scrollY: 750, slider: 'tpot', position: tpotStop(20), value: 20, shown: '20 ms', ids });
 });
 
 test('in view during a pointer drag the table follows each frame', async ({ page }) => {
@@ -147,7 +151,7 @@ test('in view during a pointer drag the table follows each frame', async ({ page
   const before = await page.locator('#batch-table tbody').textContent();
   await pressSlider(page, 'tpot');
   expect(await page.locator('#batch-table').evaluate((t) => t.getBoundingClientRect().top < innerHeight)).toBe(true);
-  await page.evaluate(inputAndTwoFrames, ['tpot', 20]);
+  await page.evaluate(inputAndTwoFrames, ['tpot', tpotStop(20)]);
   expect(await page.locator('#batch-table tbody').textContent()).not.toBe(before);
   await releasePointer(page);
   expect(errors).toEqual([]);

@@ -146,7 +146,7 @@ test('the per-run table gives each run\'s measured TPOT, the model\'s at its con
   params.set('calib', 'ideal');
   await openApp(page, `?${params.toString()}`);
   await expect(page.locator('#measured-runs caption')).toContainText(
-    'The page\'s cost model is Ideal roofline (the worked example); this table uses Measured engines (vLLM)');
+    'The page\'s cost model is Ideal roofline; this table uses Measured engines (vLLM)');
   expect(await runRows(page)).toEqual(rows);
   expect(errors).toEqual([]);
 });

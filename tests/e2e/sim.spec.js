@@ -180,7 +180,8 @@ test('moving a control re-sweeps: the chart changes and the readout follows the 
   await pressOn(page, 'ttft', 'ArrowLeft');
   await settled(page, n);
   await urlSettled(page);
-  expect(queryValue(page, 'ttft')).toBe('1000');
+  // Two 50 ms stops down from 2,000 ms (the TTFT slider's aimed range: src/state/fields.rs).
+  expect(queryValue(page, 'ttft')).toBe('1900');
   n = await sweeps(page);
   await pressOn(page, 'chunk', 'ArrowRight');
   await settled(page, n);

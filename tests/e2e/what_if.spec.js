@@ -352,7 +352,8 @@ test('the interactivity chart draws, follows the TPOT target and says so in its 
   await expect(chart).toHaveAttribute('aria-label', /The knee is batch 64: each user gets/);
   const before = await canvasImage(page, 'chart-interactivity');
 
-  await page.locator('#tpot').fill('20');
+  await page.locator('#tpot-exact').fill('20');
+  await page.locator('#tpot-exact').press('Enter');
   await expect(page.locator('#tpot-value')).toHaveText('20 ms');
   await expect.poll(() => queryValue(page, 'tpot')).toBe('20');
   await expect.poll(() => canvasImage(page, 'chart-interactivity')).not.toBe(before);

@@ -95,9 +95,9 @@ pub(super) fn label_points<DB: DrawingBackend>(
 }
 
 /// Draws the label at the first of its placements that stays inside the plot and clear of the
-/// `clutter` (the labels and lines drawn), and records its box. With none such, a forced label goes
-/// where it leaves the plot least, shifted back inside; any other is not drawn, so labels never pile
-/// up.
+/// `clutter` (the labels and lines drawn), and records its box. With none such, a forced label takes
+/// the first placement inside the plot clear of the labels (crossing a line), else goes where it
+/// leaves the plot least, shifted back inside; any other is not drawn, so labels never pile up.
 pub(super) fn place_label<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     label: Label<'_>,
@@ -117,11 +117,19 @@ pub(super) fn place_label<DB: DrawingBackend>(
             (Pos::new(hpos, vpos), offset, text_box(anchor, offset, (w as i32, h as i32), (hpos, vpos)))
         })
         .collect();
-    let free = candidates.iter().find(|&&(.., b)| {
-        into_box(b, plot_box) == (0, 0) && !clutter.blocks(b, style.px(LINE_CLEARANCE_CSS_PX) as i32)
-    });
-    let chosen = match free {
-        Some(&c) => c,
+    let placed = &*clutter;
+    let inside_clear_of = |margin: Option<i32>| {
+        let blocked = |b: PixelBox| match margin {
+            Some(m) => placed.blocks(b, m),
+            None => placed.boxes.iter().any(|t| overlaps(*t, b)),
+        };
+        candidates.iter().find(|&&(.., b)| into_box(b, plot_box) == (0, 0) && !blocked(b)).copied()
+    };
+    let free = inside_clear_of(Some(style.px(LINE_CLEARANCE_CSS_PX) as i32));
+    // A forced label may cross a line (text over a line still reads) but never another label.
+    let forced = label.force.then(|| inside_clear_of(None)).flatten();
+    let chosen = match free.or(forced) {
+        Some(c) => c,
         None if label.force => {
             let shift = |b: PixelBox| into_box(b, plot_box);
             let least = candidates.iter().min_by_key(|&&(.., b)| shift(b).0.abs() + shift(b).1.abs());

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use crate::core::roofline::{Precision, TP_CHOICES};
-use crate::state::fields::{OUT, PROMPT, TPOT_INPUT, TTFT, UTIL_INPUT};
-use crate::state::log_stops;
+use crate::state::fields::{OUT, PROMPT, TPOT, TPOT_AIM_MS, TPOT_INPUT, TTFT, TTFT_AIM_MS, UTIL_INPUT};
 use crate::state::Inputs;
+use crate::state::{aimed_stops, log_stops};
 use crate::ui::context::page::PageState;
 use crate::ui::controls::calibration::Calibrate;
 use crate::ui::controls::custom_fields::{custom_gpu_body, custom_model_body};
@@ -15,12 +15,6 @@ use crate::ui::controls::prefix::PrefixControls;
 use crate::ui::controls::speculative::SpecControls;
 use crate::ui::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
 use crate::view::format::context_rule;
-
-/// TTFT slider stops, in ms: MLPerf's interactive and server targets among round values.
-const TTFT_STOPS_MS: [u32; 20] = [
-    10, 25, 50, 100, 150, 200, 250, 300, 450, 500, 750, 1000, 1500, 2000, 3000, 4500, 6000, 10_000, 30_000,
-    60_000,
-];
 
 /// Every control, grouped in labelled fieldsets.
 #[component]
@@ -135,8 +129,10 @@ fn Targets() -> impl IntoView {
     view! {
         <fieldset class="group">
             <legend>"Latency targets"</legend>
-            <FieldSlider input=TPOT_INPUT step=1.0/>
-            <StopSlider field=TTFT stops=Signal::stored(TTFT_STOPS_MS.to_vec())
+            <StopSlider field=TPOT stops=Signal::stored(aimed_stops(TPOT.min as u32, TPOT.max as u32, TPOT_AIM_MS))
+                value=Signal::derive(move || (TPOT_INPUT.get)(&inputs.get()))
+                on_value=move |s| set_inputs.update(|i| (TPOT_INPUT.set)(i, s))/>
+            <StopSlider field=TTFT stops=Signal::stored(aimed_stops(TTFT.min as u32, TTFT.max as u32, TTFT_AIM_MS))
                 value=Signal::derive(move || inputs.get().scenario.ttft_target_s)
                 on_value=move |s| set_inputs.update(|i| i.scenario.ttft_target_s = s)/>
         </fieldset>
