@@ -445,15 +445,17 @@ async function inViewport(page, selector) {
   }, selector);
 }
 
-test('choosing a lesson on the page brings its subject into view at 1280x800', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  const errors = await openApp(page);
-  const subjects = { 1: 'rate', 2: 'step', 3: 'rate', 4: 'step', 5: 'sim', 6: 'sim', 7: 'placement', 8: 'table' };
-  for (const [n, panel] of Object.entries(subjects)) {
-    await page.locator(`#lessons button[data-lesson="${n}"]`).click();
-    await expect.poll(() => queryValue(page, 'lesson')).toBe(n);
-    await expect.poll(() => inViewport(page, `[data-panel="${panel}"]`), `lesson ${n}: ${panel}`).toBe('in view');
-    await page.evaluate(() => window.scrollTo(0, 0));
-  }
-  expect(errors).toEqual([]);
-});
+for (const [width, height] of [[1920, 1080], [1280, 800]]) {
+  test(`choosing a lesson on the page brings its subject into view at ${width}x${height}`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    const errors = await openApp(page);
+    const subjects = { 1: 'rate', 2: 'step', 3: 'rate', 4: 'step', 5: 'sim', 6: 'sim', 7: 'placement', 8: 'table' };
+    for (const [n, panel] of Object.entries(subjects)) {
+      await page.locator(`#lessons button[data-lesson="${n}"]`).click();
+      await expect.poll(() => queryValue(page, 'lesson')).toBe(n);
+      await expect.poll(() => inViewport(page, `[data-panel="${panel}"]`), `lesson ${n}: ${panel}`).toBe('in view');
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
+    expect(errors).toEqual([]);
+  });
+}
