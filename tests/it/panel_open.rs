@@ -88,18 +88,8 @@ fn loading_lesson_7_while_presenting_shows_and_opens_the_placement() {
 fn exactly_the_panels_with_an_open_flag_are_closed_on_a_plain_page_and_opened_by_setting_it() {
     use goodput_lab::state::open::{has_open_flag, open_flag, set_open};
     use goodput_lab::state::view::View;
-    let all = [
-        Panel::Rate,
-        Panel::Step,
-        Panel::Interactivity,
-        Panel::Table,
-        Panel::Derivation,
-        Panel::Placement,
-        Panel::Search,
-        Panel::Sim,
-    ];
     let (plain, view, _) = from_page_query("");
-    for panel in all {
+    for panel in Panel::ALL {
         let mut opened = plain;
         set_open(&mut opened, panel, true);
         let flagged = open_flag(&opened, panel) && !is_open(&plain, &View::default(), panel);
