@@ -4,7 +4,7 @@
 const { test, expect } = require('@playwright/test');
 const { openApp, inkedPixels, tableRows, queryPairs, queryValue, urlSettled } = require('./helpers');
 
-const SEED_SUMMARY = 'Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT';
+const SEED_SUMMARY = 'Llama 3.1 8B · H100 SXM · BF16 weights · 2,048 tokens · BF16 KV · 10 ms TPOT';
 const CHART_VIEWS = { rate: 'chart-rate', step: 'chart-step', interactivity: 'chart-interactivity' };
 
 /** Opens `query` (embed or not) and waits for the table to exist; returns console errors seen. */
@@ -169,7 +169,7 @@ test('Copy embed code copies an iframe whose src reopens the same state as an em
     src: iframe.src,
     width: '800',
     height: '500',
-    title: 'Goodput Lab: Llama 3.1 70B · 4 × H100 SXM · 8,192 tokens · BF16 KV · 25 ms TPOT',
+    title: 'Goodput Lab: Llama 3.1 70B · 4 × H100 SXM · BF16 weights · 8,192 tokens · BF16 KV · 25 ms TPOT',
     loading: 'lazy',
     style: 'border:0',
   });
