@@ -49,8 +49,8 @@ impl EmbedSize {
     }
 }
 
-/// The scenario in one line: model, GPUs, context, KV precision and TPOT target
-/// (`Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT`).
+/// The scenario in one line: model, GPUs, weight precision, context, KV precision and TPOT target
+/// (`Llama 3.1 8B · H100 SXM · BF16 weights · 2,048 tokens · BF16 KV · 10 ms TPOT`).
 pub fn scenario_summary(inputs: &Inputs) -> String {
     let gpus = if inputs.scenario.tp > 1 {
         format!("{} × {}", inputs.scenario.tp, inputs.scenario.gpu.name)
@@ -58,8 +58,9 @@ pub fn scenario_summary(inputs: &Inputs) -> String {
         inputs.scenario.gpu.name.to_string()
     };
     format!(
-        "{} · {gpus} · {} tokens · {} KV · {} ms TPOT",
+        "{} · {gpus} · {} weights · {} tokens · {} KV · {} ms TPOT",
         inputs.scenario.model.name,
+        inputs.scenario.weight_precision.label(),
         thousands(f64::from(inputs.scenario.context_tokens)),
         inputs.scenario.kv_precision.label(),
         target_ms(inputs.scenario.tpot_target_s)

@@ -25,6 +25,7 @@ const MODES = [
     { name: `embed view=${view}`, query: `?embed=1&view=${view}` })),
   { name: 'embed view=search', query: '?embed=1&view=search', ready: '#search-status[data-searches="1"]' },
   { name: 'embed view=sim', query: '?embed=1&view=sim&requests=300&points=6', ready: '#sim-goodput' },
+  { name: 'embed view=placement', query: '?embed=1&view=placement', ready: '#placement-table' },
   // The lazily loaded bodies, loaded: the custom boxes, the derivation's lines and the capacity plan.
   { name: 'the lazily loaded bodies loaded', query: '?model=custom&gpu=custom', ready: '#m_params', show: ['derivation', 'capacity'] },
 ];

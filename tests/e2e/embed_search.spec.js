@@ -1,6 +1,6 @@
-// The configuration search embedded in a wiki: `?embed=1&view=search` in a 600 x 400 frame shows the
-// frontier chart over the top rows, and in a 360 px column the top rows alone, with nothing to scroll
-// inside the frame and no text drawn over other text (chart labels read from the canvas calls:
+// The configuration search embedded in a wiki: `?embed=1&view=search` in an 800 x 500 frame shows the
+// frontier chart over the top rows, in a 600 x 400 frame and a 360 px column the top rows alone (each
+// naming its GPU, weights, KV cache and placement), with nothing to scroll inside the frame and no text drawn over other text (chart labels read from the canvas calls:
 // tests/e2e/chart_text.js). Screenshots go to /tmp/shots-present/.
 const { test, expect } = require('@playwright/test');
 const { logChartText, chartText, collisions, inside, overlaps } = require('./chart_text');
@@ -50,8 +50,8 @@ function shownRows(page) {
   return page.locator('#search-table tbody tr').evaluateAll((trs) => trs.filter((tr) => tr.checkVisibility()).length);
 }
 
-test('embed view=search at 600x400 shows the frontier chart over the top rows with nothing to scroll', async ({ page }) => {
-  const errors = await openEmbed(page, 600, 400);
+test('embed view=search at 800x500 shows the frontier chart at a legible height over the top rows with nothing to scroll', async ({ page }) => {
+  const errors = await openEmbed(page, 800, 500);
   await expect(page.locator('#chart-search')).toBeVisible();
   await expect.poll(async () => (await chartText(page, 'chart-search')).length, { timeout: 10_000 }).toBeGreaterThan(3);
   const [sh, ih, sw, iw] = await documentScroll(page);
@@ -59,25 +59,42 @@ test('embed view=search at 600x400 shows the frontier chart over the top rows wi
   expect(sw, 'no sideways scroll').toBeLessThanOrEqual(iw);
   expect(await shownRows(page)).toBeGreaterThanOrEqual(3);
   const canvas = await page.locator('#chart-search').evaluate((c) => c.getBoundingClientRect().toJSON());
-  expect(canvas.height, 'the chart keeps a legible height').toBeGreaterThanOrEqual(130);
-  expect(inside(canvas, { left: 0, top: 0, right: 600, bottom: 400 })).toBe(true);
+  expect(canvas.height, 'the chart keeps a legible height').toBeGreaterThanOrEqual(240);
+  expect(inside(canvas, { left: 0, top: 0, right: 800, bottom: 500 })).toBe(true);
   const texts = await chartText(page, 'chart-search');
   expect(collisions(texts), texts.map((t) => t.text).join(' | ')).toEqual([]);
   // The TPOT target's value is read in the legend, and its line's label crosses no frontier.
   expect(texts.some((t) => t.text.startsWith('TPOT target 10 ms'))).toBe(true);
+  expect(htmlCollisions(await htmlTextBoxes(page))).toEqual([]);
+  await page.screenshot({ path: '/tmp/shots-present/embed-search-800x500.png' });
+  expect(errors).toEqual([]);
+});
+
+test('embed view=search at 600x400 shows the top ten rows alone (the chart would have no legible height) with nothing to scroll', async ({ page }) => {
+  const errors = await openEmbed(page, 600, 400);
+  await expect(page.locator('#chart-search')).toBeHidden();
+  const [sh, ih, sw, iw] = await documentScroll(page);
+  expect(sh, 'no vertical scroll').toBeLessThanOrEqual(ih);
+  expect(sw, 'no sideways scroll').toBeLessThanOrEqual(iw);
+  expect(await shownRows(page)).toBe(10);
+  // Each row names GPU, weights, KV cache and placement, then goodput per GPU and tokens/s per user.
+  await expect(page.locator('#search-table thead th').filter({ visible: true })).toHaveText(
+    ['GPU', 'Weights', 'KV', 'Placement', 'Goodput per GPU (req/s)', 'Tokens/s per user']);
   expect(htmlCollisions(await htmlTextBoxes(page))).toEqual([]);
   await page.screenshot({ path: '/tmp/shots-present/embed-search-600x400.png' });
   expect(errors).toEqual([]);
 });
 
 for (const height of [640, 480]) {
-  test(`embed view=search in a 360x${height} column shows the top rows alone with nothing to scroll`, async ({ page }) => {
+  test(`embed view=search in a 360x${height} column shows the top eight rows alone with nothing to scroll`, async ({ page }) => {
     const errors = await openEmbed(page, 360, height);
     await expect(page.locator('#chart-search')).toBeHidden();
     const [sh, ih, sw, iw] = await documentScroll(page);
     expect(sh, 'no vertical scroll').toBeLessThanOrEqual(ih);
     expect(sw, 'no sideways scroll').toBeLessThanOrEqual(iw);
-    expect(await shownRows(page)).toBeGreaterThanOrEqual(5);
+    expect(await shownRows(page)).toBe(8);
+    await expect(page.locator('#search-table thead th').filter({ visible: true })).toHaveText(
+      ['GPU', 'Weights', 'KV', 'Placement', 'Goodput per GPU (req/s)']);
     const [scroll, client] = await page.locator('#search-table').evaluate((t) => {
       const w = t.closest('.table-scroll');
       return [w.scrollWidth, w.clientWidth];

@@ -4,7 +4,7 @@
 const { test, expect } = require('@playwright/test');
 const { openApp, inkedPixels, tableRows, queryPairs, queryValue, urlSettled } = require('./helpers');
 
-const SEED_SUMMARY = 'Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT';
+const SEED_SUMMARY = 'Llama 3.1 8B · H100 SXM · BF16 weights · 2,048 tokens · BF16 KV · 10 ms TPOT';
 const CHART_VIEWS = { rate: 'chart-rate', step: 'chart-step', interactivity: 'chart-interactivity' };
 
 /** Opens `query` (embed or not) and waits for the table to exist; returns console errors seen. */
@@ -66,24 +66,25 @@ for (const [view, canvas] of Object.entries(CHART_VIEWS)) {
   });
 }
 
-test('embed view=table shows the seed table and nothing else, scrolling inside its box at 360 px', async ({ page }) => {
+test('embed view=table shows the seed table and nothing else, fitting a 360 px column without scrolling inside its box', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 640 });
   const errors = await openQuiet(page, '?embed=1&view=table');
   await expect(page.locator('#batch-table')).toBeVisible();
   expect((await tableRows(page)).find((r) => r[0] === '64').slice(0, 5)).toEqual(['64', '9.92', '6,450', 'yes', '25.2']);
   for (const id of Object.values(CHART_VIEWS)) await expect(page.locator(`#${id}`)).toBeHidden();
   expect(await widths(page)).toEqual([360, 360]);
+  expect(await page.locator('.table-wrap').evaluate((w) => w.scrollWidth <= w.clientWidth)).toBe(true);
   expect(await smallestVisibleText(page)).toBeGreaterThanOrEqual(12);
   expect(errors).toEqual([]);
 });
 
-test('embed view=sim opens the simulator and shows its charts without its controls', async ({ page }) => {
+test('embed view=sim opens the simulator and shows its attainment chart without its controls or second chart', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 640 });
   const errors = await openQuiet(page, '?embed=1&view=sim&requests=300&points=6');
   await expect(page.locator('#sim-goodput')).toHaveText(/req\/s/, { timeout: 20_000 });
   await expect.poll(() => inkedPixels(page, 'chart-attainment')).toBeGreaterThan(1000);
-  await expect(page.locator('#chart-sim-throughput')).toBeVisible();
-  for (const hidden of ['.sim-controls', '#sim-toggle', '#sim-data', '#chart-rate', '#batch-table']) {
+  await expect(page.locator('#chart-attainment')).toBeVisible();
+  for (const hidden of ['.sim-controls', '#sim-toggle', '#sim-data', '#chart-sim-throughput', '#chart-rate', '#batch-table']) {
     await expect(page.locator(hidden)).toBeHidden();
   }
   await urlSettled(page);
@@ -169,7 +170,7 @@ test('Copy embed code copies an iframe whose src reopens the same state as an em
     src: iframe.src,
     width: '800',
     height: '500',
-    title: 'Goodput Lab: Llama 3.1 70B · 4 × H100 SXM · 8,192 tokens · BF16 KV · 25 ms TPOT',
+    title: 'Goodput Lab: Llama 3.1 70B · 4 × H100 SXM · BF16 weights · 8,192 tokens · BF16 KV · 25 ms TPOT',
     loading: 'lazy',
     style: 'border:0',
   });

@@ -158,7 +158,7 @@ fn every_preset_pair_gives_finite_placements() {
 
 #[test]
 fn the_finding_names_the_placement_with_the_most_goodput_per_gpu_and_its_number() {
-    use goodput_lab::view::format::placement::{finding, rows};
+    use goodput_lab::view::format::placement::{finding, finding_parts, rows};
     for query in ["", PREFILL_HEAVY, "ctx=512&out=1024&tpot=40&ttft=300"] {
         let s = scenario(query);
         let split = Split { prefill_instances: 2, ..Split::default() };
@@ -190,6 +190,11 @@ fn the_finding_names_the_placement_with_the_most_goodput_per_gpu_and_its_number(
         let expected = format!("Per GPU, {} serves the most: {} req/s", names[best], table[best].per_gpu);
         assert!(text.starts_with(&expected), "{text}");
         assert!(text.contains("2 × TP1 prefill : 1 × TP1 decode"), "{text}");
+        // A narrow embed shows the first sentence alone: it holds the answer, the second the split's side.
+        let [best_part, side] = finding_parts(&c, &split);
+        assert!(best_part.starts_with(&expected) && best_part.ends_with("req/s per GPU."), "{best_part}");
+        assert!(side.starts_with("In the split 2 × TP1 prefill : 1 × TP1 decode, "), "{side}");
+        assert_eq!(text, format!("{best_part} {side}"));
     }
 }
 

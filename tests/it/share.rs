@@ -12,7 +12,7 @@ use goodput_lab::view::share::{
 fn the_summary_names_the_worked_example_scenario() {
     assert_eq!(
         scenario_summary(&Inputs::default()),
-        "Llama 3.1 8B · H100 SXM · 2,048 tokens · BF16 KV · 10 ms TPOT"
+        "Llama 3.1 8B · H100 SXM · BF16 weights · 2,048 tokens · BF16 KV · 10 ms TPOT"
     );
 }
 
@@ -21,7 +21,16 @@ fn the_summary_counts_gpus_under_tensor_parallelism_and_names_the_kv_precision()
     let (inputs, _, _) = from_page_query("model=llama-3.1-70b&tp=4&kv=fp8&ctx=8192&tpot=25");
     assert_eq!(
         scenario_summary(&inputs),
-        "Llama 3.1 70B · 4 × H100 SXM · 8,192 tokens · FP8 KV · 25 ms TPOT"
+        "Llama 3.1 70B · 4 × H100 SXM · BF16 weights · 8,192 tokens · FP8 KV · 25 ms TPOT"
+    );
+}
+
+#[test]
+fn the_summary_names_the_weight_precision() {
+    let (inputs, _, _) = from_page_query("w=int4&kv=fp8");
+    assert_eq!(
+        scenario_summary(&inputs),
+        "Llama 3.1 8B · H100 SXM · INT4 weights · 2,048 tokens · FP8 KV · 10 ms TPOT"
     );
 }
 

@@ -47,10 +47,13 @@ pub fn DerivationBody() -> impl IntoView {
     }
 }
 
-/// One line: its label, then `formula = numbers = result`, then a note in words.
+/// One line: its label, then `formula = numbers = result`, then a note in words. Each `=` has a box
+/// of its own, so a compact embed can drop the formula and the `=` after it (`numbers = result`).
 fn line_view(l: Line) -> impl IntoView {
-    let numbers = (!l.numbers.is_empty()).then(|| view! { " = " <span class="numbers">{l.numbers}</span> });
-    let result = (!l.result.is_empty()).then(|| view! { " = " <strong class="result">{l.result}</strong> });
+    let numbers = (!l.numbers.is_empty())
+        .then(|| view! { <span class="eq">" = "</span><span class="numbers">{l.numbers}</span> });
+    let result = (!l.result.is_empty())
+        .then(|| view! { <span class="eq">" = "</span><strong class="result">{l.result}</strong> });
     let note = (!l.note.is_empty()).then(|| view! { <span class="note">{l.note}</span> });
     view! {
         <li data-line=l.id>

@@ -1,6 +1,7 @@
 //! The placement panel: colocated or disaggregated prefill and decode, the split's controls, and the
 //! placements (chunked, whole-prompt, the split, the best split) compared per GPU on the page's
 //! targets. The page keeps the heading and the open button; the body loads from the lazy module.
+//! Embedded (`view=placement`), the comparison comes first and the controls wait behind a toggle.
 
 use leptos::prelude::*;
 
@@ -8,13 +9,13 @@ use crate::core::placement::{compare, PlacementMode};
 use crate::core::roofline::TP_CHOICES;
 use crate::protocol::panel::LazyBody;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT, TRANSFER};
-use crate::state::view::Panel;
+use crate::state::view::{Mode, Panel};
 use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::ideal_note::IdealFigures;
 use crate::ui::panels::section::{Hint, Opener, PlanningSection, Section};
 use crate::ui::widgets::{NumberBox, NumberInput, PresetSelect};
 use crate::view::format::fixed;
-use crate::view::format::placement::{finding, link_text, percentile_label, rows, PlacementRow};
+use crate::view::format::placement::{finding_parts, link_text, percentile_label, rows, PlacementRow};
 
 /// A network link's default when one is first chosen: 400 Gb/s, 50 GB/s.
 const NETWORK_DEFAULT_BYTES_PER_S: f64 = 50e9;
@@ -43,7 +44,8 @@ impl PlanningSection for Placement {
     }
 }
 
-/// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding;
+/// The controls, the comparison table, where the transfer's bandwidth comes from, and the finding
+/// (embedded: the table and the finding, then the controls behind [`EmbedControls`]'s toggle);
 /// a lazily loaded body ([`LazyBody::Placement`]) whose changes go through the
 /// [`PanelContext`] in context.
 #[component]
@@ -63,8 +65,9 @@ pub fn PlacementBody() -> impl IntoView {
             .map(|r| row_view(r, chosen))
             .collect_view()
     };
+    let embedded = move || signals.view.get().mode == Mode::Embed;
     view! {
-        <SplitControls/>
+        <Show when=move || !embedded()><SplitControls/></Show>
         <table id="placement-table" class="placement-table">
             <caption class="visually-hidden">"Placements compared on the page's targets"</caption>
             <thead><tr>
@@ -76,7 +79,12 @@ pub fn PlacementBody() -> impl IntoView {
             </tr></thead>
             <tbody>{table}</tbody>
         </table>
-        <p id="placement-finding" class="finding">{move || finding(&comparison.get(), &inputs.get().placement.split)}</p>
+        <p id="placement-finding" class="finding">{move || {
+            let [best, side] = finding_parts(&comparison.get(), &inputs.get().placement.split);
+            let side = (!side.is_empty()).then(|| view! { " " <span class="finding-side">{side}</span> });
+            view! { <span class="finding-best">{best}</span> {side} }
+        }}</p>
+        <Show when=embedded><EmbedControls/></Show>
         <p id="placement-link" class="hint">{move || {
             let i = inputs.get();
             format!("Transfer: {}.", link_text(&i.scenario, &i.placement.split))
@@ -91,6 +99,20 @@ fn row_view(r: PlacementRow, chosen: &'static str) -> impl IntoView {
             <th scope="row">{r.label}</th><td>{r.rate}</td><td>{r.gpus}</td><td>{r.per_gpu}</td>
             <td data-field="gpus-for-load">{r.gpus_for_load}</td><td>{r.tpot}</td><td>{r.ttft}</td><td>{r.binds}</td>
         </tr>
+    }
+}
+
+/// Embedded, the split's controls behind a disclosure button, so the frame opens on the comparison.
+#[component]
+fn EmbedControls() -> impl IntoView {
+    let open = RwSignal::new(false);
+    view! {
+        <button type="button" id="placement-controls-toggle" class="placement-controls-toggle"
+            aria-expanded=move || open.get().to_string() aria-controls="placement-controls-box"
+            on:click=move |_| open.update(|o| *o = !*o)>
+            {move || if open.get() { "Hide the controls" } else { "Change the placement" }}
+        </button>
+        <div id="placement-controls-box" hidden=move || !open.get()><SplitControls/></div>
     }
 }
 

@@ -142,8 +142,20 @@ pub fn link_text(scenario: &Scenario, split: &Split) -> String {
 }
 
 /// The finding: which placement serves the most per GPU on these targets, which side of the split
-/// binds, and the prefill : decode ratio that would balance it.
+/// binds, and the prefill : decode ratio that would balance it ([`finding_parts`] joined).
 pub fn finding(comparison: &Comparison, split: &Split) -> String {
+    let [best, side] = finding_parts(comparison, split);
+    if side.is_empty() {
+        best
+    } else {
+        format!("{best} {side}")
+    }
+}
+
+/// The finding's two sentences: the placement that serves the most per GPU (the answer, which a
+/// narrow embed keeps alone), then which side of the split binds and the ratio that would balance
+/// it (empty when no placement meets both targets).
+pub fn finding_parts(comparison: &Comparison, split: &Split) -> [String; 2] {
     let d = &comparison.disaggregated;
     let best_split = comparison
         .best_split
@@ -159,7 +171,7 @@ pub fn finding(comparison: &Comparison, split: &Split) -> String {
             .chain(best_split)
             .fold((String::new(), 0.0), |a, b| if b.1 > a.1 { b } else { a });
     if best.1 <= 0.0 {
-        return "No placement meets both targets here.".to_string();
+        return ["No placement meets both targets here.".to_string(), String::new()];
     }
     let side = format!(
         "In the split {}, {} binds; {} prefill instances per decode instance would balance the sides.",
@@ -167,7 +179,7 @@ pub fn finding(comparison: &Comparison, split: &Split) -> String {
         binds_text(d.binds),
         trimmed(d.balanced_prefill_per_decode, 2)
     );
-    format!("Per GPU, {} serves the most: {} req/s per GPU. {side}", best.0, significant(best.1))
+    [format!("Per GPU, {} serves the most: {} req/s per GPU.", best.0, significant(best.1)), side]
 }
 
 /// Why the plan's rate can differ from the simulator's, from what holds the plan's rate: each

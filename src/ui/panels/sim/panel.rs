@@ -149,7 +149,7 @@ fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl Into
         <div id="sim-readout" class="sim-readout">
             <p class="sim-goodput-line">
                 "Simulated goodput: " <strong id="sim-goodput">{sim_goodput(&r.sweep)}</strong>
-                " (" <span id="sim-goodput-range">{sim_goodput_range(&r.sweep)}</span> ")"
+                <span class="sim-goodput-spread">" (" <span id="sim-goodput-range">{sim_goodput_range(&r.sweep)}</span> ")"</span>
                 {(scenario.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
                 {format!(": the highest rate at which {criterion}, its queue not growing.")}
             </p>
