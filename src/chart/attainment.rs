@@ -71,7 +71,7 @@ pub fn draw_attainment_chart<DB: DrawingBackend>(
     let ranges = (sweep_rate_max(sweep), ATTAINMENT_AXIS_TOP_PCT);
     let descs = (sweep_rate_desc(view.load), y_desc(view.counting));
     let mut chart = xy_axes_labelled(&plot, ranges, descs, &|y| percent_trimmed(*y / 100.0), style)?;
-    let target_pct = draw_target(&mut chart, view.attainment_target, style)?;
+    let target_pct = draw_target(&mut chart, view.attainment_target, curves_end_below(sweep, view), style)?;
     let share_pct = |share: fn(&Attainment) -> f64| series(sweep, |pt| 100.0 * share(&view.attainment(pt)));
     if sweep.seeds > 1 {
         let band = band_polygon(sweep, view);
@@ -158,21 +158,37 @@ fn y_desc(counting: Counting) -> &'static str {
     }
 }
 
-/// The attainment target as a dashed horizontal line labelled "Target 90%" below its left end (the
-/// low rates there meet the target, so their curves run above it). Returns the line's height in %,
-/// the target clamped to [0, 100]% (0 when it is not a number).
+/// The attainment target as a dashed horizontal line labelled "Target 90%": below its left end,
+/// where the low rates meet the target and their curves run above it, or, with `right_clear`
+/// (every curve ends well below the target: [`curves_end_below`]), above its right end, where a
+/// sweep whose first rate already sits at the top falls steeply through the left end's label.
+/// Returns the line's height in %, the target clamped to [0, 100]% (0 when it is not a number).
 pub(super) fn draw_target<DB: DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     attainment_target: f64,
+    right_clear: bool,
     style: &ChartStyle,
 ) -> Result<f64, DrawingAreaErrorKind<DB::ErrorType>> {
     let share = if attainment_target.is_finite() { attainment_target.clamp(0.0, 1.0) } else { 0.0 };
     let (y, x_max) = (100.0 * share, chart.x_range().end);
     let color = style.palette.target;
     draw_dashed(chart, vec![(0.0, y), (x_max, y)], color, style)?;
-    let font = style.font(13.0).color(&color).pos(Pos::new(HPos::Left, VPos::Top));
-    let offset = (style.px(6.0) as i32, style.px(4.0) as i32);
+    let (x, pos, offset) = if right_clear {
+        (x_max, Pos::new(HPos::Right, VPos::Bottom), (-(style.px(6.0) as i32), -(style.px(4.0) as i32)))
+    } else {
+        (0.0, Pos::new(HPos::Left, VPos::Top), (style.px(6.0) as i32, style.px(4.0) as i32))
+    };
+    let font = style.font(13.0).color(&color).pos(pos);
     let label = format!("Target {}", percent_trimmed(share));
-    chart.draw_series(std::iter::once(EmptyElement::at((0.0, y)) + Text::new(label, offset, font)))?;
+    chart.draw_series(std::iter::once(EmptyElement::at((x, y)) + Text::new(label, offset, font)))?;
     Ok(y)
+}
+
+/// Whether every curve (both targets, TTFT alone, TPOT alone) ends at least 20 points below the
+/// target at the highest rate swept, leaving the space above the target line's right end free.
+pub(super) fn curves_end_below(sweep: &Sweep, view: &AttainmentView) -> bool {
+    let Some(last) = sweep.points.iter().rev().find(|pt| pt.rate_req_per_s.is_finite()) else { return false };
+    let a = view.attainment(last);
+    let highest = a.both.max(a.ttft).max(a.tpot);
+    highest.is_finite() && highest <= view.attainment_target - 0.2
 }

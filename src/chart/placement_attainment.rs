@@ -62,7 +62,7 @@ pub fn draw_placement_attainment_chart<DB: DrawingBackend>(
     let descs = ("Offered requests/s per GPU", "Attainment, both targets (%)");
     let ranges = (x_max, ATTAINMENT_AXIS_TOP_PCT);
     let mut chart = xy_axes_labelled(&plot, ranges, descs, &|y| percent_trimmed(*y / 100.0), style)?;
-    let target_pct = draw_target(&mut chart, view.attainment_target, style)?;
+    let target_pct = draw_target(&mut chart, view.attainment_target, false, style)?;
     let (colo, split) = (curves[0].series(view), curves[1].series(view));
     chart.draw_series(LineSeries::new(colo.clone(), style.stroke(colors[0], 3.0)))?;
     draw_dashed(&mut chart, split.clone(), colors[1], style)?;

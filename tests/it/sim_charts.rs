@@ -382,3 +382,30 @@ fn sim_chart_colours_keep_three_to_one_contrast_in_both_themes() {
         assert!(p.ttft != p.goodput && p.tpot != p.goodput && p.ttft != p.tpot, "three distinct curves");
     }
 }
+
+/// The x pixel where the first rate swept sits on the attainment chart: the curves' left end.
+fn first_point_x(svg: &str) -> i32 {
+    let both = polylines(svg, Palette::LIGHT.goodput, 4);
+    both.iter().flat_map(|line| line.iter().map(|p| p.0)).min().expect("the curve meeting both targets")
+}
+
+#[test]
+fn the_target_label_sits_over_the_right_end_when_every_curve_ends_below_the_target() {
+    // The default sweep: every curve ends far below 90% at its highest rate, while its first rate
+    // already meets the target at the top and falls through the left end of the line.
+    let c = config();
+    let (s, svg, _) = charts_of(&c);
+    let last = s.points.last().unwrap().requests;
+    assert!(last.both.max(last.ttft).max(last.tpot) <= 0.7, "{last:?}");
+    let (x, anchor) = text_anchor(&svg, "Target 90%").expect("the label");
+    assert_eq!(anchor, "end", "it ends at the line's right end");
+    assert!(x > goodput_marker_x(&svg).expect("the marker"), "right of the goodput marker");
+    // A sweep whose highest rate still meets the target keeps the label at the left end, over
+    // the lowest rates (the curves run above the line there).
+    let low = SimConfig { rate_max_req_per_s: 0.5 * s.goodput_req_per_s, ..c };
+    let (s_low, svg_low, _) = charts_of(&low);
+    assert!(s_low.points.iter().all(|pt| pt.requests.both >= 0.9), "every rate meets the target");
+    let (x, anchor) = text_anchor(&svg_low, "Target 90%").expect("the label");
+    assert_eq!(anchor, "start");
+    assert!(x < first_point_x(&svg_low) + 20, "at the line's left end");
+}
