@@ -12,6 +12,7 @@ pub mod goodput;
 pub mod measured_runs;
 pub mod model;
 pub mod nearest;
+pub mod parallel;
 pub mod placement;
 pub mod precision;
 pub mod prefill;

@@ -56,7 +56,7 @@ pub fn unit_point(scenario: &Scenario, placing: &Placing) -> Option<Point> {
             let (tpot_s, ttft_s) = (op.tpot_s?, op.ttft_s?);
             Point {
                 rate_req_per_s: op.rate_req_per_s,
-                gpus: scenario.tp.max(1),
+                gpus: scenario.parallel.gpus(),
                 tpot_s,
                 ttft_s,
                 binds: op.binds,

@@ -42,7 +42,7 @@ pub struct Curves {
     pub tpot_target_s: f64,
     /// The TTFT target, in s.
     pub ttft_target_s: f64,
-    /// GPUs per replica (tensor parallelism), for per-GPU rates.
+    /// GPUs per replica (TP x DP x PP), for per-GPU rates.
     pub tp: u32,
     /// Measured step times and their fitted line (the step chart draws them), if any were given.
     pub your_points: Option<YourPointsOverlay>,
@@ -152,7 +152,7 @@ pub fn curves_on_axis(scenario: &Scenario, analysis: &Analysis, axis_max_batch: 
         kv_pool_batch: analysis.kv_pool_batch,
         tpot_target_s: scenario.tpot_target_s,
         ttft_target_s: scenario.ttft_target_s,
-        tp: scenario.tp,
+        tp: scenario.parallel.gpus(),
         your_points: None,
         references: references(scenario),
         range: likely_range(scenario),

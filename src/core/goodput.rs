@@ -41,7 +41,7 @@ pub struct BatchPoint {
 pub fn evaluate(scenario: &Scenario, batch: u32) -> BatchPoint {
     let step = step_time(scenario, batch);
     let b = f64::from(batch);
-    let tp = f64::from(scenario.tp.max(1));
+    let tp = f64::from(scenario.parallel.gpus());
     let tokens_per_s = ratio_or_zero(b, step.step_s);
     let throughput_req_per_s = ratio_or_zero(b, f64::from(scenario.output_tokens) * step.step_s);
     let ttft = ttft_split(scenario, step_in_flight_s(&step));

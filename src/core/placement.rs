@@ -187,6 +187,6 @@ pub fn compare(scenario: &Scenario, chunk_tokens: u32, split: &Split, percentile
         unchunked: best_rate(scenario, |r, probe| unchunked_probe(scenario, r, probe, percentile)),
         disaggregated: disaggregated(scenario, split, percentile),
         best_split: best_split(scenario, split.link_bytes_per_s, percentile),
-        colocated_gpus: scenario.tp.max(1),
+        colocated_gpus: scenario.parallel.gpus(),
     }
 }

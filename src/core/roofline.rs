@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::calibration::terms::cost_terms;
 pub use super::calibration::{CostModel, CustomCalibration};
 use super::model::{kv_elements_per_seq, kv_elements_per_token};
+use super::parallel::link_bytes_per_s;
 pub use super::precision::Precision;
 use super::presets::Attention;
 use super::scenario::Scenario;
@@ -98,25 +99,28 @@ pub fn kv_bytes_per_seq(scenario: &Scenario) -> f64 {
 /// replicated), 1 for MLA (its single latent is replicated on every GPU).
 pub fn kv_shards(scenario: &Scenario) -> f64 {
     match scenario.model.attention {
-        Attention::Gqa { kv_heads, .. } => f64::from(scenario.tp.min(kv_heads).max(1)),
+        Attention::Gqa { kv_heads, .. } => f64::from(scenario.parallel.tp.min(kv_heads).max(1)),
         Attention::Mla { .. } => 1.0,
     }
 }
 
 /// The replica's dense tensor peak for the weight precision: TP x per-GPU peak, in FLOP/s.
 pub fn peak_flop_per_s(scenario: &Scenario) -> f64 {
-    f64::from(scenario.tp.max(1)) * scenario.weight_precision.compute_peak(&scenario.gpu).0
+    f64::from(scenario.parallel.tp.max(1)) * scenario.weight_precision.compute_peak(&scenario.gpu).0
 }
 
 /// Ring all-reduce time for `tokens` tokens: two per layer, each moving 2(TP-1)/TP x tokens x
-/// hidden x 2 B over the per-direction link, in s; 0 at TP 1.
+/// hidden x 2 B over the per-direction link the TP group crosses (the GPU's interconnect within
+/// one domain, the NIC past it: [`link_bytes_per_s`]), in s; 0 at TP 1.
 pub fn allreduce_s(scenario: &Scenario, tokens: f64) -> f64 {
-    let tp = f64::from(scenario.tp.max(1));
-    if scenario.tp <= 1 {
+    let tp_degree = scenario.parallel.tp;
+    let tp = f64::from(tp_degree.max(1));
+    if tp_degree <= 1 {
         return 0.0;
     }
     let bytes = 2.0 * (tp - 1.0) / tp * tokens * f64::from(scenario.model.hidden_size) * ACTIVATION_BYTES;
-    2.0 * f64::from(scenario.model.layers) * bytes / scenario.gpu.interconnect_bytes_per_s
+    let link = link_bytes_per_s(&scenario.gpu, &scenario.cluster, tp_degree);
+    2.0 * f64::from(scenario.model.layers) * bytes / link
 }
 
 /// The bandwidth the GEMMs read at: peak HBM bandwidth x their achieved fraction under the cost model

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::calibration::CostModel;
+use super::parallel::{Cluster, ExpertLoad, Parallelism};
 use super::precision::Precision;
 use super::prefix::PrefixCache;
 use super::presets::{GpuSpec, ModelSpec, DEFAULT_MEMORY_UTILIZATION, DEFAULT_TTFT_S, GPUS, MODELS};
@@ -18,8 +19,12 @@ pub struct Scenario {
     pub gpu: GpuSpec,
     pub weight_precision: Precision,
     pub kv_precision: Precision,
-    /// Tensor-parallel degree: GPUs one replica spans.
-    pub tp: u32,
+    /// The replica's parallelism, TP x EP x DP x PP ([`Parallelism::tp`] alone by default).
+    pub parallel: Parallelism,
+    /// The system it runs on: NVLink domains and the NIC between them ([`Cluster::ONE_NODE`]).
+    pub cluster: Cluster,
+    /// How routed tokens spread over EP ranks, and two-batch overlap ([`ExpertLoad::UNIFORM`]).
+    pub expert_load: ExpertLoad,
     /// Tokens of KV every running sequence holds (the worked example's simplification: all at this
     /// length): the mean context over a request's answer, prompt + output / 2 ([`context_for`]).
     pub context_tokens: u32,
@@ -66,7 +71,9 @@ pub const WORKED_EXAMPLE: Scenario = Scenario {
     gpu: GPUS[0],
     weight_precision: Precision::Bf16,
     kv_precision: Precision::Bf16,
-    tp: 1,
+    parallel: Parallelism::tp(1),
+    cluster: Cluster::ONE_NODE,
+    expert_load: ExpertLoad::UNIFORM,
     context_tokens: 2048,
     output_tokens: 256,
     tpot_target_s: 0.010,

@@ -13,6 +13,7 @@ mod row;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::parallel::Parallelism;
 use crate::core::placement::{
     beats, combine, decode_side, prefill_side, DecodeSide, Disaggregated, Percentile, PrefillSide, Split,
     GPUS_PER_SIDE_MAX,
@@ -75,7 +76,7 @@ impl Config {
             gpu: GPUS[usize::from(self.gpu_index).min(GPUS.len() - 1)],
             weight_precision: self.weight_precision,
             kv_precision: self.kv_precision,
-            tp,
+            parallel: Parallelism::tp(tp),
             ..*base
         }
     }

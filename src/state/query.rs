@@ -176,7 +176,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     pairs.extend([
         ("w", scenario.weight_precision.url_id().to_string()),
         ("kv", scenario.kv_precision.url_id().to_string()),
-        ("tp", scenario.tp.to_string()),
+        ("tp", scenario.parallel.tp.to_string()),
         ("in", PROMPT.write(f64::from(scenario.prompt_tokens()))),
         ("out", OUT.write(f64::from(scenario.output_tokens))),
         ("tpot", TPOT.write(scenario.tpot_target_s)),

@@ -7,6 +7,7 @@ use super::{
     calibration, context_tokens_max_for, placement, prefix, prompt_tokens_max_for, read, search, sim, spec,
     Inputs, Notice, RawQuery,
 };
+use crate::core::parallel::{Cluster, ExpertLoad, Parallelism};
 use crate::core::prefix::PrefixCache;
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
@@ -69,7 +70,9 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         gpu,
         weight_precision,
         kv_precision,
-        tp,
+        parallel: Parallelism::tp(tp),
+        cluster: Cluster::ONE_NODE,
+        expert_load: ExpertLoad::UNIFORM,
         context_tokens,
         output_tokens,
         tpot_target_s: read::number(raw, &TPOT, defaults.tpot_target_s, notices),

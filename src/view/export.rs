@@ -97,7 +97,7 @@ pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> Str
 pub fn table_csv(inputs: &Inputs) -> String {
     let s = inputs.scenario;
     let rows = batch_table(&s, &analyze(&s));
-    batch_csv(&rows, (s.tp > 1, s.prefix.active()), likely_range(&s).as_ref())
+    batch_csv(&rows, (s.parallel.gpus() > 1, s.prefix.active()), likely_range(&s).as_ref())
 }
 
 /// The CSV with the page's optional columns: with speculation, the step column is the time per
@@ -256,8 +256,8 @@ fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Strin
 pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
     let mut parts =
         vec![FILE_PREFIX.to_string(), slug(inputs.scenario.model.id), slug(inputs.scenario.gpu.id)];
-    if inputs.scenario.tp > 1 {
-        parts.push(format!("tp{}", inputs.scenario.tp));
+    if inputs.scenario.parallel.tp > 1 {
+        parts.push(format!("tp{}", inputs.scenario.parallel.tp));
     }
     if inputs.scenario.weight_precision != Precision::Bf16 {
         parts.push(format!("{}-w", inputs.scenario.weight_precision.id()));

@@ -52,8 +52,11 @@ impl EmbedSize {
 /// The scenario in one line: model, GPUs, weight precision, context, KV precision and TPOT target
 /// (`Llama 3.1 8B · H100 SXM · BF16 weights · 2,048 tokens · BF16 KV · 10 ms TPOT`).
 pub fn scenario_summary(inputs: &Inputs) -> String {
-    let gpus = if inputs.scenario.tp > 1 {
-        format!("{} × {}", inputs.scenario.tp, inputs.scenario.gpu.name)
+    let parallel = inputs.scenario.parallel;
+    let gpus = if !parallel.tp_only() {
+        format!("{} × {} ({})", parallel.gpus(), inputs.scenario.gpu.name, parallel.label())
+    } else if parallel.tp > 1 {
+        format!("{} × {}", parallel.tp, inputs.scenario.gpu.name)
     } else {
         inputs.scenario.gpu.name.to_string()
     };

@@ -12,6 +12,7 @@ use goodput_lab::core::calibration::report::{summarize, tpot_errors};
 use goodput_lab::core::calibration::terms::cost_terms;
 use goodput_lab::core::calibration::transfer::{GpuProfile, Profile, Term};
 use goodput_lab::core::calibration::{resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes};
 use goodput_lab::core::scenario::Scenario;
@@ -92,16 +93,16 @@ fn each_term_adds_its_own_seconds_to_a_memory_bound_step() {
 
 #[test]
 fn under_tensor_parallelism_each_layer_pays_two_all_reduce_latencies() {
-    let base = Scenario { tp: 4, ..WORKED_EXAMPLE };
+    let base = Scenario { parallel: Parallelism::tp(4), ..WORKED_EXAMPLE };
     let latency = CostTerms { collective_latency_s: 20e-6, ..CostTerms::IDEAL };
     let with = Scenario { calibration: CostModel::Terms(latency), ..base };
     let extra = step_time(&with, 8).step_s - step_time(&base, 8).step_s;
     close(extra, 2.0 * 32.0 * 20e-6, 1e-9, "2 x layers x latency");
     close(step_time(&with, 8).fixed_s, 2.0 * 32.0 * 20e-6, 1e-12, "a fixed cost of the step");
-    let tp1 = Scenario { tp: 1, ..with };
+    let tp1 = Scenario { parallel: Parallelism::tp(1), ..with };
     assert_eq!(
         step_time(&tp1, 8).step_s,
-        step_time(&Scenario { tp: 1, ..base }, 8).step_s,
+        step_time(&Scenario { parallel: Parallelism::tp(1), ..base }, 8).step_s,
         "no all-reduce at TP 1"
     );
 }

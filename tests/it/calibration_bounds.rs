@@ -12,6 +12,7 @@ use goodput_lab::core::calibration::report::throughput_checks;
 use goodput_lab::core::calibration::terms::cost_terms;
 use goodput_lab::core::calibration::transfer::Term;
 use goodput_lab::core::calibration::{resolve, CostModel, Engine, Origin, Slot};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::step_time;
@@ -71,7 +72,7 @@ fn deepseek_h200() -> Scenario {
         gpu: *gpu_by_id("h200-sxm").expect("preset"),
         weight_precision: Precision::Fp8,
         kv_precision: Precision::Fp8,
-        tp: 8,
+        parallel: Parallelism::tp(8),
         context_tokens: 1_382,
         calibration: CostModel::Measured(Engine::Sglang),
         ..WORKED_EXAMPLE

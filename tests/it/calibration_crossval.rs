@@ -13,6 +13,7 @@ use goodput_lab::core::calibration::published::PublishedPoint;
 use goodput_lab::core::calibration::range::{class_ranges, likely_range, LikelyRange};
 use goodput_lab::core::calibration::report::RowError;
 use goodput_lab::core::calibration::{CostModel, Engine};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::gpu_by_id;
 use goodput_lab::core::roofline::step_time;
 use goodput_lab::core::scenario::Scenario;
@@ -120,7 +121,11 @@ fn only_the_measured_engines_carry_a_likely_range_and_an_unmeasured_gpu_gets_the
 
 #[test]
 fn a_scaled_scenario_takes_every_step_exactly_factor_times_as_long() {
-    let s = Scenario { tp: 4, calibration: CostModel::Measured(Engine::Trtllm), ..WORKED_EXAMPLE };
+    let s = Scenario {
+        parallel: Parallelism::tp(4),
+        calibration: CostModel::Measured(Engine::Trtllm),
+        ..WORKED_EXAMPLE
+    };
     for factor in [0.8, 1.3] {
         let scaled = LikelyRange::scaled(&s, factor);
         for batch in [1, 64, 600] {

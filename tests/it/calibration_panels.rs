@@ -6,6 +6,7 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::calibration::{CostModel, CustomCalibration, Engine};
 use goodput_lab::core::capacity::{capacity_plan, Placing};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::percentile::tpot_quantile_s;
 use goodput_lab::core::placement::{
     compare, decode_side, decode_spread, disaggregated, Percentile, PlacementMode, Split,
@@ -33,7 +34,7 @@ fn loaded() -> Vec<Scenario> {
         model: *model_by_id("deepseek-v3").unwrap(),
         gpu: *gpu_by_id("h200-sxm").unwrap(),
         weight_precision: Precision::Fp8,
-        tp: 8,
+        parallel: Parallelism::tp(8),
         tpot_target_s: 0.03,
         ..worked_example()
     };
@@ -73,8 +74,8 @@ fn the_capacity_plans_replica_is_the_placement_panels_chunked_point_under_every_
 #[test]
 fn placement_decode_instances_spread_around_the_batch_tables_step_under_every_calibration() {
     each(|s, what| {
-        let side = decode_side(s, s.tp, &P90);
-        let split = Split { decode_tp: s.tp, prefill_tp: s.tp, ..Split::default() };
+        let side = decode_side(s, s.parallel.tp, &P90);
+        let split = Split { decode_tp: s.parallel.tp, prefill_tp: s.parallel.tp, ..Split::default() };
         let d = disaggregated(s, &split, &P90);
         if let Some(tpot) = side.tpot_s {
             // Its mean is the batch table's step; its p90 adds the batch's spread.
@@ -92,9 +93,9 @@ fn a_search_row_of_the_pages_split_gives_the_placements_decode_tpot_under_every_
         let gpu_index = GPUS.iter().position(|g| g.id == s.gpu.id).unwrap() as u8;
         let layout = Layout::Disaggregated {
             prefill_instances: 1,
-            prefill_tp: s.tp,
+            prefill_tp: s.parallel.tp,
             decode_instances: 1,
-            decode_tp: s.tp,
+            decode_tp: s.parallel.tp,
         };
         let config =
             Config { gpu_index, weight_precision: s.weight_precision, kv_precision: s.kv_precision, layout };
@@ -106,7 +107,7 @@ fn a_search_row_of_the_pages_split_gives_the_placements_decode_tpot_under_every_
             link_bytes_per_s: None,
             percentile: P90,
         };
-        let split = Split { decode_tp: s.tp, prefill_tp: s.tp, ..Split::default() };
+        let split = Split { decode_tp: s.parallel.tp, prefill_tp: s.parallel.tp, ..Split::default() };
         if let (Some(row), Some(tpot)) =
             (row_for(&spec, &config), disaggregated(s, &split, &P90).decode_tpot_s)
         {

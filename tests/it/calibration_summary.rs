@@ -6,6 +6,7 @@ use goodput_lab::core::calibration::summary::{figures, summary, Figures, Load};
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::capacity::Placing;
 use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{chunked_best, Percentile, PlacementMode, Split};
 use goodput_lab::core::presets::{model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{kv_pool_batch, step_time};
@@ -45,7 +46,7 @@ fn knee_by_scan(s: &Scenario) -> u32 {
 fn plan_by_hand(s: &Scenario, load: Load) -> (u32, f64) {
     let replica_req_per_s = chunked_best(s, 512, &Percentile::P90_FIXED).rate_req_per_s;
     let replicas = (load.rate_req_per_s / replica_req_per_s).ceil();
-    let gpus = replicas * f64::from(s.tp);
+    let gpus = replicas * f64::from(s.parallel.tp);
     let tokens_per_hour = load.rate_req_per_s * f64::from(s.output_tokens) * 3600.0;
     (gpus as u32, gpus * load.usd_per_gpu_hour / tokens_per_hour * 1e6)
 }
@@ -75,7 +76,7 @@ fn the_measured_knee_on_the_worked_example_is_below_the_ideal_knee_and_is_the_la
 
 #[test]
 fn the_knee_tpot_and_goodput_per_gpu_are_the_measured_step_at_that_batch() {
-    let s = Scenario { tp: 2, ..WORKED_EXAMPLE };
+    let s = Scenario { parallel: Parallelism::tp(2), ..WORKED_EXAMPLE };
     let m = summary(&s, Engine::Sglang, LOAD).measured;
     let knee = m.knee_batch.unwrap();
     let step_s = step_time(&measured(&s, Engine::Sglang), knee).step_s;
@@ -157,7 +158,8 @@ fn every_preset_pair_and_engine_gives_finite_figures_or_none_and_measured_never_
     for model in MODELS {
         for gpu in GPUS {
             for tp in [1, 8] {
-                let s = Scenario { model: *model, gpu: *gpu, tp, ..WORKED_EXAMPLE };
+                let s =
+                    Scenario { model: *model, gpu: *gpu, parallel: Parallelism::tp(tp), ..WORKED_EXAMPLE };
                 for engine in Engine::ALL {
                     let sum = summary(&s, engine, LOAD);
                     let what = format!("{} on {} x{tp}, {engine:?}", model.id, gpu.id);
@@ -185,7 +187,8 @@ fn wherever_measured_engines_find_a_rate_the_ideal_roofline_finds_at_least_that_
     for model in MODELS {
         for gpu in GPUS {
             for tp in [1, 8] {
-                let s = Scenario { model: *model, gpu: *gpu, tp, ..WORKED_EXAMPLE };
+                let s =
+                    Scenario { model: *model, gpu: *gpu, parallel: Parallelism::tp(tp), ..WORKED_EXAMPLE };
                 let ideal = unit_point(&s, &PLACING);
                 for engine in Engine::ALL {
                     let Some(m) = unit_point(&measured(&s, engine), &PLACING) else { continue };
@@ -212,7 +215,7 @@ fn deepseek_v3_fp8_on_8_h200_at_the_issues_targets_has_an_ideal_rate_wherever_it
         model: *model_by_id("deepseek-v3").expect("preset"),
         gpu: *goodput_lab::core::presets::gpu_by_id("h200-sxm").expect("preset"),
         weight_precision: Precision::Fp8,
-        tp: 8,
+        parallel: Parallelism::tp(8),
         context_tokens: 2048 + 150,
         output_tokens: 300,
         tpot_target_s: 0.030,

@@ -5,6 +5,7 @@
 //! independent check held within a stated tolerance.
 
 use goodput_lab::core::capacity::{capacity_plan, gpus_for};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::colocated::chunked_at;
 use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::presets::GPUS;
@@ -36,7 +37,7 @@ fn page_config(i: &Inputs) -> Config {
         gpu_index,
         weight_precision: s.weight_precision,
         kv_precision: s.kv_precision,
-        layout: Layout::Colocated { tp: s.tp },
+        layout: Layout::Colocated { tp: s.parallel.tp },
     }
 }
 
@@ -51,7 +52,7 @@ fn answers(i: &Inputs) -> ([u32; 4], f64, f64) {
     let placement: u32 = chunked_row.gpus_for_load.replace(',', "").parse().expect("a GPU count");
     let search = row_for(&i.search_spec(), &page_config(i)).expect("a row").gpus_for_load;
     let swept = sweep(&i.sim.config(s));
-    let sim = gpus_for(load, swept.goodput_req_per_s, s.tp);
+    let sim = gpus_for(load, swept.goodput_req_per_s, s.parallel.tp);
     ([plan.gpus, placement, search, sim], plan.unit.rate_req_per_s, swept.goodput_req_per_s)
 }
 
@@ -160,7 +161,13 @@ fn the_reachable_knee_never_lies_past_the_kv_pool_for_any_preset_and_no_goodput_
     for model in MODELS {
         for gpu in GPUS {
             for (tp, tpot_s) in [(1, 0.010), (8, 0.050), (8, 0.5)] {
-                let s = Scenario { model: *model, gpu: *gpu, tp, tpot_target_s: tpot_s, ..WORKED_EXAMPLE };
+                let s = Scenario {
+                    model: *model,
+                    gpu: *gpu,
+                    parallel: Parallelism::tp(tp),
+                    tpot_target_s: tpot_s,
+                    ..WORKED_EXAMPLE
+                };
                 let a = analyze(&s);
                 let what = format!("{} on {} TP{tp} at {tpot_s} s", model.id, gpu.id);
                 let c = curves(&s, &a);
@@ -197,10 +204,10 @@ fn where_plan_and_simulator_differ_the_page_names_the_limit_that_holds_the_plans
     let s = &i.scenario;
     let unit = unit_point(s, &i.placing()).expect("a unit");
     let swept = sweep(&i.sim.config(s));
-    let line = sim_plan_line(i.rate_req_per_s, &swept, s.tp, Some(&unit));
+    let line = sim_plan_line(i.rate_req_per_s, &swept, s.parallel.tp, Some(&unit));
     let (plan, sim) = (
         gpus_for(i.rate_req_per_s, unit.rate_req_per_s, unit.gpus),
-        gpus_for(i.rate_req_per_s, swept.goodput_req_per_s, s.tp),
+        gpus_for(i.rate_req_per_s, swept.goodput_req_per_s, s.parallel.tp),
     );
     assert_ne!(plan, sim, "the worked example's plan and simulator differ at 100 req/s: {line}");
     // The worked example's replica is held by TPOT at 10 ms.

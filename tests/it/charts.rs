@@ -4,6 +4,7 @@ use crate::common::{batch_chart_svg, light_style, worked_example};
 use goodput_lab::chart::batch::BatchDraw;
 use goodput_lab::chart::{Palette, IDEAL_OPACITY};
 use goodput_lab::core::curves::curves;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, CustomCalibration};
 use goodput_lab::core::scenario::Scenario;
@@ -183,7 +184,7 @@ fn the_ideal_worked_example_draws_no_ideal_lines_and_no_total_step() {
 #[test]
 fn tensor_parallel_step_chart_draws_the_total_with_the_all_reduce() {
     let model = *model_by_id("llama-3.1-70b").expect("Llama 3.1 70B preset");
-    let s = Scenario { model, tp: 4, ..worked_example() };
+    let s = Scenario { model, parallel: Parallelism::tp(4), ..worked_example() };
     assert!(svg_of(&s, BatchChart::Step).contains("Step time (total)"));
     for chart in BatchChart::ALL {
         assert!(!svg_of(&s, chart).contains("NaN"));

@@ -6,6 +6,7 @@ use goodput_lab::core::calibration::terms::cost_terms;
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::derivation::{derive_scenario, Derivation, KneeForm, KvShape, Role, StepAt};
 use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{
     analyze, step_time_at, Bound, CustomCalibration, Limit, Precision, TP_CHOICES,
@@ -30,7 +31,12 @@ fn near(a: f64, b: f64, what: &str) {
 }
 
 fn scenario(model: &str, gpu: &str, tp: u32) -> Scenario {
-    Scenario { model: *model_by_id(model).unwrap(), gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() }
+    Scenario {
+        model: *model_by_id(model).unwrap(),
+        gpu: *gpu_by_id(gpu).unwrap(),
+        parallel: Parallelism::tp(tp),
+        ..worked_example()
+    }
 }
 
 #[test]
@@ -176,7 +182,7 @@ fn check_knee(s: &Scenario, d: &Derivation, label: &str) {
             ..
         } => {
             let KneeForm::Memory { allreduce_bytes_per_seq, .. } = k.form else { unreachable!() };
-            let fixed_s = cost_terms(s).fixed_s(s.model.layers, s.tp);
+            let fixed_s = cost_terms(s).fixed_s(s.model.layers, s.parallel.tp);
             same(budget_s, s.tpot_target_s - fixed_s, &format!("{what} budget"));
             same(budget_s * bandwidth_bytes_per_s, budget_bytes, &format!("{what} budget bytes"));
             let exact = (budget_bytes - weight_bytes) / (kv_bytes_per_seq + allreduce_bytes_per_seq);
@@ -233,7 +239,7 @@ fn every_model_on_every_gpu_recombines_to_the_roofline_and_the_table() {
             let s = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             check_recombines(&s, &format!("{} on {}", model.id, gpu.id));
             let tp = analyze(&s).tp_needed.unwrap_or(8);
-            let held = Scenario { tp, ..s };
+            let held = Scenario { parallel: Parallelism::tp(tp), ..s };
             check_recombines(&held, &format!("{} on {} x{tp}", model.id, gpu.id));
             runs += 2;
         }
@@ -315,7 +321,7 @@ fn tensor_parallelism_splits_the_bytes_and_adds_a_linear_all_reduce() {
         panic!("{:?}", memory_bound.knee.form)
     };
     assert!(allreduce_bytes_per_seq > 0.0, "and into the memory form's at 20 ms");
-    let eight = derive_scenario(&Scenario { tp: 8, ..s });
+    let eight = derive_scenario(&Scenario { parallel: Parallelism::tp(8), ..s });
     assert_eq!(eight.kv_seq.shards, 8);
     let four_heads = derive_scenario(&scenario("qwen2.5-7b", "h100-sxm", 8));
     assert_eq!(four_heads.kv_seq.shards, 4, "4 KV heads: replicated past 4 GPUs");
@@ -432,14 +438,28 @@ fn every_printed_line_is_finite_and_its_step_times_are_the_tables() {
         for gpu in GPUS {
             let base = Scenario { model: *model, gpu: *gpu, ..worked_example() };
             let tp = analyze(&base).tp_needed.unwrap_or(8);
-            let realistic = Scenario { tp, calibration: CustomCalibration::REALISTIC_DEFAULT.into(), ..base };
-            let measured = Scenario { tp, calibration: CostModel::Measured(Engine::Trtllm), ..base };
-            for s in [base, Scenario { tp, ..base }, realistic, measured] {
+            let realistic = Scenario {
+                parallel: Parallelism::tp(tp),
+                calibration: CustomCalibration::REALISTIC_DEFAULT.into(),
+                ..base
+            };
+            let measured = Scenario {
+                parallel: Parallelism::tp(tp),
+                calibration: CostModel::Measured(Engine::Trtllm),
+                ..base
+            };
+            for s in [base, Scenario { parallel: Parallelism::tp(tp), ..base }, realistic, measured] {
                 let d = derive_scenario(&s);
                 let lines = goodput_lab::view::derivation_text::lines(&s, &d);
                 let text = format!("{lines:?}");
                 for bad in ["NaN", "inf", "–"] {
-                    assert!(!text.contains(bad), "{} on {} x{}: {bad} in {text}", model.id, gpu.id, s.tp);
+                    assert!(
+                        !text.contains(bad),
+                        "{} on {} x{}: {bad} in {text}",
+                        model.id,
+                        gpu.id,
+                        s.parallel.tp
+                    );
                 }
                 for (st, l) in d.steps.iter().zip(lines.iter().filter(|l| l.id.starts_with("step-"))) {
                     let shown: f64 = l.result.trim_end_matches(" ms").replace(',', "").parse().unwrap();

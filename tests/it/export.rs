@@ -2,6 +2,7 @@
 //! reads back through a CSV parser; the simulator's table likewise; file names say the scenario.
 
 use crate::common::worked_example;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, CustomCalibration, Precision};
 use goodput_lab::core::scenario::Scenario;
@@ -139,7 +140,7 @@ fn the_worked_examples_file_name_says_model_gpu_kv_context_and_target() {
 fn file_names_follow_every_part_of_the_scenario() {
     let scenario = Scenario {
         model: *model_by_id("qwen3-30b-a3b").unwrap(),
-        tp: 2,
+        parallel: Parallelism::tp(2),
         weight_precision: Precision::Fp8,
         kv_precision: Precision::Fp8,
         context_tokens: 8192,
@@ -166,7 +167,7 @@ fn the_table_button_exports_the_rows_the_page_shows_with_per_gpu_columns_under_t
         let s = inputs.scenario;
         assert_eq!(
             table_csv(&inputs),
-            batch_table_csv(&batch_table(&s, &analyze(&s)), s.tp > 1, s.prefix.active()),
+            batch_table_csv(&batch_table(&s, &analyze(&s)), s.parallel.tp > 1, s.prefix.active()),
             "{query}"
         );
     }

@@ -3,6 +3,7 @@
 
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::fit::{fit, fitted_step_s, FitError, FitWarning, YourPoint};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{step_time, CustomCalibration, Precision};
 use goodput_lab::core::scenario::Scenario;
@@ -66,7 +67,7 @@ fn the_fit_inverts_realistic_mode_for_moe_and_tensor_parallel_scenarios() {
         let s = Scenario {
             model: *model_by_id(model).unwrap(),
             gpu: *gpu_by_id(gpu).unwrap(),
-            tp,
+            parallel: Parallelism::tp(tp),
             kv_precision: Precision::Fp8,
             calibration: calibration.into(),
             ..worked_example()

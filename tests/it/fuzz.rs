@@ -176,7 +176,7 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
         Precision::WEIGHTS.contains(&i.scenario.weight_precision)
             && Precision::KV.contains(&i.scenario.kv_precision)
     );
-    prop_assert!(TP_CHOICES.contains(&i.scenario.tp));
+    prop_assert!(TP_CHOICES.contains(&i.scenario.parallel.tp));
     // The prompt lies in its field up to the longest the model accepts, and the context is the
     // one rule's: prompt + output / 2, within the model's maximum.
     let prompt = i.scenario.prompt_tokens();
@@ -235,8 +235,8 @@ fn round_trips(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     prop_assert!(notices.is_empty(), "{query} gives notices {notices:?}");
     prop_assert_eq!(page_query(&again, &view), query.clone());
     prop_assert_eq!(
-        (again.scenario.model.id, again.scenario.gpu.id, again.scenario.tp),
-        (i.scenario.model.id, i.scenario.gpu.id, i.scenario.tp)
+        (again.scenario.model.id, again.scenario.gpu.id, again.scenario.parallel.tp),
+        (i.scenario.model.id, i.scenario.gpu.id, i.scenario.parallel.tp)
     );
     prop_assert_eq!(
         (again.scenario.context_tokens, again.scenario.output_tokens),
@@ -350,7 +350,10 @@ fn core_is_finite(inputs: &Inputs, view: &View, points: &[YourPoint]) -> Result<
     }
     readable("reasons", &general_reasons(&d).join(" "))?;
     readable("summary", &scenario_summary(inputs))?;
-    readable("csv", &batch_table_csv(&rows, inputs.scenario.tp > 1, inputs.scenario.prefix.active()))?;
+    readable(
+        "csv",
+        &batch_table_csv(&rows, inputs.scenario.parallel.tp > 1, inputs.scenario.prefix.active()),
+    )?;
     readable("file name", &file_name(inputs, "step", "svg"))?;
     readable("link", &link_query(inputs, view, points))
 }

@@ -4,6 +4,7 @@
 
 use crate::common::{assert_close, wait_p90_by_hand, Z90};
 use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{best_split, compare, Binds, Comparison, PlacementMode, Split};
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::step_time_at;
@@ -38,7 +39,7 @@ fn lesson_7_loads_a_prefill_heavy_workload_under_tight_targets_on_the_cores_best
     let s = i.scenario;
     let defaults = Inputs::default();
     assert_eq!(
-        (s.model.id, s.gpu.id, s.tp),
+        (s.model.id, s.gpu.id, s.parallel.tp),
         ("llama-3.1-8b", "h100-sxm", 1),
         "the worked example's model and GPU"
     );
@@ -108,7 +109,7 @@ fn lesson_7s_best_split_is_the_slower_side_of_arithmetic_written_out_here() {
     let (_, d) = c.best_split.expect("a split serves");
     // One prefill instance (TP2): prefill D, then the prompt's KV (8,128 x 131,072 B) over 450 GB/s
     // of NVLink; its rate puts the p90 TTFT, D + transfer + W90, on 500 ms (lengths spread 50%).
-    let tp2 = Scenario { tp: 2, ..s };
+    let tp2 = Scenario { parallel: Parallelism::tp(2), ..s };
     let prefill_s = prefill_time(&tp2).prefill_s;
     let transfer_s = 8128.0 * 131_072.0 / 450e9;
     let ttft = prefill_s + transfer_s + wait_p90_by_hand(d.prefill_rate_req_per_s, prefill_s, 0.5);

@@ -8,6 +8,7 @@ use crate::common::llama_8b::{
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, GPUS, MODELS};
 use goodput_lab::core::roofline::{
@@ -17,7 +18,12 @@ use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{StepCost, StepWork};
 
 fn on(model: &str, gpu: &str, tp: u32) -> Scenario {
-    Scenario { model: *model_by_id(model).unwrap(), gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() }
+    Scenario {
+        model: *model_by_id(model).unwrap(),
+        gpu: *gpu_by_id(gpu).unwrap(),
+        parallel: Parallelism::tp(tp),
+        ..worked_example()
+    }
 }
 
 /// 63 decodes at 2,048 tokens and a prompt's first 2,048-token chunk, in one step.
@@ -98,7 +104,7 @@ fn the_simulators_step_is_the_analytic_function_for_any_composition() {
     for model in MODELS {
         for gpu in GPUS {
             let base = Scenario { model: *model, gpu: *gpu, ..worked_example() };
-            let s = Scenario { tp: analyze(&base).tp_needed.unwrap_or(8), ..base };
+            let s = Scenario { parallel: Parallelism::tp(analyze(&base).tp_needed.unwrap_or(8)), ..base };
             let cost = StepCost::new(&s);
             let work = StepWork {
                 decode_tokens: 40,

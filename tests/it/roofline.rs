@@ -2,6 +2,7 @@
 
 use crate::common::{assert_close, assert_prints_as, worked_example, worked_example_fp8_kv};
 use goodput_lab::core::goodput::{evaluate, BatchPoint};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::roofline::{
     analyze, effective_bandwidth_bytes_per_s, knee_batch, kv_bytes_per_seq, kv_bytes_per_token,
@@ -213,7 +214,8 @@ fn the_core_stays_finite_whatever_the_numbers() {
 #[test]
 fn decode_and_prefill_read_at_peak_bandwidth_times_mbu_and_add_their_terms_one_way() {
     let calibration = CustomCalibration { mbu: 0.5, step_overhead_s: 2e-3 };
-    let scenario = Scenario { tp: 2, calibration: calibration.into(), ..worked_example() };
+    let scenario =
+        Scenario { parallel: Parallelism::tp(2), calibration: calibration.into(), ..worked_example() };
     assert_eq!(effective_bandwidth_bytes_per_s(&scenario), 3.35e12 * 0.5);
     let step = step_time(&scenario, 64);
     let bytes = step.weight_read_bytes + step.kv_read_bytes;

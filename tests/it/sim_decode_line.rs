@@ -4,6 +4,7 @@
 //! steps must time a request as stepping the per-operator step one step at a time does.
 
 use crate::common::{assert_close, worked_example};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, MODELS};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepLines, StepWork};
@@ -26,7 +27,7 @@ fn a_decode_step_is_a_line_in_held_kv_for_every_preset_and_drafter() {
                 let s = Scenario {
                     model: *model,
                     gpu: *gpu_by_id(gpu).unwrap(),
-                    tp,
+                    parallel: Parallelism::tp(tp),
                     speculation,
                     ..worked_example()
                 };
@@ -90,7 +91,12 @@ fn a_lone_decode_is_timed_as_stepping_each_step_on_the_per_operator_step() {
 fn a_mixed_step_is_its_line_plus_the_prompt_attention_for_every_preset() {
     for model in MODELS.iter() {
         for (gpu, tp) in [("h100-sxm", 1), ("h200-sxm", 8), ("l4", 1)] {
-            let s = Scenario { model: *model, gpu: *gpu_by_id(gpu).unwrap(), tp, ..worked_example() };
+            let s = Scenario {
+                model: *model,
+                gpu: *gpu_by_id(gpu).unwrap(),
+                parallel: Parallelism::tp(tp),
+                ..worked_example()
+            };
             let cost = StepCost::new(&s);
             let mut lines = StepLines::new(&cost).expect("lines without speculation");
             for (decode_tokens, prefill_tokens, done) in

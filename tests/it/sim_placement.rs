@@ -7,6 +7,7 @@ use crate::common::{assert_close, worked_example};
 use goodput_lab::chart::{
     draw_placement_attainment_chart, nearest_point, AttainmentView, ChartStyle, Palette, PlacementCurve,
 };
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{disaggregated, Split};
 use goodput_lab::core::prefill::prefill_of;
 use goodput_lab::core::scenario::Scenario;
@@ -45,7 +46,7 @@ fn split(x: u32, y: u32) -> Split {
 #[test]
 fn a_whole_prompt_on_the_simulator_costs_the_analytic_prefill_to_the_bit() {
     for tp in [1, 2, 8] {
-        let s = Scenario { tp, ..worked_example() };
+        let s = Scenario { parallel: Parallelism::tp(tp), ..worked_example() };
         let cost = StepCost::new(&s);
         for prompt in [1, 100, 1920, 8192] {
             let analytic = prefill_of(&s, prompt, 0).prefill_s;

@@ -42,7 +42,7 @@ fn a_url_with_every_key_opens_that_state() {
         (Precision::Fp8, Precision::Fp4)
     );
     assert_eq!(
-        (inputs.scenario.tp, inputs.scenario.context_tokens, inputs.scenario.output_tokens),
+        (inputs.scenario.parallel.tp, inputs.scenario.context_tokens, inputs.scenario.output_tokens),
         (4, 8192, 512)
     );
     assert!((inputs.scenario.tpot_target_s - 0.0255).abs() < 1e-12);

@@ -251,7 +251,7 @@ fn worked_example_query() -> String {
         "model={}&gpu={}&w=bf16&kv=bf16&tp={}&in={}&out={}&tpot={}&ttft={}&util={}&rate={}",
         s.model.id,
         s.gpu.id,
-        s.tp,
+        s.parallel.tp,
         s.prompt_tokens(),
         s.output_tokens,
         (s.tpot_target_s * 1e3).round(),

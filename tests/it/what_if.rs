@@ -7,6 +7,7 @@ use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves;
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::{expected_experts, params_read};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::prefill::prefill_time;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, Attention};
 use goodput_lab::core::roofline::{
@@ -19,7 +20,7 @@ use goodput_lab::core::scenario::Scenario;
 fn on(model: &str, gpu: &str, tp: u32) -> Scenario {
     let model = *model_by_id(model).expect("model preset");
     let gpu = *gpu_by_id(gpu).expect("gpu preset");
-    Scenario { model, gpu, tp, ..worked_example() }
+    Scenario { model, gpu, parallel: Parallelism::tp(tp), ..worked_example() }
 }
 
 #[test]
@@ -67,7 +68,7 @@ fn a_dense_model_reads_all_weights_at_every_batch() {
 fn mla_caches_latent_plus_rope_per_layer_and_is_not_split_by_tp() {
     let s = Scenario { context_tokens: 1000, ..on("deepseek-v3", "h200-sxm", 1) };
     assert_close(kv_bytes_per_seq(&s), 1000.0 * (512.0 + 64.0) * 61.0 * 2.0, 1e-12, "MLA KV per sequence");
-    let tp8 = Scenario { tp: 8, ..s };
+    let tp8 = Scenario { parallel: Parallelism::tp(8), ..s };
     assert_eq!(step_time(&tp8, 10).kv_read_bytes, step_time(&s, 10).kv_read_bytes, "latent on every GPU");
     assert_close(
         step_time(&tp8, 10).weight_read_bytes,
@@ -89,7 +90,7 @@ fn sliding_window_layers_cap_their_kv_at_the_window() {
 #[test]
 fn tensor_parallelism_splits_weights_kv_and_flops_and_adds_an_all_reduce() {
     let s1 = on("llama-3.1-70b", "h100-sxm", 1);
-    let s4 = Scenario { tp: 4, ..s1 };
+    let s4 = Scenario { parallel: Parallelism::tp(4), ..s1 };
     let (a, b) = (step_time(&s1, 32), step_time(&s4, 32));
     assert_close(b.weight_read_bytes, a.weight_read_bytes / 4.0, 1e-12, "weights per GPU");
     assert_close(b.kv_read_bytes, a.kv_read_bytes / 4.0, 1e-12, "KV per GPU");
@@ -102,15 +103,16 @@ fn tensor_parallelism_splits_weights_kv_and_flops_and_adds_an_all_reduce() {
 
 #[test]
 fn kv_heads_are_replicated_past_the_kv_head_count() {
-    let s = Scenario { tp: 8, ..on("qwen3-235b-a22b", "h200-sxm", 1) };
-    let one = Scenario { tp: 1, ..s };
+    let s = Scenario { parallel: Parallelism::tp(8), ..on("qwen3-235b-a22b", "h200-sxm", 1) };
+    let one = Scenario { parallel: Parallelism::tp(1), ..s };
     assert_eq!(s.model.attention, Attention::Gqa { kv_heads: 4, head_dim: 128 });
     assert_close(step_time(&s, 8).kv_read_bytes, step_time(&one, 8).kv_read_bytes / 4.0, 1e-12, "4 shards");
 }
 
 #[test]
 fn goodput_per_gpu_divides_by_the_replicas_gpus() {
-    let s = Scenario { tp: 2, tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
+    let s =
+        Scenario { parallel: Parallelism::tp(2), tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
     let p = evaluate(&s, 16);
     assert!(p.goodput_req_per_s > 0.0);
     assert_close(p.goodput_per_gpu_req_per_s, p.goodput_req_per_s / 2.0, 1e-12, "per GPU");
@@ -248,7 +250,8 @@ fn capacity_plan_runs_replicas_at_the_chunked_p90_point_below_the_decode_only_kn
     assert_eq!((f64::from(plan.replicas), f64::from(plan.gpus)), (replicas, replicas));
     let usd = replicas * 2.5 / (100.0 * 256.0 * 3600.0) * 1e6;
     assert_close(plan.cost_per_million_tokens, usd, 1e-12, "$/M tokens");
-    let tp2 = Scenario { tp: 2, tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
+    let tp2 =
+        Scenario { parallel: Parallelism::tp(2), tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
     let plan2 = capacity_plan(&tp2, &placing, 100.0, 2.5).unwrap();
     assert_eq!(plan2.gpus, plan2.replicas * 2);
     let none = Scenario { tpot_target_s: 0.001, ..worked_example() };
@@ -274,7 +277,12 @@ fn custom_specs_never_panic_and_stay_finite_whatever_the_numbers() {
                         ..base
                     };
                     let fp = CustomGpu { fp8_flop_per_s: 0.0, fp4_flop_per_s: 0.0, ..gpu };
-                    let s = Scenario { model: m.to_spec(), gpu: fp.to_spec(), tp, ..worked_example() };
+                    let s = Scenario {
+                        model: m.to_spec(),
+                        gpu: fp.to_spec(),
+                        parallel: Parallelism::tp(tp),
+                        ..worked_example()
+                    };
                     let a = analyze(&s);
                     for b in [1, a.knee_batch.max(1), 4096] {
                         let p = evaluate(&s, b);

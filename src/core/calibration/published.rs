@@ -9,6 +9,7 @@ mod data;
 use serde::{Deserialize, Serialize};
 
 use super::Engine;
+use crate::core::parallel::Parallelism;
 use crate::core::precision::Precision;
 use crate::core::presets::{gpu_by_id, model_by_id};
 use crate::core::scenario::Scenario;
@@ -80,7 +81,7 @@ pub fn matching(scenario: &Scenario) -> Vec<usize> {
                 && p.model_id == scenario.model.id
                 && p.gpu_id == scenario.gpu.id
                 && p.weight_precision == scenario.weight_precision
-                && p.tp == scenario.tp
+                && Parallelism::tp(p.tp) == scenario.parallel
         })
         .collect()
 }

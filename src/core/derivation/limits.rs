@@ -184,7 +184,7 @@ pub(super) fn goodput(scenario: &Scenario, analysis: &Analysis) -> Option<Goodpu
         tokens_per_s: p.tokens_per_s,
         throughput_req_per_s: p.throughput_req_per_s,
         goodput_req_per_s: p.goodput_req_per_s,
-        tp: scenario.tp.max(1),
+        tp: scenario.parallel.tp.max(1),
         goodput_per_gpu_req_per_s: p.goodput_per_gpu_req_per_s,
     })
 }

@@ -97,7 +97,7 @@ pub(super) fn weights(scenario: &Scenario) -> Weights {
         precision: scenario.weight_precision,
         bytes_per_param,
         weight_bytes,
-        tp: scenario.tp.max(1),
+        tp: scenario.parallel.tp.max(1),
         per_gpu_bytes: weight_bytes_per_gpu(scenario),
         moe,
     }

@@ -8,6 +8,7 @@ use super::queue::{largest_ok, md1_wait_s};
 use super::{Binds, Disaggregated, Split, GPUS_PER_SIDE_MAX};
 use crate::core::goodput::evaluate;
 use crate::core::model::kv_elements_per_seq;
+use crate::core::parallel::Parallelism;
 use crate::core::prefill::prefill_time;
 use crate::core::roofline::{knee_batch, kv_pool_batch, step_time, TP_CHOICES};
 use crate::core::scenario::Scenario;
@@ -45,7 +46,7 @@ pub fn prefill_side(
     link_bytes_per_s: Option<f64>,
     percentile: &Percentile,
 ) -> PrefillSide {
-    let side = Scenario { tp: tp.max(1), ..*scenario };
+    let side = Scenario { parallel: Parallelism::tp(tp.max(1)), ..*scenario };
     let prefill_s = prefill_time(&side).prefill_s;
     let transfer_s = kv_transfer_s(&side, side.prompt_tokens(), link_bytes_per_s);
     let prompt_cv = percentile.cv();
@@ -56,7 +57,7 @@ pub fn prefill_side(
     } else {
         0.0
     };
-    PrefillSide { tp: side.tp, prefill_s, transfer_s, rate_req_per_s, service_cv: prompt_cv }
+    PrefillSide { tp: side.parallel.tp, prefill_s, transfer_s, rate_req_per_s, service_cv: prompt_cv }
 }
 
 /// transfer = KV bytes of the prompt / link, in s: one prompt of `prompt_tokens` tokens (its whole
@@ -86,7 +87,7 @@ pub struct DecodeSide {
 /// most b whose TPOT p-quantile, step(b) + the spread of a batch of b ([`decode_spread`]), meets
 /// the target.
 pub fn decode_side(scenario: &Scenario, tp: u32, percentile: &Percentile) -> DecodeSide {
-    let side = Scenario { tp: tp.max(1), ttft_target_s: f64::INFINITY, ..*scenario };
+    let side = Scenario { parallel: Parallelism::tp(tp.max(1)), ttft_target_s: f64::INFINITY, ..*scenario };
     let batch_top = knee_batch(&side).min(kv_pool_batch(&side));
     let quantile = |b: u32| tpot_quantile_s(&decode_spread(&side, b), percentile);
     let fits = |b: u32| tpot_meets(&decode_spread(&side, b), percentile, side.tpot_target_s);
@@ -103,7 +104,7 @@ pub fn decode_side(scenario: &Scenario, tp: u32, percentile: &Percentile) -> Dec
     let batch = batch_lo;
     let point = (batch > 0).then(|| evaluate(&side, batch));
     DecodeSide {
-        tp: side.tp,
+        tp: side.parallel.tp,
         batch,
         rate_req_per_s: point.map_or(0.0, |p| p.throughput_req_per_s),
         tpot_s: point.map(|_| quantile(batch)),

@@ -3,6 +3,7 @@
 //! simulator's unit), and the GPUs the weights need.
 
 use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, MAX_BATCH};
+use crate::core::model::expert_params;
 use crate::core::scenario::Scenario;
 
 /// floor(x) as a batch in 0..=MAX_BATCH (NaN and negatives give 0).
@@ -21,9 +22,29 @@ pub fn usable_hbm_bytes(scenario: &Scenario) -> f64 {
     scenario.gpu.hbm_bytes * scenario.memory_utilization
 }
 
-/// Weight bytes each GPU holds = weights / TP, in B.
+/// Weight bytes each GPU holds = weights / TP, in B; under expert, data or pipeline parallelism
+/// (dense weights / TP + routed experts / (TP x DP)) / PP: dense weights are copied on every DP
+/// rank, the experts split over the stage's TP x DP GPUs, the layers over PP stages.
 pub fn weight_bytes_per_gpu(scenario: &Scenario) -> f64 {
-    weight_bytes(scenario) / f64::from(scenario.tp.max(1))
+    let p = scenario.parallel;
+    if p.tp_only() {
+        return weight_bytes(scenario) / f64::from(p.tp.max(1));
+    }
+    let bytes = scenario.weight_precision.bytes_per_element();
+    let experts = expert_params(&scenario.model) * f64::from(scenario.model.moe.map_or(0, |m| m.experts));
+    let dense = (scenario.model.params - experts).max(0.0);
+    (dense / f64::from(p.tp.max(1)) + experts / f64::from(p.stage_gpus())) * bytes / f64::from(p.pp.max(1))
+}
+
+/// A sequence's KV is split over kv_shards GPUs of its DP rank, and its layers over PP stages:
+/// kv_shards x PP.
+fn kv_split(scenario: &Scenario) -> f64 {
+    kv_shards(scenario) * f64::from(scenario.parallel.pp.max(1))
+}
+
+/// DP ranks, each with its own pool of sequences: the replica's pool is DP x one rank's.
+fn dp_ranks(scenario: &Scenario) -> f64 {
+    f64::from(scenario.parallel.dp.max(1))
 }
 
 /// pool = floor([`kv_pool_sequences`]), in sequences (0..=MAX_BATCH).
@@ -38,11 +59,16 @@ pub fn kv_pool_batch(scenario: &Scenario) -> u32 {
 /// [`kv_pool_held_tokens`] / (context - h x C), the simulator's pool in sequences.
 pub fn kv_pool_sequences(scenario: &Scenario) -> f64 {
     let draft = draft_memory(scenario);
-    (usable_hbm_bytes(scenario)
+    let per_rank = (usable_hbm_bytes(scenario)
         - weight_bytes_per_gpu(scenario)
         - prefix_shared_kv_bytes(scenario)
         - draft.weight_bytes_per_gpu)
-        / (kv_bytes_per_seq_held(scenario) + draft_kv_bytes_per_seq_held(scenario))
+        / (kv_bytes_per_seq_held(scenario) + draft_kv_bytes_per_seq_held(scenario));
+    if scenario.parallel.dp > 1 {
+        per_rank * dp_ranks(scenario)
+    } else {
+        per_rank
+    }
 }
 
 /// The KV one held token costs per GPU, the target's and the drafter's together: kv_per_seq /
@@ -50,7 +76,7 @@ pub fn kv_pool_sequences(scenario: &Scenario) -> f64 {
 /// is 0 without a draft model or head: [`draft_memory`]).
 pub fn kv_bytes_per_held_token(scenario: &Scenario) -> f64 {
     let context = f64::from(scenario.context_tokens.max(1));
-    kv_bytes_per_seq(scenario) / context / kv_shards(scenario)
+    kv_bytes_per_seq(scenario) / context / kv_split(scenario)
         + draft_memory(scenario).kv_bytes_per_seq_per_gpu / context
 }
 
@@ -62,8 +88,9 @@ pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
     let free = usable_hbm_bytes(scenario)
         - weight_bytes_per_gpu(scenario)
         - draft_memory(scenario).weight_bytes_per_gpu;
-    let tokens =
+    let per_rank =
         free / kv_bytes_per_held_token(scenario) - scenario.prefix.stored_tokens(scenario.prompt_tokens());
+    let tokens = if scenario.parallel.dp > 1 { per_rank * dp_ranks(scenario) } else { per_rank };
     if tokens.is_finite() {
         tokens.max(0.0)
     } else {
@@ -82,7 +109,7 @@ pub fn prefix_shared_kv_bytes(scenario: &Scenario) -> f64 {
     }
     let ctx = f64::from(scenario.context_tokens.max(1));
     let stored = prefix.stored_tokens(scenario.prompt_tokens());
-    stored / ctx * kv_bytes_per_seq(scenario) / kv_shards(scenario)
+    stored / ctx * kv_bytes_per_seq(scenario) / kv_split(scenario)
         + stored / ctx * draft_memory(scenario).kv_bytes_per_seq_per_gpu
 }
 
@@ -91,7 +118,7 @@ pub fn prefix_shared_kv_bytes(scenario: &Scenario) -> f64 {
 /// whole context: [`super::kv_bytes_per_seq`].) The target's KV only: the drafter's is
 /// [`draft_kv_bytes_per_seq_held`].
 pub fn kv_bytes_per_seq_held(scenario: &Scenario) -> f64 {
-    let per_seq = kv_bytes_per_seq(scenario) / kv_shards(scenario);
+    let per_seq = kv_bytes_per_seq(scenario) / kv_split(scenario);
     held_share(scenario, per_seq)
 }
 

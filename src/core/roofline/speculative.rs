@@ -124,7 +124,7 @@ pub struct DraftMemory {
 
 /// The drafter's weights and KV per sequence on each GPU (see the module's memory model).
 pub fn draft_memory(scenario: &Scenario) -> DraftMemory {
-    let tp = f64::from(scenario.tp.max(1));
+    let tp = f64::from(scenario.parallel.tp.max(1));
     match scenario.speculation.drafter {
         Drafter::Off => DraftMemory::default(),
         Drafter::Model(_) => draft_scenario(scenario).map_or(DraftMemory::default(), |d| DraftMemory {

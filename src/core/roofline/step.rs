@@ -33,6 +33,7 @@
 //! compute-bound while the decodes' attention reads all their KV), which is why prefill and decode
 //! interfere. Attention FLOPs also enter decode steps, which the single max left out.
 
+mod split;
 mod terms;
 
 use super::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound};
@@ -41,6 +42,7 @@ use crate::core::calibration::Efficiency;
 use crate::core::model::{decode_attention_flop, params_read};
 use crate::core::presets::ModelSpec;
 use crate::core::scenario::Scenario;
+use split::{microbatch, Split};
 pub use terms::{Group, GroupCost, StepMix, StepTerms};
 
 /// A scenario's per-step coefficients, gathered once (the simulator prices millions of steps).
@@ -67,6 +69,8 @@ pub struct StepRoofline {
     /// The cost model's fixed costs per step: per step + layers x per layer + the all-reduces'
     /// latency (2 x layers x per call at TP > 1), in s.
     fixed_s: f64,
+    /// Expert, data or pipeline parallelism ([`split`]); `None` for tensor parallelism alone.
+    split: Option<Split>,
 }
 
 /// One kernel group's achieved bandwidth and peak, and their ratios to the GEMM group's (1 where
@@ -113,7 +117,7 @@ impl StepRoofline {
         StepRoofline {
             model: scenario.model,
             weight_bytes_per_param: scenario.weight_precision.bytes_per_element(),
-            tp: f64::from(scenario.tp.max(1)),
+            tp: f64::from(scenario.parallel.tp.max(1)),
             kv_bytes_per_token: kv_bytes_per_seq(scenario) / context / kv_shards(scenario),
             attention_flop_per_kv_token: attention / context,
             flop_per_token: 2.0 * scenario.model.active_params,
@@ -121,15 +125,86 @@ impl StepRoofline {
             decode_attention: Rates::new(bw, peak, c.decode_attention, c.gemm),
             prefill_attention: Rates::new(bw, peak, c.prefill_attention, c.gemm),
             allreduce_s_per_token: allreduce_s(scenario, 1.0),
-            fixed_s: c.fixed_s(scenario.model.layers, scenario.tp),
+            fixed_s: c.fixed_s(scenario.model.layers, scenario.parallel.tp),
+            split: (!scenario.parallel.tp_only()).then(|| Split::new(scenario, c.collective_latency_s)),
         }
+    }
+
+    /// Whether this is tensor parallelism alone, whose GEMM group depends on the step's token count
+    /// only ([`StepRoofline::gemm`], so a caller may price it once per count).
+    pub fn tp_only(&self) -> bool {
+        self.split.is_none()
     }
 
     /// The step's cost per group and in total (see the module's equations), in s. Allocation-free.
     #[inline]
     pub fn terms(&self, mix: &StepMix) -> StepTerms {
+        if let Some(split) = &self.split {
+            return self.split_terms(split, mix);
+        }
         let tokens = mix.decode_seqs * (1.0 + mix.verify_draft_tokens) + mix.prefill_tokens;
         self.terms_with_gemm(self.gemm(tokens), tokens, mix)
+    }
+
+    /// [`StepRoofline::terms`] under expert, data or pipeline parallelism ([`split`]): one
+    /// microbatch's step on the busiest ranks, plus the all-to-all and the pipeline's sends.
+    fn split_terms(&self, split: &Split, mix: &StepMix) -> StepTerms {
+        let microbatches = split.microbatches(mix);
+        let mb = microbatch(mix, microbatches);
+        let tokens = mb.decode_seqs * (1.0 + mb.verify_draft_tokens) + mb.prefill_tokens;
+        let s = split.step(tokens, &mb);
+        let gemm = self.gemm.group(
+            split.dense_bytes_per_gpu + s.expert_bytes,
+            split.dense_flop_per_token() * s.rank_tokens + s.expert_flop,
+        );
+        let dp = f64::from(split.parallel.dp.max(1));
+        let rank = StepMix { decode_kv_tokens: mb.decode_kv_tokens / dp, ..mb };
+        let decode_attention = self.decode_attention(&rank);
+        let prefill_attention = self.prefill_attention(mb.prefill_kv_tokens, mb.prefill_attention_flop);
+        let groups_s = self.groups_s(&gemm, &decode_attention, &prefill_attention);
+        let exposed_s =
+            if split.overlapped() { groups_s.max(s.all_to_all_s) } else { groups_s + s.all_to_all_s };
+        let allreduce_s = self.allreduce_s_per_token * s.rank_tokens;
+        let pipeline_s = split.pipeline_s(s.rank_tokens);
+        StepTerms {
+            gemm,
+            decode_attention,
+            prefill_attention,
+            allreduce_s,
+            fixed_s: self.fixed_s,
+            step_s: exposed_s + allreduce_s + pipeline_s + self.fixed_s,
+            binding: binding(&gemm, &decode_attention, &prefill_attention),
+            all_to_all_s: s.all_to_all_s,
+            pipeline_s,
+            imbalance: s.imbalance,
+            microbatches,
+        }
+    }
+
+    /// The decode attention group of `mix`'s decodes (held KV read, (1 + k) x its FLOPs).
+    #[inline]
+    fn decode_attention(&self, mix: &StepMix) -> GroupCost {
+        self.decode_attention.group(
+            mix.decode_kv_tokens * self.kv_bytes_per_token,
+            mix.decode_kv_tokens * self.attention_flop_per_kv_token * (1.0 + mix.verify_draft_tokens),
+        )
+    }
+
+    /// The groups' time summed as bytes over the GEMMs' bandwidth plus FLOPs over their peak (each
+    /// group's weighted by its rate's ratio to the GEMMs', exactly 1 where equal), so that an
+    /// all-memory-bound step with one memory fraction is (weights + KV) / bw to the bit, as the
+    /// single roofline computed it, in s.
+    #[inline]
+    fn groups_s(&self, gemm: &GroupCost, decode_attention: &GroupCost, prefill_attention: &GroupCost) -> f64 {
+        let (mut bytes, mut flop) = (0.0, 0.0);
+        let groups = [(gemm, &self.gemm), (decode_attention, &self.decode_attention)];
+        for (g, rates) in groups.into_iter().chain([(prefill_attention, &self.prefill_attention)]) {
+            match g.bound() {
+                Bound::Compute => flop += g.flop * rates.flop_weight,
+                Bound::Memory => bytes += g.bytes * rates.bytes_weight,
+            }
+        }
+        bytes / self.gemm.bandwidth_bytes_per_s + flop / self.gemm.peak_flop_per_s
     }
 
     /// The GEMM group of a step of `tokens` tokens (decode sequences x (1 + k) + prefill tokens):
@@ -152,28 +227,10 @@ impl StepRoofline {
     /// times prices the GEMMs once.
     #[inline]
     pub fn terms_with_gemm(&self, gemm: GroupCost, tokens: f64, mix: &StepMix) -> StepTerms {
-        let verified = 1.0 + mix.verify_draft_tokens;
-        let decode_attention = self.decode_attention.group(
-            mix.decode_kv_tokens * self.kv_bytes_per_token,
-            mix.decode_kv_tokens * self.attention_flop_per_kv_token * verified,
-        );
+        let decode_attention = self.decode_attention(mix);
         let prefill_attention = self.prefill_attention(mix.prefill_kv_tokens, mix.prefill_attention_flop);
-        // Summed as bytes over the GEMMs' bandwidth plus FLOPs over their peak (each group's weighted
-        // by its rate's ratio to the GEMMs', exactly 1 where equal), so that an all-memory-bound step
-        // with one memory fraction is (weights + KV) / bw to the bit, as the single roofline computed it.
-        let (mut bytes, mut flop) = (0.0, 0.0);
-        let groups = [(&gemm, &self.gemm), (&decode_attention, &self.decode_attention)];
-        for (g, rates) in groups.into_iter().chain([(&prefill_attention, &self.prefill_attention)]) {
-            match g.bound() {
-                Bound::Compute => flop += g.flop * rates.flop_weight,
-                Bound::Memory => bytes += g.bytes * rates.bytes_weight,
-            }
-        }
         let allreduce_s = self.allreduce_s_per_token * tokens;
-        let step_s = bytes / self.gemm.bandwidth_bytes_per_s
-            + flop / self.gemm.peak_flop_per_s
-            + allreduce_s
-            + self.fixed_s;
+        let step_s = self.groups_s(&gemm, &decode_attention, &prefill_attention) + allreduce_s + self.fixed_s;
         StepTerms {
             gemm,
             decode_attention,
@@ -182,6 +239,10 @@ impl StepRoofline {
             fixed_s: self.fixed_s,
             step_s,
             binding: binding(&gemm, &decode_attention, &prefill_attention),
+            all_to_all_s: 0.0,
+            pipeline_s: 0.0,
+            imbalance: 1.0,
+            microbatches: 1.0,
         }
     }
 }

@@ -17,6 +17,7 @@ use super::sweep::{grid, kv_pool_tokens, sweep_seeds, unit_workload};
 use super::sweep_result::Sweep;
 use super::workload::Request;
 use super::{LoadMode, SimConfig};
+use crate::core::parallel::Parallelism;
 use crate::core::placement::{disaggregated, kv_transfer_s, Split};
 use crate::core::scenario::Scenario;
 
@@ -37,7 +38,7 @@ impl DisaggConfig {
     /// per GPU times the split's GPUs.
     pub fn new(config: &SimConfig, split: &Split, cap: Option<u32>) -> DisaggConfig {
         let analytic = disaggregated(&config.scenario, split, &config.percentile());
-        let per_gpu_top = config.rate_max_req_per_s / f64::from(config.scenario.tp.max(1));
+        let per_gpu_top = config.rate_max_req_per_s / f64::from(config.scenario.parallel.gpus());
         let twice = 2.0 * analytic.rate_req_per_s;
         let rate_max_req_per_s =
             if twice.is_finite() && twice > 0.0 { twice } else { per_gpu_top * f64::from(analytic.gpus) };
@@ -68,8 +69,10 @@ struct Sides {
 
 impl Sides {
     fn new(config: &SimConfig, disagg_config: &DisaggConfig) -> Sides {
-        let prefill = Scenario { tp: disagg_config.split.prefill_tp.max(1), ..config.scenario };
-        let decode_scenario = Scenario { tp: disagg_config.split.decode_tp.max(1), ..config.scenario };
+        let prefill =
+            Scenario { parallel: Parallelism::tp(disagg_config.split.prefill_tp.max(1)), ..config.scenario };
+        let decode_scenario =
+            Scenario { parallel: Parallelism::tp(disagg_config.split.decode_tp.max(1)), ..config.scenario };
         let decode = Server {
             chunk_tokens: config.chunk_tokens.max(1),
             max_concurrency: disagg_config.decode_cap.max(1),

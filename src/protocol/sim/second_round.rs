@@ -73,7 +73,7 @@ fn placement_sim(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)
         split: d.split,
         decode_cap: d.decode_cap,
         gpus: d.gpus(),
-        colocated_gpus: c.scenario.tp.max(1),
+        colocated_gpus: c.scenario.parallel.gpus(),
         sweep: sweep_disaggregated(c, d, progress)?,
         analytic: disaggregated(&c.scenario, &d.split, &c.percentile()),
     })

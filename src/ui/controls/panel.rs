@@ -77,8 +77,8 @@ fn Hardware() -> impl IntoView {
             <Show when=is_custom_model>{custom_model_body()}</Show>
             <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().scenario.gpu.id.to_string()) on_pick=pick_gpu/>
             <Show when=is_custom_gpu>{custom_gpu_body()}</Show>
-            <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().scenario.tp.to_string())
-                on_pick=move |v: String| set_inputs.update(|i| i.scenario.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
+            <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().scenario.parallel.tp.to_string())
+                on_pick=move |v: String| set_inputs.update(|i| i.scenario.parallel.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
             <PrecisionSlider id="w" label="Weight precision" choices=&Precision::WEIGHTS
                 value=Signal::derive(move || inputs.get().scenario.weight_precision)
                 on_value=move |p| set_inputs.update(|i| i.scenario.weight_precision = p)/>

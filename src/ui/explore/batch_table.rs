@@ -28,7 +28,7 @@ pub fn BatchTable() -> impl IntoView {
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
     };
-    let per_gpu = Memo::new(move |_| inputs.get().scenario.tp > 1);
+    let per_gpu = Memo::new(move |_| inputs.get().scenario.parallel.gpus() > 1);
     let range_on = Memo::new(move |_| likely_range(&inputs.get().scenario).is_some());
     let spec_on = Memo::new(move |_| inputs.get().scenario.speculation.is_on());
     let columns = Columns { per_gpu, range_on, spec_on };
@@ -103,10 +103,11 @@ fn header_row(columns: Columns, prefix_on: impl Fn() -> bool + Send + Sync + 'st
 
 /// "Llama 3.1 8B on one H100 SXM, BF16 weights, ...": the scenario the table describes.
 fn caption(i: &Inputs) -> String {
-    let gpus = if i.scenario.tp == 1 {
+    let parallel = i.scenario.parallel;
+    let gpus = if parallel.gpus() == 1 {
         format!("one {}", i.scenario.gpu.name)
     } else {
-        format!("{} × {} (TP {})", i.scenario.tp, i.scenario.gpu.name, i.scenario.tp)
+        format!("{} × {} ({})", parallel.gpus(), i.scenario.gpu.name, parallel.label())
     };
     format!(
         "{} on {gpus}, {} weights, {} KV cache, {} tokens of context, {} output tokens, TPOT target {} ms, TTFT target {} ms{}",
@@ -129,10 +130,10 @@ fn NoTable() -> impl IntoView {
     let fix = move || {
         let analysis = analysis.get();
         let tp = analysis.tp_needed.filter(|tp| {
-            *tp > inputs.get().scenario.tp && matches!(analysis.limit, Limit::WeightsDoNotFit { .. })
+            *tp > inputs.get().scenario.parallel.tp && matches!(analysis.limit, Limit::WeightsDoNotFit { .. })
         })?;
         Some(view! {
-            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.scenario.tp = tp)>
+            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.scenario.parallel.tp = tp)>
                 {format!("Use tensor parallelism {tp}")}
             </button>
         })

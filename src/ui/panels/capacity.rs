@@ -73,7 +73,7 @@ pub fn CapacityBody() -> impl IntoView {
 fn decode_only_plan(i: &Inputs, scenario: &Scenario, analysis: &Analysis) -> Option<(f64, u32)> {
     let rate =
         (analysis.server_batch > 0).then(|| evaluate(scenario, analysis.server_batch).goodput_req_per_s)?;
-    let gpus = gpus_for(i.rate_req_per_s, rate, scenario.tp.max(1));
+    let gpus = gpus_for(i.rate_req_per_s, rate, scenario.parallel.gpus());
     (gpus > 0).then_some((rate, gpus))
 }
 

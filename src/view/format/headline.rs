@@ -70,7 +70,7 @@ pub(super) fn weights_do_not_fit(
         thousands(f64::from(gpus)),
     );
     match analysis.tp_needed {
-        Some(tp) => format!("{first}: set tensor parallelism to {tp} (it is {} now).", scenario.tp),
+        Some(tp) => format!("{first}: set tensor parallelism to {tp} (it is {} now).", scenario.parallel.tp),
         None => format!(
             "{first}, more than tensor parallelism 8 offers: try smaller weights (FP8, INT4) or a GPU with more HBM."
         ),
@@ -94,7 +94,7 @@ pub(super) fn ttft_headline(scenario: &Scenario, analysis: &Analysis) -> String 
 
 /// " (6.3 per GPU)" when the replica spans several GPUs, else nothing.
 pub(super) fn per_gpu(scenario: &Scenario, rate: f64) -> String {
-    if scenario.tp > 1 {
+    if scenario.parallel.tp > 1 {
         format!(" ({} per GPU)", req_per_s(rate))
     } else {
         String::new()

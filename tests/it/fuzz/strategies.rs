@@ -8,6 +8,7 @@ use proptest::strategy::Union;
 use proptest::string::string_regex;
 
 use goodput_lab::core::calibration::Engine;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
 use goodput_lab::core::roofline::{CostModel, CustomCalibration, Precision, TP_CHOICES};
 use goodput_lab::core::scenario::Scenario;
@@ -403,7 +404,9 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
                     gpu,
                     weight_precision: w,
                     kv_precision: kv,
-                    tp,
+                    parallel: Parallelism::tp(tp),
+                    cluster: goodput_lab::core::parallel::Cluster::ONE_NODE,
+                    expert_load: goodput_lab::core::parallel::ExpertLoad::UNIFORM,
                     context_tokens: ctx as u32,
                     output_tokens: out as u32,
                     tpot_target_s: tpot,

@@ -84,10 +84,19 @@ pub struct StepTerms {
     /// The cost model's fixed costs per step (per step + layers x per layer + the all-reduces'
     /// latency), in s.
     pub fixed_s: f64,
-    /// Σ group times + allreduce_s + fixed_s, in s.
+    /// Σ group times + allreduce_s + fixed_s (+ all_to_all_s and pipeline_s under expert, data or
+    /// pipeline parallelism), in s.
     pub step_s: f64,
     /// The group that takes longest (the first of equals).
     pub binding: Group,
+    /// The MoE dispatch and combine all-to-alls (DP > 1), latency and bytes, in s (0 without).
+    pub all_to_all_s: f64,
+    /// The pipeline's point-to-point sends, (PP - 1) x (latency + bytes / link), in s (0 at PP 1).
+    pub pipeline_s: f64,
+    /// The busiest EP rank's routed tokens over the mean (1 at EP 1).
+    pub imbalance: f64,
+    /// Microbatches the step ran as, min(PP, sequences) (1 at PP 1).
+    pub microbatches: f64,
 }
 
 impl StepTerms {

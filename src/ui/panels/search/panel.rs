@@ -50,8 +50,8 @@ pub fn SearchBody() -> impl IntoView {
     // The search varies the GPU, precisions and TP itself: loading a row changes no spec.
     let spec = Memo::new(move |_| {
         let mut spec = inputs.get().search_spec();
-        let Scenario { gpu, weight_precision, kv_precision, tp, .. } = WORKED_EXAMPLE;
-        spec.scenario = Scenario { gpu, weight_precision, kv_precision, tp, ..spec.scenario };
+        let Scenario { gpu, weight_precision, kv_precision, parallel, .. } = WORKED_EXAMPLE;
+        spec.scenario = Scenario { gpu, weight_precision, kv_precision, parallel, ..spec.scenario };
         spec
     });
     Effect::new(move |_| runner.request(spec.get()));

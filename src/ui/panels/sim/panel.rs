@@ -122,7 +122,7 @@ fn SimReadout(run: SimRun) -> impl IntoView {
             let i = inputs.get();
             let colocated = Placing { mode: PlacementMode::Colocated, ..i.placing() };
             let unit = unit_point(&scenario.get(), &colocated);
-            view! { <p id="sim-plan">{sim_plan_line(i.rate_req_per_s, &r.sweep, scenario.get().tp, unit.as_ref())}</p> }
+            view! { <p id="sim-plan">{sim_plan_line(i.rate_req_per_s, &r.sweep, scenario.get().parallel.gpus(), unit.as_ref())}</p> }
         })}
     }
 }
@@ -144,13 +144,13 @@ fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl Into
             ms_or_dash(p.tpot.p90_s)
         )
     });
-    let per_gpu = r.sweep.goodput_req_per_s / f64::from(scenario.tp.max(1));
+    let per_gpu = r.sweep.goodput_req_per_s / f64::from(scenario.parallel.gpus());
     view! {
         <div id="sim-readout" class="sim-readout">
             <p class="sim-goodput-line">
                 "Simulated goodput: " <strong id="sim-goodput">{sim_goodput(&r.sweep)}</strong>
                 <span class="sim-goodput-spread">" (" <span id="sim-goodput-range">{sim_goodput_range(&r.sweep)}</span> ")"</span>
-                {(scenario.tp > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
+                {(scenario.parallel.gpus() > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
                 {format!(": the highest rate at which {criterion}, its queue not growing.")}
             </p>
             <p id="sim-analytic">{knee} " " {at}</p>
