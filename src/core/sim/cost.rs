@@ -183,9 +183,12 @@ impl StepCost {
     }
 
     /// [`StepCost::step_s`] with the GEMM group looked up in `memo` by the step's token count (priced
-    /// there on first use), to the bit.
+    /// there on first use), to the bit; priced whole under expert, data or pipeline parallelism.
     #[inline]
     pub fn step_s_memo(&self, work: &StepWork, memo: &mut GemmMemo) -> f64 {
+        if !self.roofline.tp_only() {
+            return self.step_s(work);
+        }
         let k = self.spec.map_or(0, |s| s.draft_tokens);
         let tokens = f64::from(work.decode_tokens) * (1.0 + f64::from(k)) + f64::from(work.prefill_tokens);
         let count = u64::from(work.decode_tokens) * u64::from(k + 1) + u64::from(work.prefill_tokens);

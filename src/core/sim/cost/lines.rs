@@ -11,7 +11,8 @@ use super::{ByCount, StepCost, StepWork};
 /// intercept, by T); decode attention is held x one slope for every step ([`StepCost::decode_line`]);
 /// the prefill group is added as priced. Matches step_s to about 1e-13 relative
 /// (`tests/it/sim_decode_line.rs`). With speculation the drafter's time depends on the decodes, not
-/// on T alone, so there are no lines ([`StepLines::new`] is None).
+/// on T alone, so there are no lines ([`StepLines::new`] is None); nor under expert, data or
+/// pipeline parallelism, whose step depends on how its tokens split into decodes and prompt chunks.
 #[derive(Clone, Debug)]
 pub struct StepLines {
     slope_s_per_token: f64,
@@ -21,7 +22,7 @@ pub struct StepLines {
 
 impl StepLines {
     pub fn new(cost: &StepCost) -> Option<StepLines> {
-        if cost.spec.is_some() {
+        if cost.spec.is_some() || !cost.roofline.tp_only() {
             return None;
         }
         Some(StepLines {
