@@ -77,6 +77,7 @@ fn point(row: &Row) -> Result<PublishedPoint, String> {
         weight_precision: precision(&get("weight_precision")),
         kv_precision: precision(&get("kv_precision")),
         tp: number("tp").unwrap_or(1.0) as u32,
+        ep: number("ep").unwrap_or(1.0).max(1.0) as u32,
         gpus: number("num_gpus").unwrap_or(1.0) as u32,
         use_class,
         concurrency,

@@ -46,6 +46,9 @@ pub mod unknowns;
 
 use serde::{Deserialize, Serialize};
 
+use super::model::moe_layers;
+use super::parallel::Parallelism;
+use super::presets::ModelSpec;
 use super::url_id::UrlId;
 pub use transfer::{resolve, Origin, Resolved};
 
@@ -167,6 +170,8 @@ pub struct CostTerms {
     pub layer_overhead_s: f64,
     /// Per all-reduce call (two per layer) at TP > 1, in s.
     pub collective_latency_s: f64,
+    /// Per MoE layer per step at EP > 1 (the measured profile's fit on one node; 0 otherwise), in s.
+    pub expert_layer_s: f64,
 }
 
 impl CostTerms {
@@ -177,6 +182,7 @@ impl CostTerms {
         step_overhead_s: 0.0,
         layer_overhead_s: 0.0,
         collective_latency_s: 0.0,
+        expert_layer_s: 0.0,
     };
 
     /// Custom: every group reads at `mbu` of peak and multiplies at the full peak; the overhead per step.
@@ -197,6 +203,17 @@ impl CostTerms {
         let layers = f64::from(layers);
         let collectives = if tp > 1 { 2.0 * layers * self.collective_latency_s } else { 0.0 };
         self.step_overhead_s + layers * self.layer_overhead_s + collectives
+    }
+
+    /// The fixed costs a step of `model` under `parallel` pays: [`CostTerms::fixed_s`] plus, at
+    /// EP > 1, MoE layers x the per-layer EP cost, in s (exactly `fixed_s` at EP 1).
+    pub fn step_fixed_s(&self, model: &ModelSpec, parallel: &Parallelism) -> f64 {
+        let fixed_s = self.fixed_s(model.layers, parallel.tp);
+        if parallel.ep > 1 {
+            fixed_s + f64::from(moe_layers(model)) * self.expert_layer_s
+        } else {
+            fixed_s
+        }
     }
 }
 

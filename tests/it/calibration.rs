@@ -82,6 +82,7 @@ fn each_term_adds_its_own_seconds_to_a_memory_bound_step() {
         step_overhead_s: 4e-4,
         layer_overhead_s: 3e-5,
         collective_latency_s: 0.0,
+        expert_layer_s: 0.0,
     };
     let s = Scenario { calibration: CostModel::Terms(t), ..WORKED_EXAMPLE };
     for batch in [1_u32, 16, 64] {
@@ -119,7 +120,13 @@ fn a_compute_fraction_stretches_a_compute_bound_prefill() {
 }
 
 fn profile_with(gpus: &'static [GpuProfile]) -> Profile<'static> {
-    Profile { layer_overhead_s: [None; 3], quantize_layer_s: 0.0, engine_step_overhead_s: [0.0; 3], gpus }
+    Profile {
+        layer_overhead_s: [None; 3],
+        quantize_layer_s: 0.0,
+        expert_layer_s: 0.0,
+        engine_step_overhead_s: [0.0; 3],
+        gpus,
+    }
 }
 
 #[test]

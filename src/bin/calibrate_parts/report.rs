@@ -86,6 +86,9 @@ fn terms(fitted: &Fitted) {
                 (format!("per layer, {}", stack.name()), us(t.value), "-".into(), t.prior.map(us))
             }
             Param::Quantize => ("per layer, 8-bit-or-smaller weights".into(), us(t.value), "-".into(), None),
+            Param::ExpertLayer => {
+                ("per MoE layer, expert parallelism (EP > 1)".into(), us(t.value), "-".into(), None)
+            }
             Param::Engine(e) => (format!("per step, {}", e.name()), us(t.value), "-".into(), None),
         };
         let status = if t.held { "held at prior" } else { "fitted" };

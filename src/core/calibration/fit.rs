@@ -52,6 +52,9 @@ fn params_of(rows: &[&PublishedPoint]) -> Vec<Param> {
         if super::transfer::quantized(s.weight_precision) {
             add(Param::Quantize);
         }
+        if row.ep > 1 {
+            add(Param::ExpertLayer);
+        }
         let (gemm, attention) = scenario_slots(&s);
         for slot in [gemm, attention, Slot::Compute] {
             add(Param::Gpu(row.gpu_id, slot));

@@ -15,7 +15,6 @@
 use super::published::{PublishedPoint, UseClass};
 use super::CostModel;
 use crate::core::model::prefill_attention_flop;
-use crate::core::parallel::Parallelism;
 use crate::core::presets::{gpu_by_id, model_by_id};
 use crate::core::roofline::{kv_pool_batch, step_time_at, StepMix, StepRoofline, MAX_BATCH};
 use crate::core::scenario::Scenario;
@@ -32,7 +31,7 @@ pub fn scenario_of(point: &PublishedPoint, calibration: CostModel) -> Option<Sce
         gpu,
         weight_precision: point.weight_precision,
         kv_precision: point.kv_precision,
-        parallel: Parallelism::tp(point.tp.max(1)),
+        parallel: point.parallelism(),
         calibration,
         ..WORKED_EXAMPLE
     };

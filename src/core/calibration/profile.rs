@@ -6,23 +6,24 @@ use super::transfer::{GpuProfile, Profile, Term};
 
 /// Fitted in 4 Gauss-Newton rounds ([`super::fit`]).
 pub const PROFILE: Profile<'static> = Profile {
-    layer_overhead_s: [Some(4.76248286453279e-6), Some(5.9206920403532376e-5), None],
-    quantize_layer_s: 5.6412067606140556e-5,
-    engine_step_overhead_s: [5.292812371051872e-4, 0e0, 1.0666762022716442e-3],
+    layer_overhead_s: [Some(8.825536665490287e-7), Some(5.9744885197393165e-5), None],
+    quantize_layer_s: 5.5675025350476565e-5,
+    expert_layer_s: 5.250772462213819e-6,
+    engine_step_overhead_s: [4.556081949806699e-4, 0e0, 9.607528830480544e-4],
     gpus: &[
-        GpuProfile { gpu_id: "h200-sxm", slots: [Term::Absent, Term::Fitted(8.18632466138685e-1), Term::Absent, Term::Fitted(9.3e-1), Term::Fitted(3.645362818220844e-1)] },
-        GpuProfile { gpu_id: "b200", slots: [Term::Absent, Term::Fitted(8.393793827775844e-1), Term::Absent, Term::Fitted(3.664240521556041e-1), Term::Fitted(4.295004114007533e-1)] },
-        GpuProfile { gpu_id: "mi300x", slots: [Term::Absent, Term::Fitted(5.743596838791202e-1), Term::Absent, Term::Fitted(2.3683118999975475e-1), Term::Fitted(2.162100784872546e-1)] },
-        GpuProfile { gpu_id: "h100-sxm", slots: [Term::Fitted(7.440494992339948e-1), Term::Absent, Term::Held, Term::Absent, Term::Held] },
+        GpuProfile { gpu_id: "h200-sxm", slots: [Term::Absent, Term::Fitted(8.505180465038492e-1), Term::Absent, Term::Fitted(8.515817608371558e-1), Term::Fitted(3.7201910829557e-1)] },
+        GpuProfile { gpu_id: "b200", slots: [Term::Absent, Term::Fitted(8.486704592603255e-1), Term::Absent, Term::Fitted(3.7055209504766007e-1), Term::Fitted(3.8275721088295056e-1)] },
+        GpuProfile { gpu_id: "mi300x", slots: [Term::Absent, Term::Fitted(5.73772840259011e-1), Term::Absent, Term::Fitted(2.3690018059434803e-1), Term::Fitted(2.161939156375548e-1)] },
+        GpuProfile { gpu_id: "h100-sxm", slots: [Term::Fitted(7.206529108407376e-1), Term::Absent, Term::Held, Term::Absent, Term::Held] },
     ],
 };
 
 /// Each coverage class's likely range, by [`super::coverage::Coverage::index`] ([`super::range::class_ranges`]).
 pub const RANGES: [ClassRange; 6] = [
-    ClassRange { low: 8.62983723936167e-1, high: 1.2159127667443597e0, rows: 58 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 47 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 10 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 10 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.2733101771584625e0, rows: 10 },
-    ClassRange { low: 7.972674812539036e-1, high: 1.6917150606967546e0, rows: 65 },
+    ClassRange { low: 8.834899356079359e-1, high: 1.2433820063468097e0, rows: 58 },
+    ClassRange { low: 8.424823118696343e-1, high: 1.2433820063468097e0, rows: 47 },
+    ClassRange { low: 8.424823118696343e-1, high: 1.2433820063468097e0, rows: 10 },
+    ClassRange { low: 8.424823118696343e-1, high: 1.2433820063468097e0, rows: 10 },
+    ClassRange { low: 8.424823118696343e-1, high: 1.2433820063468097e0, rows: 10 },
+    ClassRange { low: 8.424823118696343e-1, high: 1.6967599752881166e0, rows: 65 },
 ];

@@ -57,6 +57,9 @@ pub struct PublishedPoint {
     pub weight_precision: Precision,
     pub kv_precision: Precision,
     pub tp: u32,
+    /// Expert-parallel ranks (1: experts tensor-parallel); data-parallel attention is off in every
+    /// priced row.
+    pub ep: u32,
     /// GPUs the row's throughput counts.
     pub gpus: u32,
     pub use_class: UseClass,
@@ -71,6 +74,13 @@ pub struct PublishedPoint {
     pub output_tokens_per_s: Option<f64>,
 }
 
+impl PublishedPoint {
+    /// The row's parallelism: TP x EP, one DP rank, one stage.
+    pub fn parallelism(&self) -> Parallelism {
+        Parallelism { ep: self.ep.max(1), ..Parallelism::tp(self.tp.max(1)) }
+    }
+}
+
 /// The indices in [`POINTS`] of the priced points that match a scenario's model, GPU, weight
 /// precision and TP (the page's references).
 pub fn matching(scenario: &Scenario) -> Vec<usize> {
@@ -81,7 +91,7 @@ pub fn matching(scenario: &Scenario) -> Vec<usize> {
                 && p.model_id == scenario.model.id
                 && p.gpu_id == scenario.gpu.id
                 && p.weight_precision == scenario.weight_precision
-                && Parallelism::tp(p.tp) == scenario.parallel
+                && p.parallelism() == scenario.parallel
         })
         .collect()
 }

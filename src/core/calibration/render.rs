@@ -30,10 +30,10 @@ pub fn render_points(points: &[PublishedPoint]) -> String {
             s,
             "    PublishedPoint {{ id: {:?}, source: {:?}, date: {:?}, engine: Engine::{:?}, engine_label: {:?}, \
              model_label: {:?}, model_id: {:?}, gpu_id: {:?}, weight_precision: Precision::{:?}, \
-             kv_precision: Precision::{:?}, tp: {}, gpus: {}, use_class: UseClass::{use_class}, concurrency: {}, \
+             kv_precision: Precision::{:?}, tp: {}, ep: {}, gpus: {}, use_class: UseClass::{use_class}, concurrency: {}, \
              isl_mean: {:e}, osl_mean: {:e}, tpot_s: {}, output_tokens_per_s: {} }},",
             p.id, p.source, p.date, p.engine, p.engine_label, p.model_label, p.model_id, p.gpu_id,
-            p.weight_precision, p.kv_precision, p.tp, p.gpus, opt(p.concurrency), p.isl_mean, p.osl_mean,
+            p.weight_precision, p.kv_precision, p.tp, p.ep, p.gpus, opt(p.concurrency), p.isl_mean, p.osl_mean,
             opt(p.tpot_s), opt(p.output_tokens_per_s),
         );
     }
@@ -49,6 +49,7 @@ pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6]) -> String {
     let layers: Vec<String> = f.layer_overhead_s.iter().map(|v| opt(*v)).collect();
     let _ = writeln!(s, "    layer_overhead_s: [{}],", layers.join(", "));
     let _ = writeln!(s, "    quantize_layer_s: {:e},", f.quantize_layer_s);
+    let _ = writeln!(s, "    expert_layer_s: {:e},", f.expert_layer_s);
     let e = f.engine_step_overhead_s;
     let _ = writeln!(s, "    engine_step_overhead_s: [{:e}, {:e}, {:e}],", e[0], e[1], e[2]);
     let _ = writeln!(s, "    gpus: &[");

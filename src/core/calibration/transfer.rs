@@ -45,6 +45,9 @@ pub struct Profile<'a> {
     pub layer_overhead_s: [Option<f64>; Stack::COUNT],
     /// Per layer per step with 8-bit or smaller weights (the activations' quantization), in s.
     pub quantize_layer_s: f64,
+    /// Per MoE layer per step with expert parallelism (EP > 1): what EP's dispatch, permutation and
+    /// grouped GEMMs add on one node, fitted on the TP 8 / EP 8 rows, in s.
+    pub expert_layer_s: f64,
     /// Per step, by [`Engine::index`], in s. SGLang's is 0 by convention (see the fit).
     pub engine_step_overhead_s: [f64; 3],
     pub gpus: &'a [GpuProfile],
@@ -133,6 +136,7 @@ impl Profile<'_> {
             prefill_attention: group(attention_slot),
             step_overhead_s: self.engine_step_overhead_s[engine.index()],
             layer_overhead_s: self.layer_s(id).value + quantize,
+            expert_layer_s: self.expert_layer_s,
             collective_latency_s: bounds::collective_latency_s(id).value,
         }
     }

@@ -87,6 +87,7 @@ pub fn scaled_nnls(mut a: Matrix, b: &[f64]) -> Vec<f64> {
 pub struct Fitted {
     pub layer_overhead_s: [Option<f64>; Stack::COUNT],
     pub quantize_layer_s: f64,
+    pub expert_layer_s: f64,
     pub engine_step_overhead_s: [f64; 3],
     pub gpus: Vec<GpuProfile>,
     /// Every unknown with its value, prior and sensitivity.
@@ -100,6 +101,7 @@ impl Fitted {
         Profile {
             layer_overhead_s: self.layer_overhead_s,
             quantize_layer_s: self.quantize_layer_s,
+            expert_layer_s: self.expert_layer_s,
             engine_step_overhead_s: self.engine_step_overhead_s,
             gpus: &self.gpus,
         }
@@ -111,6 +113,8 @@ impl Fitted {
 pub enum Param {
     Layer(Stack),
     Quantize,
+    /// Per MoE layer per step under expert parallelism (EP > 1), in s.
+    ExpertLayer,
     Engine(Engine),
     Gpu(&'static str, Slot),
 }
@@ -151,7 +155,7 @@ impl Param {
         match self {
             Param::Gpu(id, slot) => Some(1.0 / slot.prior(id)),
             Param::Layer(_) => Some(LAYER_PRIOR_S),
-            Param::Quantize | Param::Engine(_) => None,
+            Param::Quantize | Param::ExpertLayer | Param::Engine(_) => None,
         }
     }
 
@@ -169,6 +173,7 @@ pub fn candidate(params: &[Param], x: &[f64], held: &[bool]) -> Fitted {
     let mut fitted = Fitted {
         layer_overhead_s: [None; Stack::COUNT],
         quantize_layer_s: 0.0,
+        expert_layer_s: 0.0,
         engine_step_overhead_s: [0.0; 3],
         gpus: Vec::new(),
         report: Vec::new(),
@@ -179,6 +184,7 @@ pub fn candidate(params: &[Param], x: &[f64], held: &[bool]) -> Fitted {
         match param {
             Param::Layer(stack) => fitted.layer_overhead_s[stack.index()] = (!held[k]).then_some(value),
             Param::Quantize => fitted.quantize_layer_s = value,
+            Param::ExpertLayer => fitted.expert_layer_s = value,
             Param::Engine(e) => fitted.engine_step_overhead_s[e.index()] = value,
             Param::Gpu(id, slot) => {
                 let at = match fitted.gpus.iter().position(|g| g.gpu_id == id) {

@@ -112,7 +112,7 @@ pub(super) fn bandwidth(scenario: &Scenario) -> Bandwidth {
         attention_mbu: c.decode_attention.memory,
         attention_bytes_per_s: peak * c.decode_attention.memory,
         compute_fraction: c.gemm.compute,
-        fixed_s: c.fixed_s(scenario.model.layers, scenario.parallel.tp),
+        fixed_s: c.step_fixed_s(&scenario.model, &scenario.parallel),
         realistic: scenario.calibration != CostModel::Ideal,
         measured: matches!(scenario.calibration, CostModel::Measured(_)),
     }

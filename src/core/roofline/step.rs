@@ -125,7 +125,7 @@ impl StepRoofline {
             decode_attention: Rates::new(bw, peak, c.decode_attention, c.gemm),
             prefill_attention: Rates::new(bw, peak, c.prefill_attention, c.gemm),
             allreduce_s_per_token: allreduce_s(scenario, 1.0),
-            fixed_s: c.fixed_s(scenario.model.layers, scenario.parallel.tp),
+            fixed_s: c.step_fixed_s(&scenario.model, &scenario.parallel),
             split: (!scenario.parallel.tp_only()).then(|| Split::new(scenario, c.collective_latency_s)),
         }
     }
