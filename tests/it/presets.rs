@@ -42,6 +42,16 @@ const KV_KIB_PER_TOKEN_BF16: &[(&str, f64)] = &[
     ("deepseek-v3", 68.625),
     ("gpt-oss-20b", 48.0),
     ("gpt-oss-120b", 72.0),
+    // DeepSeek-V3's architecture: the same latent and RoPE key over 61 layers.
+    ("deepseek-r1", 68.625),
+    // (512 latent + 64 RoPE key) x 61 layers x 2 bytes, as DeepSeek-V3.
+    ("kimi-k2", 68.625),
+    // 2 x 8 KV heads x 128 x 92 layers x 2 bytes = 376,832 B.
+    ("glm-4.5", 368.0),
+    // 2 x 8 x 128 x 48 layers x 2 bytes = 196,608 B (per token at full context, before the chunks cap it).
+    ("llama-4-maverick", 192.0),
+    // 2 x 8 x 128 x 62 layers x 2 bytes = 253,952 B.
+    ("qwen3-coder-480b", 248.0),
 ];
 
 /// (id, HBM GB, bandwidth TB/s) for every GPU in presets.md's table.
