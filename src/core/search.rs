@@ -25,7 +25,7 @@ use crate::core::scenario::Scenario;
 pub use row::{row_at, row_for, Point, Row};
 
 /// GPU presets searched, in [`GPUS`] order.
-pub const GPU_COUNT: usize = 17;
+pub const GPU_COUNT: usize = 18;
 
 /// What one search needs, validated.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -73,10 +73,11 @@ const CASES = [
   },
   {
     name: 'the largest preset on the smallest GPU at TP 1',
-    query: '?model=deepseek-v3&gpu=tpu-v5e&tp=1',
+    // Kimi K2: 1,026.4B parameters x 2 B = 2,052.80 GB; 2,052.80 / 14.40 = 142.6, so 143 GPUs.
+    query: '?model=kimi-k2&gpu=tpu-v5e&tp=1',
     notices: [],
-    headline: 'DeepSeek-V3 in BF16 needs 1,342.00 GB of weights; one TPU v5e holds 14.40 GB usable, so it needs at '
-      + 'least 94 GPUs, more than tensor parallelism 8 offers',
+    headline: 'Kimi K2 in BF16 needs 2,052.80 GB of weights; one TPU v5e holds 14.40 GB usable, so it needs at '
+      + 'least 143 GPUs, more than tensor parallelism 8 offers',
     table: false,
   },
   {

@@ -57,7 +57,7 @@ for (const { id, values, what, shapes, changes = CHANGES, search = false } of [
   { id: 'calib', values: ['measured', 'ideal'], what: 'hiding and showing the ideal-roofline notes (measured, then ideal)', shapes: ['7 x 9, 4', '8 x 10, 0'], changes: 3000 },
   // The search's rows rebuilt in another order (by cost, then by goodput), each reading the hovered row
   // (through RowsHover in src/ui/panels/search/table.rs: read directly, +6.6 MiB here; with it, 0).
-  { id: 'search-sort', values: ['cost', 'goodput'], what: 'rebuilding the search table\'s rows (sorted by cost, then by goodput)', shapes: ['7 x 9, 4; search 50, first b300/fp4/fp4/tp1', '7 x 9, 4; search 50, first mi355x/fp4/fp4/tp1'], search: true },
+  { id: 'search-sort', values: ['cost', 'goodput'], what: 'rebuilding the search table\'s rows (sorted by cost, then by goodput)', shapes: ['7 x 9, 4; search 50, first gb300/fp4/fp4/tp1', '7 x 9, 4; search 50, first mi355x/fp4/fp4/tp1'], search: true },
 ]) {
   test(`${what} ${changes} times keeps the page's wasm memory flat`, async ({ page }) => {
     test.setTimeout(180_000);

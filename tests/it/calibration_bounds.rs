@@ -131,7 +131,7 @@ fn a_gpu_with_nothing_of_its_family_measured_is_priced_from_its_priors() {
         assert_eq!((PROFILE.layer_s(id).value, PROFILE.layer_s(id).origin), expected, "{id}");
         assert_eq!(expected.1 == Origin::Prior, stack == Stack::Xla, "{id}: only XLA has no rows");
     }
-    for id in ["h100-pcie", "h200-nvl", "gb200", "b300", "mi325x"] {
+    for id in ["h100-pcie", "h200-nvl", "gb200", "gb300", "b300", "mi325x"] {
         assert!(PROFILE.measured_family(id), "{id}: a GPU of its family is in the data");
     }
 }

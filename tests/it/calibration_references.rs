@@ -6,12 +6,13 @@ use crate::common::{batch_chart_svg, light_style};
 use goodput_lab::chart::batch::BatchDraw;
 use goodput_lab::chart::Palette;
 use goodput_lab::core::calibration::profile::PROFILE;
-use goodput_lab::core::calibration::published::POINTS;
+use goodput_lab::core::calibration::published::{matching, ARCHITECTURE_TWINS, POINTS};
 use goodput_lab::core::calibration::references::references;
 use goodput_lab::core::calibration::report::tpot_errors;
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::curves::curves;
-use goodput_lab::core::presets::model_by_id;
+use goodput_lab::core::parallel::Parallelism;
+use goodput_lab::core::presets::{gpu_by_id, model_by_id, ModelSpec};
 use goodput_lab::core::roofline::{analyze, Precision};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::view::batch_chart::BatchChart;
@@ -29,6 +30,51 @@ fn qwen3_8b_bf16_on_one_h100_matches_gpustacks_six_bf16_rows_and_fp8_its_seventh
     let ids: Vec<&str> = references(&fp8).iter().map(|r| r.point().id).collect();
     assert_eq!(ids, ["GPS-07"]);
     assert!(references(&worked_example()).is_empty(), "no published Llama 3.1 8B BF16 run on one H100");
+}
+
+/// DeepSeek-R1-0528 at FP8 on TP 8 of one GPU preset, under `model_id`.
+fn deepseek_on(model_id: &str, gpu_id: &str) -> Scenario {
+    Scenario {
+        model: *model_by_id(model_id).unwrap(),
+        gpu: *gpu_by_id(gpu_id).unwrap(),
+        weight_precision: Precision::Fp8,
+        parallel: Parallelism::tp(8),
+        ..worked_example()
+    }
+}
+
+#[test]
+fn deepseek_r1_scenario_shows_the_r1_rows() {
+    for gpu in ["h200-sxm", "b200", "mi300x"] {
+        let r1 = matching(&deepseek_on("deepseek-r1", gpu));
+        assert!(!r1.is_empty(), "{gpu}: no published row for DeepSeek-R1");
+        for &i in &r1 {
+            assert!(
+                POINTS[i].model_label.contains("DeepSeek-R1"),
+                "{gpu}: {} is not an R1 row",
+                POINTS[i].id
+            );
+            assert_eq!(
+                POINTS[i].model_id, "deepseek-v3",
+                "{}: R1 rows stay priced as DeepSeek-V3",
+                POINTS[i].id
+            );
+        }
+        assert_eq!(r1, matching(&deepseek_on("deepseek-v3", gpu)), "{gpu}: the twins list the same rows");
+        let ids: Vec<&str> =
+            references(&deepseek_on("deepseek-r1", gpu)).iter().map(|r| r.point().id).collect();
+        assert!(!ids.is_empty(), "{gpu}: the R1 rows are drawn as references");
+    }
+    // Another model on the same GPU sees none of them.
+    assert!(matching(&deepseek_on("kimi-k2", "h200-sxm")).is_empty());
+}
+
+#[test]
+fn architecture_twins_are_one_architecture_under_two_names() {
+    let unnamed = |id: &str| ModelSpec { id: "", name: "", source: "", ..*model_by_id(id).unwrap() };
+    for &(scenario, row) in ARCHITECTURE_TWINS {
+        assert_eq!(unnamed(scenario), unnamed(row), "{scenario} and {row} differ in a number");
+    }
 }
 
 #[test]

@@ -42,6 +42,16 @@ const KV_KIB_PER_TOKEN_BF16: &[(&str, f64)] = &[
     ("deepseek-v3", 68.625),
     ("gpt-oss-20b", 48.0),
     ("gpt-oss-120b", 72.0),
+    // DeepSeek-V3's architecture: the same latent and RoPE key over 61 layers.
+    ("deepseek-r1", 68.625),
+    // (512 latent + 64 RoPE key) x 61 layers x 2 bytes, as DeepSeek-V3.
+    ("kimi-k2", 68.625),
+    // 2 x 8 KV heads x 128 x 92 layers x 2 bytes = 376,832 B.
+    ("glm-4.5", 368.0),
+    // 2 x 8 x 128 x 48 layers x 2 bytes = 196,608 B (per token at full context, before the chunks cap it).
+    ("llama-4-maverick", 192.0),
+    // 2 x 8 x 128 x 62 layers x 2 bytes = 253,952 B.
+    ("qwen3-coder-480b", 248.0),
 ];
 
 /// (id, HBM GB, bandwidth TB/s) for every GPU in presets.md's table.
@@ -57,6 +67,7 @@ const GPU_MEMORY: &[(&str, f64, f64)] = &[
     ("l4", 24.0, 0.300),
     ("b200", 180.0, 7.7),
     ("gb200", 186.0, 8.0),
+    ("gb300", 288.0, 8.0),
     ("b300", 270.0, 7.7),
     ("mi300x", 192.0, 5.3),
     ("mi325x", 256.0, 6.0),
@@ -311,6 +322,8 @@ fn interconnect_is_half_the_bidirectional_datasheet_figure() {
         ("l4", 64.0),
         ("b200", 1800.0),
         ("gb200", 1800.0),
+        // 130 TB/s over 72 GPUs.
+        ("gb300", 1800.0),
         ("b300", 1800.0),
         ("mi300x", 7.0 * 128.0),
         ("mi325x", 7.0 * 128.0),

@@ -55,7 +55,7 @@ impl Family {
     pub fn of(gpu_id: &str) -> Family {
         match gpu_id {
             "h100-sxm" | "h100-pcie" | "h100-nvl" | "h200-sxm" | "h200-nvl" => Family::Hopper,
-            "b200" | "gb200" | "b300" => Family::Blackwell,
+            "b200" | "gb200" | "gb300" | "b300" => Family::Blackwell,
             "a100-40gb" | "a100-80gb" => Family::Ampere,
             "l40s" | "l4" => Family::Ada,
             "mi300x" | "mi325x" => Family::Cdna3,
@@ -119,7 +119,7 @@ pub fn gemm_ceiling(gpu_id: &str) -> Sourced {
         "mi300x" => measured(0.44),
         "h100-pcie" | "h100-nvl" => carried(0.70),
         "h200-nvl" => carried(0.69),
-        "b200" | "b300" => carried(0.59),
+        "b200" | "gb300" | "b300" => carried(0.59),
         "mi325x" | "mi355x" => carried(0.44),
         _ => carried(0.64),
     }
@@ -136,7 +136,7 @@ pub fn collective_latency_s(gpu_id: &str) -> Sourced {
         "h200-sxm" => measured(30e-6),
         "a100-80gb" => measured(45e-6),
         "mi300x" => measured(45e-6),
-        "h100-nvl" | "b200" | "gb200" | "b300" => carried(26e-6),
+        "h100-nvl" | "b200" | "gb200" | "gb300" | "b300" => carried(26e-6),
         "h200-nvl" => carried(30e-6),
         "a100-40gb" => carried(45e-6),
         "mi325x" | "mi355x" => carried(45e-6),

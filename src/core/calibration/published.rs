@@ -81,14 +81,29 @@ impl PublishedPoint {
     }
 }
 
-/// The indices in [`POINTS`] of the priced points that match a scenario's model, GPU, weight
-/// precision and TP (the page's references).
+/// Presets that are one architecture under two names, as (the scenario's preset, the preset rows
+/// are priced with). DeepSeek-R1's config.json is DeepSeek-V3's field for field, so the
+/// DeepSeek-R1-0528 rows, priced as `deepseek-v3` ([`crate::calibration_data`]), are DeepSeek-R1's
+/// references too. Only the page's references read this: the fit's rows keep their own preset.
+pub const ARCHITECTURE_TWINS: &[(&str, &str)] = &[("deepseek-r1", "deepseek-v3")];
+
+/// Whether a row priced as `row_model_id` speaks for a scenario of `scenario_model_id`: the same
+/// preset, or its architecture twin ([`ARCHITECTURE_TWINS`]).
+pub fn priced_for(row_model_id: &str, scenario_model_id: &str) -> bool {
+    row_model_id == scenario_model_id
+        || ARCHITECTURE_TWINS
+            .iter()
+            .any(|&(scenario, row)| scenario == scenario_model_id && row == row_model_id)
+}
+
+/// The indices in [`POINTS`] of the priced points that match a scenario's model (or its
+/// architecture twin, [`priced_for`]), GPU, weight precision and parallelism (the page's references).
 pub fn matching(scenario: &Scenario) -> Vec<usize> {
     (0..POINTS.len())
         .filter(|&i| {
             let p = &POINTS[i];
             !p.model_id.is_empty()
-                && p.model_id == scenario.model.id
+                && priced_for(p.model_id, scenario.model.id)
                 && p.gpu_id == scenario.gpu.id
                 && p.weight_precision == scenario.weight_precision
                 && p.parallelism() == scenario.parallel

@@ -144,6 +144,21 @@ pub const GPUS: &[GpuSpec] = &[
                  TFLOP/s), NVLink 5 1.8 TB/s bidirectional",
     },
     GpuSpec {
+        id: "gb300",
+        name: "GB300 (per GPU)",
+        hbm_bytes: 288e9,
+        hbm_bandwidth_bytes_per_s: 8.0e12,
+        bf16_flop_per_s: 2500e12,
+        fp8_flop_per_s: Some(5000e12),
+        fp4_flop_per_s: Some(15_000e12),
+        interconnect_bytes_per_s: 900e9,
+        source: "NVIDIA GB300 NVL72 product page, rack totals / 72 Blackwell Ultra GPUs: 288 GB HBM3e \
+                 per GPU (20.7 TB per rack, quoted as 20 TB), 576 TB/s = 8 TB/s, FP4 1,440 PFLOP/s with \
+                 sparsity and 1,080 dense (15,000 TFLOP/s per GPU), FP8 720 and BF16 360 PFLOP/s with \
+                 sparsity (dense per GPU: 5,000 and 2,500 TFLOP/s), NVLink 5 130 TB/s = 1.8 TB/s per GPU \
+                 bidirectional",
+    },
+    GpuSpec {
         id: "b300",
         name: "B300 (HGX)",
         hbm_bytes: 270e9,

@@ -401,4 +401,143 @@ pub const MODELS: &[ModelSpec] = &[
                  attention_bias true; 116.8B total / 5.71B active (model card: 116.83B total, 5.13B \
                  active excluding the 0.58B embedding table)",
     },
+    ModelSpec {
+        id: "deepseek-r1",
+        name: "DeepSeek-R1",
+        params: 671.0e9,
+        active_params: 37.6e9,
+        layers: 61,
+        hidden_size: 7168,
+        heads: 128,
+        attention: Attention::Mla {
+            kv_lora_rank: 512,
+            q_lora_rank: 1536,
+            rope_head_dim: 64,
+            nope_head_dim: 128,
+            v_head_dim: 128,
+        },
+        ffn_size: 18_432,
+        moe: Some(Moe { experts: 256, top_k: 8, shared_experts: 1, expert_ffn_size: 2048, dense_layers: 3 }),
+        vocab_size: 129_280,
+        tied_embeddings: false,
+        qkv_bias: false,
+        sliding_window: None,
+        context_tokens_max: 163_840,
+        source: "deepseek-ai/DeepSeek-R1 config.json (DeepseekV3ForCausalLM: DeepSeek-V3's architecture, \
+                 field for field): num_hidden_layers 61, hidden_size 7168, num_attention_heads 128, \
+                 kv_lora_rank 512, q_lora_rank 1536, qk_rope_head_dim 64, qk_nope_head_dim 128, v_head_dim \
+                 128, intermediate_size 18432 (first_k_dense_replace 3), n_routed_experts 256, \
+                 num_experts_per_tok 8, n_shared_experts 1, moe_intermediate_size 2048, vocab_size 129280, \
+                 max_position_embeddings 163840; 671B total / 37.6B active as DeepSeek-V3 (model card: \
+                 671B total, 37B activated)",
+    },
+    ModelSpec {
+        id: "kimi-k2",
+        name: "Kimi K2",
+        params: 1026.4e9,
+        active_params: 32.86e9,
+        layers: 61,
+        hidden_size: 7168,
+        heads: 64,
+        attention: Attention::Mla {
+            kv_lora_rank: 512,
+            q_lora_rank: 1536,
+            rope_head_dim: 64,
+            nope_head_dim: 128,
+            v_head_dim: 128,
+        },
+        ffn_size: 18_432,
+        moe: Some(Moe { experts: 384, top_k: 8, shared_experts: 1, expert_ffn_size: 2048, dense_layers: 1 }),
+        vocab_size: 163_840,
+        tied_embeddings: false,
+        qkv_bias: false,
+        sliding_window: None,
+        context_tokens_max: 131_072,
+        source: "moonshotai/Kimi-K2-Instruct config.json (DeepSeek-V3's architecture): num_hidden_layers \
+                 61, hidden_size 7168, num_attention_heads 64, kv_lora_rank 512, q_lora_rank 1536, \
+                 qk_rope_head_dim 64, qk_nope_head_dim 128, v_head_dim 128, intermediate_size 18432 \
+                 (first_k_dense_replace 1), n_routed_experts 384, num_experts_per_tok 8, n_shared_experts \
+                 1, moe_intermediate_size 2048, vocab_size 163840, 131072 tokens (model card: 128K \
+                 context); 1,026.4B total / 32.86B active counted from this config, embedding and output \
+                 head included (model card: 1T total, 32B activated; the Kimi K2.5 report rounds the K2 \
+                 backbone to 1.04T, 1.3% above what the config's tensors hold)",
+    },
+    ModelSpec {
+        id: "glm-4.5",
+        name: "GLM-4.5",
+        params: 355.0e9,
+        active_params: 33.63e9,
+        layers: 92,
+        hidden_size: 5120,
+        heads: 96,
+        attention: Attention::Gqa { kv_heads: 8, head_dim: 128 },
+        ffn_size: 12_288,
+        moe: Some(Moe { experts: 160, top_k: 8, shared_experts: 1, expert_ffn_size: 1536, dense_layers: 3 }),
+        vocab_size: 151_552,
+        tied_embeddings: false,
+        qkv_bias: true,
+        sliding_window: None,
+        context_tokens_max: 131_072,
+        source: "zai-org/GLM-4.5 config.json (Glm4MoeForCausalLM): num_hidden_layers 92, hidden_size 5120, \
+                 num_attention_heads 96, num_key_value_heads 8, head_dim 128, attention_bias true, \
+                 intermediate_size 12288 (first_k_dense_replace 3), n_routed_experts 160, \
+                 num_experts_per_tok 8, n_shared_experts 1, moe_intermediate_size 1536, vocab_size 151552, \
+                 tie_word_embeddings false, 128K context; 355B total (model card; the config counts \
+                 352.8B without its one multi-token-prediction layer) / 33.63B active counted from the \
+                 config (model card: 32B activated, which the config matches, 32.08B, without the 1.55B \
+                 embedding and output head)",
+    },
+    // Llama 4 interleaves its MoE layers (every second layer, interleave_moe_layer_step 2); the
+    // arithmetic only counts them, so the 24 dense layers are written as `dense_layers`.
+    ModelSpec {
+        id: "llama-4-maverick",
+        name: "Llama 4 Maverick",
+        params: 400.0e9,
+        active_params: 17.19e9,
+        layers: 48,
+        hidden_size: 5120,
+        heads: 40,
+        attention: Attention::Gqa { kv_heads: 8, head_dim: 128 },
+        ffn_size: 16_384,
+        moe: Some(Moe { experts: 128, top_k: 1, shared_experts: 1, expert_ffn_size: 8192, dense_layers: 24 }),
+        vocab_size: 202_048,
+        tied_embeddings: false,
+        qkv_bias: false,
+        // Chunked attention (attention_chunk_size 8192) on the 36 RoPE layers of 48 (every fourth
+        // layer is global, NoPE), approximated as a sliding window: a chunk holds at most 8192
+        // tokens, as the window does, but fewer right after a chunk boundary.
+        sliding_window: Some(SlidingWindow { window_tokens: 8192, sliding_layers: 36 }),
+        context_tokens_max: 1_048_576,
+        source: "meta-llama/Llama-4-Maverick-17B-128E config.json text_config: num_hidden_layers 48, \
+                 hidden_size 5120, num_attention_heads 40, num_key_value_heads 8, head_dim 128, \
+                 interleave_moe_layer_step 2 (24 MoE layers), num_local_experts 128, num_experts_per_tok \
+                 1 plus one shared expert, intermediate_size 8192 (experts), intermediate_size_mlp 16384 \
+                 (dense layers), vocab_size 202048, attention_chunk_size 8192 on 3 of 4 layers, \
+                 max_position_embeddings 1048576; 400B total (model card) / 17.19B active counted from \
+                 the config, embedding and output head included (model card: 17B activated)",
+    },
+    ModelSpec {
+        id: "qwen3-coder-480b",
+        name: "Qwen3-Coder 480B-A35B",
+        params: 480.0e9,
+        active_params: 35.5e9,
+        layers: 62,
+        hidden_size: 6144,
+        heads: 96,
+        attention: Attention::Gqa { kv_heads: 8, head_dim: 128 },
+        ffn_size: 8192,
+        moe: Some(Moe { experts: 160, top_k: 8, shared_experts: 0, expert_ffn_size: 2560, dense_layers: 0 }),
+        vocab_size: 151_936,
+        tied_embeddings: false,
+        qkv_bias: false,
+        sliding_window: None,
+        context_tokens_max: 262_144,
+        source: "Qwen/Qwen3-Coder-480B-A35B-Instruct config.json: num_hidden_layers 62, hidden_size 6144, \
+                 num_attention_heads 96, num_key_value_heads 8, head_dim 128, num_experts 160, \
+                 num_experts_per_tok 8, moe_intermediate_size 2560, shared_expert_intermediate_size 0, \
+                 decoder_sparse_step 1 and no mlp_only_layers (intermediate_size 8192 unused), vocab_size \
+                 151936, max_position_embeddings 262144, tie_word_embeddings false; 480B total (config \
+                 count 480.2B) / 35.5B active counted from the config (model card: 480B total, 35B \
+                 activated)",
+    },
 ];

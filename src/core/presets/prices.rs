@@ -17,7 +17,7 @@ pub struct GpuPrice {
 }
 
 /// One price per GPU preset, in [`super::GPUS`] order (a test checks the ids line up).
-pub const GPU_PRICES: [GpuPrice; 17] = [
+pub const GPU_PRICES: [GpuPrice; 18] = [
     price(
         "h100-sxm",
         2.95,
@@ -91,6 +91,13 @@ pub const GPU_PRICES: [GpuPrice; 17] = [
          superchip of 2 GPUs = $4.54 (spheron.network/blog/nvidia-h200-vs-b200-vs-gb200, \
          2026-03-17) and a $42.00/h GB200 NVL72 4-GPU instance = $10.50 (gpu.blog/gpus/\
          nvidia-gb200-nvl72)",
+    ),
+    price(
+        "gb300",
+        8.78,
+        "Derived: no on-demand GB300 listing found; GB200 $7.52 x 1.168, the B300/B200 on-demand \
+         ratio of the two medians above ($6.13/$5.25), Blackwell Ultra over Blackwell in the same \
+         package",
     ),
     price(
         "b300",

@@ -10,7 +10,7 @@ use crate::protocol::panel::ToPage;
 use crate::state::search::GPU_PRICE;
 use crate::ui::context::panel::PanelContext;
 
-/// The seventeen boxes and the sources, in a collapsible block.
+/// One box per GPU preset ([`GPU_COUNT`]) and the sources, in a collapsible block.
 #[component]
 pub fn PriceEditor() -> impl IntoView {
     let signals = PanelContext::get();
