@@ -40,6 +40,7 @@ mod module_graph;
 mod number_boxes;
 mod panel_open;
 mod panel_protocol;
+mod parallel;
 mod path_batch;
 mod per_operator;
 mod placement;
