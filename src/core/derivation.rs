@@ -8,6 +8,7 @@
 //! to those results for every preset.
 
 mod limits;
+mod parallel;
 mod sizes;
 mod spec;
 mod step;
@@ -18,6 +19,7 @@ use super::scenario::Scenario;
 use super::spec::Speculation;
 use limits::{goodput, knee, pool};
 pub use limits::{Goodput, Knee, KneeForm, Pool};
+pub use parallel::{parallel_lines, ParallelLines, ParallelStep};
 use sizes::{kv_seq, kv_token, weights};
 pub use sizes::{KvSeq, KvShape, KvToken, MoeReads, SlidingKv, Weights};
 pub use spec::SpecLines;
@@ -42,6 +44,8 @@ pub struct Derivation {
     pub limit: Limit,
     /// Speculative decoding's lines (None when off); the lines above are then the target without it.
     pub speculation: Option<SpecLines>,
+    /// Expert, data or pipeline parallelism's lines (None for tensor parallelism alone).
+    pub parallel: Option<ParallelLines>,
 }
 
 /// The whole derivation for `s` and its analysis. With speculation on, every line but the
@@ -74,6 +78,7 @@ pub fn derive(scenario: &Scenario, analysis: &Analysis) -> Derivation {
         goodput: goodput(scenario, analysis),
         limit: analysis.limit,
         speculation: None,
+        parallel: parallel_lines(scenario, analysis),
     }
 }
 

@@ -3,6 +3,7 @@
 //! page prints; the numbers come from [`crate::core::derivation`] and print through [`crate::view::format`].
 
 mod limits;
+mod parallel;
 mod sizes;
 mod spec;
 mod step;
@@ -43,6 +44,9 @@ pub fn lines(scenario: &Scenario, d: &Derivation) -> Vec<Line> {
     out.extend(d.steps.first().and_then(|st| likely_step(scenario, st.batch, st.time.step_s)));
     out.extend(d.steps.last().map(|st| compute_check(d, st)));
     out.extend([knee(d), pool(d), goodput(d)]);
+    if let Some(p) = &d.parallel {
+        out.extend(parallel::parallel_lines(p));
+    }
     if let Some(s) = &d.speculation {
         out.extend(spec::spec_lines(s));
     }
@@ -81,7 +85,14 @@ pub fn general_reasons(d: &Derivation) -> Vec<String> {
             m.experts, m.top_k
         ));
     }
-    if d.weights.tp > 1 {
+    if let Some(p) = &d.parallel {
+        why.push(format!(
+            "the replica is {} on {} GPUs: the busiest DP rank's attention and dense weights, the experts its \
+             EP rank reads, the all-to-all and the pipeline's sends make the step (the parallelism lines below)",
+            p.parallel.label(),
+            p.parallel.gpus()
+        ));
+    } else if d.weights.tp > 1 {
         why.push(format!(
             "tensor parallelism splits the bytes over {} GPUs and adds two all-reduces per layer",
             d.weights.tp

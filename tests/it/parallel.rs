@@ -184,3 +184,41 @@ fn wide_ep_serves_deepseek_at_more_tokens_per_gpu_than_tp8_on_one_node() {
         assert!(wide > 2.0 * tp8, "{engine:?}: TP1 EP8 DP8 {wide:.0} against TP8 {tp8:.0} tokens/s per GPU");
     }
 }
+
+#[test]
+fn the_derivation_prints_parallel_lines_whose_operands_recombine_to_the_roofline_results() {
+    use goodput_lab::core::derivation::derive_scenario;
+    use goodput_lab::view::derivation_text::lines;
+    let mut s = two_nodes(false);
+    s.calibration = CostModel::Measured(goodput_lab::core::calibration::Engine::Sglang);
+    let d = derive_scenario(&s);
+    let p = d.parallel.expect("EP 16 DP 16 has parallelism lines");
+    let g = 16.0;
+    close(p.weight_bytes_per_gpu, (p.dense_bytes / 1.0 + p.expert_bytes / g) / 1.0, 1e-12, "weights");
+    close(
+        p.pool_sequences,
+        16.0 * (p.usable_bytes - p.weight_bytes_per_gpu) / p.kv_bytes_per_seq_per_gpu,
+        1e-12,
+        "pool",
+    );
+    let at = p.at.expect("a batch runs");
+    let t = &at.time.terms;
+    let tokens = f64::from(at.batch);
+    let a2a = 2.0
+        * f64::from(at.moe_layers)
+        * (at.latency_s
+            + t.imbalance * tokens * f64::from(at.top_k) / 16.0
+                * f64::from(at.hidden_size)
+                * 2.0
+                * (g - 1.0)
+                / g
+                / p.stage_link_bytes_per_s);
+    close(t.all_to_all_s, a2a, 1e-12, "all-to-all");
+    assert_eq!(p.stage_link_bytes_per_s, 50e9, "16 GPUs span two 8-GPU nodes: the NIC");
+    let ids: Vec<String> = lines(&s, &d).into_iter().map(|l| l.id).collect();
+    for id in ["par-replica", "par-weights", "par-pool", "par-imbalance", "par-a2a"] {
+        assert!(ids.iter().any(|i| i == id), "{id} in {ids:?}");
+    }
+    assert!(!ids.iter().any(|i| i == "par-pipeline"), "no pipeline at PP 1");
+    assert!(derive_scenario(&WORKED_EXAMPLE).parallel.is_none(), "TP alone prints no parallelism lines");
+}

@@ -112,6 +112,11 @@ pub(super) fn pool(d: &Derivation) -> Line {
             size(p.kv_bytes_per_seq)
         )
     };
+    // Under data parallelism each rank keeps its own pool: the replica's is DP x one rank's.
+    let numbers = match d.parallel.map(|p| p.parallel.dp) {
+        Some(dp) if dp > 1 => format!("{dp} × {numbers}"),
+        _ => numbers,
+    };
     let (result, note) = match d.limit {
         Limit::WeightsDoNotFit { gpus_needed, .. } => {
             ("none".to_string(), format!("The weights do not fit: they need at least {gpus_needed} GPUs."))

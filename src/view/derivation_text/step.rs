@@ -28,7 +28,7 @@ pub(super) fn bandwidth(scenario: &Scenario, d: &Derivation) -> Line {
         tb_per_s(b.effective_bytes_per_s),
         if b.measured {
             format!(
-                "The measured profile: the GEMMs read at this bandwidth, the KV at {} of peak ({}), compute-bound                  groups multiply at {} of the tensor peak, and every step pays {} ms of fixed costs (per step,                  per layer and all-reduce latency).",
+                "The measured profile: the GEMMs read at this bandwidth, the KV at {} of peak ({}), compute-bound groups multiply at {} of the tensor peak, and every step pays {} ms of fixed costs (per step, per layer and all-reduce latency).",
                 percent_trimmed(b.attention_mbu),
                 tb_per_s(b.attention_bytes_per_s),
                 percent_trimmed(b.compute_fraction),
@@ -42,7 +42,7 @@ pub(super) fn bandwidth(scenario: &Scenario, d: &Derivation) -> Line {
 
 /// True when step(B) is the worked example's (weights + B x KV) / bandwidth: dense, one GPU, ideal.
 pub(super) fn worked_example_form(d: &Derivation) -> bool {
-    d.weights.moe.is_none() && d.weights.tp == 1 && !d.bandwidth.realistic
+    d.weights.moe.is_none() && d.weights.tp == 1 && !d.bandwidth.realistic && d.parallel.is_none()
 }
 
 /// True when some batch the derivation shows has a compute-bound kernel group: its step is then the
@@ -53,6 +53,17 @@ pub(super) fn per_operator(d: &Derivation) -> bool {
 
 pub(super) fn step_formula(d: &Derivation) -> Line {
     let f = &d.step;
+    if d.parallel.is_some() {
+        return line(
+            "step",
+            "Step time",
+            "step(B) = max(the busiest rank's weights read / bandwidth, its GEMM FLOPs / peak) + max(its KV / \
+             bandwidth, its attention FLOPs / peak) + all-to-all + all-reduce + pipeline sends + overhead",
+            String::new(),
+            String::new(),
+            format!("The worked example's simple form does not apply here: {}.", general_reasons(d).join("; ")),
+        );
+    }
     if worked_example_form(d) && !per_operator(d) {
         let w = f.fixed_weight_read_bytes.unwrap_or(0.0);
         let numbers = format!(
@@ -111,7 +122,14 @@ pub(super) fn step_value(scenario: &Scenario, d: &Derivation, st: &StepAt) -> Li
     let t = &st.time;
     let b = thousands(f64::from(st.batch));
     let ops = &t.terms;
-    let trailing = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.fixed_s * 1e3, 2));
+    let mut trailing = format!("{} ms + {} ms", ms(t.allreduce_s), trimmed(t.fixed_s * 1e3, 2));
+    let overlapped = d.parallel.and_then(|p| p.at).is_some_and(|at| at.overlapped);
+    if ops.all_to_all_s > 0.0 && !overlapped {
+        trailing.push_str(&format!(" + {} ms all-to-all", ms(ops.all_to_all_s)));
+    }
+    if ops.pipeline_s > 0.0 {
+        trailing.push_str(&format!(" + {} ms sends", ms(ops.pipeline_s)));
+    }
     let numbers = if !ops.all_memory_bound() {
         let (g, a) = (&ops.gemm, &ops.decode_attention);
         format!(
