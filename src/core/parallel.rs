@@ -78,9 +78,28 @@ pub struct Cluster {
 /// ConnectX-7 datasheet: up to 400 Gb/s), in B/s.
 pub const NIC_400G_BYTES_PER_S: f64 = 50e9;
 
+/// One ConnectX-8 SuperNIC per GPU at 800 Gb/s, per direction: 100 GB/s (NVIDIA GB300 NVL72 and HGX
+/// B300 product pages: ConnectX-8 SuperNIC, 800 Gb/s per GPU), in B/s.
+pub const NIC_800G_BYTES_PER_S: f64 = 100e9;
+
 impl Cluster {
     /// One node (or one NVL72 rack) with a 400 Gb/s NIC per GPU.
     pub const ONE_NODE: Cluster = Cluster { nodes: 1, nic_bytes_per_s: NIC_400G_BYTES_PER_S };
+
+    /// One domain of `gpu`'s system with its published NIC per GPU ([`nic_bytes_per_s`]).
+    pub fn one_node(gpu: &GpuSpec) -> Cluster {
+        Cluster { nodes: 1, nic_bytes_per_s: nic_bytes_per_s(gpu) }
+    }
+}
+
+/// The scale-out NIC per GPU `gpu`'s system ships with, per direction: 800 Gb/s ConnectX-8 on B300
+/// and GB300 ([`NIC_800G_BYTES_PER_S`]), else 400 Gb/s ([`NIC_400G_BYTES_PER_S`]: ConnectX-7 on
+/// H100/H200/B200/GB200 systems; 400 Gb/s NICs on MI300X-class platforms), in B/s.
+pub fn nic_bytes_per_s(gpu: &GpuSpec) -> f64 {
+    match gpu.id {
+        "b300" | "gb300" => NIC_800G_BYTES_PER_S,
+        _ => NIC_400G_BYTES_PER_S,
+    }
 }
 
 /// GPUs in one scale-up domain of `gpu`'s system: 72 for GB200 and GB300 (NVL72: 72 GPUs in one
