@@ -125,7 +125,10 @@ fn Footer() -> impl IntoView {
                 "bandwidth, or is limited by dense tensor FLOP/s, whichever is slower; with tensor parallelism, weights "
                 "and KV split over the GPUs (KV heads are replicated past the KV-head count, an MLA latent on every GPU) "
                 "and two ring all-reduces per layer cross the interconnect. MoE steps read only the experts the batch "
-                "touches, E × (1 − (1 − k/E)^B) per layer under uniform routing. Every sequence holds the full context. "
+                "touches, E × (1 − (1 − k/E)^B) per layer under uniform routing. With expert and data parallelism, each "
+                "DP rank keeps its own batch and KV (an MLA latent once per rank), experts split over the EP ranks, and "
+                "the busiest rank's routed tokens cross an all-to-all over NVLink or, past one domain, the NIC; pipeline "
+                "stages split the layers and run min(PP, B) microbatches. Every sequence holds the full context. "
                 "INT4 weights are weight-only (they multiply at BF16); FP8 and FP4 use their tensor cores where the GPU "
                 "has them. GB = 10⁹ B, TB/s = 10¹² B/s."
             </p>
