@@ -28,9 +28,10 @@ pub fn system_line(scenario: &Scenario) -> String {
     let nodes = cluster.nodes.max(1);
     if domain > 8 {
         let racks = if nodes == 1 { String::new() } else { format!("{nodes} racks of ") };
+        // The rack is named by its superchip: "GB200 (per GPU)" is the preset's per-GPU share.
+        let rack = gpu.name.trim_end_matches(" (per GPU)");
         return format!(
-            "{racks}{} NVL{domain}: {domain} GPUs in one {link} domain ({per_direction}), {nic}",
-            gpu.name
+            "{racks}{rack} NVL{domain}: {domain} GPUs in one {link} domain ({per_direction}), {nic}"
         );
     }
     let noun = if nodes == 1 { "node" } else { "nodes" };
