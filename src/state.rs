@@ -10,6 +10,7 @@ pub mod keys;
 pub mod lessons;
 pub mod measured;
 pub mod open;
+pub mod parallel;
 pub mod placement;
 pub mod prefix;
 mod query;
@@ -236,11 +237,14 @@ impl Inputs {
         self.set_prompt_tokens(prompt);
     }
 
-    /// These inputs with the model (and the prompt clamped to what it accepts).
+    /// These inputs with the model (the prompt clamped to what it accepts, the parallelism to what
+    /// it allows).
     pub fn with_model(self, model: ModelSpec) -> Inputs {
         let prompt = self.scenario.prompt_tokens();
         let mut next = Inputs { scenario: Scenario { model, ..self.scenario }, ..self };
         next.set_prompt_tokens(prompt);
+        // EP falls back to 1 on a dense model, PP to its layers.
+        next.set_parallel(next.scenario.parallel);
         next
     }
 }

@@ -9,7 +9,7 @@ use crate::core::url_id::UrlId;
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 80] = [
+pub const KEYS: [&str; 87] = [
     "model",
     "m_params",
     "m_active",
@@ -33,6 +33,13 @@ pub const KEYS: [&str; 80] = [
     "w",
     "kv",
     "tp",
+    "ep",
+    "dp",
+    "pp",
+    "nodes",
+    "nic",
+    "imb",
+    "tbo",
     "in",
     "ctx",
     "out",
@@ -177,6 +184,9 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         ("w", scenario.weight_precision.url_id().to_string()),
         ("kv", scenario.kv_precision.url_id().to_string()),
         ("tp", scenario.parallel.tp.to_string()),
+    ]);
+    pairs.extend(super::parallel::pairs(inputs));
+    pairs.extend([
         ("in", PROMPT.write(f64::from(scenario.prompt_tokens()))),
         ("out", OUT.write(f64::from(scenario.output_tokens))),
         ("tpot", TPOT.write(scenario.tpot_target_s)),

@@ -1,6 +1,6 @@
 //! The low level of reading a link: one raw URL value -> its typed value, or a fallback and a
 //! [`Notice`] naming the key and what it accepts. Flags, choices (an enum by its [`UrlId`], or a row
-//! of a table), TP degrees, bounded numbers, numbers-or-`auto` and optional whole numbers.
+//! of a table), TP degrees (among a GPU's choices), bounded numbers, numbers-or-`auto` and optional whole numbers.
 //!
 //! The layers, as ripgrep's low and high arguments: [`RawQuery`] holds the strings as typed; these
 //! readers turn one value into a domain type and nothing more; the modules above them (`view`, `sim`,
@@ -119,11 +119,16 @@ fn find<T: Copy>(text: &str, choices: &[(&str, T)]) -> Option<T> {
 
 /// A tensor-parallel degree, one of [`TP_CHOICES`]; absent is 1, anything else 1 with a notice.
 pub fn tp(raw: &RawQuery, key: &'static str, notices: &mut Vec<Notice>) -> u32 {
+    tp_in(raw, key, &TP_CHOICES, notices)
+}
+
+/// As [`tp`], among `choices` (the page's `tp`: the GPU's domain's, up to 72 on NVL72).
+pub fn tp_in(raw: &RawQuery, key: &'static str, choices: &[u32], notices: &mut Vec<Notice>) -> u32 {
     let Some(text) = raw.get(key) else { return 1 };
     match text.trim().parse::<u32>() {
-        Ok(tp) if TP_CHOICES.contains(&tp) => tp,
+        Ok(tp) if choices.contains(&tp) => tp,
         _ => {
-            let choices: Vec<String> = TP_CHOICES.iter().map(u32::to_string).collect();
+            let choices: Vec<String> = choices.iter().map(u32::to_string).collect();
             let message = format!("{key}={} is not one of {}; using 1.", quoted(text), choices.join(", "));
             notices.push(Notice { key, message });
             1

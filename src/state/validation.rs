@@ -4,10 +4,9 @@
 use super::custom::{read_fields, reconcile_model, GPU_FIELDS, MODEL_FIELDS};
 use super::fields::{quoted, CTX, OUT, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL};
 use super::{
-    calibration, context_tokens_max_for, placement, prefix, prompt_tokens_max_for, read, search, sim, spec,
-    Inputs, Notice, RawQuery,
+    calibration, context_tokens_max_for, parallel, placement, prefix, prompt_tokens_max_for, read, search,
+    sim, spec, Inputs, Notice, RawQuery,
 };
-use crate::core::parallel::{Cluster, ExpertLoad, Parallelism};
 use crate::core::prefix::PrefixCache;
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, GpuSpec, ModelSpec, CUSTOM_ID};
 use crate::core::presets::{GPUS, MODELS};
@@ -59,7 +58,7 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
     let gpu = read_gpu(raw, &lookup, notices);
     let weight_precision = read::choice_in(raw, "w", &Precision::WEIGHTS, defaults.weight_precision, notices);
     let kv_precision = read::choice_in(raw, "kv", &Precision::KV, defaults.kv_precision, notices);
-    let tp = read::tp(raw, "tp", notices);
+    let (parallel, cluster, expert_load) = parallel::read(raw, (&model, &gpu), notices);
     // The output is read first (the context follows from it), its notice kept in key order.
     let mut out_notices = Vec::new();
     let output_tokens = OUT.read(raw.get("out"), f64::from(defaults.output_tokens), &mut out_notices) as u32;
@@ -70,9 +69,9 @@ fn read_scenario(raw: &RawQuery, defaults: &Scenario, notices: &mut Vec<Notice>)
         gpu,
         weight_precision,
         kv_precision,
-        parallel: Parallelism::tp(tp),
-        cluster: Cluster::ONE_NODE,
-        expert_load: ExpertLoad::UNIFORM,
+        parallel,
+        cluster,
+        expert_load,
         context_tokens,
         output_tokens,
         tpot_target_s: read::number(raw, &TPOT, defaults.tpot_target_s, notices),

@@ -251,13 +251,18 @@ fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Strin
 }
 
 /// `goodput-lab_llama-3.1-8b_h100-sxm_bf16-kv_ctx2048_tpot10ms_step.svg`: the model, the GPU (with
-/// `tp2` etc. past one GPU), the weight precision when it is not BF16, the KV precision, context,
-/// TPOT target, the calibration in realistic mode, then `what` and the extension.
+/// `tp2` etc. past one GPU, `tp1-ep8-dp8` past TP alone), the weight precision when it is not
+/// BF16, the KV precision, context, TPOT target, the calibration in realistic mode, then `what` and
+/// the extension.
 pub fn file_name(inputs: &Inputs, what: &str, ext: &str) -> String {
     let mut parts =
         vec![FILE_PREFIX.to_string(), slug(inputs.scenario.model.id), slug(inputs.scenario.gpu.id)];
-    if inputs.scenario.parallel.tp > 1 {
-        parts.push(format!("tp{}", inputs.scenario.parallel.tp));
+    let parallel = inputs.scenario.parallel;
+    if !parallel.tp_only() {
+        // `tp1-ep8-dp8`: every degree past TP alone, as the label names them.
+        parts.push(parallel.label().to_ascii_lowercase().replace(' ', "-"));
+    } else if parallel.tp > 1 {
+        parts.push(format!("tp{}", parallel.tp));
     }
     if inputs.scenario.weight_precision != Precision::Bf16 {
         parts.push(format!("{}-w", inputs.scenario.weight_precision.id()));

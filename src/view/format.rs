@@ -4,6 +4,7 @@
 pub mod calibration;
 pub mod headline;
 pub mod measured_runs;
+pub mod parallel;
 pub mod placement;
 pub mod prefix;
 pub mod references;

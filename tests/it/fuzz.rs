@@ -33,8 +33,9 @@ use goodput_lab::core::fit::{fit, YourPoint};
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::nearest::batch_at_speed;
+use goodput_lab::core::parallel::system_gpus;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
-use goodput_lab::core::roofline::{analyze, step_terms, step_time, Precision, StepMix, TP_CHOICES};
+use goodput_lab::core::roofline::{analyze, step_terms, step_time, Precision, StepMix, StepTerms};
 use goodput_lab::core::scenario::context_for;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
@@ -45,6 +46,7 @@ use goodput_lab::state::fields::{
     NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
 };
 use goodput_lab::state::lessons::LESSONS;
+use goodput_lab::state::parallel;
 use goodput_lab::state::prefix::{HIT, PREFIX};
 use goodput_lab::state::sim::{
     ATTAIN, BURST, CAP, CHUNK, LENGTH_CV, POINTS, RATE_MAX, REQUESTS, SEED, SEEDS,
@@ -168,6 +170,26 @@ fn gpu_in_range(i: &Inputs) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The replica's degrees are ones the model and system allow: TP within the GPU's domain, EP 1 on a
+/// dense model and else a divisor of TP x DP at most the routed experts, PP at most the layers,
+/// TP x DP x PP within the system's GPUs, and the system, NIC and imbalance within their ranges.
+fn parallel_in_range(i: &Inputs) -> Result<(), TestCaseError> {
+    let s = &i.scenario;
+    let (p, c) = (s.parallel, s.cluster);
+    prop_assert!(parallel::tp_choices(&s.gpu).contains(&p.tp), "tp {}", p.tp);
+    prop_assert!(p.ep >= 1 && p.dp >= 1 && p.pp >= 1, "{p:?}");
+    prop_assert!(p.stage_gpus() % p.ep == 0, "EP must divide TP x DP: {p:?}");
+    prop_assert!(p.ep <= parallel::routed_experts(&s.model).unwrap_or(1), "{p:?} on {}", s.model.name);
+    prop_assert!(p.pp <= s.model.layers.max(1), "{p:?}");
+    prop_assert!((1..=parallel::NODES_MAX).contains(&c.nodes), "{c:?}");
+    prop_assert!(p.gpus() <= system_gpus(&s.gpu, &c), "{p:?} on {c:?}");
+    in_field(&parallel::NIC, c.nic_bytes_per_s)?;
+    if let Some(imbalance) = s.expert_load.imbalance {
+        in_field(&parallel::IMB, imbalance)?;
+    }
+    Ok(())
+}
+
 /// Every validated value lies in its documented range.
 fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     model_in_range(i)?;
@@ -176,7 +198,7 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
         Precision::WEIGHTS.contains(&i.scenario.weight_precision)
             && Precision::KV.contains(&i.scenario.kv_precision)
     );
-    prop_assert!(TP_CHOICES.contains(&i.scenario.parallel.tp));
+    parallel_in_range(i)?;
     // The prompt lies in its field up to the longest the model accepts, and the context is the
     // one rule's: prompt + output / 2, within the model's maximum.
     let prompt = i.scenario.prompt_tokens();
@@ -237,6 +259,13 @@ fn round_trips(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     prop_assert_eq!(
         (again.scenario.model.id, again.scenario.gpu.id, again.scenario.parallel.tp),
         (i.scenario.model.id, i.scenario.gpu.id, i.scenario.parallel.tp)
+    );
+    // The replica and its system write back exactly.
+    prop_assert_eq!(
+        (again.scenario.parallel, again.scenario.cluster, again.scenario.expert_load),
+        (i.scenario.parallel, i.scenario.cluster, i.scenario.expert_load),
+        "{}",
+        query
     );
     prop_assert_eq!(
         (again.scenario.context_tokens, again.scenario.output_tokens),
@@ -458,7 +487,7 @@ fn the_simulator_at_the_longest_lengths_gives_finite_numbers() {
 
 /// The per-operator step of `b` decodes holding `ctx` tokens each and a `p`-token prompt chunk after
 /// `done` prompt tokens, in s.
-fn mixed_step_s(s: &Scenario, b: u32, ctx: u32, p: u32, done: u32) -> f64 {
+fn mixed_step(s: &Scenario, b: u32, ctx: u32, p: u32, done: u32) -> StepTerms {
     let m = &s.model;
     let mix = StepMix {
         decode_seqs: f64::from(b),
@@ -468,7 +497,7 @@ fn mixed_step_s(s: &Scenario, b: u32, ctx: u32, p: u32, done: u32) -> f64 {
         prefill_attention_flop: prefill_attention_flop(m, done + p) - prefill_attention_flop(m, done),
         ..StepMix::default()
     };
-    step_terms(s, &mix).step_s
+    step_terms(s, &mix)
 }
 
 /// `later` is not below `earlier` beyond rounding (a sliding layer's capped KV can round an ulp).
@@ -477,20 +506,41 @@ fn not_below(later: f64, earlier: f64, what: &str) -> Result<(), TestCaseError> 
     Ok(())
 }
 
+/// As [`not_below`] for two mixes' steps run as the same number of pipeline microbatches. Under PP a
+/// step is one microbatch's trip through the stages, step(B / m) with m = min(PP, sequences), so one
+/// more sequence below PP adds a microbatch and may shorten the trip (src/core/roofline/step/split.rs).
+fn not_below_at_same_microbatches(
+    later: &StepTerms,
+    earlier: &StepTerms,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    if later.microbatches != earlier.microbatches {
+        return Ok(());
+    }
+    not_below(later.step_s, earlier.step_s, what)
+}
+
 #[test]
 fn the_step_is_finite_positive_and_monotone_in_batch_and_context() {
     let input = (valid_query(), 0_u32..=4096, 0_u32..=131_072, 0_u32..=8192, 0_u32..=131_072);
     check("the_step_is_finite_positive_and_monotone_in_batch_and_context", input, |(q, b, ctx, p, done)| {
         let s = from_page_query(&q).0.scenario;
-        let t = mixed_step_s(&s, b, ctx, p, done);
-        prop_assert!(t.is_finite() && t > 0.0, "step {t} for {b} decodes at {ctx}, {p} prompt tokens");
-        not_below(mixed_step_s(&s, b + 1, ctx, p, done), t, "one more decode")?;
-        not_below(mixed_step_s(&s, b, ctx + 1, p, done), t, "a longer context")?;
-        not_below(mixed_step_s(&s, b, ctx, p + 1, done), t, "one more prompt token")?;
-        not_below(mixed_step_s(&s, b, ctx, p, done + 1), t, "a later chunk")?;
+        let t = mixed_step(&s, b, ctx, p, done);
+        prop_assert!(
+            t.step_s.is_finite() && t.step_s > 0.0,
+            "step {t:?} for {b} decodes at {ctx}, {p} prompt tokens"
+        );
+        not_below_at_same_microbatches(&mixed_step(&s, b + 1, ctx, p, done), &t, "one more decode")?;
+        not_below_at_same_microbatches(&mixed_step(&s, b, ctx + 1, p, done), &t, "a longer context")?;
+        not_below_at_same_microbatches(&mixed_step(&s, b, ctx, p + 1, done), &t, "one more prompt token")?;
+        not_below_at_same_microbatches(&mixed_step(&s, b, ctx, p, done + 1), &t, "a later chunk")?;
         let decode = step_time(&s, b).step_s;
         prop_assert!(decode.is_finite() && decode > 0.0, "step({b}) = {decode}");
-        not_below(step_time(&s, b + 1).step_s, decode, "step(B + 1)")?;
+        // The decode step's microbatches: min(PP, B), at least 1.
+        let pp = f64::from(s.parallel.pp.max(1));
+        if f64::from(b).clamp(1.0, pp) == f64::from(b + 1).clamp(1.0, pp) {
+            not_below(step_time(&s, b + 1).step_s, decode, "step(B + 1)")?;
+        }
         let longer = Scenario { context_tokens: s.context_tokens + 1, ..s };
         not_below(step_time(&longer, b).step_s, decode, "step(B) at one more token of context")
     });

@@ -2,6 +2,7 @@
 //! notice instead of failing.
 
 use goodput_lab::core::goodput::evaluate;
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::PlacementMode;
 use goodput_lab::core::presets::Attention;
 use goodput_lab::core::roofline::{CustomCalibration, Precision};
@@ -82,9 +83,13 @@ fn every_key_round_trips() {
     let measured_engines =
         "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000\
                             &util=90&calib=measured&engine=sglang&rate=100";
+    let wide =
+        "model=deepseek-v3&gpu=h200-sxm&w=fp8&kv=bf16&tp=2&ep=16&dp=8&pp=2&nodes=5&nic=800&imb=1.35&tbo=1\
+                &in=1920&out=256&tpot=10&ttft=2000&util=90&rate=100";
     for query in [
         preset,
         custom,
+        wide,
         &sim_open,
         &sim_closed,
         &disagg,
@@ -114,6 +119,7 @@ fn every_key_round_trips() {
     let joined = [
         preset,
         custom,
+        wide,
         &sim_open,
         &sim_closed,
         &disagg,
@@ -404,4 +410,100 @@ fn the_prompt_and_output_give_the_context_by_one_rule_and_round_trip_as_in_and_o
     let (capped, notices) = from_query("in=200000&out=256");
     assert_eq!(capped.scenario.context_tokens, 131_072);
     assert_eq!(notices.len(), 1, "{notices:?}");
+}
+
+/// The parallelism a query opens: (TP, EP, DP, PP), the nodes and the notices' keys.
+fn parallel_of(query: &str) -> ((u32, u32, u32, u32), u32, Vec<&'static str>) {
+    let (inputs, notices) = from_query(query);
+    let p = inputs.scenario.parallel;
+    ((p.tp, p.ep, p.dp, p.pp), inputs.scenario.cluster.nodes, notices.iter().map(|n| n.key).collect())
+}
+
+#[test]
+fn wide_expert_parallelism_opens_from_a_link_and_writes_back_exactly() {
+    let query = "model=deepseek-v3&gpu=h200-sxm&w=fp8&kv=bf16&tp=1&ep=8&dp=8&nic=800&imb=1.25&tbo=1&in=1920\
+                 &out=256&tpot=10&ttft=2000&util=90&rate=100";
+    let (inputs, notices) = from_query(query);
+    assert!(notices.is_empty(), "{notices:?}");
+    let s = inputs.scenario;
+    assert_eq!((s.parallel.label(), s.parallel.gpus(), s.cluster.nodes), ("TP1 EP8 DP8".to_string(), 8, 1));
+    assert_eq!((s.cluster.nic_bytes_per_s, s.expert_load.imbalance), (100e9, Some(1.25)));
+    assert!(s.expert_load.two_batch_overlap);
+    assert_eq!(to_query(&inputs), query);
+}
+
+#[test]
+fn parallelism_values_that_are_not_numbers_zero_or_out_of_range_fall_back_with_a_notice() {
+    let m = "model=deepseek-v3&tp=8";
+    assert_eq!(parallel_of(&format!("{m}&ep=lots")), ((8, 1, 1, 1), 1, vec!["ep"]));
+    assert_eq!(parallel_of(&format!("{m}&dp=0")), ((8, 1, 1, 1), 1, vec!["dp"]));
+    assert_eq!(parallel_of(&format!("{m}&pp=-2")), ((8, 1, 1, 1), 1, vec!["pp"]));
+    assert_eq!(parallel_of(&format!("{m}&nodes=1000")), ((8, 1, 1, 1), 64, vec!["nodes"]));
+    let (inputs, notices) = from_query(&format!("{m}&nic=0&imb=0.5"));
+    assert_eq!(notices.iter().map(|n| n.key).collect::<Vec<_>>(), ["nic", "imb"]);
+    assert_eq!(
+        (inputs.scenario.cluster.nic_bytes_per_s, inputs.scenario.expert_load.imbalance),
+        (1.25e8, Some(1.0))
+    );
+    // An imbalance is kept to the 3 decimals the URL writes, so it writes back exactly.
+    let (inputs, _) = from_query(&format!("{m}&imb=1.23456"));
+    assert_eq!(inputs.scenario.expert_load.imbalance, Some(1.235));
+    assert!(to_query(&inputs).contains("&imb=1.235&"), "{}", to_query(&inputs));
+}
+
+#[test]
+fn expert_parallelism_falls_back_on_a_dense_model_and_to_a_divisor_within_the_experts() {
+    let (dense, notices) = from_query("model=llama-3.1-8b&ep=8&dp=8");
+    assert_eq!(dense.scenario.parallel.label(), "TP1 DP8");
+    assert_eq!(notices[0].message, "ep=8: Llama 3.1 8B is dense (no routed experts); using 1.");
+    // TP x DP = 6: EP 4 does not divide it, 3 is the largest that does.
+    assert_eq!(parallel_of("model=deepseek-v3&tp=2&dp=3&ep=4"), ((2, 3, 3, 1), 1, vec!["ep"]));
+    // Qwen3-30B-A3B routes over 128 experts: EP 256 falls back to 128; 256 GPUs need 32 nodes.
+    assert_eq!(
+        parallel_of("model=qwen3-30b-a3b&tp=8&dp=32&ep=256"),
+        ((8, 128, 32, 1), 32, vec!["nodes", "ep"])
+    );
+}
+
+#[test]
+fn a_replica_beyond_the_system_raises_the_nodes_up_to_the_cap_then_falls_back() {
+    let (inputs, notices) = from_query("model=deepseek-v3&tp=8&dp=2");
+    assert_eq!(inputs.scenario.cluster.nodes, 2);
+    assert_eq!(notices[0].message, "TP × DP × PP = 16 GPUs need 2 nodes of 8; using nodes=2.");
+    // 64 nodes of 8 hold 512 GPUs: DP 128 at TP 8 falls back to 64.
+    assert_eq!(parallel_of("model=deepseek-v3&tp=8&dp=128"), ((8, 1, 64, 1), 64, vec!["dp", "nodes"]));
+    // An NVL72 rack holds TP 8 x DP 9 in one domain.
+    assert_eq!(parallel_of("model=deepseek-v3&gpu=gb200&tp=8&dp=9&ep=72"), ((8, 72, 9, 1), 1, vec![]));
+    // PP past the layers falls back to them: Llama 3.1 8B has 32.
+    assert_eq!(parallel_of("pp=40"), ((1, 1, 1, 32), 4, vec!["pp", "nodes"]));
+}
+
+#[test]
+fn tensor_parallelism_reaches_the_nvlink_domain_and_keeps_its_notice_elsewhere() {
+    assert_eq!(parallel_of("gpu=gb200&tp=72"), ((72, 1, 1, 1), 1, vec![]));
+    let (_, notices) = from_query("gpu=h100-sxm&tp=16");
+    assert_eq!(notices[0].message, "tp=“16” is not one of 1, 2, 4, 8; using 1.");
+    let (_, notices) = from_query("gpu=gb200&tp=3");
+    assert_eq!(notices[0].message, "tp=“3” is not one of 1, 2, 4, 8, 16, 32, 64, 72; using 1.");
+}
+
+#[test]
+fn the_controls_transitions_keep_the_parallelism_valid() {
+    let (mut inputs, _) = from_query("model=deepseek-v3&gpu=gb200&tp=72");
+    inputs.set_gpu(*goodput_lab::core::presets::gpu_by_id("h100-sxm").unwrap());
+    assert_eq!(inputs.scenario.parallel.tp, 8);
+    inputs.set_parallel(Parallelism { tp: 8, ep: 16, dp: 2, pp: 1 });
+    assert_eq!(
+        (inputs.scenario.parallel.label().as_str(), inputs.scenario.cluster.nodes),
+        ("TP8 EP16 DP2", 2)
+    );
+    // Fewer nodes than the replica needs stay at what it needs.
+    inputs.set_nodes(1);
+    assert_eq!(inputs.scenario.cluster.nodes, 2);
+    let dense = inputs.with_model(*goodput_lab::core::presets::model_by_id("llama-3.1-70b").unwrap());
+    assert_eq!(dense.scenario.parallel.label(), "TP8 DP2");
+    inputs.set_nic_gbps(800.0);
+    inputs.set_imbalance(Some(1.5));
+    inputs.set_two_batch_overlap(true);
+    assert_eq!(from_query(&to_query(&inputs)), (inputs, vec![]));
 }

@@ -19,12 +19,13 @@ use goodput_lab::state::{
 };
 
 /// Every boolean key, with what it turns on as read from a page query.
-const FLAG_KEYS: [(&str, fn(&str) -> bool); 5] = [
+const FLAG_KEYS: [(&str, fn(&str) -> bool); 6] = [
     ("present", |q| from_page_query(q).1.mode == Mode::Present),
     ("embed", |q| from_page_query(q).1.mode == Mode::Embed),
     ("sim", |q| from_page_query(q).0.sim.open),
     ("search", |q| from_page_query(q).0.search.open),
     ("realistic", |q| from_page_query(q).0.realistic().is_some()),
+    ("tbo", |q| from_page_query(q).0.scenario.expert_load.two_batch_overlap),
 ];
 
 fn notices(query: &str) -> Vec<Notice> {
@@ -290,6 +291,8 @@ fn written_queries_for_the_default_and_typical_states_are_unchanged() {
         ("place=DISAGG", disaggregated),
         ("sim", sim),
         ("calib=measured&engine=SGLang", base.replace("&rate=", "&calib=measured&engine=sglang&rate=")),
+        // The parallelism's keys at their defaults, spelled out, write nothing.
+        ("ep=1&dp=1&pp=01&nodes=1&nic=400&tbo=0&imb=", base.clone()),
     ];
     for (query, expected) in cases {
         assert_eq!(page(query), expected, "{query}");

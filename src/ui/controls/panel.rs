@@ -1,16 +1,17 @@
-//! The control panel: calibration, hardware, workload, prefix caching, targets and speculative
+//! The control panel: calibration, hardware, parallelism, workload, prefix caching, targets and speculative
 //! decoding, each control writing one field of the inputs.
 
 use leptos::prelude::*;
 
 use crate::core::presets::{gpu_by_id, model_by_id, CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
-use crate::core::roofline::{Precision, TP_CHOICES};
+use crate::core::roofline::Precision;
 use crate::state::fields::{OUT, PROMPT, TPOT, TPOT_AIM_MS, TPOT_INPUT, TTFT, TTFT_AIM_MS, UTIL_INPUT};
 use crate::state::Inputs;
 use crate::state::{aimed_stops, log_stops};
 use crate::ui::context::page::PageState;
 use crate::ui::controls::calibration::Calibrate;
 use crate::ui::controls::custom_fields::{custom_gpu_body, custom_model_body};
+use crate::ui::controls::parallel::{ParallelControls, TensorParallel};
 use crate::ui::controls::prefix::PrefixControls;
 use crate::ui::controls::speculative::SpecControls;
 use crate::ui::widgets::{FieldSlider, PrecisionSlider, PresetSelect, StopSlider};
@@ -24,6 +25,7 @@ pub fn Controls() -> impl IntoView {
             // First, so the cost model sits beside the headline (and the first chart keeps its place).
             <Calibrate/>
             <Hardware/>
+            <ParallelControls/>
             <Workload/>
             <PrefixControls/>
             <Targets/>
@@ -43,7 +45,7 @@ fn options(
         .collect()
 }
 
-/// Model, GPU, precisions, tensor parallelism and memory utilization.
+/// Model, GPU, precisions, tensor parallelism ([`TensorParallel`]) and memory utilization.
 #[component]
 fn Hardware() -> impl IntoView {
     let PageState { inputs, set_inputs, .. } = PageState::get();
@@ -58,16 +60,13 @@ fn Hardware() -> impl IntoView {
     };
     let pick_gpu = move |id: String| {
         set_inputs.update(|i| {
-            i.scenario.gpu =
-                gpu_by_id(&id).copied().unwrap_or_else(|| CustomGpu::from_spec(&i.scenario.gpu).to_spec())
+            let gpu =
+                gpu_by_id(&id).copied().unwrap_or_else(|| CustomGpu::from_spec(&i.scenario.gpu).to_spec());
+            i.set_gpu(gpu)
         })
     };
     let models = options(MODELS.iter().map(|m| (m.id, m.name)), "Custom model…");
     let gpus = options(GPUS.iter().map(|g| (g.id, g.name)), "Custom GPU…");
-    let tps: Vec<(String, String)> = TP_CHOICES
-        .iter()
-        .map(|t| (t.to_string(), if *t == 1 { "1 GPU".to_string() } else { format!("{t} GPUs") }))
-        .collect();
     let is_custom_model = move || inputs.get().scenario.model.id == CUSTOM_ID;
     let is_custom_gpu = move || inputs.get().scenario.gpu.id == CUSTOM_ID;
     view! {
@@ -77,8 +76,7 @@ fn Hardware() -> impl IntoView {
             <Show when=is_custom_model>{custom_model_body()}</Show>
             <PresetSelect id="gpu" label="GPU" options=gpus selected=Signal::derive(move || inputs.get().scenario.gpu.id.to_string()) on_pick=pick_gpu/>
             <Show when=is_custom_gpu>{custom_gpu_body()}</Show>
-            <PresetSelect id="tp" label="Tensor parallelism" options=tps selected=Signal::derive(move || inputs.get().scenario.parallel.tp.to_string())
-                on_pick=move |v: String| set_inputs.update(|i| i.scenario.parallel.tp = v.parse().ok().filter(|t| TP_CHOICES.contains(t)).unwrap_or(1))/>
+            <TensorParallel/>
             <PrecisionSlider id="w" label="Weight precision" choices=&Precision::WEIGHTS
                 value=Signal::derive(move || inputs.get().scenario.weight_precision)
                 on_value=move |p| set_inputs.update(|i| i.scenario.weight_precision = p)/>

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::calibration::range::likely_range;
+use crate::core::parallel::Parallelism;
 use crate::core::roofline::Limit;
 use crate::core::table::{with_batches, BatchRow};
 use crate::state::Inputs;
@@ -133,7 +134,7 @@ fn NoTable() -> impl IntoView {
             *tp > inputs.get().scenario.parallel.tp && matches!(analysis.limit, Limit::WeightsDoNotFit { .. })
         })?;
         Some(view! {
-            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.scenario.parallel.tp = tp)>
+            <button id="use-tp" class="fix" on:click=move |_| set_inputs.update(|i| i.set_parallel(Parallelism { tp, ..i.scenario.parallel }))>
                 {format!("Use tensor parallelism {tp}")}
             </button>
         })

@@ -94,7 +94,7 @@ pub(super) fn ttft_headline(scenario: &Scenario, analysis: &Analysis) -> String 
 
 /// " (6.3 per GPU)" when the replica spans several GPUs, else nothing.
 pub(super) fn per_gpu(scenario: &Scenario, rate: f64) -> String {
-    if scenario.parallel.tp > 1 {
+    if scenario.parallel.gpus() > 1 {
         format!(" ({} per GPU)", req_per_s(rate))
     } else {
         String::new()

@@ -44,7 +44,7 @@ pub fn caption(scenario: &Scenario, model_name: &str) -> String {
         "Published TPOT of {} on {} × {} ({} weights) beside the page's cost model ({}), at each run's own lengths \
          and concurrency",
         scenario.model.name,
-        scenario.parallel.tp,
+        scenario.parallel.gpus(),
         scenario.gpu.name,
         scenario.weight_precision.label(),
         model_name

@@ -8,7 +8,7 @@ use proptest::strategy::Union;
 use proptest::string::string_regex;
 
 use goodput_lab::core::calibration::Engine;
-use goodput_lab::core::parallel::Parallelism;
+use goodput_lab::core::parallel::{Cluster, ExpertLoad, Parallelism};
 use goodput_lab::core::presets::{CustomGpu, CustomModel, GpuSpec, ModelSpec, GPUS, MODELS};
 use goodput_lab::core::roofline::{CostModel, CustomCalibration, Precision, TP_CHOICES};
 use goodput_lab::core::scenario::Scenario;
@@ -25,7 +25,7 @@ use goodput_lab::state::sim::{
 };
 use goodput_lab::state::spec::{ACCEPTANCE, DRAFT_TOKENS, HEAD_COST, MODES as SPEC_MODES};
 use goodput_lab::state::view::{Panel, Theme, MARK_MAX};
-use goodput_lab::state::{CalibrationChoice, KEYS};
+use goodput_lab::state::{parallel, CalibrationChoice, KEYS};
 
 /// Texts that are almost numbers, or numbers no field accepts: NaN and infinity spelled every way,
 /// overflow, underflow, separators, signs, hex, full-width and Arabic-Indic digits.
@@ -85,6 +85,9 @@ pub const SPECIAL: &[&str] = &[
     "999999999999999999999",
 ];
 
+/// Parallel degrees deployments use: powers of two, an NVL72 rack's 72 and its divisors' 9 and 36.
+const DEGREES: &[u32] = &[1, 1, 2, 3, 4, 8, 9, 16, 32, 36, 64, 72, 128, 256];
+
 /// Markup and URL syntax a value might smuggle in.
 pub const MARKUP: &[&str] = &[
     "<script>alert(1)</script>",
@@ -113,8 +116,9 @@ pub fn field_of(key: &str) -> Option<NumberField> {
         CHUNK, CAP, ATTAIN, RATE_MAX, POINTS, PREFIX, HIT,
     ];
     let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER, DRAFT_TOKENS, ACCEPTANCE, HEAD_COST];
+    let parallel = [parallel::EP, parallel::DP, parallel::PP, parallel::NODES, parallel::NIC, parallel::IMB];
     let custom = MODEL_FIELDS.iter().map(|f| f.field).chain(GPU_FIELDS.iter().map(|f| f.field));
-    top.into_iter().chain(placement).chain(custom).find(|f| f.key == key)
+    top.into_iter().chain(placement).chain(parallel).chain(custom).find(|f| f.key == key)
 }
 
 /// The ids a choice key accepts (flags included), if `key` is one.
@@ -129,11 +133,14 @@ fn choices_of(key: &str) -> Option<Vec<String>> {
         "gpu" => with_custom(GPUS.iter().map(|g| g.id.to_string()).collect()),
         "w" => Precision::WEIGHTS.iter().map(|p| p.id().to_string()).collect(),
         "kv" => Precision::KV.iter().map(|p| p.id().to_string()).collect(),
-        "tp" | "tpp" | "tpd" => TP_CHOICES.iter().map(u32::to_string).collect(),
+        "tp" => TP_CHOICES.iter().chain(&[16, 32, 64, 72]).map(u32::to_string).collect(),
+        "tpp" | "tpd" => TP_CHOICES.iter().map(u32::to_string).collect(),
         "place" => MODES.iter().map(|m| m.0.to_string()).collect(),
         "spec" => SPEC_MODES.iter().map(|m| m.to_string()).collect(),
         "draft" => MODELS.iter().map(|m| m.id.to_string()).collect(),
-        "realistic" | "sim" | "present" | "embed" => ids(&["1", "0", "true", "on", "off", "yes", "no", ""]),
+        "realistic" | "sim" | "present" | "embed" | "tbo" => {
+            ids(&["1", "0", "true", "on", "off", "yes", "no", ""])
+        }
         "load" => LOADS.iter().map(|c| c.0.to_string()).collect(),
         "count" => COUNTINGS.iter().map(|c| c.0.to_string()).collect(),
         "arrivals" => ARRIVALS.iter().map(|c| c.0.to_string()).collect(),
@@ -223,7 +230,7 @@ pub fn measured_value() -> BoxedStrategy<String> {
 
 /// A value `key` accepts (or, for numbers, one just outside the range it clamps).
 pub fn valid_value(key: &'static str) -> BoxedStrategy<String> {
-    if let Some(f) = field_of(key) {
+    if let Some(f) = field_of(key).filter(|_| !matches!(key, "ep" | "dp" | "pp" | "nodes")) {
         if matches!(key, "cap" | "rate_max" | "xfer") {
             return prop_oneof![5 => number_for(f), 1 => Just("auto".to_string())].boxed();
         }
@@ -234,6 +241,11 @@ pub fn valid_value(key: &'static str) -> BoxedStrategy<String> {
         return cased.prop_map(|(id, upper)| if upper { id.to_uppercase() } else { id }).boxed();
     }
     match key {
+        // Degrees as deployments use them, beside any in the field's range (mostly repaired).
+        "ep" | "dp" | "pp" | "nodes" => {
+            let f = field_of(key).expect("a degree's field");
+            prop_oneof![3 => select(DEGREES).prop_map(|d| d.to_string()), 1 => number_for(f)].boxed()
+        }
         "mark" => prop_oneof![Just(1), Just(MARK_MAX), 1..=MARK_MAX].prop_map(|b: u32| b.to_string()).boxed(),
         "measured" => measured_value(),
         _ => number_text(),
@@ -380,14 +392,29 @@ fn custom_gpu() -> BoxedStrategy<GpuSpec> {
         .boxed()
 }
 
+/// A replica's asked degrees (TP any the page offers, EP, DP and PP as deployments use them, often
+/// TP alone), a NIC per GPU and an expert load, uniform or anywhere in its range, with or without
+/// two-batch overlap.
+fn replica() -> BoxedStrategy<(Parallelism, f64, ExpertLoad)> {
+    let tp = select(TP_CHOICES.iter().chain(&[16, 32, 64, 72]).copied().collect::<Vec<u32>>());
+    let degree = || prop_oneof![2 => Just(1u32), 1 => select(DEGREES)];
+    let asked = (tp, degree(), degree(), prop_oneof![3 => Just(1u32), 1 => 1u32..=8])
+        .prop_map(|(tp, ep, dp, pp)| Parallelism { tp, ep, dp, pp });
+    let asked = prop_oneof![1 => asked.clone().prop_map(|p| Parallelism::tp(p.tp)), 2 => asked];
+    let imbalance = prop_oneof![2 => Just(None), 1 => base(parallel::IMB).prop_map(Some)];
+    let load = (imbalance, any::<bool>())
+        .prop_map(|(imbalance, two_batch_overlap)| ExpertLoad { imbalance, two_batch_overlap });
+    (asked, base(parallel::NIC), load).boxed()
+}
+
 /// A scenario built directly from typed values at the edges of every validated range: any preset
-/// or custom model and GPU, any precision and TP, context up to the field's maximum whatever the
-/// model's, any targets, utilization and calibration.
+/// or custom model and GPU, any precision and replica ([`replica`]), context up to the field's
+/// maximum whatever the model's, any targets, utilization and calibration.
 pub fn edge_scenario() -> BoxedStrategy<Scenario> {
     let model = prop_oneof![1 => select(MODELS.to_vec()), 2 => custom_model()];
     let gpu = prop_oneof![1 => select(GPUS.to_vec()), 2 => custom_gpu()];
     let precisions = (select(Precision::WEIGHTS.to_vec()), select(Precision::KV.to_vec()));
-    let lengths = (select(TP_CHOICES.to_vec()), base(CTX), base(OUT));
+    let lengths = (replica(), base(CTX), base(OUT));
     let targets = (base(TPOT), base(TTFT), base(UTIL));
     let custom = (base(MBU), base(OVERHEAD))
         .prop_map(|(mbu, step_overhead_s)| CustomCalibration { mbu, step_overhead_s }.into());
@@ -398,15 +425,24 @@ pub fn edge_scenario() -> BoxedStrategy<Scenario> {
         prop_oneof![1 => Just((0.0, 0.0)), 3 => (prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0], base(HIT))];
     (model, gpu, precisions, lengths, targets, (calibration, prefix, speculation()))
         .prop_map(
-            |(model, gpu, (w, kv), (tp, ctx, out), (tpot, ttft, util), (cal, (share, hit), speculation))| {
+            |(
+                model,
+                gpu,
+                (w, kv),
+                ((asked, nic, expert_load), ctx, out),
+                (tpot, ttft, util),
+                (cal, (share, hit), speculation),
+            )| {
+                // The degrees as validation leaves them: EP 1 on a dense model, the nodes to hold it.
+                let (parallel, nodes) = parallel::fit(&model, &gpu, (asked, 1), &mut Vec::new());
                 Scenario {
                     model,
                     gpu,
                     weight_precision: w,
                     kv_precision: kv,
-                    parallel: Parallelism::tp(tp),
-                    cluster: goodput_lab::core::parallel::Cluster::ONE_NODE,
-                    expert_load: goodput_lab::core::parallel::ExpertLoad::UNIFORM,
+                    parallel,
+                    cluster: Cluster { nodes, nic_bytes_per_s: nic },
+                    expert_load,
                     context_tokens: ctx as u32,
                     output_tokens: out as u32,
                     tpot_target_s: tpot,
