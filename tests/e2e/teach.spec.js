@@ -186,8 +186,8 @@ test('moving a slider after a lesson drops its caption and lesson= from the URL'
 });
 
 test('a bad lesson= value shows a notice and loads no lesson', async ({ page }) => {
-  const errors = await openApp(page, '?lesson=9');
-  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 8');
+  const errors = await openApp(page, '?lesson=10');
+  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“10” is not a lesson from 1 to 9');
   await expect(page.locator('#lessons button[aria-pressed="true"]')).toHaveCount(0);
   await expect(knee(page)).toHaveText('64');
   await urlSettled(page);
