@@ -40,7 +40,7 @@ pub fn action(key: &str, modified: bool, mode: Mode, focus: Focus) -> Option<Key
     let presenting = mode == Mode::Present;
     let arrows = presenting && focus != Focus::Slider;
     match key {
-        "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" => key.parse().ok().map(KeyAction::Lesson),
+        "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => key.parse().ok().map(KeyAction::Lesson),
         "p" | "P" => Some(KeyAction::TogglePresent),
         "?" => Some(KeyAction::ToggleLegend),
         "Escape" if presenting => Some(KeyAction::LeavePresent),

@@ -136,6 +136,21 @@ const LESSONS = [
       await captionSays(page, 'the knee moves from 64 to 102');
     },
   },
+  {
+    n: 9, title: 'Wide expert parallelism',
+    keys: { model: 'deepseek-v3', gpu: 'h200-sxm', w: 'fp8', kv: 'fp8', tp: '1', ep: '8', dp: '8', tpot: '50', calib: 'measured' },
+    check: async (page) => {
+      // The derivation opens on the parallelism lines: the pool over 8 DP ranks, the served batch
+      // (the knee) and the all-to-all of each step, the sentence's numbers.
+      const result = (line) => page.locator(`#derivation [data-line="${line}"] .result`);
+      await expect(result('par-replica')).toHaveText('8 GPUs (TP1 EP8 DP8)');
+      await expect(result('par-pool')).toHaveText(`${await captionSays(page, '3,113')} sequences`);
+      await expect(knee(page)).toHaveText(await captionSays(page, '2,294'));
+      await expect(result('par-a2a')).toHaveText(await captionSays(page, '11.21 ms'));
+      await expect(page.locator('#derivation [data-line="par-a2a"]')).toContainText('of the 49.98 ms step');
+      await captionSays(page, '5,737 tokens/s per GPU (3.2×)');
+    },
+  },
 ];
 
 for (const lesson of LESSONS) {
@@ -186,8 +201,8 @@ test('moving a slider after a lesson drops its caption and lesson= from the URL'
 });
 
 test('a bad lesson= value shows a notice and loads no lesson', async ({ page }) => {
-  const errors = await openApp(page, '?lesson=9');
-  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“9” is not a lesson from 1 to 8');
+  const errors = await openApp(page, '?lesson=10');
+  await expect(page.locator('#notices li[data-key="lesson"]')).toContainText('lesson=“10” is not a lesson from 1 to 9');
   await expect(page.locator('#lessons button[aria-pressed="true"]')).toHaveCount(0);
   await expect(knee(page)).toHaveText('64');
   await urlSettled(page);

@@ -5,12 +5,11 @@ use goodput_lab::state::keys::{action, step_panel, Focus, KeyAction};
 use goodput_lab::state::view::{Mode, Panel};
 
 #[test]
-fn number_keys_load_lessons_one_to_eight_in_the_page_and_while_presenting() {
+fn number_keys_load_lessons_one_to_nine_in_the_page_and_while_presenting() {
     for mode in [Mode::Page, Mode::Present] {
-        for n in 1..=8_u8 {
+        for n in 1..=9_u8 {
             assert_eq!(action(&n.to_string(), false, mode, Focus::Other), Some(KeyAction::Lesson(n)));
         }
-        assert_eq!(action("9", false, mode, Focus::Other), None);
         assert_eq!(action("0", false, mode, Focus::Other), None);
     }
     assert_eq!(

@@ -16,7 +16,7 @@ use goodput_lab::state::{from_page_query, page_query, Inputs};
 use goodput_lab::view::format::{ms, percent, req_per_s, significant, sim_goodput};
 
 fn loaded(number: u8) -> (&'static Lesson, Scenario, Analysis) {
-    let l = lesson(number).expect("lessons 1 to 8 exist");
+    let l = lesson(number).expect("lessons 1 to 9 exist");
     let s = l.inputs().scenario;
     (l, s, analyze(&s))
 }
@@ -38,7 +38,7 @@ fn attainment_at(sweep: &Sweep, rate: &str) -> f64 {
 }
 
 #[test]
-fn eight_lessons_the_worked_examples_six_in_order_then_disaggregation_and_speculation_each_one_or_two_sentences(
+fn nine_lessons_the_worked_examples_six_in_order_then_disaggregation_speculation_and_wide_ep_each_one_or_two_sentences(
 ) {
     let titles: Vec<(u8, &str)> = LESSONS.iter().map(|l| (l.number, l.title)).collect();
     assert_eq!(
@@ -51,7 +51,8 @@ fn eight_lessons_the_worked_examples_six_in_order_then_disaggregation_and_specul
             (5, "Every request or p90"),
             (6, "Realistic attainment"),
             (7, "Disaggregation"),
-            (8, "Speculative decoding")
+            (8, "Speculative decoding"),
+            (9, "Wide expert parallelism")
         ]
     );
     for l in LESSONS {
@@ -258,12 +259,12 @@ fn opening_the_simulator_keeps_the_lesson_but_changing_its_controls_drops_it() {
 
 #[test]
 fn bad_lesson_values_load_nothing_and_say_so() {
-    for bad in ["0", "9", "two", "-1", "2.5"] {
+    for bad in ["0", "10", "two", "-1", "2.5"] {
         let (inputs, view, notices) = from_page_query(&format!("lesson={bad}"));
         assert_eq!((inputs, view.lesson), (Inputs::default(), None), "lesson={bad}");
         assert_eq!(notices.len(), 1, "lesson={bad}: {notices:?}");
         assert_eq!(notices[0].key, "lesson");
-        assert!(notices[0].message.contains("not a lesson from 1 to 8"), "{}", notices[0].message);
+        assert!(notices[0].message.contains("not a lesson from 1 to 9"), "{}", notices[0].message);
     }
 }
 
@@ -271,7 +272,7 @@ fn bad_lesson_values_load_nothing_and_say_so() {
 fn arrows_step_through_lessons_and_stop_at_the_ends() {
     assert_eq!((step(None, 1), step(None, -1)), (1, 1));
     assert_eq!((step(Some(3), 1), step(Some(3), -1)), (4, 2));
-    assert_eq!((step(Some(8), 1), step(Some(1), -1)), (8, 1));
+    assert_eq!((step(Some(9), 1), step(Some(1), -1)), (9, 1));
 }
 
 #[test]
@@ -288,4 +289,44 @@ fn presentation_uses_the_projector_look_unless_the_link_chose_a_theme() {
     assert_eq!(present.look_theme(), Theme::Projector);
     assert_eq!(View { theme: Theme::Dark, ..present }.look_theme(), Theme::Dark);
     assert_eq!(View::default().look_theme(), Theme::Auto);
+}
+
+#[test]
+fn lesson_9_wide_ep_holds_5x_the_sequences_of_tp8_and_serves_3_2x_the_tokens_per_gpu_at_50_ms_but_not_at_30()
+{
+    use goodput_lab::core::parallel::Parallelism;
+    use goodput_lab::core::roofline::step_time;
+    let (l, s, a) = loaded(9);
+    assert_eq!(s.model.id, "deepseek-v3");
+    assert_eq!(s.gpu.id, "h200-sxm");
+    assert_eq!(s.parallel.label(), "TP1 EP8 DP8");
+    let tp8 = Scenario { parallel: Parallelism::tp(8), ..s };
+    let per_gpu = |s: &Scenario| {
+        let batch = analyze(s).server_batch;
+        f64::from(batch) / step_time(s, batch).step_s / f64::from(s.parallel.gpus())
+    };
+    let tp8_analysis = analyze(&tp8);
+    assert_eq!((tp8_analysis.kv_pool_batch, tp8_analysis.server_batch), (597, 597), "TP 8's pool binds");
+    assert_eq!((a.kv_pool_batch, a.server_batch), (3113, 2294), "wide EP's TPOT binds");
+    assert_prints_as(per_gpu(&tp8), 1767.0, 0, "TP 8 tokens/s per GPU");
+    assert_prints_as(per_gpu(&s), 5737.0, 0, "wide EP tokens/s per GPU");
+    assert_prints_as(per_gpu(&s) / per_gpu(&tp8), 3.2, 1, "ratio");
+    let step = step_time(&s, a.server_batch);
+    assert_prints_as(step.terms.all_to_all_s * 1e3, 11.21, 2, "all-to-all");
+    assert_prints_as(step.step_s * 1e3, 49.98, 2, "step");
+    let at_30 = |s: &Scenario| per_gpu(&Scenario { tpot_target_s: 0.03, ..*s });
+    assert_prints_as(at_30(&tp8), 484.0, 0, "TP 8 at 30 ms");
+    assert_prints_as(at_30(&s), 246.0, 0, "wide EP at 30 ms");
+    assert!(at_30(&tp8) > at_30(&s), "the order flips at 30 ms");
+    for text in [
+        "597 sequences fit",
+        "1,767 tokens/s per GPU",
+        "fits 3,113, runs 2,294",
+        "5,737 tokens/s per GPU (3.2×)",
+        "11.21 ms of each 49.98 ms step",
+        "TP 8 serves 484 tokens/s per GPU",
+        "wide EP 246",
+    ] {
+        says(l, text);
+    }
 }

@@ -28,7 +28,7 @@ pub fn LessonBar() -> impl IntoView {
         .collect_view();
     view! {
         <nav id="lessons" class="lessons" aria-label="Lessons">
-            <div class="lesson-buttons" role="group" aria-label="Lessons: keys 1 to 8">{buttons}</div>
+            <div class="lesson-buttons" role="group" aria-label="Lessons: keys 1 to 9">{buttons}</div>
             <p id="lesson-caption" class="lesson-caption" role="status" aria-live="polite"
                 data-lesson=move || current.get().map(|n| n.to_string())>
                 {move || caption(current.get(), view.get().lesson)}
@@ -54,7 +54,7 @@ fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
         }
         .into_any(),
         (None, None) => view! {
-            <span class="lesson-hint">"Six lessons walk through the worked example's argument, a seventh through disaggregation and an eighth through speculative decoding: pick one, or press 1 to 8. P presents."</span>
+            <span class="lesson-hint">"Six lessons walk through the worked example's argument, then disaggregation, speculative decoding and wide expert parallelism: pick one, or press 1 to 9. P presents."</span>
         }
         .into_any(),
     }
