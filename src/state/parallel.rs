@@ -1,5 +1,5 @@
 //! Parallelism's keys: `ep`, `dp`, `pp` (degrees, 1 by default), `nodes` (scale-up domains, 1 by
-//! default), `nic` (NIC bandwidth per GPU in Gb/s, 400 by default), `imb` (the busiest EP rank over
+//! default), `nic` (NIC bandwidth per GPU in Gb/s; by default the system's: 800 on B300 and GB300, else 400), `imb` (the busiest EP rank over
 //! the mean; absent is uniform routing's) and `tbo` (two-batch overlap), beside `tp` (read by
 //! [`read::tp_in`] among [`tp_choices`]). Each value is read alone ([`read`]'s low level), then the
 //! combination rules ([`fit`]) repair what the model and system do not allow, each with a notice;
@@ -12,7 +12,7 @@ pub use fit::{dp_choices, ep_choices, fit, nodes_choices, nodes_needed, pp_choic
 use super::fields::NumberField;
 use super::read;
 use super::{Inputs, Notice, RawQuery};
-use crate::core::parallel::{domain_gpus, Cluster, ExpertLoad, Parallelism, NIC_400G_BYTES_PER_S};
+use crate::core::parallel::{domain_gpus, nic_bytes_per_s, Cluster, ExpertLoad, Parallelism};
 use crate::core::presets::{GpuSpec, ModelSpec};
 use crate::core::roofline::TP_CHOICES;
 
@@ -38,9 +38,6 @@ pub const NIC: NumberField =
     NumberField::new("nic", "NIC per GPU", "Gb/s", (1.0, 3_200.0)).whole().scaled(1e9 / 8.0);
 /// The busiest EP rank's routed tokens over the mean (display and base: a factor).
 pub const IMB: NumberField = NumberField::new("imb", "Expert imbalance", "×", (1.0, 64.0));
-
-/// The NIC's default, in Gb/s (one 400 Gb/s ConnectX-7 per GPU).
-pub const NIC_DEFAULT_GBPS: f64 = NIC_400G_BYTES_PER_S * 8.0 / 1e9;
 
 /// The TP degrees `gpu`'s scale-up domain offers: 1, 2, 4, 8, and 16, 32, 64, 72 on NVL72.
 pub fn tp_choices(gpu: &GpuSpec) -> Vec<u32> {
@@ -72,7 +69,7 @@ pub fn read(
         Parallelism { tp, ep: degree(&EP, notices), dp: degree(&DP, notices), pp: degree(&PP, notices) };
     let nodes = degree(&NODES, notices);
     let (parallel, nodes) = fit(model, gpu, (asked, nodes), notices);
-    let nic_bytes_per_s = read::number(raw, &NIC, NIC_400G_BYTES_PER_S, notices);
+    let nic_bytes_per_s = read::number(raw, &NIC, nic_bytes_per_s(gpu), notices);
     let imbalance = match raw.get(IMB.key).map(str::trim) {
         None | Some("") => None,
         Some(_) => Some(three_decimals(read::number(raw, &IMB, 1.0, notices))),
@@ -89,7 +86,7 @@ pub fn pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     let degrees = [(EP, p.ep), (DP, p.dp), (PP, p.pp), (NODES, c.nodes)];
     let mut pairs: Vec<(&'static str, String)> =
         degrees.into_iter().filter(|(_, d)| *d != 1).map(|(f, d)| (f.key, d.to_string())).collect();
-    if c.nic_bytes_per_s != NIC_400G_BYTES_PER_S {
+    if c.nic_bytes_per_s != nic_bytes_per_s(&s.gpu) {
         pairs.push((NIC.key, NIC.write(c.nic_bytes_per_s)));
     }
     if let Some(imbalance) = load.imbalance {
@@ -119,10 +116,15 @@ impl Inputs {
         s.cluster.nodes = nodes;
     }
 
-    /// Sets the NIC bandwidth per GPU from Gb/s (whole, within [`NIC`]'s range).
+    /// Sets the NIC bandwidth per GPU from Gb/s (whole, within [`NIC`]'s range; not a number: the
+    /// GPU's system's own, [`nic_bytes_per_s`]).
     pub fn set_nic_gbps(&mut self, gbps: f64) {
-        let gbps = if gbps.is_finite() { gbps.round().clamp(NIC.min, NIC.max) } else { NIC_DEFAULT_GBPS };
-        self.scenario.cluster.nic_bytes_per_s = NIC.to_base(gbps);
+        let s = &mut self.scenario;
+        s.cluster.nic_bytes_per_s = if gbps.is_finite() {
+            NIC.to_base(gbps.round().clamp(NIC.min, NIC.max))
+        } else {
+            nic_bytes_per_s(&s.gpu)
+        };
     }
 
     /// Sets the expert imbalance (`None`: uniform routing's), within [`IMB`]'s range, to 3 decimals.
@@ -139,6 +141,10 @@ impl Inputs {
 
     /// Sets the GPU, its parallelism repaired for its domain (NVL72's wide TP falls back to 8 off it).
     pub fn set_gpu(&mut self, gpu: GpuSpec) {
+        // A NIC left at the old system's default follows the new system's.
+        if self.scenario.cluster.nic_bytes_per_s == nic_bytes_per_s(&self.scenario.gpu) {
+            self.scenario.cluster.nic_bytes_per_s = nic_bytes_per_s(&gpu);
+        }
         self.scenario.gpu = gpu;
         self.set_parallel(self.scenario.parallel);
     }
