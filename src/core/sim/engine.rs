@@ -141,8 +141,12 @@ struct Engine<'a> {
     trace: Trace,
 }
 
-/// Runs `reqs` (sorted by arrival for open load) through one replica until all have left.
+/// Runs `reqs` (sorted by arrival for open load) through one replica until all have left; a
+/// replica of DP > 1 data-parallel ranks runs them as its ranks ([`run_ranks`]).
 pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trace {
+    if cost.dp_ranks() > 1 {
+        return run_ranks(reqs, server, cost, load, cost.dp_ranks(), |_| {}).trace;
+    }
     let n = reqs.len();
     let trace = Trace {
         arrival_s: reqs.iter().map(|r| r.arrival_s).collect(),
@@ -261,4 +265,7 @@ mod draws;
 mod fifo;
 mod finish;
 mod prefill_run;
+mod ranks;
 mod step;
+
+pub use ranks::{run_ranks, RankStep, RanksRun};
