@@ -203,3 +203,14 @@ fn simulated_goodput_meets_the_analytic_at_dp_2_and_falls_short_on_ttft_at_dp_8(
     assert!(!ok && at.requests.ttft < c8.attainment_target && at.requests.tpot >= c8.attainment_target);
     assert!(attained(&c8, 0.3 * g8).0, "DP8 at 0.3 x the analytic goodput {g8}");
 }
+
+#[test]
+fn the_panel_names_the_dp_ranks_only_when_there_are_several() {
+    use goodput_lab::view::format::sim::sim_ranks_note;
+    assert_eq!(sim_ranks_note(1), None);
+    let note = sim_ranks_note(8).expect("DP 8");
+    assert!(note.starts_with("8 DP ranks, requests to the least-loaded"), "{note}");
+    assert!(
+        note.contains("1/8 of the cap and the chunk budget") && note.contains("paced by the slowest rank")
+    );
+}

@@ -16,6 +16,9 @@
 //! decode (re)starts the engine draws how many steps its remaining tokens take, so the finishing heap
 //! still works, and its KV grows by remaining / steps tokens per step (the aggregate growth is kept
 //! on start, finish and preemption).
+//!
+//! A replica of DP > 1 data-parallel ranks runs in [`ranks`] instead (each rank its own batch, pool
+//! and queue, every step paced by the slowest rank); DP = 1 never reaches it.
 
 use std::collections::VecDeque;
 
