@@ -18,7 +18,7 @@ mod workload;
 
 pub use cost::{StepCost, StepLines, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
-pub use engine::{run, Load, Server, Trace};
+pub use engine::{run, run_ranks, Load, RankStep, RanksRun, Server, Trace};
 pub use plan::SimPlan;
 pub use rng::Rng;
 pub use seeds::{band, combine, median, median_point, shard_seeds, spread};

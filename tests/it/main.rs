@@ -55,6 +55,7 @@ mod share;
 mod sim;
 mod sim_charts;
 mod sim_decode_line;
+mod sim_dp;
 mod sim_finishing;
 mod sim_placement;
 mod sim_plan;

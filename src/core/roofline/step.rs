@@ -136,31 +136,66 @@ impl StepRoofline {
         self.split.is_none()
     }
 
+    /// Data-parallel ranks the replica's attention runs on (1 under tensor parallelism alone).
+    pub fn dp_ranks(&self) -> u32 {
+        self.split.map_or(1, |s| s.parallel.dp.max(1))
+    }
+
     /// The step's cost per group and in total (see the module's equations), in s. Allocation-free.
     #[inline]
     pub fn terms(&self, mix: &StepMix) -> StepTerms {
         if let Some(split) = &self.split {
-            return self.split_terms(split, mix);
+            return self.even_split_terms(split, mix);
         }
         let tokens = mix.decode_seqs * (1.0 + mix.verify_draft_tokens) + mix.prefill_tokens;
         self.terms_with_gemm(self.gemm(tokens), tokens, mix)
     }
 
-    /// [`StepRoofline::terms`] under expert, data or pipeline parallelism ([`split`]): one
-    /// microbatch's step on the busiest ranks, plus the all-to-all and the pipeline's sends.
-    fn split_terms(&self, split: &Split, mix: &StepMix) -> StepTerms {
+    /// One replica step of data-parallel ranks: `total` is every rank's work together (the experts
+    /// and the all-to-all see all its tokens), `rank` one rank's (its tokens through attention and
+    /// the dense weights, its decodes' and prompts' attention). The step is paced by its slowest
+    /// rank: the simulator prices every rank this way and takes the longest. [`StepRoofline::terms`]
+    /// is the case of `rank` = the decodes spread evenly and every prompt chunk on the one rank;
+    /// with one rank (or tensor parallelism alone) this is `terms(total)`.
+    #[inline]
+    pub fn terms_ranks(&self, total: &StepMix, rank: &StepMix) -> StepTerms {
+        let Some(split) = &self.split else { return self.terms(total) };
+        let microbatches = split.microbatches(total);
+        let mb = microbatch(total, microbatches);
+        let r = microbatch(rank, microbatches);
+        let rank_tokens = r.decode_seqs * (1.0 + r.verify_draft_tokens) + r.prefill_tokens;
+        self.split_terms(split, microbatches, &mb, rank_tokens, &r)
+    }
+
+    /// [`StepRoofline::terms`] under expert, data or pipeline parallelism ([`split`]): the decodes
+    /// spread evenly over the DP ranks and the prompt chunks on one rank, which paces the step.
+    fn even_split_terms(&self, split: &Split, mix: &StepMix) -> StepTerms {
         let microbatches = split.microbatches(mix);
         let mb = microbatch(mix, microbatches);
+        let dp = f64::from(split.parallel.dp.max(1));
+        let rank_tokens = mb.decode_seqs * (1.0 + mb.verify_draft_tokens) / dp + mb.prefill_tokens;
+        let rank = StepMix { decode_kv_tokens: mb.decode_kv_tokens / dp, ..mb };
+        self.split_terms(split, microbatches, &mb, rank_tokens, &rank)
+    }
+
+    /// One microbatch's step on the busiest ranks (`mb` every rank's microbatch, `rank_tokens` and
+    /// `rank`'s attention the pacing rank's), plus the all-to-all and the pipeline's sends.
+    fn split_terms(
+        &self,
+        split: &Split,
+        microbatches: f64,
+        mb: &StepMix,
+        rank_tokens: f64,
+        rank: &StepMix,
+    ) -> StepTerms {
         let tokens = mb.decode_seqs * (1.0 + mb.verify_draft_tokens) + mb.prefill_tokens;
-        let s = split.step(tokens, &mb);
+        let s = split.step(tokens, rank_tokens);
         let gemm = self.gemm.group(
             split.dense_bytes_per_gpu + s.expert_bytes,
             split.dense_flop_per_token() * s.rank_tokens + s.expert_flop,
         );
-        let dp = f64::from(split.parallel.dp.max(1));
-        let rank = StepMix { decode_kv_tokens: mb.decode_kv_tokens / dp, ..mb };
-        let decode_attention = self.decode_attention(&rank);
-        let prefill_attention = self.prefill_attention(mb.prefill_kv_tokens, mb.prefill_attention_flop);
+        let decode_attention = self.decode_attention(rank);
+        let prefill_attention = self.prefill_attention(rank.prefill_kv_tokens, rank.prefill_attention_flop);
         let groups_s = self.groups_s(&gemm, &decode_attention, &prefill_attention);
         let exposed_s =
             if split.overlapped() { groups_s.max(s.all_to_all_s) } else { groups_s + s.all_to_all_s };

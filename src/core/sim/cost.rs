@@ -228,6 +228,34 @@ impl StepCost {
         }
     }
 
+    /// Data-parallel ranks of the replica ([`StepRoofline::dp_ranks`]): the engine runs that many.
+    pub fn dp_ranks(&self) -> u32 {
+        self.roofline.dp_ranks()
+    }
+
+    /// One replica step of DP ranks as paced by `rank`, in s: [`StepRoofline::terms_ranks`] of every
+    /// rank's work together (`total`) and `rank`'s, plus the drafter's proposals for `rank`'s
+    /// decodes priced the same way. The engine takes the longest over the ranks.
+    pub fn step_s_ranks(&self, total: &StepWork, rank: &StepWork) -> f64 {
+        let step_s = self.roofline.terms_ranks(&self.mix(total), &self.mix(rank)).step_s;
+        let Some(spec) = self.spec.filter(|_| rank.decode_tokens > 0) else { return step_s };
+        let decodes = |w: &StepWork| StepMix {
+            decode_seqs: f64::from(w.decode_tokens),
+            decode_kv_tokens: w.kv_tokens,
+            ..StepMix::default()
+        };
+        let (all, own) = (decodes(total), decodes(rank));
+        let k = f64::from(spec.draft_tokens);
+        step_s
+            + match spec.drafter {
+                DraftCost::Model(draft) => k * draft.terms_ranks(&all, &own).step_s,
+                DraftCost::Head { fraction, layers } => {
+                    let target = self.roofline.terms_ranks(&all, &own);
+                    k * fraction * (target.step_s - target.fixed_s) / layers
+                }
+            }
+    }
+
     /// One whole prompt of `prompt_tokens` as a step of its own (no decodes, no earlier KV), in s:
     /// [`crate::core::prefill::prefill_time`] of a scenario at that context, to the bit.
     pub fn prefill_s(&self, prompt_tokens: u32) -> f64 {

@@ -16,6 +16,9 @@
 //! decode (re)starts the engine draws how many steps its remaining tokens take, so the finishing heap
 //! still works, and its KV grows by remaining / steps tokens per step (the aggregate growth is kept
 //! on start, finish and preemption).
+//!
+//! A replica of DP > 1 data-parallel ranks runs in [`ranks`] instead (each rank its own batch, pool
+//! and queue, every step paced by the slowest rank); DP = 1 never reaches it.
 
 use std::collections::VecDeque;
 
@@ -141,8 +144,12 @@ struct Engine<'a> {
     trace: Trace,
 }
 
-/// Runs `reqs` (sorted by arrival for open load) through one replica until all have left.
+/// Runs `reqs` (sorted by arrival for open load) through one replica until all have left; a
+/// replica of DP > 1 data-parallel ranks runs them as its ranks ([`run_ranks`]).
 pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trace {
+    if cost.dp_ranks() > 1 {
+        return run_ranks(reqs, server, cost, load, cost.dp_ranks(), |_| {}).trace;
+    }
     let n = reqs.len();
     let trace = Trace {
         arrival_s: reqs.iter().map(|r| r.arrival_s).collect(),
@@ -261,4 +268,7 @@ mod draws;
 mod fifo;
 mod finish;
 mod prefill_run;
+mod ranks;
 mod step;
+
+pub use ranks::{run_ranks, RankStep, RanksRun};

@@ -38,6 +38,18 @@ pub fn sim_sample(sweep: &crate::core::sim::Sweep) -> String {
     format!("{over}; the first {warmup} requests of each run left out as warm-up")
 }
 
+/// The readout's sentence on a replica's DP ranks (None at DP 1): how many, where requests go, and
+/// what each rank has, e.g. "8 DP ranks, requests to the least-loaded (fewest KV tokens held or
+/// waiting), each with its own batch, KV pool and 1/8 of the cap and the chunk budget; every step
+/// is paced by the slowest rank."
+pub fn sim_ranks_note(dp: u32) -> Option<String> {
+    (dp > 1).then(|| {
+        format!(
+            "{dp} DP ranks, requests to the least-loaded (fewest KV tokens held or waiting), each with its own batch, KV pool and 1/{dp} of the cap and the chunk budget; every step is paced by the slowest rank."
+        )
+    })
+}
+
 /// The readout's sentence on warm-up and overload (open load) or why closed load cannot overload.
 pub fn sim_steady_note(sweep: &crate::core::sim::Sweep, open: bool) -> String {
     let warmup = sweep.points.first().map_or(0, |p| p.warmup_requests);

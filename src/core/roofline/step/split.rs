@@ -8,7 +8,9 @@
 //! - **Data-parallel attention:** the decodes spread evenly over the DP ranks; a step's prompt
 //!   chunks run on one rank (a prompt is not split across ranks), which paces the step. That rank's
 //!   T_rank = decodes x (1 + k) / DP + prompt tokens go through attention and the dense weights
-//!   (dense weights / TP per GPU, 2 x dense active params x T_rank FLOPs over its TP GPUs).
+//!   (dense weights / TP per GPU, 2 x dense active params x T_rank FLOPs over its TP GPUs). The
+//!   simulator, which runs the ranks, passes each rank's own work instead
+//!   ([`super::StepRoofline::terms_ranks`]) and takes the slowest rank's step.
 //! - **Experts:** all T tokens are routed; the busiest EP rank receives f x the mean (f the
 //!   imbalance: set by the user, else uniform routing's busiest rank,
 //!   [`crate::core::parallel::busiest_rank_factor`]), and reads the experts those tokens touch:
@@ -104,11 +106,11 @@ impl Split {
         }
     }
 
-    /// The busiest rank's share of a step of `tokens` tokens (see the module).
+    /// A step of `tokens` tokens on every rank whose pacing rank runs `rank_tokens` of them through
+    /// attention and the dense weights (evenly spread decodes plus the prompt chunks: see the
+    /// module; the simulator's DP ranks: the slowest rank's own).
     #[inline]
-    pub fn step(&self, tokens: f64, mix: &StepMix) -> SplitStep {
-        let dp = f64::from(self.parallel.dp.max(1));
-        let rank_tokens = mix.decode_seqs * (1.0 + mix.verify_draft_tokens) / dp + mix.prefill_tokens;
+    pub fn step(&self, tokens: f64, rank_tokens: f64) -> SplitStep {
         let imbalance = self.imbalance(tokens);
         let routed = tokens * imbalance;
         let g_over_tp = f64::from(self.parallel.dp.max(1));

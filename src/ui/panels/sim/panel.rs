@@ -153,6 +153,7 @@ fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl Into
                 {(scenario.parallel.gpus() > 1).then(|| format!(" ({} req/s per GPU)", significant(per_gpu)))}
                 {format!(": the highest rate at which {criterion}, its queue not growing.")}
             </p>
+            {crate::view::format::sim::sim_ranks_note(scenario.parallel.dp).map(|n| view! { <p id="sim-ranks">{n}</p> })}
             <p id="sim-analytic">{knee} " " {at}</p>
             <p id="sim-steady">{sim_steady_note(&r.sweep, r.load == crate::core::sim::LoadMode::Open)}</p>
             {crate::view::format::calibration::coverage_note(scenario).map(|n| view! { <p id="sim-coverage">{n}</p> })}
