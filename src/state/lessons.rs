@@ -177,7 +177,7 @@ pub const LESSONS: [Lesson; 9] = [
     Lesson {
         number: 9,
         id: "wide-ep",
-        title: "Wide expert parallelism",
+        title: "Wide EP",
         text: "DeepSeek-V3 in FP8 on one node of 8 H200 at a 50 ms TPOT: TP 8 keeps the MLA latent on every \
                GPU, so 597 sequences fit and it serves 1,767 tokens/s per GPU, while TP1 EP8 DP8 keeps it \
                once per DP rank, fits 3,113, runs 2,294 and serves 5,737 tokens/s per GPU (3.2×), though \

@@ -137,7 +137,7 @@ const LESSONS = [
     },
   },
   {
-    n: 9, title: 'Wide expert parallelism',
+    n: 9, title: 'Wide EP',
     keys: { model: 'deepseek-v3', gpu: 'h200-sxm', w: 'fp8', kv: 'fp8', tp: '1', ep: '8', dp: '8', tpot: '50', calib: 'measured' },
     check: async (page) => {
       // The derivation opens on the parallelism lines: the pool over 8 DP ranks, the served batch

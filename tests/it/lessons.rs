@@ -52,7 +52,7 @@ fn nine_lessons_the_worked_examples_six_in_order_then_disaggregation_speculation
             (6, "Realistic attainment"),
             (7, "Disaggregation"),
             (8, "Speculative decoding"),
-            (9, "Wide expert parallelism")
+            (9, "Wide EP")
         ]
     );
     for l in LESSONS {

@@ -127,9 +127,14 @@ pub fn pp_choices(model: &ModelSpec, gpu: &GpuSpec, p: &Parallelism) -> Vec<u32>
     offered(limit, [p.pp])
 }
 
-/// Node counts a menu offers: from what `p` needs to [`NODES_MAX`].
-pub fn nodes_choices(gpu: &GpuSpec, p: &Parallelism) -> Vec<u32> {
-    (nodes_needed(gpu, p).min(NODES_MAX)..=NODES_MAX).collect()
+/// Node counts a menu offers: what `p` needs, then powers of two above it up to [`NODES_MAX`], and
+/// `current` (a menu of 64 entries would be a list to scroll, not a choice).
+pub fn nodes_choices(gpu: &GpuSpec, p: &Parallelism, current: u32) -> Vec<u32> {
+    let needed = nodes_needed(gpu, p).min(NODES_MAX);
+    let mut values: Vec<u32> =
+        offered(NODES_MAX, [needed, current]).into_iter().filter(|&v| v >= needed).collect();
+    values.dedup();
+    values
 }
 
 /// Powers of two up to `limit`, with `extra` values up to it, sorted, each once.

@@ -60,7 +60,9 @@ pub fn ParallelControls() -> impl IntoView {
     let pps = Signal::derive(move || {
         inputs.with(|i| pp_choices(&i.scenario.model, &i.scenario.gpu, &i.scenario.parallel))
     });
-    let nodes = Signal::derive(move || inputs.with(|i| nodes_choices(&i.scenario.gpu, &i.scenario.parallel)));
+    let nodes = Signal::derive(move || {
+        inputs.with(|i| nodes_choices(&i.scenario.gpu, &i.scenario.parallel, i.scenario.cluster.nodes))
+    });
     let nic = Signal::derive(move || inputs.with(|i| i.scenario.cluster.nic_bytes_per_s));
     let on_nic = move |v: f64| set_inputs.update(|i| i.set_nic_gbps(NIC.to_display(v)));
     view! {
