@@ -20,8 +20,8 @@ use crate::core::url_id::UrlId;
 pub use colocated::chunked_best;
 use colocated::{best_rate, unchunked_probe};
 pub use disaggregated::{
-    beats, best_split, combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side,
-    sides, DecodeSide, PrefillSide,
+    beats, beats_per_gpu, best_split, combine, decode_parallel, decode_side, decode_side_of, decode_spread,
+    disaggregated, kv_transfer_s, prefill_side, prefill_side_of, sides, split_rates, DecodeSide, PrefillSide,
 };
 pub use percentile::Percentile;
 

@@ -4,6 +4,7 @@
 
 use goodput_lab::chart::search::{draw_search_chart, point_at};
 use goodput_lab::chart::{ChartStyle, Palette};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::search::pareto::frontier;
@@ -25,18 +26,38 @@ fn found() -> (Inputs, Vec<Row>) {
 }
 
 #[test]
-fn layouts_print_as_tp_or_x_by_tp_p_to_y_by_tp_d() {
-    assert_eq!(layout_text(&Layout::Colocated { tp: 2 }), "TP 2");
-    let split =
-        Layout::Disaggregated { prefill_instances: 3, prefill_tp: 1, decode_instances: 1, decode_tp: 2 };
+fn layouts_print_each_sides_parallelism_and_instances() {
+    assert_eq!(layout_text(&Layout::Colocated { parallel: Parallelism::tp(2) }), "TP2");
+    let wide = Parallelism { tp: 1, ep: 32, dp: 32, pp: 1 };
+    assert_eq!(layout_text(&Layout::Colocated { parallel: wide }), "TP1 EP32 DP32");
+    let split = Layout::Disaggregated {
+        prefill_instances: 3,
+        prefill: Parallelism::tp(1),
+        decode_instances: 1,
+        decode: Parallelism::tp(2),
+    };
     assert_eq!(layout_text(&split), "3×TP1 : 1×TP2");
+    let wide_split = Layout::Disaggregated {
+        prefill_instances: 2,
+        prefill: Parallelism::tp(8),
+        decode_instances: 1,
+        decode: Parallelism { tp: 1, ep: 16, dp: 16, pp: 1 },
+    };
+    assert_eq!(layout_text(&wide_split), "2×TP8 : 1×TP1 EP16 DP16");
+    let wide_config = Config {
+        gpu_index: 3,
+        weight_precision: Precision::Fp8,
+        kv_precision: Precision::Fp8,
+        layout: Layout::Colocated { parallel: wide },
+    };
+    assert_eq!(config_id(&wide_config), "h200-sxm/fp8/fp8/tp1-ep32-dp32");
     let config = Config {
         gpu_index: 0,
         weight_precision: Precision::Fp8,
         kv_precision: Precision::Bf16,
         layout: split,
     };
-    assert_eq!(config_id(&config), "h100-sxm/fp8/bf16/3x1-1x2");
+    assert_eq!(config_id(&config), "h100-sxm/fp8/bf16/3xtp1-1xtp2");
     assert_eq!(usd(0.456), "$0.46");
     assert_eq!(usd(1234.4), "$1,234");
 }
@@ -93,11 +114,18 @@ fn by_gpus_for_the_load_rows_without_a_plan_come_after_every_planned_row() {
 #[test]
 fn a_loaded_row_makes_the_placement_panel_print_the_rows_own_numbers() {
     let (inputs, rows) = found();
-    let colo =
-        rows.iter().find(|r| matches!(r.config.layout, Layout::Colocated { tp: 2 })).expect("a TP 2 row");
+    let colo = (rows.iter())
+        .find(|r| r.config.layout == Layout::Colocated { parallel: Parallelism::tp(2) })
+        .expect("a TP 2 row");
+    let piped = (rows.iter())
+        .find(|r| matches!(r.config.layout, Layout::Colocated { parallel } if parallel.pp == 2))
+        .expect("a PP 2 row");
     let disagg =
         rows.iter().find(|r| matches!(r.config.layout, Layout::Disaggregated { .. })).expect("a split");
-    for row in [colo, disagg] {
+    let piped_disagg = (rows.iter())
+        .find(|r| matches!(r.config.layout, Layout::Disaggregated { decode, .. } if decode.pp == 4))
+        .expect("a split with PP 4 decode instances");
+    for row in [colo, piped, disagg, piped_disagg] {
         let mut page = inputs;
         apply(ToPage::LoadConfig(row.config), &mut page, &mut Vec::new());
         assert_eq!(page.scenario, row.config.scenario(&inputs.scenario));
