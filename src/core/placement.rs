@@ -27,7 +27,8 @@ pub use percentile::Percentile;
 
 /// Instances per side offered by the placement control.
 pub const INSTANCES_MAX: u32 = 8;
-/// GPUs per side (instances x TP) the best-split search considers, as the configuration search does.
+/// GPUs per side (instances x TP) the best-split search considers, as the configuration search did
+/// before parallelism (`core::search::split::SideBound::TP_ONLY`).
 pub const GPUS_PER_SIDE_MAX: u32 = 8;
 
 /// Where prefill runs (the placement control): with decode on every replica, or on instances of its own.

@@ -133,7 +133,8 @@ pub fn groups() -> Vec<Group> {
 pub struct Found {
     /// The configurations that fit and serve something inside both targets.
     pub rows: Vec<Row>,
-    /// Configurations priced: every colocated shape, fitting or not, and every x, y split priced.
+    /// Configurations priced: every colocated shape, fitting or not (but for the pipelines left out,
+    /// [`space::pipeline_unneeded`]), and every x, y split priced.
     pub evaluated: u32,
 }
 
@@ -146,7 +147,8 @@ impl Found {
 }
 
 /// Every configuration of one group: each replica shape of [`space::parallelisms`] colocated (priced
-/// when its weights fit), then each fitting decode shape's best split ([`split::rows`]).
+/// when its weights fit; a pipeline only where half as many stages do not hold the weights,
+/// [`space::pipeline_unneeded`]), then each fitting decode shape's best split ([`split::rows`]).
 pub fn search_group(spec: &SearchSpec, group: &Group) -> Found {
     let base = Config {
         gpu_index: group.gpu_index,
@@ -157,12 +159,16 @@ pub fn search_group(spec: &SearchSpec, group: &Group) -> Found {
     let scenario = base.scenario(&spec.scenario);
     let mut found = Found::default();
     let mut fitting = Vec::new();
+    let config = |parallel| Config { layout: Layout::Colocated { parallel }, ..base };
+    let fits = |parallel| kv_pool_batch(&config(parallel).scenario(&spec.scenario)) >= 1;
     for parallel in space::parallelisms(&scenario.model, &scenario.gpu) {
+        if space::pipeline_unneeded(&parallel, fits) {
+            continue;
+        }
         found.evaluated += 1;
-        let config = Config { layout: Layout::Colocated { parallel }, ..base };
-        if kv_pool_batch(&config.scenario(&spec.scenario)) >= 1 {
+        if fits(parallel) {
             fitting.push(parallel);
-            found.rows.extend(row_for(spec, &config));
+            found.rows.extend(row_for(spec, &config(parallel)));
         }
     }
     split::rows(spec, &base, &fitting, &mut found);

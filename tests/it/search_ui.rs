@@ -8,7 +8,7 @@ use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::search::pareto::frontier;
-use goodput_lab::core::search::{row_for, search, Config, Layout, Row};
+use goodput_lab::core::search::{row_for, search, search_group, Config, Group, Layout, Row};
 use goodput_lab::protocol::panel::{apply, changes, ToPage};
 use goodput_lab::state::search::{Filters, SortKey};
 use goodput_lab::state::view::Panel;
@@ -117,36 +117,56 @@ fn a_loaded_row_makes_the_placement_panel_print_the_rows_own_numbers() {
     let colo = (rows.iter())
         .find(|r| r.config.layout == Layout::Colocated { parallel: Parallelism::tp(2) })
         .expect("a TP 2 row");
-    let piped = (rows.iter())
-        .find(|r| matches!(r.config.layout, Layout::Colocated { parallel } if parallel.pp == 2))
-        .expect("a PP 2 row");
     let disagg =
         rows.iter().find(|r| matches!(r.config.layout, Layout::Disaggregated { .. })).expect("a split");
-    let piped_disagg = (rows.iter())
-        .find(|r| matches!(r.config.layout, Layout::Disaggregated { decode, .. } if decode.pp == 4))
-        .expect("a split with PP 4 decode instances");
-    for row in [colo, piped, disagg, piped_disagg] {
-        let mut page = inputs;
-        apply(ToPage::LoadConfig(row.config), &mut page, &mut Vec::new());
-        assert_eq!(page.scenario, row.config.scenario(&inputs.scenario));
-        let c = compare(&page.scenario, page.sim.chunk_tokens, &page.placement.split, &page.percentile());
-        let printed = cells(row);
-        let (per_gpu, tpot, ttft) = match row.config.layout {
-            Layout::Colocated { .. } => {
-                assert_eq!(page.placement.mode, PlacementMode::Colocated);
-                let p = c.chunked;
-                (significant(c.per_gpu(&p)), ms_or_dash(p.tpot_s), ms_or_dash(p.ttft_s))
-            }
-            Layout::Disaggregated { .. } => {
-                assert_eq!(page.placement.mode, PlacementMode::Disaggregated);
-                assert_eq!(Some(page.placement.split), row.config.split(None));
-                let d = c.disaggregated;
-                (significant(d.goodput_per_gpu_req_per_s), ms_or_dash(d.decode_tpot_s), ms_or_dash(d.ttft_s))
-            }
-        };
-        assert_eq!([per_gpu, tpot, ttft], [printed[5].clone(), printed[8].clone(), printed[9].clone()]);
-        assert_eq!(row_for(&page.search_spec(), &row.config).as_ref(), Some(row));
+    for row in [colo, disagg] {
+        loads_exactly(&inputs, row);
     }
+    // Llama 3.1 405B in FP8 on H100 at a 100 ms TPOT: TP 4 does not hold its 405 GB, TP 4 x PP 2 does.
+    let mut big = inputs;
+    big.scenario.model = *goodput_lab::core::presets::model_by_id("llama-3.1-405b").unwrap();
+    big.scenario.tpot_target_s = 0.1;
+    let group = Group { gpu_index: 0, weight_precision: Precision::Fp8, kv_precision: Precision::Fp8 };
+    let rows = search_group(&big.search_spec(), &group).rows;
+    let piped = (rows.iter())
+        .find(|r| matches!(r.config.layout, Layout::Colocated { parallel } if parallel.pp >= 2))
+        .expect("a PP row");
+    let piped_disagg = (rows.iter())
+        .find(|r| matches!(r.config.layout, Layout::Disaggregated { decode, .. } if decode.pp >= 2))
+        .expect("a split with pipelined decode instances");
+    for row in [piped, piped_disagg] {
+        loads_exactly(&big, row);
+    }
+}
+
+/// Loads `row` into `inputs`' page: the page's scenario is the row's, and the placement panel and
+/// `row_for` on the page give the row's own numbers.
+fn loads_exactly(inputs: &Inputs, row: &Row) {
+    let mut page = *inputs;
+    apply(ToPage::LoadConfig(row.config), &mut page, &mut Vec::new());
+    assert_eq!(page.scenario, row.config.scenario(&inputs.scenario));
+    let c = compare(&page.scenario, page.sim.chunk_tokens, &page.placement.split, &page.percentile());
+    let printed = cells(row);
+    let (per_gpu, tpot, ttft) = match row.config.layout {
+        Layout::Colocated { .. } => {
+            assert_eq!(page.placement.mode, PlacementMode::Colocated);
+            let p = c.chunked;
+            (significant(c.per_gpu(&p)), ms_or_dash(p.tpot_s), ms_or_dash(p.ttft_s))
+        }
+        Layout::Disaggregated { .. } => {
+            assert_eq!(page.placement.mode, PlacementMode::Disaggregated);
+            assert_eq!(Some(page.placement.split), row.config.split(None));
+            let d = c.disaggregated;
+            (significant(d.goodput_per_gpu_req_per_s), ms_or_dash(d.decode_tpot_s), ms_or_dash(d.ttft_s))
+        }
+    };
+    assert_eq!(
+        [per_gpu, tpot, ttft],
+        [printed[5].clone(), printed[8].clone(), printed[9].clone()],
+        "{:?}",
+        row.config
+    );
+    assert_eq!(row_for(&page.search_spec(), &row.config).as_ref(), Some(row));
 }
 
 #[test]

@@ -14,7 +14,10 @@
 //! - PP in {1, 2, 4} ([`PP_DEGREES`]): a pipeline only divides the weights and KV over more GPUs (it
 //!   adds sends and, below PP sequences, a bubble). TP 8 x PP 4 already holds 1/32 of the weights per
 //!   GPU (DeepSeek-V3's 1.34 TB at BF16: 42 GB on each of 32 GPUs), and a MoE model rather widens
-//!   EP x DP, so deeper pipelines are left out.
+//!   EP x DP, so deeper pipelines are left out. The search prices a pipeline only where half as many
+//!   stages do not hold the weights ([`pipeline_unneeded`]): engines deploy PP to fit a model, and
+//!   where the KV pool binds a replica that already fits, the extra KV room a pipeline would give is
+//!   left out (a stated limit, which keeps the default search inside its time budget).
 //! - TP x DP x PP <= [`REPLICA_GPUS_MAX`] (72: one NVL72 domain, or nine 8-GPU nodes).
 
 use crate::core::parallel::{domain_gpus, Cluster, Parallelism};
@@ -80,4 +83,10 @@ pub fn parallelisms(model: &ModelSpec, gpu: &GpuSpec) -> Vec<Parallelism> {
 /// hold its GPUs, with a 400 Gb/s NIC per GPU ([`Cluster::ONE_NODE`]'s).
 pub fn cluster_for(gpu: &GpuSpec, parallel: &Parallelism) -> Cluster {
     Cluster { nodes: parallel.gpus().div_ceil(domain_gpus(gpu)).max(1), ..Cluster::ONE_NODE }
+}
+
+/// Whether the search leaves `parallel` out as a pipeline it does not need: PP > 1 and the same
+/// shape with half the stages holds the weights (`fits`).
+pub fn pipeline_unneeded(parallel: &Parallelism, fits: impl Fn(Parallelism) -> bool) -> bool {
+    parallel.pp > 1 && fits(Parallelism { pp: parallel.pp / 2, ..*parallel })
 }
