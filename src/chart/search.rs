@@ -1,6 +1,7 @@
 //! The configuration search's chart: tokens/s per GPU against tokens/s per user, one point per
 //! shown configuration coloured by placement, the Pareto frontier of those points as a line, the
-//! TPOT target as a vertical line at 1 / TPOT (its value in the legend), and the hovered point ringed.
+//! TPOT target as a vertical line at 1 / TPOT (its value in the legend), each frontier point named by
+//! its parallelism (`TP1 EP32 DP32`), and the hovered point ringed.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -9,6 +10,9 @@ use super::frame::{ChartFrame, FrameResult};
 use super::{axis_top, legend_and_plot, xy_axes, ChartStyle, LegendItem};
 use crate::view::format::{target_ms, thousands};
 use crate::view::search_chart::{SearchChartData, SearchPoint};
+
+/// The most frontier points labelled with their parallelism.
+const FRONTIER_LABELS_MAX: usize = 12;
 
 /// A legend entry's left inset, swatch and gaps around its label, in CSS pixels (`legend.rs`).
 const LEGEND_ENTRY_CSS_PX: f64 = 56.0 + 22.0 + 4.0 + 16.0;
@@ -52,6 +56,17 @@ pub fn draw_search_chart<DB: DrawingBackend>(
         let line = PathElement::new(vec![(x, 0.0), (x, y_max)], style.stroke(p.target, 1.5));
         chart.draw_series(std::iter::once(line))?;
     }
+    // Each frontier point names its parallelism (at most FRONTIER_LABELS_MAX, else the hovered one alone).
+    let font = style.font(11.0).color(&p.text);
+    let named = if data.frontier.len() <= FRONTIER_LABELS_MAX { &data.frontier[..] } else { &[] };
+    let label = |i: usize| Some((data.points.get(i)?, data.labels.get(i)?));
+    let offset = (style.px(6.0) as i32, -(style.px(14.0) as i32));
+    chart.draw_series(
+        named
+            .iter()
+            .filter_map(|&i| label(i))
+            .map(|(pt, text)| EmptyElement::at(xy(pt)) + Text::new(text.clone(), offset, font.clone())),
+    )?;
     if let Some(pt) = data.hovered.and_then(|i| data.points.get(i)) {
         chart.draw_series(std::iter::once(Circle::new(xy(pt), style.px(7.0), style.stroke(p.text, 2.5))))?;
     }

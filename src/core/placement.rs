@@ -20,14 +20,15 @@ use crate::core::url_id::UrlId;
 pub use colocated::chunked_best;
 use colocated::{best_rate, unchunked_probe};
 pub use disaggregated::{
-    beats, best_split, combine, decode_side, decode_spread, disaggregated, kv_transfer_s, prefill_side,
-    sides, DecodeSide, PrefillSide,
+    beats, beats_per_gpu, best_split, combine, decode_parallel, decode_side, decode_side_of, decode_spread,
+    disaggregated, kv_transfer_s, prefill_side, prefill_side_of, sides, split_rates, DecodeSide, PrefillSide,
 };
 pub use percentile::Percentile;
 
 /// Instances per side offered by the placement control.
 pub const INSTANCES_MAX: u32 = 8;
-/// GPUs per side (instances x TP) the best-split search considers, as the configuration search does.
+/// GPUs per side (instances x TP) the best-split search considers, as the configuration search did
+/// before parallelism (`core::search::split::SideBound::TP_ONLY`).
 pub const GPUS_PER_SIDE_MAX: u32 = 8;
 
 /// Where prefill runs (the placement control): with decode on every replica, or on instances of its own.

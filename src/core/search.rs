@@ -1,26 +1,25 @@
-//! The configuration search: every GPU preset x TP x weight precision x KV precision x placement
-//! that fits, each priced at its highest rate inside both targets with [`crate::core::placement`]'s
-//! steady states (one treatment of prefill for the page and the search).
+//! The configuration search: every GPU preset x replica shape (TP x EP x DP x PP, [`space`]) x
+//! weight precision x KV precision x placement that fits, each priced at its highest rate inside
+//! both targets with [`crate::core::placement`]'s steady states (one treatment of prefill for the
+//! page and the search).
 //!
-//! A colocated configuration is one replica of TP GPUs with chunked prefill at the step budget. A
-//! disaggregated one is x prefill instances of TP_p GPUs and y decode instances of TP_d GPUs on the
-//! same GPU type; for each (TP_p, TP_d) every x, y with at most
-//! [`crate::core::placement::GPUS_PER_SIDE_MAX`] GPUs a side is evaluated and the one with the most
-//! goodput per GPU is kept (of equals, the fewest GPUs). No pipeline or expert parallelism.
+//! A colocated configuration is one replica with chunked prefill at the step budget. A
+//! disaggregated one is x prefill instances and y decode instances on the same GPU type, each side
+//! with its own shape; for each decode shape the split with the most goodput per GPU over every
+//! prefill shape and x, y is kept ([`split`]).
 
 pub mod pareto;
 mod row;
+pub mod space;
+pub mod split;
 
 use serde::{Deserialize, Serialize};
 
 use crate::core::parallel::Parallelism;
-use crate::core::placement::{
-    beats, combine, decode_side, prefill_side, DecodeSide, Disaggregated, Percentile, PrefillSide, Split,
-    GPUS_PER_SIDE_MAX,
-};
+use crate::core::placement::{Percentile, Split};
 use crate::core::precision::Precision;
 use crate::core::presets::GPUS;
-use crate::core::roofline::{kv_pool_batch, TP_CHOICES};
+use crate::core::roofline::kv_pool_batch;
 use crate::core::scenario::Scenario;
 pub use row::{row_at, row_for, Point, Row};
 
@@ -48,10 +47,21 @@ pub struct SearchSpec {
 /// How a configuration places prefill and decode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Layout {
-    /// One replica of `tp` GPUs, prefill chunked into its decode steps.
-    Colocated { tp: u32 },
-    /// x prefill instances of TP_p GPUs, y decode instances of TP_d GPUs.
-    Disaggregated { prefill_instances: u32, prefill_tp: u32, decode_instances: u32, decode_tp: u32 },
+    /// One replica of `parallel.gpus()` GPUs, prefill chunked into its decode steps.
+    Colocated { parallel: Parallelism },
+    /// x prefill instances and y decode instances, each side with its own parallelism.
+    Disaggregated { prefill_instances: u32, prefill: Parallelism, decode_instances: u32, decode: Parallelism },
+}
+
+impl Layout {
+    /// The parallelism the page's scenario takes: the replica's, or the decode instances' (the side
+    /// TPOT comes from).
+    pub fn page_parallel(&self) -> Parallelism {
+        match *self {
+            Layout::Colocated { parallel } => parallel,
+            Layout::Disaggregated { decode, .. } => decode,
+        }
+    }
 }
 
 /// One point of the search space.
@@ -65,29 +75,34 @@ pub struct Config {
 }
 
 impl Config {
-    /// The page's scenario with this configuration's GPU, precisions and TP (a disaggregated
-    /// configuration's decode TP, the one its TPOT comes from).
+    /// The page's scenario with this configuration's GPU, precisions, parallelism (a disaggregated
+    /// configuration's decode side, the one its TPOT comes from) and the system that holds it
+    /// ([`space::cluster_for`]: enough nodes or NVL72 domains, a 400 Gb/s NIC per GPU).
     pub fn scenario(&self, base: &Scenario) -> Scenario {
-        let tp = match self.layout {
-            Layout::Colocated { tp } => tp,
-            Layout::Disaggregated { decode_tp, .. } => decode_tp,
-        };
+        let gpu = GPUS[usize::from(self.gpu_index).min(GPUS.len() - 1)];
+        let parallel = self.layout.page_parallel();
         Scenario {
-            gpu: GPUS[usize::from(self.gpu_index).min(GPUS.len() - 1)],
+            gpu,
             weight_precision: self.weight_precision,
             kv_precision: self.kv_precision,
-            parallel: Parallelism::tp(tp),
+            parallel,
+            cluster: space::cluster_for(&gpu, &parallel),
             ..*base
         }
     }
 
-    /// The disaggregated split on `link_bytes_per_s`, or `None` for a colocated configuration.
+    /// The disaggregated split on `link_bytes_per_s` (each side's TP; the page's split has no
+    /// other degree), or `None` for a colocated configuration.
     pub fn split(&self, link_bytes_per_s: Option<f64>) -> Option<Split> {
         match self.layout {
             Layout::Colocated { .. } => None,
-            Layout::Disaggregated { prefill_instances, prefill_tp, decode_instances, decode_tp } => {
-                Some(Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s })
-            }
+            Layout::Disaggregated { prefill_instances, prefill, decode_instances, decode } => Some(Split {
+                prefill_instances,
+                prefill_tp: prefill.tp,
+                decode_instances,
+                decode_tp: decode.tp,
+                link_bytes_per_s,
+            }),
         }
     }
 }
@@ -118,7 +133,8 @@ pub fn groups() -> Vec<Group> {
 pub struct Found {
     /// The configurations that fit and serve something inside both targets.
     pub rows: Vec<Row>,
-    /// Configurations priced, fitting or not (every colocated TP and every x, y split).
+    /// Configurations priced: every colocated shape, fitting or not (but for the pipelines left out,
+    /// [`space::pipeline_unneeded`]), and every x, y split priced.
     pub evaluated: u32,
 }
 
@@ -130,75 +146,33 @@ impl Found {
     }
 }
 
-/// Every configuration of one group: the colocated TPs, then each (TP_p, TP_d)'s best split.
+/// Every configuration of one group: each replica shape of [`space::parallelisms`] colocated (priced
+/// when its weights fit; a pipeline only where half as many stages do not hold the weights,
+/// [`space::pipeline_unneeded`]), then each fitting decode shape's best split ([`split::rows`]).
 pub fn search_group(spec: &SearchSpec, group: &Group) -> Found {
     let base = Config {
         gpu_index: group.gpu_index,
         weight_precision: group.weight_precision,
         kv_precision: group.kv_precision,
-        layout: Layout::Colocated { tp: 1 },
+        layout: Layout::Colocated { parallel: Parallelism::tp(1) },
     };
     let scenario = base.scenario(&spec.scenario);
     let mut found = Found::default();
-    for tp in TP_CHOICES {
+    let mut fitting = Vec::new();
+    let config = |parallel| Config { layout: Layout::Colocated { parallel }, ..base };
+    let fits = |parallel| kv_pool_batch(&config(parallel).scenario(&spec.scenario)) >= 1;
+    for parallel in space::parallelisms(&scenario.model, &scenario.gpu) {
+        if space::pipeline_unneeded(&parallel, fits) {
+            continue;
+        }
         found.evaluated += 1;
-        let config = Config { layout: Layout::Colocated { tp }, ..base };
-        if kv_pool_batch(&config.scenario(&spec.scenario)) >= 1 {
-            found.rows.extend(row_for(spec, &config));
+        if fits(parallel) {
+            fitting.push(parallel);
+            found.rows.extend(row_for(spec, &config(parallel)));
         }
     }
-    let pct = &spec.percentile;
-    let prefills = TP_CHOICES.map(|tp| prefill_side(&scenario, tp, spec.link_bytes_per_s, pct));
-    let decodes = TP_CHOICES.map(|tp| decode_side(&scenario, tp, pct));
-    for prefill in &prefills {
-        for decode in &decodes {
-            let (best, evaluated) = best_split_of(spec.link_bytes_per_s, prefill, decode, pct);
-            found.evaluated += evaluated;
-            let row = best.and_then(|(split, d)| {
-                let config = Config { layout: Layout::of(&split), ..base };
-                row_at(spec, &config, &Point::of(&d)?)
-            });
-            found.rows.extend(row);
-        }
-    }
+    split::rows(spec, &base, &fitting, &mut found);
     found
-}
-
-impl Layout {
-    /// The disaggregated layout of `split`.
-    pub fn of(split: &Split) -> Layout {
-        Layout::Disaggregated {
-            prefill_instances: split.prefill_instances,
-            prefill_tp: split.prefill_tp,
-            decode_instances: split.decode_instances,
-            decode_tp: split.decode_tp,
-        }
-    }
-}
-
-/// The x, y with the most goodput per GPU for one prefill and one decode instance kind, and how
-/// many splits were priced.
-fn best_split_of(
-    link_bytes_per_s: Option<f64>,
-    prefill: &PrefillSide,
-    decode: &DecodeSide,
-    pct: &Percentile,
-) -> (Option<(Split, Disaggregated)>, u32) {
-    let (prefill_tp, decode_tp) = (prefill.tp, decode.tp);
-    let mut best: Option<(Split, Disaggregated)> = None;
-    let mut evaluated = 0;
-    for prefill_instances in 1..=GPUS_PER_SIDE_MAX / prefill_tp {
-        for decode_instances in 1..=GPUS_PER_SIDE_MAX / decode_tp {
-            evaluated += 1;
-            let split =
-                Split { prefill_instances, prefill_tp, decode_instances, decode_tp, link_bytes_per_s };
-            let d = combine(&split, prefill, decode, pct);
-            if beats(&d, best.as_ref().map(|(_, b)| b)) {
-                best = Some((split, d));
-            }
-        }
-    }
-    (best, evaluated)
 }
 
 /// The whole search on one thread: every group in [`groups`] order.

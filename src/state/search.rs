@@ -175,9 +175,11 @@ impl super::Inputs {
 }
 
 impl super::Inputs {
-    /// Loads a search row's configuration: its GPU preset, precisions and TP (a disaggregated
-    /// configuration's decode TP, as [`Config::scenario`]), and its placement (colocated keeps the
-    /// split the page had; disaggregated sets x, TP_p, y, TP_d on the page's link).
+    /// Loads a search row's configuration: its GPU preset, precisions, parallelism (TP x EP x DP x
+    /// PP; a disaggregated configuration's decode side) and the nodes that hold it, as
+    /// [`Config::scenario`], and its placement (colocated keeps the split the page had;
+    /// disaggregated sets x, TP_p, y, TP_d on the page's link, its decode instances taking the
+    /// page's parallelism: [`crate::core::placement::decode_parallel`]).
     pub fn load_config(&mut self, config: &Config) {
         self.scenario = config.scenario(&self.scenario);
         match config.split(self.placement.split.link_bytes_per_s) {

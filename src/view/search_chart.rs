@@ -3,6 +3,7 @@
 
 use crate::core::search::pareto::frontier;
 use crate::core::search::{Layout, Row};
+use crate::view::format::search::layout_text;
 
 /// One configuration on the chart.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +25,8 @@ pub struct SearchChartData {
     pub tpot_target_s: f64,
     /// The point to ring (the hovered row or point).
     pub hovered: Option<usize>,
+    /// Each point's placement and parallelism ([`layout_text`]: `TP1 EP32 DP32`), as `points`.
+    pub labels: Vec<String>,
 }
 
 /// The chart's title (its figure caption and export title).
@@ -46,17 +49,23 @@ pub fn chart_data(
         })
         .collect();
     let hovered = hovered.and_then(|h| shown.iter().position(|&i| i == h));
-    SearchChartData { points, frontier: frontier(&picked), tpot_target_s, hovered }
+    let labels = picked.iter().map(|r| layout_text(&r.config.layout)).collect();
+    SearchChartData { points, frontier: frontier(&picked), tpot_target_s, hovered, labels }
 }
 
 /// The chart's text alternative.
 pub fn describe(data: Option<&SearchChartData>) -> String {
     match data {
-        Some(d) => format!(
-            "{TITLE}: {} configurations and the Pareto frontier of {} points; the table below lists them.",
-            d.points.len(),
-            d.frontier.len()
-        ),
+        Some(d) => {
+            let named: Vec<&str> =
+                d.frontier.iter().filter_map(|&i| d.labels.get(i)).map(String::as_str).collect();
+            format!(
+                "{TITLE}: {} configurations and the Pareto frontier of {} points ({}); the table below lists them.",
+                d.points.len(),
+                d.frontier.len(),
+                named.join(", ")
+            )
+        }
         None => format!("{TITLE}: searching…"),
     }
 }

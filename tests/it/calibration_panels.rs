@@ -93,9 +93,9 @@ fn a_search_row_of_the_pages_split_gives_the_placements_decode_tpot_under_every_
         let gpu_index = GPUS.iter().position(|g| g.id == s.gpu.id).unwrap() as u8;
         let layout = Layout::Disaggregated {
             prefill_instances: 1,
-            prefill_tp: s.parallel.tp,
+            prefill: Parallelism::tp(s.parallel.tp),
             decode_instances: 1,
-            decode_tp: s.parallel.tp,
+            decode: Parallelism::tp(s.parallel.tp),
         };
         let config =
             Config { gpu_index, weight_precision: s.weight_precision, kv_precision: s.kv_precision, layout };

@@ -37,7 +37,7 @@ fn page_config(i: &Inputs) -> Config {
         gpu_index,
         weight_precision: s.weight_precision,
         kv_precision: s.kv_precision,
-        layout: Layout::Colocated { tp: s.parallel.tp },
+        layout: Layout::Colocated { parallel: s.parallel },
     }
 }
 

@@ -49,6 +49,7 @@ mod presentation;
 mod presets;
 mod roofline;
 mod search;
+mod search_space;
 mod search_state;
 mod search_ui;
 mod share;

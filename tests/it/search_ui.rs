@@ -4,10 +4,11 @@
 
 use goodput_lab::chart::search::{draw_search_chart, point_at};
 use goodput_lab::chart::{ChartStyle, Palette};
+use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{compare, PlacementMode};
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::search::pareto::frontier;
-use goodput_lab::core::search::{row_for, search, Config, Layout, Row};
+use goodput_lab::core::search::{row_for, search, search_group, Config, Group, Layout, Row};
 use goodput_lab::protocol::panel::{apply, changes, ToPage};
 use goodput_lab::state::search::{Filters, SortKey};
 use goodput_lab::state::view::Panel;
@@ -25,18 +26,38 @@ fn found() -> (Inputs, Vec<Row>) {
 }
 
 #[test]
-fn layouts_print_as_tp_or_x_by_tp_p_to_y_by_tp_d() {
-    assert_eq!(layout_text(&Layout::Colocated { tp: 2 }), "TP 2");
-    let split =
-        Layout::Disaggregated { prefill_instances: 3, prefill_tp: 1, decode_instances: 1, decode_tp: 2 };
+fn layouts_print_each_sides_parallelism_and_instances() {
+    assert_eq!(layout_text(&Layout::Colocated { parallel: Parallelism::tp(2) }), "TP2");
+    let wide = Parallelism { tp: 1, ep: 32, dp: 32, pp: 1 };
+    assert_eq!(layout_text(&Layout::Colocated { parallel: wide }), "TP1 EP32 DP32");
+    let split = Layout::Disaggregated {
+        prefill_instances: 3,
+        prefill: Parallelism::tp(1),
+        decode_instances: 1,
+        decode: Parallelism::tp(2),
+    };
     assert_eq!(layout_text(&split), "3×TP1 : 1×TP2");
+    let wide_split = Layout::Disaggregated {
+        prefill_instances: 2,
+        prefill: Parallelism::tp(8),
+        decode_instances: 1,
+        decode: Parallelism { tp: 1, ep: 16, dp: 16, pp: 1 },
+    };
+    assert_eq!(layout_text(&wide_split), "2×TP8 : 1×TP1 EP16 DP16");
+    let wide_config = Config {
+        gpu_index: 3,
+        weight_precision: Precision::Fp8,
+        kv_precision: Precision::Fp8,
+        layout: Layout::Colocated { parallel: wide },
+    };
+    assert_eq!(config_id(&wide_config), "h200-sxm/fp8/fp8/tp1-ep32-dp32");
     let config = Config {
         gpu_index: 0,
         weight_precision: Precision::Fp8,
         kv_precision: Precision::Bf16,
         layout: split,
     };
-    assert_eq!(config_id(&config), "h100-sxm/fp8/bf16/3x1-1x2");
+    assert_eq!(config_id(&config), "h100-sxm/fp8/bf16/3xtp1-1xtp2");
     assert_eq!(usd(0.456), "$0.46");
     assert_eq!(usd(1234.4), "$1,234");
 }
@@ -93,32 +114,59 @@ fn by_gpus_for_the_load_rows_without_a_plan_come_after_every_planned_row() {
 #[test]
 fn a_loaded_row_makes_the_placement_panel_print_the_rows_own_numbers() {
     let (inputs, rows) = found();
-    let colo =
-        rows.iter().find(|r| matches!(r.config.layout, Layout::Colocated { tp: 2 })).expect("a TP 2 row");
+    let colo = (rows.iter())
+        .find(|r| r.config.layout == Layout::Colocated { parallel: Parallelism::tp(2) })
+        .expect("a TP 2 row");
     let disagg =
         rows.iter().find(|r| matches!(r.config.layout, Layout::Disaggregated { .. })).expect("a split");
     for row in [colo, disagg] {
-        let mut page = inputs;
-        apply(ToPage::LoadConfig(row.config), &mut page, &mut Vec::new());
-        assert_eq!(page.scenario, row.config.scenario(&inputs.scenario));
-        let c = compare(&page.scenario, page.sim.chunk_tokens, &page.placement.split, &page.percentile());
-        let printed = cells(row);
-        let (per_gpu, tpot, ttft) = match row.config.layout {
-            Layout::Colocated { .. } => {
-                assert_eq!(page.placement.mode, PlacementMode::Colocated);
-                let p = c.chunked;
-                (significant(c.per_gpu(&p)), ms_or_dash(p.tpot_s), ms_or_dash(p.ttft_s))
-            }
-            Layout::Disaggregated { .. } => {
-                assert_eq!(page.placement.mode, PlacementMode::Disaggregated);
-                assert_eq!(Some(page.placement.split), row.config.split(None));
-                let d = c.disaggregated;
-                (significant(d.goodput_per_gpu_req_per_s), ms_or_dash(d.decode_tpot_s), ms_or_dash(d.ttft_s))
-            }
-        };
-        assert_eq!([per_gpu, tpot, ttft], [printed[5].clone(), printed[8].clone(), printed[9].clone()]);
-        assert_eq!(row_for(&page.search_spec(), &row.config).as_ref(), Some(row));
+        loads_exactly(&inputs, row);
     }
+    // Llama 3.1 405B in FP8 on H100 at a 100 ms TPOT: TP 4 does not hold its 405 GB, TP 4 x PP 2 does.
+    let mut big = inputs;
+    big.scenario.model = *goodput_lab::core::presets::model_by_id("llama-3.1-405b").unwrap();
+    big.scenario.tpot_target_s = 0.1;
+    let group = Group { gpu_index: 0, weight_precision: Precision::Fp8, kv_precision: Precision::Fp8 };
+    let rows = search_group(&big.search_spec(), &group).rows;
+    let piped = (rows.iter())
+        .find(|r| matches!(r.config.layout, Layout::Colocated { parallel } if parallel.pp >= 2))
+        .expect("a PP row");
+    let piped_disagg = (rows.iter())
+        .find(|r| matches!(r.config.layout, Layout::Disaggregated { decode, .. } if decode.pp >= 2))
+        .expect("a split with pipelined decode instances");
+    for row in [piped, piped_disagg] {
+        loads_exactly(&big, row);
+    }
+}
+
+/// Loads `row` into `inputs`' page: the page's scenario is the row's, and the placement panel and
+/// `row_for` on the page give the row's own numbers.
+fn loads_exactly(inputs: &Inputs, row: &Row) {
+    let mut page = *inputs;
+    apply(ToPage::LoadConfig(row.config), &mut page, &mut Vec::new());
+    assert_eq!(page.scenario, row.config.scenario(&inputs.scenario));
+    let c = compare(&page.scenario, page.sim.chunk_tokens, &page.placement.split, &page.percentile());
+    let printed = cells(row);
+    let (per_gpu, tpot, ttft) = match row.config.layout {
+        Layout::Colocated { .. } => {
+            assert_eq!(page.placement.mode, PlacementMode::Colocated);
+            let p = c.chunked;
+            (significant(c.per_gpu(&p)), ms_or_dash(p.tpot_s), ms_or_dash(p.ttft_s))
+        }
+        Layout::Disaggregated { .. } => {
+            assert_eq!(page.placement.mode, PlacementMode::Disaggregated);
+            assert_eq!(Some(page.placement.split), row.config.split(None));
+            let d = c.disaggregated;
+            (significant(d.goodput_per_gpu_req_per_s), ms_or_dash(d.decode_tpot_s), ms_or_dash(d.ttft_s))
+        }
+    };
+    assert_eq!(
+        [per_gpu, tpot, ttft],
+        [printed[5].clone(), printed[8].clone(), printed[9].clone()],
+        "{:?}",
+        row.config
+    );
+    assert_eq!(row_for(&page.search_spec(), &row.config).as_ref(), Some(row));
 }
 
 #[test]

@@ -194,7 +194,7 @@ fn search_row(s: Scenario) -> goodput_lab::core::search::Row {
         gpu_index: 0,
         weight_precision: Precision::Bf16,
         kv_precision: Precision::Bf16,
-        layout: Layout::Colocated { tp: 1 },
+        layout: Layout::Colocated { parallel: goodput_lab::core::parallel::Parallelism::tp(1) },
     };
     row_for(&spec, &config).expect("the worked example's configuration runs")
 }

@@ -21,13 +21,25 @@ use crate::core::scenario::Scenario;
 /// parallel) and delays the first token as the issue counts it.
 pub fn disaggregated(scenario: &Scenario, split: &Split, percentile: &Percentile) -> Disaggregated {
     let prefill = prefill_side(scenario, split.prefill_tp, split.link_bytes_per_s, percentile);
-    combine(split, &prefill, &decode_side(scenario, split.decode_tp, percentile), percentile)
+    let decode = decode_side_of(scenario, decode_parallel(scenario, split), percentile);
+    combine(split, &prefill, &decode, percentile)
 }
 
-/// One prefill instance of `tp` GPUs: its prefill, transfer and highest rate.
+/// The page's decode instances' parallelism: the scenario's own when its TP is TP_d (a loaded search
+/// row's decode side, `TP1 EP16 DP16`), else TP_d alone. With TP alone on the page both are TP_d.
+pub fn decode_parallel(scenario: &Scenario, split: &Split) -> Parallelism {
+    if scenario.parallel.tp == split.decode_tp.max(1) {
+        scenario.parallel
+    } else {
+        Parallelism::tp(split.decode_tp.max(1))
+    }
+}
+
+/// One prefill instance: its prefill, transfer and highest rate.
 #[derive(Clone, Copy, Debug)]
 pub struct PrefillSide {
-    pub tp: u32,
+    /// The instance's parallelism (TP alone on the page's split; any in the search).
+    pub parallel: Parallelism,
     /// One prompt's prefill, in s.
     pub prefill_s: f64,
     /// One prompt's KV over the link, in s.
@@ -46,7 +58,17 @@ pub fn prefill_side(
     link_bytes_per_s: Option<f64>,
     percentile: &Percentile,
 ) -> PrefillSide {
-    let side = Scenario { parallel: Parallelism::tp(tp.max(1)), ..*scenario };
+    prefill_side_of(scenario, Parallelism::tp(tp.max(1)), link_bytes_per_s, percentile)
+}
+
+/// [`prefill_side`] for an instance of any parallelism (the search's).
+pub fn prefill_side_of(
+    scenario: &Scenario,
+    parallel: Parallelism,
+    link_bytes_per_s: Option<f64>,
+    percentile: &Percentile,
+) -> PrefillSide {
+    let side = Scenario { parallel, ..*scenario };
     let prefill_s = prefill_time(&side).prefill_s;
     let transfer_s = kv_transfer_s(&side, side.prompt_tokens(), link_bytes_per_s);
     let prompt_cv = percentile.cv();
@@ -57,7 +79,7 @@ pub fn prefill_side(
     } else {
         0.0
     };
-    PrefillSide { tp: side.parallel.tp, prefill_s, transfer_s, rate_req_per_s, service_cv: prompt_cv }
+    PrefillSide { parallel, prefill_s, transfer_s, rate_req_per_s, service_cv: prompt_cv }
 }
 
 /// transfer = KV bytes of the prompt / link, in s: one prompt of `prompt_tokens` tokens (its whole
@@ -74,7 +96,8 @@ pub fn kv_transfer_s(scenario: &Scenario, prompt_tokens: u32, link_bytes_per_s: 
 /// p-quantile meets the target (no TTFT: it never prefills).
 #[derive(Clone, Copy, Debug)]
 pub struct DecodeSide {
-    pub tp: u32,
+    /// The instance's parallelism (TP alone on the page's split; any in the search).
+    pub parallel: Parallelism,
     /// That batch, at most min(TPOT knee, KV pool), in sequences.
     pub batch: u32,
     /// B / (output x step(B)), in requests/s.
@@ -87,7 +110,12 @@ pub struct DecodeSide {
 /// most b whose TPOT p-quantile, step(b) + the spread of a batch of b ([`decode_spread`]), meets
 /// the target.
 pub fn decode_side(scenario: &Scenario, tp: u32, percentile: &Percentile) -> DecodeSide {
-    let side = Scenario { parallel: Parallelism::tp(tp.max(1)), ttft_target_s: f64::INFINITY, ..*scenario };
+    decode_side_of(scenario, Parallelism::tp(tp.max(1)), percentile)
+}
+
+/// [`decode_side`] for an instance of any parallelism (the search's).
+pub fn decode_side_of(scenario: &Scenario, parallel: Parallelism, percentile: &Percentile) -> DecodeSide {
+    let side = Scenario { parallel, ttft_target_s: f64::INFINITY, ..*scenario };
     let batch_top = knee_batch(&side).min(kv_pool_batch(&side));
     let quantile = |b: u32| tpot_quantile_s(&decode_spread(&side, b), percentile);
     let fits = |b: u32| tpot_meets(&decode_spread(&side, b), percentile, side.tpot_target_s);
@@ -104,7 +132,7 @@ pub fn decode_side(scenario: &Scenario, tp: u32, percentile: &Percentile) -> Dec
     let batch = batch_lo;
     let point = (batch > 0).then(|| evaluate(&side, batch));
     DecodeSide {
-        tp: side.parallel.tp,
+        parallel,
         batch,
         rate_req_per_s: point.map_or(0.0, |p| p.throughput_req_per_s),
         tpot_s: point.map(|_| quantile(batch)),
@@ -133,11 +161,8 @@ pub fn combine(
     percentile: &Percentile,
 ) -> Disaggregated {
     let prefill_instances = f64::from(split.prefill_instances.max(1));
-    let decode_instances = f64::from(split.decode_instances.max(1));
-    let prefill_rate_req_per_s = prefill_instances * prefill.rate_req_per_s;
-    let decode_rate_req_per_s = decode_instances * decode.rate_req_per_s;
+    let (prefill_rate_req_per_s, decode_rate_req_per_s, gpus) = split_rates(split, prefill, decode);
     let rate_req_per_s = prefill_rate_req_per_s.min(decode_rate_req_per_s);
-    let gpus = split.prefill_instances.max(1) * prefill.tp + split.decode_instances.max(1) * decode.tp;
     let instance_rate_req_per_s = rate_req_per_s / prefill_instances;
     let (service_s, service_cv) = (prefill.prefill_s, prefill.service_cv);
     let wait_s = wait_quantile_s(instance_rate_req_per_s, service_s, service_cv, percentile);
@@ -167,6 +192,18 @@ pub fn combine(
             0.0
         },
     }
+}
+
+/// x x the prefill side's rate, y x the decode side's (in requests/s) and x x its GPUs + y x the
+/// decode side's: what [`combine`] and the search's split scan price a split by.
+pub fn split_rates(split: &Split, prefill: &PrefillSide, decode: &DecodeSide) -> (f64, f64, u32) {
+    let prefill_instances = split.prefill_instances.max(1);
+    let decode_instances = split.decode_instances.max(1);
+    (
+        f64::from(prefill_instances) * prefill.rate_req_per_s,
+        f64::from(decode_instances) * decode.rate_req_per_s,
+        prefill_instances * prefill.parallel.gpus() + decode_instances * decode.parallel.gpus(),
+    )
 }
 
 /// Every (instances, TP) of one side with instances x TP <= [`GPUS_PER_SIDE_MAX`].
@@ -203,8 +240,14 @@ pub fn best_split(
 /// True when `candidate` serves something and has more goodput per GPU than `best` (of equals,
 /// fewer GPUs): the order every best-split search uses.
 pub fn beats(candidate: &Disaggregated, best: Option<&Disaggregated>) -> bool {
-    best.map_or(candidate.rate_req_per_s > 0.0, |b| {
-        let (now, was) = (candidate.goodput_per_gpu_req_per_s, b.goodput_per_gpu_req_per_s);
-        now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && candidate.gpus < b.gpus)
+    let per_gpu = |d: &Disaggregated| (d.rate_req_per_s, d.goodput_per_gpu_req_per_s, d.gpus);
+    beats_per_gpu(per_gpu(candidate), best.map(per_gpu))
+}
+
+/// [`beats`] on (rate, goodput per GPU, GPUs) alone.
+pub fn beats_per_gpu(candidate: (f64, f64, u32), best: Option<(f64, f64, u32)>) -> bool {
+    let (rate, now, gpus) = candidate;
+    best.map_or(rate > 0.0, |(_, was, best_gpus)| {
+        now > was * (1.0 + 1e-12) || (now >= was * (1.0 - 1e-12) && gpus < best_gpus)
     })
 }

@@ -27,23 +27,32 @@ pub const HEADERS: [&str; 13] = [
     "$ per million tokens",
 ];
 
-/// `TP 2` (colocated) or `3×TP1 : 1×TP2` (x prefill instances of TP_p : y decode instances of TP_d).
+/// The replica's parallelism, `TP2` or `TP1 EP32 DP32` (colocated), or `2×TP8 : 1×TP1 EP16 DP16`
+/// (x prefill instances of one shape : y decode instances of another): [`Parallelism::label`]s.
+///
+/// [`Parallelism::label`]: crate::core::parallel::Parallelism::label
 pub fn layout_text(layout: &Layout) -> String {
     match *layout {
-        Layout::Colocated { tp } => format!("TP {tp}"),
-        Layout::Disaggregated { prefill_instances, prefill_tp, decode_instances, decode_tp } => {
-            format!("{prefill_instances}×TP{prefill_tp} : {decode_instances}×TP{decode_tp}")
+        Layout::Colocated { parallel } => parallel.label(),
+        Layout::Disaggregated { prefill_instances, prefill, decode_instances, decode } => {
+            format!("{prefill_instances}×{} : {decode_instances}×{}", prefill.label(), decode.label())
         }
     }
 }
 
-/// A configuration's id in the page: `h100-sxm/bf16/fp8/tp2` or `h100-sxm/bf16/fp8/2x1-1x2`.
+/// A shape's id: `tp2`, or `tp1-ep32-dp32` ([`layout_text`]'s label, lowercase, hyphens).
+fn shape_id(parallel: &crate::core::parallel::Parallelism) -> String {
+    parallel.label().to_lowercase().replace(' ', "-")
+}
+
+/// A configuration's id in the page: `h100-sxm/bf16/fp8/tp2`, `h200-sxm/fp8/fp8/tp1-ep32-dp32` or
+/// (x prefill : y decode instances) `h100-sxm/bf16/fp8/2xtp1-1xtp2`.
 pub fn config_id(config: &Config) -> String {
     let gpu = GPUS[usize::from(config.gpu_index).min(GPUS.len() - 1)].id;
     let layout = match config.layout {
-        Layout::Colocated { tp } => format!("tp{tp}"),
-        Layout::Disaggregated { prefill_instances, prefill_tp, decode_instances, decode_tp } => {
-            format!("{prefill_instances}x{prefill_tp}-{decode_instances}x{decode_tp}")
+        Layout::Colocated { parallel } => shape_id(&parallel),
+        Layout::Disaggregated { prefill_instances, prefill, decode_instances, decode } => {
+            format!("{prefill_instances}x{}-{decode_instances}x{}", shape_id(&prefill), shape_id(&decode))
         }
     };
     format!("{gpu}/{}/{}/{layout}", config.weight_precision.id(), config.kv_precision.id())
@@ -116,7 +125,7 @@ pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
     kept
 }
 
-/// `showing 50 of 4,146 (49,464 evaluated)`.
+/// `showing 50 of 1,664 (37,928 evaluated)`.
 pub fn count_text(showing: usize, kept: usize, evaluated: u32) -> String {
     format!(
         "showing {} of {} ({} evaluated)",
