@@ -36,17 +36,20 @@ fn line(id: &str, label: &str, formula: &str, numbers: String, result: String, n
     Line { id: id.into(), label: label.into(), formula: formula.into(), numbers, result, note }
 }
 
-/// Every line, in the worked example's order: sizes, bandwidth, step(B) and its values, the compute check,
-/// the knee, the KV pool and goodput.
+/// Every line, in the worked example's order: sizes (and how parallelism splits them), bandwidth,
+/// step(B) and its values, the compute check, the knee, the KV pool and goodput.
 pub fn lines(scenario: &Scenario, d: &Derivation) -> Vec<Line> {
-    let mut out = vec![weights(d), kv_token(d), kv_seq(d), bandwidth(scenario, d), step_formula(d)];
+    let mut out = vec![weights(d), kv_token(d), kv_seq(d)];
+    // Under expert, data or pipeline parallelism: how the sizes split and what the step adds, right
+    // after the sizes they split.
+    if let Some(p) = &d.parallel {
+        out.extend(parallel::parallel_lines(p));
+    }
+    out.extend([bandwidth(scenario, d), step_formula(d)]);
     out.extend(d.steps.iter().map(|st| step_value(scenario, d, st)));
     out.extend(d.steps.first().and_then(|st| likely_step(scenario, st.batch, st.time.step_s)));
     out.extend(d.steps.last().map(|st| compute_check(d, st)));
     out.extend([knee(d), pool(d), goodput(d)]);
-    if let Some(p) = &d.parallel {
-        out.extend(parallel::parallel_lines(p));
-    }
     if let Some(s) = &d.speculation {
         out.extend(spec::spec_lines(s));
     }

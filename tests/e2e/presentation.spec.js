@@ -12,6 +12,7 @@ const PANELS = {
   1: ['rate', '#chart-rate'], 2: ['step', '#chart-step'], 3: ['rate', '#chart-rate'], 4: ['step', '#chart-step'],
   5: ['sim', '#chart-attainment'], 6: ['sim', '#chart-attainment'],
   7: ['placement', '#placement-table'], 8: ['table', '#batch-table tr.knee'],
+  9: ['derivation', '#derivation [data-line="par-replica"]'],
 };
 
 /** Opens lesson `n` presented and waits until its panel has drawn (a sweep landed, charts inked). */
@@ -60,7 +61,7 @@ function boxOf(page, selector) {
 for (const [width, height, ratio] of SIZES) {
   test.describe(`at ${width}x${height}${ratio > 1 ? ` x${ratio}` : ''}`, () => {
     test.use({ viewport: { width, height }, deviceScaleFactor: ratio });
-    for (let n = 1; n <= 8; n++) {
+    for (let n = 1; n <= 9; n++) {
       test(`lesson ${n} presented shows its ${PANELS[n][0]} panel whole on the screen`, async ({ page }) => {
         const errors = await presentLesson(page, n);
         const screen = await screenBox(page);
@@ -83,6 +84,11 @@ for (const [width, height, ratio] of SIZES) {
           // The row's batch cell whole on the screen (the rest of a wide row scrolls sideways on a phone).
           const knee = await boxOf(page, '#batch-table tr.knee th');
           expect(inside(knee, screen), `knee row ${JSON.stringify(knee)}`).toBe(true);
+        }
+        if (n === 9) {
+          // The lesson's subject: the derivation opens on its parallelism lines (it scrolls inside).
+          const line = await boxOf(page, '#derivation [data-line="par-replica"]');
+          expect(line.top >= 0 && line.bottom <= height, `replica line ${JSON.stringify(line)}`).toBe(true);
         }
         const scroll = await page.evaluate(() => [document.documentElement.scrollHeight, innerHeight]);
         expect(scroll[0], 'the page itself does not scroll').toBeLessThanOrEqual(scroll[1] + 1);

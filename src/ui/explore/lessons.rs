@@ -65,7 +65,7 @@ fn caption(current: Option<u8>, loaded: Option<u8>) -> impl IntoView {
 fn KeyLegend(legend: ReadSignal<bool>) -> impl IntoView {
     view! {
         <p id="key-legend" class="key-legend" class:open=move || legend.get()>
-            <kbd>"1"</kbd>"–"<kbd>"8"</kbd>" lesson · "
+            <kbd>"1"</kbd>"–"<kbd>"9"</kbd>" lesson · "
             <kbd>"←"</kbd>" "<kbd>"→"</kbd>" previous, next · "
             <kbd>"↑"</kbd>" "<kbd>"↓"</kbd>" panel · "
             <kbd>"P"</kbd>" present · "

@@ -35,10 +35,21 @@ pub fn DerivationPanel() -> impl IntoView {
 /// The lines, recomputed whenever the scenario or its analysis changes.
 #[component]
 pub fn DerivationBody() -> impl IntoView {
-    let PanelContext { scenario, analysis, .. } = PanelContext::get();
+    let PanelContext { scenario, analysis, view, .. } = PanelContext::get();
     let printed = Memo::new(move |_| {
         let scenario = scenario.get();
         lines(&scenario, &derive(&scenario, &analysis.get()))
+    });
+    // Presenting a replica with expert, data or pipeline parallelism (lesson 9), its lines are the
+    // subject: the panel opens on them, not on the sizes every scenario shares.
+    let parallel_shown = Memo::new(move |_| {
+        view.with(|v| v.mode == Mode::Present)
+            && printed.with(|ls| ls.iter().any(|l| l.id == FIRST_PARALLEL_LINE))
+    });
+    Effect::new(move |_| {
+        if parallel_shown.get() {
+            scroll_to_line(FIRST_PARALLEL_LINE);
+        }
     });
     view! {
         <ol class="derivation-lines">
@@ -61,5 +72,26 @@ fn line_view(l: Line) -> impl IntoView {
             <span class="equation"><span class="formula">{l.formula}</span>{numbers}{result}</span>
             {note}
         </li>
+    }
+}
+
+/// The first of the parallelism lines ([`crate::view::derivation_text`]).
+const FIRST_PARALLEL_LINE: &str = "par-replica";
+
+/// Scrolls the derivation's line `id` to the top of what scrolls it, at the next animation frame
+/// (after the lines have drawn).
+fn scroll_to_line(id: &'static str) {
+    let scroll = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let selector = format!("#derivation [data-line=\"{id}\"]");
+        let line =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(&selector).ok()?);
+        if let Some(line) = line {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Start);
+            line.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&scroll));
     }
 }

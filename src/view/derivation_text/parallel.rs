@@ -23,10 +23,11 @@ fn gb_per_s(bytes_per_s: f64) -> String {
 
 fn replica(p: &ParallelLines) -> Line {
     let d = p.parallel;
+    let plural = if p.nodes == 1 { "" } else { "s" };
     let system = if p.domain_gpus > 8 {
-        format!("{} NVLink domain(s) of {} GPUs", p.nodes, p.domain_gpus)
+        format!("{} NVLink domain{plural} of {} GPUs", p.nodes, p.domain_gpus)
     } else {
-        format!("{} node(s) of {} GPUs", p.nodes, p.domain_gpus)
+        format!("{} node{plural} of {} GPUs", p.nodes, p.domain_gpus)
     };
     line(
         "par-replica",

@@ -125,7 +125,7 @@ pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
     kept
 }
 
-/// `showing 50 of 1,664 (37,928 evaluated)`.
+/// `showing 50 of 1,664 (37,910 evaluated)`.
 pub fn count_text(showing: usize, kept: usize, evaluated: u32) -> String {
     format!(
         "showing {} of {} ({} evaluated)",
