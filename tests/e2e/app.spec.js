@@ -83,7 +83,11 @@ for (const { id, after, check } of [
 
 test('the table follows the thumb while it is still being dragged (input, not change)', async ({ page }) => {
   await openApp(page);
+  // The table in view (off screen, its rows wait for the drag to end: ui::context::in_view), then the
+  // slider in view in the controls column, which scrolls on its own beside the results.
+  await page.locator('#batch-table').scrollIntoViewIfNeeded();
   await page.locator('#in').scrollIntoViewIfNeeded();
+  await expect(page.locator('#batch-table')).toBeInViewport();
   const box = await page.locator('#in').boundingBox();
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.5, y);
