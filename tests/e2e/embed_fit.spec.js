@@ -215,7 +215,9 @@ for (const [width, height] of SIZES) {
     expect(new Set(rows).size, rows.join('\n')).toBe(rows.length);
     for (const row of rows) {
       // GPU · weights · KV · parallelism · goodput per GPU ...
-      expect(row, row).toMatch(/^[^·]+ · (BF16|FP8|INT4|FP4) · (BF16|FP8|FP4) · (TP \d+|\d+×TP\d+ : \d+×TP\d+) · [\d.,]+/);
+      // The parallelism as the search names it: `TP1`, `TP1 EP8 DP8`, `2×TP2 : 1×TP1 EP8 DP8`.
+      const shape = String.raw`TP\d+(?: [EDP]P\d+)*`;
+      expect(row, row).toMatch(new RegExp(String.raw`^[^·]+ · (BF16|FP8|INT4|FP4) · (BF16|FP8|FP4) · (${shape}|\d+×${shape} : \d+×${shape}) · [\d.,]+`));
     }
     const chart = page.locator('#chart-search');
     if (await chart.isVisible()) {
