@@ -245,3 +245,35 @@ fn the_pointer_reads_each_placements_swept_point_nearest_its_rate_per_gpu() {
     let colo_curve = PlacementCurve { label: "colo", sweep: &colo, gpus: 1 };
     assert_eq!(nearest_point(&colo_curve, &view, 0.0).map(|p| p.0), Some(colo.points[0].rate_req_per_s));
 }
+
+#[test]
+fn a_simulated_split_counts_its_decode_instances_as_the_analytic_split_does_under_wide_ep() {
+    use goodput_lab::core::presets::{gpu_by_id, model_by_id};
+    use goodput_lab::core::roofline::Precision;
+    use goodput_lab::core::sim::DisaggConfig;
+    // DeepSeek-V3 FP8 on H200 with the page at TP1 EP8 DP8: a split whose decode TP is the page's
+    // takes the page's shape, 8 GPUs an instance, on both the analytic side and the simulator's.
+    let s = Scenario {
+        model: *model_by_id("deepseek-v3").unwrap(),
+        gpu: *gpu_by_id("h200-sxm").unwrap(),
+        weight_precision: Precision::Fp8,
+        kv_precision: Precision::Fp8,
+        parallel: Parallelism { tp: 1, ep: 8, dp: 8, pp: 1 },
+        tpot_target_s: 0.05,
+        ..worked_example()
+    };
+    let sp = Split {
+        prefill_instances: 2,
+        prefill_tp: 8,
+        decode_instances: 1,
+        decode_tp: 1,
+        link_bytes_per_s: None,
+    };
+    let c = steady(s);
+    let analytic = disaggregated(&s, &sp, &c.percentile());
+    assert_eq!(analytic.gpus, 2 * 8 + 8);
+    assert_eq!(DisaggConfig::new(&c, &sp, None).gpus(&s), analytic.gpus);
+    // A decode TP that is not the page's is TP alone.
+    let tp2 = Split { decode_tp: 2, ..sp };
+    assert_eq!(DisaggConfig::new(&c, &tp2, None).gpus(&s), 2 * 8 + 2);
+}

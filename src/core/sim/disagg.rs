@@ -18,7 +18,7 @@ use super::sweep_result::Sweep;
 use super::workload::Request;
 use super::{LoadMode, SimConfig};
 use crate::core::parallel::Parallelism;
-use crate::core::placement::{disaggregated, kv_transfer_s, Split};
+use crate::core::placement::{decode_parallel, disaggregated, kv_transfer_s, Split};
 use crate::core::scenario::Scenario;
 
 /// The split a disaggregated sweep runs, and the knobs the colocated config does not carry.
@@ -49,10 +49,12 @@ impl DisaggConfig {
         }
     }
 
-    /// x x TP_p + y x TP_d.
-    pub fn gpus(&self) -> u32 {
+    /// x x TP_p + y x the decode instance's GPUs (TP_d, or the page's parallelism when its TP is TP_d:
+    /// [`decode_parallel`], as the analytic split counts them).
+    pub fn gpus(&self, scenario: &Scenario) -> u32 {
         let s = &self.split;
-        s.prefill_instances.max(1) * s.prefill_tp.max(1) + s.decode_instances.max(1) * s.decode_tp.max(1)
+        s.prefill_instances.max(1) * s.prefill_tp.max(1)
+            + s.decode_instances.max(1) * decode_parallel(scenario, s).gpus()
     }
 }
 
@@ -71,8 +73,9 @@ impl Sides {
     fn new(config: &SimConfig, disagg_config: &DisaggConfig) -> Sides {
         let prefill =
             Scenario { parallel: Parallelism::tp(disagg_config.split.prefill_tp.max(1)), ..config.scenario };
+        // The decode instances as the analytic split prices them (`placement::decode_parallel`).
         let decode_scenario =
-            Scenario { parallel: Parallelism::tp(disagg_config.split.decode_tp.max(1)), ..config.scenario };
+            Scenario { parallel: decode_parallel(&config.scenario, &disagg_config.split), ..config.scenario };
         let decode = Server {
             chunk_tokens: config.chunk_tokens.max(1),
             max_concurrency: disagg_config.decode_cap.max(1),

@@ -72,7 +72,7 @@ fn placement_sim(c: &SimConfig, d: &DisaggConfig, progress: impl FnMut(u32, u32)
     Some(PlacementSim {
         split: d.split,
         decode_cap: d.decode_cap,
-        gpus: d.gpus(),
+        gpus: d.gpus(&c.scenario),
         colocated_gpus: c.scenario.parallel.gpus(),
         sweep: sweep_disaggregated(c, d, progress)?,
         analytic: disaggregated(&c.scenario, &d.split, &c.percentile()),
