@@ -220,7 +220,12 @@ pub fn best_split(
     percentile: &Percentile,
 ) -> Option<(Split, Disaggregated)> {
     let prefill_sides = TP_CHOICES.map(|tp| prefill_side(scenario, tp, link_bytes_per_s, percentile));
-    let decode_sides = TP_CHOICES.map(|tp| decode_side(scenario, tp, percentile));
+    // Each decode TP's instance as the page prices it ([`decode_parallel`]), so the best split's
+    // numbers are [`disaggregated`]'s for that split.
+    let decode_sides = TP_CHOICES.map(|tp| {
+        let shape = decode_parallel(scenario, &Split { decode_tp: tp, ..Split::default() });
+        decode_side_of(scenario, shape, percentile)
+    });
     let side_index = |tp: u32| TP_CHOICES.iter().position(|&t| t == tp).unwrap_or(0);
     let mut best: Option<(Split, Disaggregated)> = None;
     for (prefill_instances, prefill_tp) in sides() {

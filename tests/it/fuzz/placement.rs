@@ -10,7 +10,8 @@ use proptest::test_runner::TestCaseError;
 
 use goodput_lab::core::placement::Percentile;
 use goodput_lab::core::placement::{
-    compare, disaggregated, Disaggregated, Operating, PlacementMode, Split, GPUS_PER_SIDE_MAX, INSTANCES_MAX,
+    compare, decode_parallel, disaggregated, Disaggregated, Operating, PlacementMode, Split,
+    GPUS_PER_SIDE_MAX, INSTANCES_MAX,
 };
 use goodput_lab::core::roofline::TP_CHOICES;
 use goodput_lab::core::scenario::Scenario;
@@ -137,8 +138,10 @@ fn operating_ok(what: &str, p: &Operating) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// A split's numbers are not negative, and its rate is the slower side's on its GPUs.
-fn split_ok(what: &str, split: &Split, d: &Disaggregated) -> Result<(), TestCaseError> {
+/// A split's numbers are not negative, and its rate is the slower side's on its GPUs: x prefill
+/// instances of TP_p and y decode instances of the shape the split gives them (TP_d, or the page's
+/// parallelism when its TP is TP_d: `placement::decode_parallel`).
+fn split_ok(what: &str, s: &Scenario, split: &Split, d: &Disaggregated) -> Result<(), TestCaseError> {
     let rates = [d.prefill_s, d.transfer_s, d.prefill_rate_req_per_s, d.decode_rate_req_per_s];
     let more = [d.rate_req_per_s, d.goodput_per_gpu_req_per_s, d.balanced_prefill_per_decode];
     let times = [d.decode_tpot_s, d.ttft_s].into_iter().flatten();
@@ -146,7 +149,8 @@ fn split_ok(what: &str, split: &Split, d: &Disaggregated) -> Result<(), TestCase
     let (x, y) = (f64::from(split.prefill_instances), f64::from(split.decode_instances));
     let slower = (x * d.prefill_rate_req_per_s).min(y * d.decode_rate_req_per_s);
     prop_assert!(d.rate_req_per_s <= slower * (1.0 + 1e-12), "{what}: {d:?}");
-    let gpus = split.prefill_instances * split.prefill_tp + split.decode_instances * split.decode_tp;
+    let decode_gpus = decode_parallel(s, split).gpus();
+    let gpus = split.prefill_instances * split.prefill_tp + split.decode_instances * decode_gpus;
     prop_assert_eq!(d.gpus, gpus, "{}", what);
     Ok(())
 }
@@ -157,10 +161,10 @@ fn placements_ok(s: &Scenario, chunk: u32, split: &Split) -> Result<(), TestCase
     all_finite("comparison", &c)?;
     operating_ok("chunked", &c.chunked)?;
     operating_ok("unchunked", &c.unchunked)?;
-    split_ok("split", split, &c.disaggregated)?;
+    split_ok("split", s, split, &c.disaggregated)?;
     prop_assert_eq!(disaggregated(s, split, &Percentile::P90_FIXED), c.disaggregated);
     if let Some((best, d)) = &c.best_split {
-        split_ok("best split", best, d)?;
+        split_ok("best split", s, best, d)?;
         let searched = split.prefill_instances * split.prefill_tp <= GPUS_PER_SIDE_MAX
             && split.decode_instances * split.decode_tp <= GPUS_PER_SIDE_MAX;
         let (most, this) = (d.goodput_per_gpu_req_per_s, c.disaggregated.goodput_per_gpu_req_per_s);
