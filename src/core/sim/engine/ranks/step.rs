@@ -92,11 +92,23 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
             total.prefill_kv_tokens += work.prefill_kv_tokens;
             self.works[r] = work;
         }
+        // A rank's step grows with its own work (the experts' and the all-to-all's part is every
+        // rank's, `total`), so an idle rank is never slower than a busy one: only busy ranks are
+        // priced, the first rank when all are idle. Exact, and a 512-rank replica with six requests
+        // prices at most six ranks a step.
+        let busy = |w: &StepWork| w.decode_tokens > 0 || w.prefill_tokens > 0;
+        let any_busy = self.works.iter().any(busy);
         let (mut dt_s, mut slowest) = (f64::NEG_INFINITY, 0);
         for (r, work) in self.works.iter().enumerate() {
+            if any_busy && !busy(work) {
+                continue;
+            }
             let step_s = self.cost.step_s_ranks(&total, work);
             if step_s > dt_s {
                 (dt_s, slowest) = (step_s, r);
+            }
+            if !any_busy {
+                break;
             }
         }
         (self.observe)(&RankStep { works: &self.works, total, dt_s, slowest });
