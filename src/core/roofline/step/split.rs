@@ -21,10 +21,11 @@
 //!   the slowest link the stage's G GPUs span. With DP = 1 every GPU already holds every token and
 //!   the MoE output is combined by the TP all-reduce, so there is no all-to-all.
 //! - **Two-batch overlap:** the step pays max(kernel groups, all-to-all) instead of their sum.
-//! - **Pipeline (PP > 1):** the batch runs as m = min(PP, sequences) microbatches; a token's step is
-//!   one trip through every stage, so TPOT = step(B / m) of the whole model + (PP - 1) point-to-point
-//!   sends of a microbatch's activations (latency + T / m x hidden x 2 B over the link). With fewer
-//!   sequences than stages (m < PP) the stages idle part of the time: the bubble, 1 - m / PP.
+//! - **Pipeline (PP > 1):** the decodes run as m = min(PP, decoding sequences) microbatches; a token's
+//!   step is one trip through every stage, so TPOT = step(B / m) of the whole model + (PP - 1)
+//!   point-to-point sends of a microbatch's activations (latency + its tokens x hidden x 2 B over the
+//!   link). A step's prompt chunks ride whole in one microbatch, which then paces the cycle. With
+//!   fewer sequences than stages (m < PP) the stages idle part of the time: the bubble, 1 - m / PP.
 
 use crate::core::model::{expected_experts, expert_params, moe_layers};
 use crate::core::parallel::{busiest_rank_factor, link_bytes_per_s, ExpertLoad, Parallelism};
@@ -149,11 +150,9 @@ impl Split {
         self.load.two_batch_overlap
     }
 
-    /// Microbatches a step of `mix` runs as: min(PP, sequences), at least 1 (a step with prompt
-    /// chunks counts them as one more sequence).
+    /// Microbatches a step of `mix` runs as: min(PP, decoding sequences), at least 1.
     pub fn microbatches(&self, mix: &StepMix) -> f64 {
-        let seqs = mix.decode_seqs + if mix.prefill_tokens > 0.0 { 1.0 } else { 0.0 };
-        seqs.clamp(1.0, f64::from(self.parallel.pp.max(1)))
+        mix.decode_seqs.clamp(1.0, f64::from(self.parallel.pp.max(1)))
     }
 
     /// (PP - 1) sends of one microbatch's `tokens` activations, in s (0 at PP 1).
@@ -163,14 +162,9 @@ impl Split {
     }
 }
 
-/// `mix` with every count divided by `m` (one microbatch of m).
+/// The busiest of `m` microbatches of `mix`: its share of the decodes, and the step's prompt chunks
+/// whole (a prompt chunk is not split across microbatches; the microbatch that carries it paces
+/// the pipeline's cycle, so adding a prompt never shortens a step).
 pub fn microbatch(mix: &StepMix, m: f64) -> StepMix {
-    StepMix {
-        decode_seqs: mix.decode_seqs / m,
-        decode_kv_tokens: mix.decode_kv_tokens / m,
-        prefill_tokens: mix.prefill_tokens / m,
-        prefill_kv_tokens: mix.prefill_kv_tokens / m,
-        prefill_attention_flop: mix.prefill_attention_flop / m,
-        verify_draft_tokens: mix.verify_draft_tokens,
-    }
+    StepMix { decode_seqs: mix.decode_seqs / m, decode_kv_tokens: mix.decode_kv_tokens / m, ..*mix }
 }
