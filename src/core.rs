@@ -24,5 +24,6 @@ pub mod search;
 pub mod sim;
 pub mod spec;
 pub mod table;
+pub mod traffic;
 pub mod units;
 pub mod url_id;
