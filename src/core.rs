@@ -14,6 +14,7 @@ pub mod model;
 pub mod nearest;
 pub mod parallel;
 pub mod placement;
+pub mod plan;
 pub mod precision;
 pub mod prefill;
 pub mod prefix;

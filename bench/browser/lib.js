@@ -90,8 +90,9 @@ function referencePage(base) {
 /** What the workers' benchmark exports take for a page URL's `query`: the `SimPlan` (`kind` 'sim') or
  *  `SearchSpec` ('search') as postcard bytes, an array of numbers, from the native `bench_input` bin
  *  (the workers' wasm has no URL parser). Pass it to the export as a Uint8Array. */
-function benchInput(kind, query) {
-  const out = execFileSync('cargo', ['run', '-q', '--bin', 'bench_input', '--', kind, query], { cwd: ROOT, encoding: 'utf8' });
+function benchInput(kind, query, ...rest) {
+  const out = execFileSync('cargo', ['run', '-q', '--bin', 'bench_input', '--', kind, query, ...rest],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20 });
   return out.trim().split(',').map(Number);
 }
 

@@ -34,11 +34,12 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_simulate(plan: &[u8], rate_req_per_s: f64) -> Vec<f64> {
-    let Some(plan) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::sim::SimPlan>(plan) else {
+    let Some(plan) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::plan::SimPlan>(plan)
+    else {
         return Vec::new();
     };
     let p = goodput_lab::core::sim::simulate(&plan.config, rate_req_per_s);
-    vec![f64::from(plan.config.requests), p.throughput_req_per_s, p.requests.both]
+    vec![f64::from(plan.config.requests_per_level()), p.throughput_req_per_s, p.requests.both]
 }
 
 /// Benchmark hook for `bench/browser`: the whole result for `plan` (postcard bytes, as for
@@ -49,7 +50,8 @@ pub fn bench_simulate(plan: &[u8], rate_req_per_s: f64) -> Vec<f64> {
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_sweep(plan: &[u8]) -> Vec<f64> {
-    let Some(plan) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::sim::SimPlan>(plan) else {
+    let Some(plan) = goodput_lab::protocol::codec::from_bytes::<goodput_lab::core::plan::SimPlan>(plan)
+    else {
         return Vec::new();
     };
     let r = goodput_lab::protocol::sim::compute(&plan, |_, _| {});

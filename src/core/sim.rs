@@ -7,7 +7,6 @@
 mod cost;
 mod disagg;
 mod engine;
-mod plan;
 mod rng;
 mod seeds;
 mod stats;
@@ -19,7 +18,6 @@ mod workload;
 pub use cost::{StepCost, StepLines, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, run_ranks, Load, RankStep, RanksRun, Server, Trace};
-pub use plan::SimPlan;
 pub use rng::Rng;
 pub use seeds::{band, combine, median, median_point, shard_seeds, spread};
 pub use stats::{percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
@@ -32,12 +30,15 @@ pub use sweep::{
     sweep, sweep_levels, sweep_with_progress, ChunkPoint,
 };
 pub use sweep_result::{GoodputBound, SeedBand, Sweep};
-pub use workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Lengths, Request};
+pub use workload::{draw_prefix_hits, requests, trace_requests, Arrivals, LengthDist, Lengths, Request};
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::placement::Percentile;
 use super::scenario::Scenario;
+use super::traffic::trace::RequestTrace;
 use super::url_id::UrlId;
 
 /// Open or closed load, as a benchmark would offer it.
@@ -81,7 +82,7 @@ impl UrlId for Counting {
 }
 
 /// Everything one sweep needs, validated.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimConfig {
     /// Model, GPU, precisions, mean lengths, targets and calibration.
     pub scenario: Scenario,
@@ -106,6 +107,9 @@ pub struct SimConfig {
     pub rate_points: u32,
     /// The idealized limit: prompts cost nothing.
     pub prefill_free: bool,
+    /// A recorded trace to replay instead of drawn requests: its arrivals (scaled in time to each
+    /// swept rate) and its lengths; `arrivals`, `lengths`, `requests` and `seeds` are then unused.
+    pub trace: Option<Arc<RequestTrace>>,
 }
 
 impl SimConfig {
@@ -113,5 +117,10 @@ impl SimConfig {
     /// spread, so the analytic numbers and the sweep count the same share of the same requests.
     pub fn percentile(&self) -> Percentile {
         Percentile { share: self.attainment_target, length_cv: self.lengths.cv() }
+    }
+
+    /// Requests each load level simulates: the trace's, else `requests` (at least 1).
+    pub fn requests_per_level(&self) -> u32 {
+        self.trace.as_ref().map_or(self.requests.max(1), |t| (t.requests.len() as u32).max(1))
     }
 }

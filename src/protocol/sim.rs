@@ -13,9 +13,10 @@ pub use second_round::{join_second_round, second_round, second_round_parts_for, 
 use serde::{Deserialize, Serialize};
 
 use crate::core::placement::{Disaggregated, Split};
+use crate::core::plan::SimPlan;
 use crate::core::sim::{
     combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress, ChunkPoint,
-    Counting, DisaggConfig, LoadMode, SimConfig, SimPlan, Sweep,
+    Counting, DisaggConfig, LoadMode, RatePoint, SimConfig, Sweep,
 };
 use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 
@@ -43,6 +44,10 @@ pub struct SimResult {
     pub requests_simulated: u64,
     /// The disaggregated sweep beside it: only with `place=disagg` and open load.
     pub placement: Option<PlacementSim>,
+    /// The plan's trace replayed at its recorded rate (open load with a trace only).
+    pub recorded: Option<RatePoint>,
+    /// Requests each load level simulated (the trace's, with one).
+    pub requests_per_level: u32,
 }
 
 /// The disaggregated split simulated on the same requests, and what reads it per GPU.
@@ -73,7 +78,7 @@ impl PlacementSim {
 
 /// Page -> worker: one job of request `seq`; every reply names `seq`. Every job of a request
 /// carries the same [`SimPlan`], derived once on the page (`state::Inputs::sim_plan`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Job {
     /// Sweep shard `shard` of `shards` of the plan's seeds ([`shard_seeds`]).
     Seeds { seq: u32, plan: SimPlan, shard: u8, shards: u8 },
@@ -122,12 +127,12 @@ impl SimReply {
 
 /// The first round of request `seq`: one [`Job::Seeds`] per shard, in shard order.
 pub fn seed_jobs(seq: u32, plan: &SimPlan, shards: u8) -> Vec<Job> {
-    (0..shards).map(|shard| Job::Seeds { seq, plan: *plan, shard, shards }).collect()
+    (0..shards).map(|shard| Job::Seeds { seq, plan: plan.clone(), shard, shards }).collect()
 }
 
 /// The second round of request `seq`, at `chunk_level`: one [`Job::SecondRound`] per part, in part order.
 pub fn second_round_jobs(seq: u32, plan: &SimPlan, chunk_level: f64, parts: u8) -> Vec<Job> {
-    (0..parts).map(|part| Job::SecondRound { seq, plan: *plan, chunk_level, part, parts }).collect()
+    (0..parts).map(|part| Job::SecondRound { seq, plan: plan.clone(), chunk_level, part, parts }).collect()
 }
 
 impl Numbered for Job {
@@ -154,10 +159,10 @@ pub fn decode_job(bytes: &[u8]) -> Option<Job> {
 
 /// Load levels a request runs at most: every seed's sweep plus the disaggregated sweep's.
 pub fn levels_total(plan: &SimPlan) -> u32 {
-    let c = plan.config;
+    let c = &plan.config;
     let split_levels =
-        |d: DisaggConfig| sweep_levels(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..c });
-    sweep_levels(&c) + plan.placement.map_or(0, split_levels)
+        |d: DisaggConfig| sweep_levels(&SimConfig { rate_max_req_per_s: d.rate_max_req_per_s, ..c.clone() });
+    sweep_levels(c) + plan.placement.map_or(0, split_levels)
 }
 
 /// Shards a request is split over with `workers` workers: min(workers, seeds, [`SHARDS_MAX`]), at least 1.
@@ -201,10 +206,11 @@ pub fn chunk_level(plan: &SimPlan, sweep: &Sweep) -> f64 {
 
 /// The one place a [`SimResult`] is put together from its parts.
 pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRoundPart) -> SimResult {
-    let SecondRoundPart { chunks, placement } = second;
+    let SecondRoundPart { chunks, placement, recorded } = second;
     let c = &plan.config;
+    let replays = chunks.len() as u64 + u64::from(recorded.is_some());
     let requests_simulated = sweep.requests_simulated
-        + chunks.len() as u64 * u64::from(c.requests.max(1))
+        + replays * u64::from(c.requests_per_level())
         + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated);
     SimResult {
         chunks,
@@ -217,6 +223,8 @@ pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRo
         cap: c.max_concurrency,
         rate_max_req_per_s: c.rate_max_req_per_s,
         placement,
+        recorded,
+        requests_per_level: c.requests_per_level(),
     }
 }
 
@@ -228,12 +236,12 @@ pub fn respond(job: &Job, now_ms: impl FnMut() -> f64, mut post: impl FnMut(Vec<
         Job::SecondRound { seq, part, .. } => (seq, Part::SecondRound(part)),
     };
     let mut tick = paced(now_ms, |done, total| post(encode(&SimReply::Progress { seq, part, done, total })));
-    let reply = match *job {
-        Job::Seeds { plan, shard, shards, .. } => {
-            SimReply::SeedSweeps { seq, shard, sweeps: shard_sweeps(&plan, shard, shards, &mut tick) }
+    let reply = match job {
+        &Job::Seeds { ref plan, shard, shards, .. } => {
+            SimReply::SeedSweeps { seq, shard, sweeps: shard_sweeps(plan, shard, shards, &mut tick) }
         }
-        Job::SecondRound { plan, chunk_level, part, parts, .. } => {
-            SimReply::SecondRound { seq, part, ran: second_round(&plan, chunk_level, part, parts, &mut tick) }
+        &Job::SecondRound { ref plan, chunk_level, part, parts, .. } => {
+            SimReply::SecondRound { seq, part, ran: second_round(plan, chunk_level, part, parts, &mut tick) }
         }
     };
     drop(tick);

@@ -9,10 +9,11 @@ pub use super::read::choice_id;
 use super::read::{self, UrlId};
 use super::{Notice, RawQuery};
 use crate::core::placement::{Percentile, PlacementMode};
+use crate::core::plan::SimPlan;
 use crate::core::roofline::{analyze, Analysis, MAX_BATCH};
 use crate::core::scenario::Scenario;
 use crate::core::sim::{
-    auto_rate_max, Arrivals, Counting, DisaggConfig, LengthDist, Lengths, LoadMode, SimConfig, SimPlan,
+    auto_rate_max, Arrivals, Counting, DisaggConfig, LengthDist, Lengths, LoadMode, SimConfig,
 };
 
 /// Arrival process, as chosen (the burst size lives beside it).
@@ -200,6 +201,7 @@ impl SimInputs {
             rate_max_req_per_s: self.rate_max_for(scenario, &analysis),
             rate_points: self.rate_points,
             prefill_free: self.prefill_free,
+            trace: None,
         }
     }
 

@@ -63,6 +63,7 @@ mod sim_plan;
 mod sim_protocol;
 mod sim_speculative;
 mod sim_steady;
+mod sim_trace;
 mod slider_scale;
 mod speculative;
 mod state;

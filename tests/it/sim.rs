@@ -38,7 +38,7 @@ fn with_context(context_tokens: u32) -> Scenario {
 fn the_same_seed_gives_the_same_sweep_and_another_seed_another() {
     let c = config(worked_example());
     assert_eq!(sweep(&c), sweep(&c));
-    let other = sweep(&SimConfig { seed: 2, ..c });
+    let other = sweep(&SimConfig { seed: 2, ..c.clone() });
     assert_ne!(other.points, sweep(&c).points, "a different seed draws different requests");
 }
 
@@ -192,7 +192,7 @@ fn counting_tokens_hides_the_requests_that_missed() {
     let overloaded = simulate(&c, 1.5 * analyze(&s).knee_batch as f64 / (256.0 * 0.00992));
     assert!(overloaded.requests.both < 0.5, "most requests miss: {}", overloaded.requests.both);
     assert!(overloaded.tokens.both > 0.9, "yet most tokens were on time: {}", overloaded.tokens.both);
-    let by_tokens = sweep(&SimConfig { counting: Counting::Tokens, ..c }).goodput_req_per_s;
+    let by_tokens = sweep(&SimConfig { counting: Counting::Tokens, ..c.clone() }).goodput_req_per_s;
     assert!(by_tokens > 1.2 * sweep(&c).goodput_req_per_s, "token counting overstates goodput");
 }
 

@@ -198,7 +198,7 @@ fn token_counting_relabels_the_curves_and_reads_token_attainment() {
     // A 256-token step budget keeps every step's GEMMs memory-bound, so the steps meet TPOT and
     // only first tokens are late (at 512 the prompt chunks' steps miss TPOT too).
     let by_requests = SimConfig { chunk_tokens: 256, ..config() };
-    let by_tokens = SimConfig { counting: Counting::Tokens, ..by_requests };
+    let by_tokens = SimConfig { counting: Counting::Tokens, ..by_requests.clone() };
     let (s, attainment, throughput) = charts_of(&by_tokens);
     for label in [
         "Meets both targets (by tokens)",

@@ -2,7 +2,8 @@
 //! by every job of a request through the postcard round trip, and holding the split only when the
 //! placement is disaggregated under open load.
 
-use goodput_lab::core::sim::{DisaggConfig, SimPlan};
+use goodput_lab::core::plan::SimPlan;
+use goodput_lab::core::sim::DisaggConfig;
 use goodput_lab::protocol::sim::{decode_job, encode_job, second_round_jobs, seed_jobs, Job};
 use goodput_lab::state::from_query;
 
@@ -10,7 +11,7 @@ const DISAGG: &str = "sim=1&requests=200&seeds=3&place=disagg&xp=2&tpp=2&yd=3&tp
 
 /// The plan a job carries.
 fn plan_of(job: &Job) -> SimPlan {
-    match *job {
+    match job.clone() {
         Job::Seeds { plan, .. } | Job::SecondRound { plan, .. } => plan,
     }
 }
@@ -20,8 +21,8 @@ fn a_plan_with_its_split_survives_the_postcard_round_trip_as_a_job() {
     let plan = from_query(DISAGG).0.sim_plan();
     assert!(plan.placement.is_some(), "disaggregated under open load: the split is planned");
     for job in [
-        Job::Seeds { seq: 5, plan, shard: 2, shards: 3 },
-        Job::SecondRound { seq: 6, plan, chunk_level: 1.25, part: 0, parts: 4 },
+        Job::Seeds { seq: 5, plan: plan.clone(), shard: 2, shards: 3 },
+        Job::SecondRound { seq: 6, plan: plan.clone(), chunk_level: 1.25, part: 0, parts: 4 },
     ] {
         let back = decode_job(&encode_job(&job)).expect("a job decodes");
         assert_eq!(back, job);

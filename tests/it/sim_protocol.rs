@@ -3,7 +3,7 @@
 //! the worker's clock), the seed shards and the second round's parts assemble to exactly the single-thread
 //! result, and the trade-off shows the step budget's two sides.
 
-use goodput_lab::core::sim::SimPlan;
+use goodput_lab::core::plan::SimPlan;
 use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::protocol::codec::to_bytes;
 use goodput_lab::protocol::sim::{
@@ -37,7 +37,7 @@ fn sharded(plan: SimPlan, shards: u8, tails: u8) -> (SimResult, u32) {
     let mut per_shard: Vec<Vec<Sweep>> = Vec::new();
     let mut totals = 0;
     for shard in 0..shards {
-        let mut got = replies(&Job::Seeds { seq: 9, plan, shard, shards });
+        let mut got = replies(&Job::Seeds { seq: 9, plan: plan.clone(), shard, shards });
         totals += last_total(&got);
         let Some(SimReply::SeedSweeps { seq: 9, shard: s, sweeps }) = got.pop() else {
             panic!("sweeps last")
@@ -49,7 +49,8 @@ fn sharded(plan: SimPlan, shards: u8, tails: u8) -> (SimResult, u32) {
     let level = chunk_level(&plan, &sweep);
     let mut parts: Vec<SecondRoundPart> = Vec::new();
     for part in 0..tails {
-        let mut got = replies(&Job::SecondRound { seq: 9, plan, chunk_level: level, part, parts: tails });
+        let mut got =
+            replies(&Job::SecondRound { seq: 9, plan: plan.clone(), chunk_level: level, part, parts: tails });
         totals += last_total(&got);
         let Some(SimReply::SecondRound { seq: 9, part: p, ran }) = got.pop() else {
             panic!("the second-round part last")
@@ -76,8 +77,8 @@ fn last_total(replies: &[SimReply]) -> u32 {
 fn a_job_carries_its_sequence_number_inputs_and_shard() {
     let plan = from_query("ctx=4096&sim=1&model=custom&m_layers=40&gpu=custom&g_bw=4.8&mbu=70").0.sim_plan();
     for job in [
-        Job::Seeds { seq: 42, plan, shard: 1, shards: 3 },
-        Job::SecondRound { seq: 43, plan, chunk_level: 2.5, part: 1, parts: 2 },
+        Job::Seeds { seq: 42, plan: plan.clone(), shard: 1, shards: 3 },
+        Job::SecondRound { seq: 43, plan: plan.clone(), chunk_level: 2.5, part: 1, parts: 2 },
     ] {
         assert_eq!(decode_job(&encode_job(&job)), Some(job));
     }
@@ -172,7 +173,7 @@ fn the_seed_shards_and_the_tail_parts_assemble_to_exactly_the_single_thread_resu
         let whole = compute(&plan, |_, _| {});
         for shards in 1..=SHARDS_MAX {
             for tails in 1..=SHARDS_MAX {
-                let (parts, totals) = sharded(plan, shards, tails);
+                let (parts, totals) = sharded(plan.clone(), shards, tails);
                 let over = format!("{query} over {shards} shards and {tails} tail parts");
                 assert_eq!(parts, whole, "{over}");
                 assert_eq!(to_bytes(&parts), to_bytes(&whole), "{over}, as bytes");
@@ -212,8 +213,14 @@ fn a_request_is_split_over_min_of_workers_seeds_and_the_cap() {
 #[test]
 fn replies_round_trip_and_garbage_decodes_to_none() {
     let plan = from_query("sim=1&requests=200&points=4&seeds=2").0.sim_plan();
-    let mut all = replies(&Job::Seeds { seq: 3, plan, shard: 0, shards: 1 });
-    all.extend(replies(&Job::SecondRound { seq: 3, plan, chunk_level: 1.0, part: 0, parts: 1 }));
+    let mut all = replies(&Job::Seeds { seq: 3, plan: plan.clone(), shard: 0, shards: 1 });
+    all.extend(replies(&Job::SecondRound {
+        seq: 3,
+        plan: plan.clone(),
+        chunk_level: 1.0,
+        part: 0,
+        parts: 1,
+    }));
     assert!(all.iter().any(|r| matches!(r, SimReply::SecondRound { .. })));
     for reply in all {
         assert_eq!(reply.seq(), 3);

@@ -18,7 +18,7 @@ fn seed_scenario(lengths: LengthDist) -> SimConfig {
 
 /// The served rate of a long, heavily overloaded run: what the server can sustain, in req/s.
 fn capacity_req_per_s(c: &SimConfig) -> f64 {
-    let long = SimConfig { requests: 8000, ..*c };
+    let long = SimConfig { requests: 8000, ..c.clone() };
     simulate(&long, 3.0 * c.rate_max_req_per_s).throughput_req_per_s
 }
 
@@ -29,7 +29,7 @@ fn a_rate_well_above_the_long_runs_served_rate_is_overloaded_and_one_well_below_
         let capacity = capacity_req_per_s(&c);
         assert!(capacity > 10.0 && capacity < 30.0, "{lengths:?}: capacity {capacity} req/s");
         for seed in 1..=3 {
-            let cs = SimConfig { seed, ..c };
+            let cs = SimConfig { seed, ..c.clone() };
             let over = simulate(&cs, 1.25 * capacity);
             assert!(over.overloaded, "{lengths:?} seed {seed}: 1.25 x {capacity} req/s is overloaded");
             let under = simulate(&cs, 0.75 * capacity);
@@ -113,8 +113,9 @@ fn warm_up_exclusion_changes_attainment_as_counted_by_hand() {
 #[test]
 fn seeds_give_the_median_goodput_with_its_range_and_a_band_around_each_level() {
     let c = SimConfig { requests: 600, ..seed_scenario(LengthDist::LogNormal) };
-    let three = sweep(&SimConfig { seeds: 3, ..c });
-    let alone: Vec<f64> = (1..=3).map(|seed| sweep(&SimConfig { seed, ..c }).goodput_req_per_s).collect();
+    let three = sweep(&SimConfig { seeds: 3, ..c.clone() });
+    let alone: Vec<f64> =
+        (1..=3).map(|seed| sweep(&SimConfig { seed, ..c.clone() }).goodput_req_per_s).collect();
     assert_eq!(three.seeds, 3);
     assert_eq!(three.seed_goodputs_req_per_s, alone);
     assert_eq!(three.goodput_req_per_s, median(&alone));
@@ -126,7 +127,11 @@ fn seeds_give_the_median_goodput_with_its_range_and_a_band_around_each_level() {
         let (min, max) = b.requests;
         assert!(min.both <= p.requests.both && p.requests.both <= max.both, "median inside the band");
     }
-    assert_eq!(sweep(&SimConfig { seeds: 1, ..c }).points, sweep(&c).points, "one seed is the plain sweep");
+    assert_eq!(
+        sweep(&SimConfig { seeds: 1, ..c.clone() }).points,
+        sweep(&c).points,
+        "one seed is the plain sweep"
+    );
 }
 
 /// Measured on the seed scenario: per-seed goodputs at 2,000 requests spread about ±10% (fixed
@@ -139,7 +144,9 @@ fn the_default_seed_count_keeps_the_seed_scenarios_median_goodput_within_two_per
     for lengths in [LengthDist::Fixed, LengthDist::LogNormal] {
         let c = seed_scenario(lengths);
         let medians: Vec<f64> = (0..4)
-            .map(|set| sweep(&SimConfig { seed: 1 + set * n, seeds: DEFAULT_SEEDS, ..c }).goodput_req_per_s)
+            .map(|set| {
+                sweep(&SimConfig { seed: 1 + set * n, seeds: DEFAULT_SEEDS, ..c.clone() }).goodput_req_per_s
+            })
             .collect();
         let centre = median(&medians);
         for m in &medians {

@@ -206,7 +206,7 @@ pub fn sweep_disaggregated(
         return None;
     }
     let sides = Sides::new(config, disagg_config);
-    let levels = grid(&SimConfig { rate_max_req_per_s: disagg_config.rate_max_req_per_s, ..*config });
+    let levels = grid(&SimConfig { rate_max_req_per_s: disagg_config.rate_max_req_per_s, ..config.clone() });
     let mut sweep = sweep_seeds(config, levels, |cs, unit, x| level(cs, unit, &sides, x), progress);
     sweep.kv_pool_tokens = sides.decode.kv_pool_tokens;
     Some(sweep)

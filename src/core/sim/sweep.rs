@@ -12,7 +12,7 @@ use super::seeds::combine;
 use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
 use super::sweep_result::{GoodputBound, Sweep};
-use super::workload::{draw_prefix_hits, requests, Arrivals, LengthDist, Request};
+use super::workload::{draw_prefix_hits, requests, trace_requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
 use crate::core::goodput::evaluate;
 use crate::core::roofline::{kv_pool_held_tokens, Analysis};
@@ -40,11 +40,17 @@ pub fn auto_rate_max(scenario: &Scenario, analysis: &Analysis) -> f64 {
     }
 }
 
-/// The sweep's unit-rate workload: arrivals at 1 request/s, lengths around the scenario's means.
+/// The sweep's unit-rate workload: arrivals at 1 request/s, lengths around the scenario's means,
+/// or a trace's requests with its arrivals scaled to a mean rate of 1 ([`trace_requests`]).
 pub(super) fn unit_workload(config: &SimConfig) -> Vec<Request> {
     let scenario = &config.scenario;
-    let means = (f64::from(scenario.prompt_tokens()), f64::from(scenario.output_tokens));
-    let mut reqs = requests(config.arrivals, config.lengths, means, config.requests.max(1), 1.0, config.seed);
+    let mut reqs = match &config.trace {
+        Some(trace) => trace_requests(trace, trace.recorded_rate_req_per_s().map_or(1.0, |rate| 1.0 / rate)),
+        None => {
+            let means = (f64::from(scenario.prompt_tokens()), f64::from(scenario.output_tokens));
+            requests(config.arrivals, config.lengths, means, config.requests.max(1), 1.0, config.seed)
+        }
+    };
     draw_prefix_hits(&mut reqs, scenario.prefix, config.seed);
     reqs
 }
@@ -54,8 +60,9 @@ pub(super) fn unit_workload(config: &SimConfig) -> Vec<Request> {
 /// seed would run the same requests.
 pub(super) fn seed_configs(config: &SimConfig) -> Vec<SimConfig> {
     let fixed = config.lengths.dist == LengthDist::Fixed || config.lengths.length_cv == 0.0;
-    let seeds = if config.arrivals == Arrivals::Constant && fixed { 1 } else { config.seeds.max(1) };
-    let seeded = |k: u64| SimConfig { seed: config.seed.wrapping_add(k), seeds: 1, ..*config };
+    let drawn = config.trace.is_none() && !(config.arrivals == Arrivals::Constant && fixed);
+    let seeds = if drawn { config.seeds.max(1) } else { 1 };
+    let seeded = |k: u64| SimConfig { seed: config.seed.wrapping_add(k), seeds: 1, ..config.clone() };
     (0..u64::from(seeds)).map(seeded).collect()
 }
 
@@ -274,7 +281,7 @@ pub fn chunk_tradeoff(config: &SimConfig, rate_or_clients: f64, chunks: &[u32]) 
     chunks
         .iter()
         .map(|&chunk_tokens| {
-            let cc = SimConfig { chunk_tokens, ..*config };
+            let cc = SimConfig { chunk_tokens, ..config.clone() };
             ChunkPoint { chunk_tokens, point: level(&cc, &unit, cost, rate_or_clients) }
         })
         .collect()

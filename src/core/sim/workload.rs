@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rng::Rng;
 use crate::core::prefix::PrefixCache;
+use crate::core::traffic::trace::{RequestTrace, TraceRequest};
 use crate::core::url_id::UrlId;
 
 /// How requests arrive, open loop.
@@ -101,6 +102,21 @@ pub fn requests(
             Request { arrival_s: t_s, prompt_tokens, output_tokens, cached_tokens: 0 }
         })
         .collect()
+}
+
+/// A trace's requests as the load generator sends them, each arrival divided by `gap_mean_s` (its
+/// mean inter-arrival gap, so the result arrives at a mean rate of 1 request/s and a sweep's level
+/// scales it as it scales drawn arrivals), its recorded lengths kept. Its block hashes are the
+/// fleet run's ([`crate::core::traffic`]); this replay reuses only the page's shared prefix.
+pub fn trace_requests(trace: &RequestTrace, gap_mean_s: f64) -> Vec<Request> {
+    let scale = if gap_mean_s.is_finite() && gap_mean_s > 0.0 { 1.0 / gap_mean_s } else { 0.0 };
+    let request = |t: &TraceRequest| Request {
+        arrival_s: t.arrival_s * scale,
+        prompt_tokens: t.prompt_tokens.max(1),
+        output_tokens: t.output_tokens.max(1),
+        cached_tokens: 0,
+    };
+    trace.requests.iter().map(request).collect()
 }
 
 /// Draws each request's prefix-cache hit with probability h from its own seeded stream (so lengths

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{PlacementSim, CHUNK_BUDGETS, SHARDS_MAX};
 use crate::core::placement::disaggregated;
+use crate::core::plan::SimPlan;
 use crate::core::sim::{
-    chunk_tradeoff, shard_seeds, sweep_disaggregated, ChunkPoint, DisaggConfig, SimConfig, SimPlan,
+    chunk_tradeoff, shard_seeds, simulate, sweep_disaggregated, ChunkPoint, DisaggConfig, LoadMode,
+    RatePoint, SimConfig,
 };
 
 /// What one part of the second round ran.
@@ -20,6 +22,8 @@ pub struct SecondRoundPart {
     pub chunks: Vec<ChunkPoint>,
     /// The disaggregated sweep, from the part that ran it.
     pub placement: Option<PlacementSim>,
+    /// A trace replayed as recorded (open load), from part 0.
+    pub recorded: Option<RatePoint>,
 }
 
 /// Parts the second round is split over with `workers` workers: min(workers, the budgets plus one for the
@@ -55,7 +59,15 @@ pub fn second_round(
     let (budgets, runs_split) = share(d.is_some(), part, parts);
     let placement = d.filter(|_| runs_split).and_then(|d| placement_sim(c, &d, progress));
     let budgets = CHUNK_BUDGETS.get(budgets).unwrap_or_default();
-    SecondRoundPart { chunks: chunk_tradeoff(c, chunk_level, budgets), placement }
+    let recorded = if part == 0 { replay_as_recorded(c) } else { None };
+    SecondRoundPart { chunks: chunk_tradeoff(c, chunk_level, budgets), placement, recorded }
+}
+
+/// The plan's trace replayed at the rate it was recorded at (open load; None without a trace, with
+/// closed load, or when the trace has no rate: every request at once).
+fn replay_as_recorded(c: &SimConfig) -> Option<RatePoint> {
+    let rate = c.trace.as_ref()?.recorded_rate_req_per_s()?;
+    (c.load == LoadMode::Open).then(|| simulate(c, rate))
 }
 
 /// The second round's parts, in part order, joined into the one-part second round.
@@ -63,6 +75,7 @@ pub fn join_second_round(parts: Vec<SecondRoundPart>) -> SecondRoundPart {
     parts.into_iter().fold(SecondRoundPart::default(), |mut whole, part| {
         whole.chunks.extend(part.chunks);
         whole.placement = whole.placement.or(part.placement);
+        whole.recorded = whole.recorded.or(part.recorded);
         whole
     })
 }

@@ -3,7 +3,8 @@
 //! chunk level the second round's jobs carry, then the second round's parts until all are in and the
 //! result assembles.
 
-use crate::core::sim::{SimPlan, Sweep};
+use crate::core::plan::SimPlan;
+use crate::core::sim::Sweep;
 use crate::protocol::sim::{
     assemble, chunk_level, combine_shards, join_second_round, levels_total, second_round_jobs, Job,
     SecondRoundPart, SimResult,
@@ -12,7 +13,7 @@ use crate::ui::workers::start::now_ms;
 
 /// A request: its number and what it simulates (derived once from the page's state, see
 /// `state::Inputs::sim_plan`; every job of the request carries it).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Ask {
     pub seq: u32,
     pub plan: SimPlan,
@@ -75,11 +76,11 @@ impl Flight {
         if self.shards.iter().any(Option::is_none) {
             return None;
         }
-        let Ask { seq, plan } = self.ask;
-        let sweep = combine_shards(&plan, self.shards.iter_mut().filter_map(Option::take).collect());
-        let level = chunk_level(&plan, &sweep);
+        let Ask { seq, ref plan } = self.ask;
+        let sweep = combine_shards(plan, self.shards.iter_mut().filter_map(Option::take).collect());
+        let level = chunk_level(plan, &sweep);
         self.sweep = Some((sweep, level));
-        Some(second_round_jobs(seq, &plan, level, self.second_parts.len() as u8))
+        Some(second_round_jobs(seq, plan, level, self.second_parts.len() as u8))
     }
 
     /// Stores second-round part `part`; once all are in (after the sweep), the request's result.

@@ -91,9 +91,9 @@ impl SimRunner {
         let state = self.state.get_value();
         let ask = {
             let mut q = state.borrow_mut();
-            let seq = q.latest.map_or(1, |r| r.seq.wrapping_add(1));
+            let seq = q.latest.as_ref().map_or(1, |r| r.seq.wrapping_add(1));
             let ask = Ask { seq, plan: inputs.sim_plan() };
-            q.latest = Some(ask);
+            q.latest = Some(ask.clone());
             self.run.progress.set(Some((0, 1)));
             if q.in_flight.is_some() {
                 q.waiting = Some(ask);
@@ -121,8 +121,9 @@ impl SimRunner {
                     (shards_for(&ask.plan, n), second_round_parts_for(&ask.plan, n))
                 }
             };
-            q.in_flight = Some(Flight::new(ask, shards, parts));
-            q.workers.post_each(&seed_jobs(ask.seq, &ask.plan, shards)).err()
+            let jobs = seed_jobs(ask.seq, &ask.plan, shards);
+            q.in_flight = Some(Flight::new(ask.clone(), shards, parts));
+            q.workers.post_each(&jobs).err()
         };
         if let Some(why) = failed {
             self.worker_failed(state, why);
@@ -177,7 +178,7 @@ impl SimRunner {
             }
             self.fall_back(&mut q, why);
             let was_busy = q.in_flight.take().is_some();
-            let latest = q.latest;
+            let latest = q.latest.clone();
             q.waiting.take().or(latest.filter(|_| was_busy))
         };
         if let Some(ask) = redo {
@@ -191,7 +192,7 @@ impl SimRunner {
     fn deliver(&self, state: &Rc<RefCell<SimRunnerState>>, reply: SimReply) {
         let step = {
             let mut q = state.borrow_mut();
-            let latest = q.latest.map_or(0, |a| a.seq);
+            let latest = q.latest.as_ref().map_or(0, |a| a.seq);
             // Once on the page, a dropped pool's last replies are not this flight's.
             let worker_flight =
                 q.in_flight.as_mut().filter(|f| f.ask.seq == reply.seq() && !f.shards.is_empty());
@@ -237,7 +238,7 @@ impl SimRunner {
         let (delivered, next) = {
             let mut q = state.borrow_mut();
             let Some(flight) = q.in_flight.take() else { return };
-            let latest = q.latest.map_or(0, |a| a.seq);
+            let latest = q.latest.as_ref().map_or(0, |a| a.seq);
             let delivered = result.filter(|_| flight.ask.seq == latest);
             if let Some(r) = &delivered {
                 self.report(&flight, r);

@@ -140,3 +140,19 @@ pub fn sim_plan_line(
         significant(u.rate_req_per_s),
     )
 }
+
+/// The readout's sentence on a trace replayed as recorded: its rate, the share meeting both
+/// targets, its TTFT and TPOT p90 and whether the queue kept growing, e.g. "Replayed as recorded
+/// (3.2 req/s, 12,000 requests): 94.1% met both targets; TTFT p90 180 ms, TPOT p90 9.1 ms; a
+/// finite run, its queue steady."
+pub fn sim_recorded_line(point: &crate::core::sim::RatePoint, requests: u32) -> String {
+    let queue = if point.overloaded { "its queue still growing at the end" } else { "its queue steady" };
+    format!(
+        "Replayed as recorded ({} req/s, {} requests): {} met both targets; TTFT p90 {} ms, TPOT p90 {} ms; a finite run, {queue}.",
+        super::significant(point.rate_req_per_s),
+        super::thousands(f64::from(requests)),
+        super::percent(point.requests.both),
+        super::ms_or_dash(point.ttft.p90_s),
+        super::ms_or_dash(point.tpot.p90_s),
+    )
+}

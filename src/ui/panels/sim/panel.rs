@@ -20,8 +20,8 @@ use crate::ui::panels::sim::placement::PlacementSimChart;
 use crate::ui::panels::sim::table::{ChunkTable, SimTable};
 use crate::ui::workers::sim_runner::{SimRun, SimRunner};
 use crate::view::format::{
-    ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_plan_line,
-    sim_steady_note, target_ms,
+    ms_or_dash, percent, significant, sim::sim_recorded_line, sim_analytic, sim_goodput, sim_goodput_range,
+    sim_plan_line, sim_steady_note, target_ms,
 };
 
 /// The section: closed until asked for (`sim=1`, or `view=sim` presented or embedded), then swept
@@ -155,6 +155,7 @@ fn readout(scenario: &Scenario, analysis: &Analysis, r: &SimResult) -> impl Into
             </p>
             {crate::view::format::sim::sim_ranks_note(scenario.parallel.dp).map(|n| view! { <p id="sim-ranks">{n}</p> })}
             <p id="sim-analytic">{knee} " " {at}</p>
+            {r.recorded.map(|p| view! { <p id="sim-recorded">{sim_recorded_line(&p, r.requests_per_level)}</p> })}
             <p id="sim-steady">{sim_steady_note(&r.sweep, r.load == crate::core::sim::LoadMode::Open)}</p>
             {crate::view::format::calibration::coverage_note(scenario).map(|n| view! { <p id="sim-coverage">{n}</p> })}
         </div>

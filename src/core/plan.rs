@@ -4,10 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DisaggConfig, SimConfig};
+use super::sim::{DisaggConfig, SimConfig};
 
 /// What one request simulates, validated and derived.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimPlan {
     /// The colocated sweep (and the step-budget comparison) runs on it.
     pub config: SimConfig,
