@@ -66,6 +66,8 @@ mod sim_steady;
 mod slider_scale;
 mod speculative;
 mod state;
+mod traffic_cache;
+mod traffic_fleet;
 mod triangle_marker;
 mod ui_text;
 mod url_flags;

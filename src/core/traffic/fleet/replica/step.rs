@@ -1,0 +1,189 @@
+//! A replica's step: admit from the queue, gather the decodes and the ready prompts' chunks, price
+//! the step, then move prompts on (a finished prompt gives its first token and starts decoding) and
+//! retire the decodes whose last token came out.
+
+use std::cmp::Reverse;
+
+use super::{Prefill, Replica, Shared};
+use crate::core::sim::StepWork;
+
+impl Replica {
+    /// Admits, then runs one step; with nothing to run (every prompt waiting for its copy from the
+    /// CPU tier) moves the clock to the first copy's end or `next_arrival_s`, whichever is first.
+    pub fn step(&mut self, s: &mut Shared, next_arrival_s: f64) {
+        self.admit(s);
+        let work = self.gather(s);
+        if work.decode_tokens == 0 && work.prefill_tokens == 0 {
+            let ready_s = self.prefilling.iter().map(|p| p.ready_s).fold(f64::INFINITY, f64::min);
+            let until_s = ready_s.min(next_arrival_s);
+            if until_s.is_finite() && until_s > self.clock_s {
+                self.clock_s = until_s;
+            }
+            return;
+        }
+        let dt_s = match s.lines.as_mut() {
+            Some(lines) => lines.step_s(s.cost, &work),
+            None => s.cost.step_s(&work),
+        };
+        self.clock_s += if dt_s.is_finite() && dt_s > 0.0 { dt_s } else { 0.0 };
+        self.step += 1;
+        self.held_dec += f64::from(self.n_dec);
+        self.advance(s);
+        while let Some(&Reverse((due, id))) = self.finishing.peek() {
+            if due > self.step {
+                break;
+            }
+            self.finishing.pop();
+            let job = s.jobs[id as usize];
+            self.n_dec -= 1;
+            self.held_dec -= f64::from(job.prompt_tokens) + f64::from(job.output_tokens - 1);
+            self.finish(s, id);
+        }
+    }
+
+    /// Admits queued requests, first come first served, while the cap and the pool allow.
+    fn admit(&mut self, s: &mut Shared) {
+        let b = s.server.block_tokens;
+        while self.running < s.server.max_concurrency {
+            let Some(&id) = self.queue.front() else { return };
+            let job = s.jobs[id as usize];
+            let total_blocks =
+                (u64::from(job.prompt_tokens) + u64::from(job.output_tokens)).div_ceil(u64::from(b));
+            if total_blocks > s.server.pool_blocks {
+                self.queue.pop_front();
+                self.refuse(s, id);
+                continue;
+            }
+            let chain = s.prompt_chain(&job);
+            let hit = self.cache.lookup(chain);
+            let new_blocks = total_blocks - u64::from(hit.gpu_blocks);
+            if !self.cache.admit(chain, hit, new_blocks) {
+                return;
+            }
+            self.queue.pop_front();
+            self.running += 1;
+            let last = job.prompt_tokens.saturating_sub(1);
+            let gpu_tokens = hit.gpu_blocks.saturating_mul(b).min(last);
+            let hit_tokens = (hit.gpu_blocks + hit.cpu_blocks).saturating_mul(b).min(last);
+            let ready_s = self.copy_back(s, hit.cpu_blocks);
+            let j = &mut s.jobs[id as usize];
+            (j.gpu_hit_tokens, j.cpu_hit_tokens) = (gpu_tokens, hit_tokens - gpu_tokens);
+            (j.gpu_hit_blocks, j.private_blocks) = (hit.gpu_blocks, new_blocks);
+            self.prefill_done += f64::from(hit_tokens);
+            let flop_done = s.cost.prompt_attention_flop(hit_tokens);
+            self.prefilling.push(Prefill {
+                id,
+                done: hit_tokens,
+                total: job.prompt_tokens,
+                ready_s,
+                flop_done,
+                chunk: 0,
+            });
+        }
+    }
+
+    /// Queues the copy of `blocks` CPU hits on the link; when it ends, in s (now without any).
+    fn copy_back(&mut self, s: &Shared, blocks: u32) -> f64 {
+        if blocks == 0 {
+            return self.clock_s;
+        }
+        let transfer_s = f64::from(blocks) * s.server.transfer_s_per_block;
+        let ready_s = self.clock_s.max(self.link_free_s) + transfer_s;
+        self.link_free_s = ready_s;
+        self.transfer_s_total += transfer_s;
+        self.transferred_blocks += u64::from(blocks);
+        ready_s
+    }
+
+    /// The step's work: every decode, then chunks for the ready prompts in order within the budget.
+    fn gather(&mut self, s: &Shared) -> StepWork {
+        let mut budget = s.server.chunk_tokens.saturating_sub(self.n_dec);
+        let mut work = StepWork {
+            decode_tokens: self.n_dec,
+            kv_tokens: self.held_dec,
+            prefill_kv_tokens: self.prefill_done,
+            ..StepWork::default()
+        };
+        for p in self.prefilling.iter_mut() {
+            p.chunk = 0;
+            if budget == 0 || p.ready_s > self.clock_s {
+                continue;
+            }
+            p.chunk = (p.total - p.done).min(budget);
+            budget -= p.chunk;
+            work.prefill_tokens += p.chunk;
+            work.prefill_attention_flop += s.cost.prompt_attention_flop(p.done + p.chunk) - p.flop_done;
+        }
+        work
+    }
+
+    /// Moves every chunked prompt on; finished prompts leave the prefill list.
+    fn advance(&mut self, s: &mut Shared) {
+        let mut i = 0;
+        while i < self.prefilling.len() {
+            let p = &mut self.prefilling[i];
+            if p.chunk > 0 {
+                p.done += p.chunk;
+                p.flop_done = s.cost.prompt_attention_flop(p.done);
+                self.prefill_done += f64::from(p.chunk);
+            }
+            if p.done < p.total {
+                i += 1;
+                continue;
+            }
+            let p = self.prefilling.remove(i);
+            self.prefill_done -= f64::from(p.total);
+            self.prompt_done(s, p.id);
+        }
+    }
+
+    /// A prompt's last chunk ran: its computed blocks join the cache, its first token is out, and it
+    /// decodes the rest (or leaves, with a one-token answer).
+    fn prompt_done(&mut self, s: &mut Shared, id: u32) {
+        let job = s.jobs[id as usize];
+        for &hash in &s.prompt_chain(&job)[job.gpu_hit_blocks as usize..] {
+            self.cache.register(hash);
+        }
+        let j = &mut s.jobs[id as usize];
+        j.private_blocks = j.private_blocks.saturating_sub(u64::from(job.prompt_blocks - job.gpu_hit_blocks));
+        j.ttft_s = self.clock_s - job.arrival_s;
+        if job.output_tokens <= 1 {
+            self.finish(s, id);
+            return;
+        }
+        self.n_dec += 1;
+        self.held_dec += f64::from(job.prompt_tokens);
+        self.finishing.push(Reverse((self.step + u64::from(job.output_tokens - 1), id)));
+    }
+
+    /// A request's last token: its answer's full blocks join the cache (sessions), its blocks are
+    /// let go, and it leaves.
+    fn finish(&mut self, s: &mut Shared, id: u32) {
+        let job = s.jobs[id as usize];
+        let chain = s.context_chain(&job);
+        for &hash in &chain[job.prompt_blocks as usize..] {
+            self.cache.register(hash);
+        }
+        self.cache.unpin(chain);
+        let registered = u64::from(job.context_blocks - job.prompt_blocks);
+        self.cache.release(job.private_blocks.saturating_sub(registered));
+        let j = &mut s.jobs[id as usize];
+        j.private_blocks = 0;
+        j.finish_s = self.clock_s;
+        self.running -= 1;
+        self.leave(s, id);
+    }
+
+    /// A request whose context alone outgrows the pool: refused, it never gets a token.
+    fn refuse(&mut self, s: &mut Shared, id: u32) {
+        let j = &mut s.jobs[id as usize];
+        j.refused = true;
+        j.finish_s = self.clock_s;
+        self.leave(s, id);
+    }
+
+    fn leave(&mut self, s: &mut Shared, id: u32) {
+        self.in_system -= 1;
+        s.finished.push(id);
+    }
+}
