@@ -68,6 +68,7 @@ mod speculative;
 mod state;
 mod traffic_cache;
 mod traffic_fleet;
+mod traffic_route;
 mod triangle_marker;
 mod ui_text;
 mod url_flags;
