@@ -116,6 +116,7 @@ pub struct FleetReport {
     pub per_replica_requests: Vec<u32>,
     /// Always 0: admission reserves whole contexts, so nothing is preempted.
     pub preemptions: u32,
+    /// Steps run, over every replica.
     pub steps: u64,
 }
 

@@ -22,7 +22,7 @@ fn served(job: &Job) -> bool {
 }
 
 /// The report and the per-request outcomes of a finished run.
-pub(super) fn summarize(s: &Shared, replicas: &[Replica], steps: u64) -> (FleetReport, Vec<FleetRequest>) {
+pub(super) fn summarize(s: &Shared, replicas: &[Replica]) -> (FleetReport, Vec<FleetRequest>) {
     let requests: Vec<FleetRequest> = s.jobs.iter().map(request).collect();
     let ttfts: Vec<f64> = requests.iter().map(|r| r.ttft_s).collect();
     let tpots: Vec<f64> = requests.iter().map(|r| r.tpot_s).collect();
@@ -36,7 +36,7 @@ pub(super) fn summarize(s: &Shared, replicas: &[Replica], steps: u64) -> (FleetR
         tpot: percentiles(&tpots),
         attainment: if requests.is_empty() { 0.0 } else { met as f64 / requests.len() as f64 },
         per_replica_requests: replicas.iter().map(|r| r.routed).collect(),
-        steps,
+        steps: replicas.iter().map(|r| r.step).sum(),
         ..FleetReport::default()
     };
     for job in s.jobs.iter().filter(|j| served(j)) {

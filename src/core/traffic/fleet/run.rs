@@ -62,7 +62,7 @@ pub(super) fn run(
         FleetWorkload::Sessions(s) => fleet.add_first_turns(&s),
     }
     fleet.drive();
-    report::summarize(&fleet.shared, &fleet.replicas, fleet.steps)
+    report::summarize(&fleet.shared, &fleet.replicas)
 }
 
 /// An arrival time as a heap key: NaN and negatives at 0, finite.
@@ -136,7 +136,9 @@ impl Fleet<'_> {
                 break;
             }
             self.steps += 1;
-            self.replicas[r].step(&mut self.shared, next_s.unwrap_or(f64::INFINITY));
+            let next_s = next_s.unwrap_or(f64::INFINITY);
+            let horizon_s = if self.sessions.is_some() { next_s.min(self.earliest_other(r)) } else { next_s };
+            self.replicas[r].step(&mut self.shared, next_s, horizon_s);
             self.continue_sessions();
         }
     }
@@ -150,6 +152,12 @@ impl Fleet<'_> {
             }
         }
         best
+    }
+
+    /// The earliest clock of the busy replicas other than `r` (infinite when none).
+    fn earliest_other(&self, r: usize) -> f64 {
+        let others = self.replicas.iter().enumerate().filter(|&(i, q)| i != r && q.in_system > 0);
+        others.map(|(_, q)| q.clock_s).fold(f64::INFINITY, f64::min)
     }
 
     fn release_next(&mut self) {

@@ -7,10 +7,26 @@ use std::cmp::Reverse;
 use super::{Prefill, Replica, Shared};
 use crate::core::sim::StepWork;
 
+/// A step's time on the simulator's step lines (or `StepCost::step_s` when the scenario has none),
+/// in s; 0 if not a positive finite number.
+fn price(s: &mut Shared, work: &StepWork) -> f64 {
+    let dt_s = match s.lines.as_mut() {
+        Some(lines) => lines.step_s(s.cost, work),
+        None => s.cost.step_s(work),
+    };
+    if dt_s.is_finite() && dt_s > 0.0 {
+        dt_s
+    } else {
+        0.0
+    }
+}
+
 impl Replica {
     /// Admits, then runs one step; with nothing to run (every prompt waiting for its copy from the
     /// CPU tier) moves the clock to the first copy's end or `next_arrival_s`, whichever is first.
-    pub fn step(&mut self, s: &mut Shared, next_arrival_s: f64) {
+    /// Then runs the decode-only steps that follow while nothing else can happen before
+    /// `horizon_s` ([`Replica::decode_run`]).
+    pub fn step(&mut self, s: &mut Shared, next_arrival_s: f64, horizon_s: f64) {
         self.admit(s);
         let work = self.gather(s);
         if work.decode_tokens == 0 && work.prefill_tokens == 0 {
@@ -21,11 +37,7 @@ impl Replica {
             }
             return;
         }
-        let dt_s = match s.lines.as_mut() {
-            Some(lines) => lines.step_s(s.cost, &work),
-            None => s.cost.step_s(&work),
-        };
-        self.clock_s += if dt_s.is_finite() && dt_s > 0.0 { dt_s } else { 0.0 };
+        self.clock_s += price(s, &work);
         self.step += 1;
         self.held_dec += f64::from(self.n_dec);
         self.advance(s);
@@ -38,6 +50,29 @@ impl Replica {
             self.n_dec -= 1;
             self.held_dec -= f64::from(job.prompt_tokens) + f64::from(job.output_tokens - 1);
             self.finish(s, id);
+        }
+        self.decode_run(s, horizon_s);
+    }
+
+    /// Decode-only steps, each priced as [`Replica::step`] would, while nothing else can happen:
+    /// no prompt is prefilling, nobody waiting can be admitted (an empty queue or the cap reached),
+    /// no decode is due to finish and the clock is before `horizon_s` (the next arrival; with
+    /// sessions, also the other busy replicas' earliest clock, so the replicas still step in time
+    /// order). The same steps as one at a time, without the fleet's loop around each.
+    fn decode_run(&mut self, s: &mut Shared, horizon_s: f64) {
+        if self.n_dec == 0 || !self.prefilling.is_empty() {
+            return;
+        }
+        if !self.queue.is_empty() && self.running < s.server.max_concurrency {
+            return;
+        }
+        let Some(&Reverse((due, _))) = self.finishing.peek() else { return };
+        let mut work = StepWork { decode_tokens: self.n_dec, ..StepWork::default() };
+        while self.step + 1 < due && self.clock_s < horizon_s {
+            work.kv_tokens = self.held_dec;
+            self.clock_s += price(s, &work);
+            self.step += 1;
+            self.held_dec += f64::from(self.n_dec);
         }
     }
 
