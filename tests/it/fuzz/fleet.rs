@@ -1,0 +1,141 @@
+//! Fuzz property of the fleet simulator (`core::traffic::run_fleet`): random small fleets (1 to 6
+//! replicas, any routing, a tier or none, pools from nothing to a few requests' worth, tiny blocks
+//! and budgets) on random small traces (shared and repeated block hashes, sessions, chains longer
+//! than the prompt) and multi-turn sessions give finite numbers, no panic, hit tokens within the
+//! prompt tokens, served within the requests, and every arrival routed to a replica.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::select;
+
+use goodput_lab::core::scenario::WORKED_EXAMPLE;
+use goodput_lab::core::sim::StepCost;
+use goodput_lab::core::traffic::{
+    run_fleet, FleetConfig, FleetReport, FleetWorkload, OffloadTier, RequestTrace, Routing, SessionSpec,
+    TraceFormat, TraceRequest,
+};
+use goodput_lab::core::url_id::UrlId;
+
+use super::{all_finite, check};
+
+fn tier() -> impl Strategy<Value = Option<OffloadTier>> {
+    let link = prop_oneof![Just(0.0), Just(-1.0), Just(f64::NAN), 1e6..1e12];
+    let t = (0.0..50_000.0, link, 0.0..300_000.0).prop_map(
+        |(capacity_tokens, link_bytes_per_s, kv_bytes_per_token)| OffloadTier {
+            capacity_tokens,
+            link_bytes_per_s,
+            kv_bytes_per_token,
+        },
+    );
+    prop_oneof![Just(None), t.prop_map(Some)]
+}
+
+fn config() -> impl Strategy<Value = FleetConfig> {
+    let routing = select(Routing::VARIANTS.to_vec());
+    let pool = prop_oneof![Just(0.0), 0.0..40_000.0, Just(1e7)];
+    (1..=6u32, routing, tier(), 1..=1024u32, 1..=16u32, pool, 1..=64u32, 0.0..3.0, 0.0..0.1).prop_map(
+        |(
+            replicas,
+            routing,
+            tier,
+            chunk_tokens,
+            max_concurrency,
+            kv_pool_tokens,
+            block_tokens,
+            ttft,
+            tpot,
+        )| {
+            FleetConfig {
+                replicas,
+                routing,
+                tier,
+                chunk_tokens,
+                max_concurrency,
+                kv_pool_tokens,
+                block_tokens,
+                ttft_target_s: ttft,
+                tpot_target_s: tpot,
+            }
+        },
+    )
+}
+
+/// Up to 20 requests: gaps, lengths, an optional session, and a chain over a small alphabet (so
+/// prefixes are shared and hashes repeat), up to two blocks longer than the prompt needs.
+fn trace() -> impl Strategy<Value = RequestTrace> {
+    let request = (0.0..2.0, 1..=2000u32, 1..=200u32, prop::option::of(0..4u32), vec(0..8u64, 0..40));
+    (1..=64u32, vec(request, 1..=20)).prop_map(|(block_tokens, rows)| {
+        let (mut t_s, mut requests, mut blocks) = (0.0, Vec::new(), Vec::new());
+        for (i, (gap_s, prompt_tokens, output_tokens, session, hashes)) in rows.into_iter().enumerate() {
+            t_s += if i == 0 { 0.0 } else { gap_s };
+            let len = hashes.len().min(prompt_tokens.div_ceil(block_tokens) as usize + 2);
+            let blocks_start = blocks.len() as u32;
+            blocks.extend_from_slice(&hashes[..len]);
+            let blocks_len = len as u32;
+            requests.push(TraceRequest {
+                arrival_s: t_s,
+                prompt_tokens,
+                output_tokens,
+                session,
+                blocks_start,
+                blocks_len,
+            });
+        }
+        RequestTrace { format: TraceFormat::Plain, block_tokens, requests, blocks }
+    })
+}
+
+fn sessions() -> impl Strategy<Value = SessionSpec> {
+    let lengths = (0..=1000u32, 0..=500u32, 0..=300u32, 0..=100u32);
+    (0..=5u32, 1..=4u32, 0.0..10.0, lengths, 0.0..5.0, any::<u64>()).prop_map(
+        |(
+            sessions,
+            turns,
+            session_rate_per_s,
+            (system_tokens, first_tokens, new_tokens, output_tokens),
+            think_s,
+            seed,
+        )| {
+            SessionSpec {
+                sessions,
+                turns,
+                session_rate_per_s,
+                system_tokens,
+                first_tokens,
+                new_tokens,
+                output_tokens,
+                think_s,
+                seed,
+            }
+        },
+    )
+}
+
+fn sound(report: &FleetReport, replicas: u32) -> Result<(), TestCaseError> {
+    all_finite("fleet report", report)?;
+    let hits = report.gpu_hit_tokens + report.cpu_hit_tokens;
+    prop_assert!(hits <= report.prompt_tokens, "{report:?}");
+    prop_assert!(report.served + report.refused <= report.requests, "{report:?}");
+    prop_assert_eq!(report.per_replica_requests.len(), replicas.max(1) as usize);
+    prop_assert_eq!(report.per_replica_requests.iter().sum::<u32>(), report.requests);
+    for rate in [report.hit_rate(), report.gpu_hit_rate(), report.cpu_hit_rate(), report.attainment] {
+        prop_assert!((0.0..=1.0).contains(&rate), "{report:?}");
+    }
+    prop_assert!(report.duration_s >= 0.0 && report.transfer_s_total >= 0.0);
+    Ok(())
+}
+
+#[test]
+fn the_fleet_on_any_small_workload_gives_finite_numbers_hits_within_prompts_and_every_arrival_routed() {
+    let cost = StepCost::new(&WORKED_EXAMPLE);
+    let name =
+        "the_fleet_on_any_small_workload_gives_finite_numbers_hits_within_prompts_and_every_arrival_routed";
+    let workload = prop_oneof![trace().prop_map(Ok), sessions().prop_map(Err)];
+    check(name, (config(), workload), |(config, workload)| {
+        let report = match &workload {
+            Ok(t) => run_fleet(FleetWorkload::Trace(t), &config, &cost),
+            Err(spec) => run_fleet(FleetWorkload::Sessions(*spec), &config, &cost),
+        };
+        sound(&report, config.replicas)
+    });
+}
