@@ -292,3 +292,20 @@ fn one_request_and_sixty_four_replicas_give_finite_numbers() {
     let empty = SessionSpec { sessions: 0, ..chat(0) };
     assert_eq!(same_report_twice(FleetWorkload::Sessions(empty), &fleet(4, Routing::Affinity)).requests, 0);
 }
+
+#[test]
+fn a_fleet_report_and_its_comparison_cross_a_worker_boundary_as_postcard_bytes_unchanged() {
+    let config = FleetConfig {
+        tier: tier(LINK_FAST_BYTES_PER_S),
+        kv_pool_tokens: 20_000.0,
+        ..fleet(2, Routing::Affinity)
+    };
+    let rows = goodput_lab::core::traffic::compare(FleetWorkload::Sessions(chat(8)), &config, &cost());
+    assert_eq!(rows.len(), 6, "3 routings x without and with the tier");
+    assert_eq!(rows.iter().filter(|r| r.tier).count(), 3);
+    let bytes = postcard::to_allocvec(&rows).unwrap();
+    let back: Vec<goodput_lab::core::traffic::FleetRow> = postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(back, rows);
+    let config_bytes = postcard::to_allocvec(&(config, chat(8))).unwrap();
+    assert_eq!(postcard::from_bytes::<(FleetConfig, SessionSpec)>(&config_bytes).unwrap(), (config, chat(8)));
+}

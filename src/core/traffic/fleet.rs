@@ -5,7 +5,10 @@
 //! a steady state: its percentiles include the run's start and end.
 //!
 //! Stated assumptions (the README's "Sessions, prefix reuse, offload and routing, stated"):
-//! - Steps are priced by the simulator's `StepCost` (on its `StepLines`), as one DP = 1 replica.
+//! - Steps are priced by the simulator's `StepCost` (on its `StepLines`): `StepCost::step_s` of the
+//!   replica's whole step (under DP > 1 the analytic step's even spread, not the rank engine).
+//!   Speculative decoding is not modelled: every decode keeps one token a step, so a cost built
+//!   with a drafter would charge its drafts for nothing; build it from a scenario without one.
 //!   Each step decodes one token for every decoding sequence, then gives prompt chunks, first come
 //!   first served, the rest of the step token budget (`chunk_tokens` less the decodes).
 //! - Admission, first come first served on each replica while fewer than `max_concurrency` run: a

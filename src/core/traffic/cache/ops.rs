@@ -4,7 +4,9 @@
 use super::{BlockCache, Lookup};
 
 impl BlockCache {
-    /// The chain's leading run of blocks on the GPU, then the run continuing on the CPU tier.
+    /// The chain's leading run of blocks on the GPU, then the run continuing on the CPU tier (a
+    /// block past the first CPU hit counts only if the CPU holds it: GPU blocks behind an evicted
+    /// one are rare, since a finished chain is evicted tail first).
     pub fn lookup(&self, chain: &[u64]) -> Lookup {
         let mut out = Lookup::default();
         let mut rest = chain.iter();
