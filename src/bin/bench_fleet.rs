@@ -3,7 +3,8 @@
 //! mean 8,000 tokens in 512-token blocks, outputs of mean 350, about half of each prompt a prefix
 //! shared with others of its group) through 4 replicas of the worked example (Llama 3.1 8B BF16 on
 //! H100); prints the wall time of one run (the budget: <= 1 s), then every routing policy with and
-//! without a CPU tier on that trace and on multi-turn chat sessions. Not a test: a measurement.
+//! without a CPU tier on that trace and on multi-turn chat sessions (`--time-only`: the timings
+//! alone). Not a test: a measurement.
 
 use std::time::Instant;
 
@@ -123,6 +124,9 @@ fn main() {
             report.duration_s,
             report.hit_rate()
         );
+    }
+    if std::env::args().any(|a| a == "--time-only") {
+        return;
     }
     table("mooncake-like 100k", FleetWorkload::Trace(&trace), &base, &cost);
     let chat = SessionSpec {

@@ -30,8 +30,9 @@ impl Hasher for BlockHasher {
     }
 
     fn write_u64(&mut self, x: u64) {
-        let h = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 32);
+        let mut z = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        self.0 = z ^ (z >> 32);
     }
 
     fn finish(&self) -> u64 {
