@@ -2,7 +2,8 @@
 //! replicas, any routing, a tier or none, pools from nothing to a few requests' worth, tiny blocks
 //! and budgets) on random small traces (shared and repeated block hashes, sessions, chains longer
 //! than the prompt) and multi-turn sessions give finite numbers, no panic, hit tokens within the
-//! prompt tokens, served within the requests, and every arrival routed to a replica.
+//! prompt tokens, served within the requests, and every arrival routed to a replica. And any
+//! sequence of admissions and finishes keeps a block cache within its pool and its CPU tier.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -11,8 +12,8 @@ use proptest::sample::select;
 use goodput_lab::core::scenario::WORKED_EXAMPLE;
 use goodput_lab::core::sim::StepCost;
 use goodput_lab::core::traffic::{
-    run_fleet, FleetConfig, FleetReport, FleetWorkload, OffloadTier, RequestTrace, Routing, SessionSpec,
-    TraceFormat, TraceRequest,
+    run_fleet, BlockCache, FleetConfig, FleetReport, FleetWorkload, OffloadTier, RequestTrace, Routing,
+    SessionSpec, TraceFormat, TraceRequest,
 };
 use goodput_lab::core::url_id::UrlId;
 
@@ -137,5 +138,69 @@ fn the_fleet_on_any_small_workload_gives_finite_numbers_hits_within_prompts_and_
             Err(spec) => run_fleet(FleetWorkload::Sessions(*spec), &config, &cost),
         };
         sound(&report, config.replicas)
+    });
+}
+
+/// One step of a cache's life: admit a chain (with `extra` private blocks beyond it) or finish the
+/// running sequence at an index.
+#[derive(Clone, Debug)]
+enum CacheOp {
+    Admit { chain: Vec<u64>, extra: u64 },
+    Finish(usize),
+}
+
+fn cache_ops() -> impl Strategy<Value = (u64, u64, Vec<CacheOp>)> {
+    let admit = (vec(0..12u64, 0..8), 0..4u64).prop_map(|(chain, extra)| CacheOp::Admit { chain, extra });
+    let op = prop_oneof![2 => admit, 1 => (0..8usize).prop_map(CacheOp::Finish)];
+    (0..16u64, 0..6u64, vec(op, 1..60))
+}
+
+/// The pool's blocks held (cached on the GPU or private) never exceed it, nor the CPU tier's its
+/// capacity; pinned blocks are never evicted; when every sequence has finished nothing is private
+/// and every cached block is evictable.
+fn cache_sound(cache: &BlockCache, cpu_capacity_blocks: u64) -> Result<(), TestCaseError> {
+    prop_assert!(cache.gpu_blocks() + cache.private_blocks() <= cache.pool_blocks(), "{cache:?}");
+    prop_assert!(cache.cpu_blocks() <= cpu_capacity_blocks, "{cache:?}");
+    prop_assert!(cache.gpu_evictable_blocks() <= cache.gpu_blocks());
+    Ok(())
+}
+
+#[test]
+fn any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities() {
+    let name = "any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities";
+    check(name, cache_ops(), |(pool_blocks, cpu_capacity_blocks, ops)| {
+        let mut cache = BlockCache::new(pool_blocks, cpu_capacity_blocks);
+        let mut running: Vec<(Vec<u64>, u64)> = Vec::new();
+        for op in ops {
+            match op {
+                CacheOp::Admit { chain, extra } => {
+                    let hit = cache.lookup(&chain);
+                    let new_blocks = chain.len() as u64 - u64::from(hit.gpu_blocks) + extra;
+                    if cache.admit(&chain, hit, new_blocks) {
+                        for &hash in &chain[hit.gpu_blocks as usize..] {
+                            cache.register(hash);
+                        }
+                        for &hash in &chain {
+                            prop_assert!(cache.gpu_refs(hash).is_some_and(|r| r > 0), "{hash} pinned");
+                        }
+                        running.push((chain, extra));
+                    }
+                }
+                CacheOp::Finish(i) if i < running.len() => {
+                    let (chain, extra) = running.remove(i);
+                    cache.unpin(&chain);
+                    cache.release(extra);
+                }
+                CacheOp::Finish(_) => {}
+            }
+            cache_sound(&cache, cpu_capacity_blocks)?;
+        }
+        for (chain, extra) in running.drain(..) {
+            cache.unpin(&chain);
+            cache.release(extra);
+        }
+        prop_assert_eq!(cache.private_blocks(), 0);
+        prop_assert_eq!(cache.gpu_evictable_blocks(), cache.gpu_blocks());
+        Ok(())
     });
 }
