@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use goodput_lab::core::roofline::kv_bytes_per_held_token;
 use goodput_lab::core::scenario::Scenario;
-use goodput_lab::core::sim::{kv_pool_tokens, Rng, StepCost};
+use goodput_lab::core::sim::{
+    kv_pool_tokens, percentiles, requests, run, Arrivals, LengthDist, Lengths, Load, Rng, Server, StepCost,
+};
 use goodput_lab::core::traffic::{
     compare, run_fleet, FleetConfig, FleetWorkload, OffloadTier, RequestTrace, Routing, SessionSpec,
     TraceFormat, TraceRequest,
@@ -107,6 +109,55 @@ fn table(name: &str, workload: FleetWorkload<'_>, base: &FleetConfig, cost: &Ste
     }
 }
 
+/// The single-replica engine and a 1-replica fleet without reuse on the same requests, as the pool
+/// shrinks: equal while the pool never binds; below that the engine admits on the prompt and
+/// preempts, the fleet reserves whole contexts and queues.
+fn against_engine(scenario: &Scenario, cost: &StepCost) {
+    let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 0.5 };
+    let reqs = requests(Arrivals::Poisson, lengths, (1000.0, 200.0), 2000, 12.0, 5);
+    let rows: Vec<TraceRequest> = reqs
+        .iter()
+        .map(|r| TraceRequest {
+            arrival_s: r.arrival_s,
+            prompt_tokens: r.prompt_tokens,
+            output_tokens: r.output_tokens,
+            session: None,
+            blocks_start: 0,
+            blocks_len: 0,
+        })
+        .collect();
+    let trace =
+        RequestTrace { format: TraceFormat::Plain, block_tokens: 16, requests: rows, blocks: Vec::new() };
+    println!("engine vs 1-replica fleet, 2,000 requests at 12 req/s: pool tokens | TTFT p50 p90 ms engine / fleet | preemptions");
+    for pool in [kv_pool_tokens(scenario), 50_000.0, 25_000.0, 15_000.0] {
+        let server = Server {
+            chunk_tokens: 512,
+            max_concurrency: 64,
+            kv_pool_tokens: pool,
+            prefill_free: false,
+            tpot_target_s: 0.05,
+        };
+        let engine = run(&reqs, server, *cost, Load::Open);
+        let e = percentiles(&engine.ttft_s);
+        let config = FleetConfig {
+            replicas: 1,
+            tier: None,
+            chunk_tokens: 512,
+            kv_pool_tokens: pool,
+            ..config(scenario)
+        };
+        let f = run_fleet(FleetWorkload::Trace(&trace), &config, cost).ttft;
+        println!(
+            "  {pool:.0} | {} {} / {} {} | {}",
+            ms(e.p50_s),
+            ms(e.p90_s),
+            ms(f.p50_s),
+            ms(f.p90_s),
+            engine.preemptions
+        );
+    }
+}
+
 fn main() {
     let scenario = Inputs::default().scenario;
     let cost = StepCost::new(&scenario);
@@ -128,6 +179,7 @@ fn main() {
     if std::env::args().any(|a| a == "--time-only") {
         return;
     }
+    against_engine(&scenario, &cost);
     table("mooncake-like 100k", FleetWorkload::Trace(&trace), &base, &cost);
     let chat = SessionSpec {
         sessions: 2000,

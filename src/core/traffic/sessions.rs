@@ -83,7 +83,7 @@ impl SessionSpec {
     /// The think time before turn `turn` (1..turns) of `session`, in s: exponential with mean
     /// `think_s`, drawn from its own stream so it does not depend on the order of the run's events.
     pub fn think_before_s(&self, session: u32, turn: u32) -> f64 {
-        if !(self.think_s > 0.0) || !self.think_s.is_finite() {
+        if self.think_s.is_nan() || self.think_s <= 0.0 || !self.think_s.is_finite() {
             return 0.0;
         }
         let mut rng = Rng::new(block_hash(self.seed ^ 0x7417_4C5E, session) ^ u64::from(turn));
