@@ -59,7 +59,8 @@ pub enum FleetWorkload<'a> {
 pub struct OffloadTier {
     /// Tokens of KV it holds per replica (whole blocks of it are used); 0 is no tier.
     pub capacity_tokens: f64,
-    /// The GPU <-> CPU link (PCIe, Grace's C2C), in B/s; not positive and finite: the tier is unused.
+    /// The GPU <-> CPU link (PCIe, Grace's C2C), in B/s. A link that is not positive, or a block's
+    /// copy time that is not finite, leaves the tier unused.
     pub link_bytes_per_s: f64,
     /// KV bytes per token a block moves (`core::roofline::kv_bytes_per_held_token`), in B.
     pub kv_bytes_per_token: f64,

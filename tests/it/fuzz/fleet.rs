@@ -20,14 +20,13 @@ use goodput_lab::core::url_id::UrlId;
 use super::{all_finite, check};
 
 fn tier() -> impl Strategy<Value = Option<OffloadTier>> {
-    let link = prop_oneof![Just(0.0), Just(-1.0), Just(f64::NAN), 1e6..1e12];
-    let t = (0.0..50_000.0, link, 0.0..300_000.0).prop_map(
-        |(capacity_tokens, link_bytes_per_s, kv_bytes_per_token)| OffloadTier {
-            capacity_tokens,
-            link_bytes_per_s,
-            kv_bytes_per_token,
-        },
-    );
+    let link =
+        prop_oneof![Just(0.0), Just(-1.0), Just(f64::NAN), Just(1e-300), Just(f64::INFINITY), 1e6..1e12];
+    let bytes = prop_oneof![Just(f64::MAX), Just(f64::NAN), 0.0..300_000.0];
+    let t =
+        (0.0..50_000.0, link, bytes).prop_map(|(capacity_tokens, link_bytes_per_s, kv_bytes_per_token)| {
+            OffloadTier { capacity_tokens, link_bytes_per_s, kv_bytes_per_token }
+        });
     prop_oneof![Just(None), t.prop_map(Some)]
 }
 

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::FleetConfig;
+use super::{FleetConfig, OffloadTier};
 use crate::core::sim::{StepCost, StepLines};
 use crate::core::traffic::BlockCache;
 
@@ -108,10 +108,13 @@ impl<'a> Shared<'a> {
         hashes: Cow<'a, [u64]>,
     ) -> Shared<'a> {
         let b = f64::from(block_tokens);
-        let tier = config.tier.filter(|t| t.link_bytes_per_s > 0.0 && t.link_bytes_per_s.is_finite());
         let bytes_per_token =
-            tier.map_or(0.0, |t| if t.kv_bytes_per_token > 0.0 { t.kv_bytes_per_token } else { 0.0 });
-        let block_bytes = (b * bytes_per_token).min(f64::MAX);
+            |t: &OffloadTier| if t.kv_bytes_per_token > 0.0 { t.kv_bytes_per_token } else { 0.0 };
+        // A link that is not positive and finite, or a copy that would never end: no usable tier.
+        let tier = config.tier.filter(|t| {
+            t.link_bytes_per_s > 0.0 && (b * bytes_per_token(t) / t.link_bytes_per_s).is_finite()
+        });
+        let block_bytes = tier.map_or(0.0, |t| b * bytes_per_token(&t));
         let server = ServerBlocks {
             block_tokens,
             chunk_tokens: config.chunk_tokens,
