@@ -56,11 +56,7 @@ pub fn cost() -> StepCost {
 const LINK_FAST_BYTES_PER_S: f64 = 64e9;
 
 fn tier(link_bytes_per_s: f64) -> Option<OffloadTier> {
-    Some(OffloadTier {
-        capacity_tokens: 1e7,
-        link_bytes_per_s,
-        kv_bytes_per_token: kv_bytes_per_held_token(&worked_example()),
-    })
+    Some(OffloadTier::for_scenario(&worked_example(), 1e7, link_bytes_per_s))
 }
 
 /// A's 10 blocks (512 tokens each) are cached, C's admission (pool 12 blocks) evicts 9 of them

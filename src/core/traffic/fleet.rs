@@ -43,6 +43,8 @@ use serde::{Deserialize, Serialize};
 use super::route::Routing;
 use super::sessions::SessionSpec;
 use super::RequestTrace;
+use crate::core::roofline::kv_bytes_per_held_token;
+use crate::core::scenario::Scenario;
 use crate::core::sim::{Percentiles, StepCost};
 
 /// What the fleet replays.
@@ -64,6 +66,18 @@ pub struct OffloadTier {
     pub link_bytes_per_s: f64,
     /// KV bytes per token a block moves (`core::roofline::kv_bytes_per_held_token`), in B.
     pub kv_bytes_per_token: f64,
+}
+
+impl OffloadTier {
+    /// A tier of `capacity_tokens` behind `link_bytes_per_s` moving the scenario's KV per held token
+    /// (`kv_bytes_per_held_token`: per GPU, target and drafter together).
+    pub fn for_scenario(scenario: &Scenario, capacity_tokens: f64, link_bytes_per_s: f64) -> OffloadTier {
+        OffloadTier {
+            capacity_tokens,
+            link_bytes_per_s,
+            kv_bytes_per_token: kv_bytes_per_held_token(scenario),
+        }
+    }
 }
 
 /// The fleet and its servers.
