@@ -110,8 +110,8 @@ fn table(name: &str, workload: FleetWorkload<'_>, base: &FleetConfig, cost: &Ste
 }
 
 /// The single-replica engine and a 1-replica fleet without reuse on the same requests, as the pool
-/// shrinks: equal while the pool never binds; below that the engine admits on the prompt and
-/// preempts, the fleet reserves whole contexts and queues.
+/// shrinks, with 16-token blocks (the engine's pool is in tokens): both admit on the prompt, grow
+/// and preempt the latest started decode; the fleet's blocks round each context up.
 fn against_engine(scenario: &Scenario, cost: &StepCost) {
     let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 0.5 };
     let reqs = requests(Arrivals::Poisson, lengths, (1000.0, 200.0), 2000, 12.0, 5);
@@ -128,7 +128,7 @@ fn against_engine(scenario: &Scenario, cost: &StepCost) {
         .collect();
     let trace =
         RequestTrace { format: TraceFormat::Plain, block_tokens: 16, requests: rows, blocks: Vec::new() };
-    println!("engine vs 1-replica fleet, 2,000 requests at 12 req/s: pool tokens | TTFT p50 p90 ms engine / fleet | preemptions");
+    println!("engine vs 1-replica fleet (16-token blocks), 2,000 requests at 12 req/s: pool tokens | TTFT p50 p90 ms engine / fleet | preemptions engine / fleet");
     for pool in [kv_pool_tokens(scenario), 50_000.0, 25_000.0, 15_000.0] {
         let server = Server {
             chunk_tokens: 512,
@@ -146,14 +146,16 @@ fn against_engine(scenario: &Scenario, cost: &StepCost) {
             kv_pool_tokens: pool,
             ..config(scenario)
         };
-        let f = run_fleet(FleetWorkload::Trace(&trace), &config, cost).ttft;
+        let fleet = run_fleet(FleetWorkload::Trace(&trace), &config, cost);
+        let f = fleet.ttft;
         println!(
-            "  {pool:.0} | {} {} / {} {} | {}",
+            "  {pool:.0} | {} {} / {} {} | {} / {}",
             ms(e.p50_s),
             ms(e.p90_s),
             ms(f.p50_s),
             ms(f.p90_s),
-            engine.preemptions
+            engine.preemptions,
+            fleet.preemptions
         );
     }
 }

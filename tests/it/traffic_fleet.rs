@@ -59,7 +59,7 @@ fn tier(link_bytes_per_s: f64) -> Option<OffloadTier> {
     Some(OffloadTier::for_scenario(&worked_example(), 1e7, link_bytes_per_s))
 }
 
-/// A's 10 blocks (512 tokens each) are cached, C's admission (pool 12 blocks) evicts 9 of them
+/// A's 10 blocks (512 tokens each) are cached, C's admission (pool 11 blocks) evicts 9 of them
 /// (tail first; block 1 stays), then B repeats A's prompt: 1 block on the GPU, 9 on the CPU tier.
 fn evicted_then_repeated() -> RequestTrace {
     let a: Vec<u64> = (1..=10).collect();
@@ -68,7 +68,7 @@ fn evicted_then_repeated() -> RequestTrace {
 }
 
 fn repeat_config(tier: Option<OffloadTier>) -> FleetConfig {
-    FleetConfig { tier, chunk_tokens: 8192, kv_pool_tokens: 12.0 * 512.0, ..fleet(1, Routing::RoundRobin) }
+    FleetConfig { tier, chunk_tokens: 8192, kv_pool_tokens: 11.0 * 512.0, ..fleet(1, Routing::RoundRobin) }
 }
 
 #[test]
@@ -188,7 +188,8 @@ fn each_turn_arrives_a_think_time_after_the_answer_with_the_whole_context_and_hi
             assert_eq!(turn.arrival_s, prev.finish_s + think_s, "arrival = answer + think time");
             assert!(think_s > 0.0 && prev.finish_s > prev.arrival_s);
             assert_eq!(turn.prompt_tokens, prev.prompt_tokens + 128 + 256, "previous context + new tokens");
-            let full_blocks_tokens = (prev.prompt_tokens + 128) / 256 * 256;
+            // The answer's last token is never fed back: the full blocks of prompt + 127 tokens.
+            let full_blocks_tokens = (prev.prompt_tokens + 127) / 256 * 256;
             assert_eq!(
                 (turn.gpu_hit_tokens, turn.cpu_hit_tokens),
                 (full_blocks_tokens, 0),
@@ -304,4 +305,29 @@ fn a_fleet_report_and_its_comparison_cross_a_worker_boundary_as_postcard_bytes_u
     assert_eq!(back, rows);
     let config_bytes = postcard::to_allocvec(&(config, chat(8))).unwrap();
     assert_eq!(postcard::from_bytes::<(FleetConfig, SessionSpec)>(&config_bytes).unwrap(), (config, chat(8)));
+}
+
+#[test]
+fn one_replica_with_one_token_blocks_preempts_as_the_engine_does_where_the_pool_binds() {
+    let cost = cost();
+    let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 0.5 };
+    let reqs = requests(Arrivals::Poisson, lengths, (1000.0, 200.0), 400, 12.0, 5);
+    let config = FleetConfig { kv_pool_tokens: 25_000.0, ..fleet(1, Routing::RoundRobin) };
+    let server = Server {
+        chunk_tokens: config.chunk_tokens,
+        max_concurrency: config.max_concurrency,
+        kv_pool_tokens: config.kv_pool_tokens,
+        prefill_free: false,
+        tpot_target_s: config.tpot_target_s,
+    };
+    let engine = run(&reqs, server, cost, Load::Open);
+    assert!(engine.preemptions > 10, "the pool binds: {} preemptions", engine.preemptions);
+    let mut t = as_trace(&reqs);
+    t.block_tokens = 1;
+    let (report, fleet_reqs) = run_fleet_requests(FleetWorkload::Trace(&t), &config, &cost);
+    assert_eq!(report.preemptions, engine.preemptions);
+    for (i, r) in fleet_reqs.iter().enumerate() {
+        assert_close(r.ttft_s, engine.ttft_s[i], 1e-9, &format!("TTFT of request {i}"));
+        assert_close(r.tpot_s, engine.tpot_s[i], 1e-9, &format!("TPOT of request {i}"));
+    }
 }

@@ -11,12 +11,16 @@
 //!   with a drafter would charge its drafts for nothing; build it from a scenario without one.
 //!   Each step decodes one token for every decoding sequence, then gives prompt chunks, first come
 //!   first served, the rest of the step token budget (`chunk_tokens` less the decodes).
-//! - Admission, first come first served on each replica while fewer than `max_concurrency` run: a
-//!   request reserves its whole context's blocks at once (prompt and output: ceil((prompt + output)
-//!   / block) blocks) less the blocks it hits on the GPU, which it shares (pinned while it runs, not
-//!   copied). So the pool never overflows and nothing is preempted (`preemptions` stays 0); the head
-//!   of the queue waits while the pool (after evicting every unpinned cached block) cannot take it,
-//!   and a request whose context alone outgrows the pool is refused and counted.
+//! - Admission, first come first served on each replica (the preempted first) while fewer than
+//!   `max_concurrency` run: a request takes the blocks of the tokens it prefills (ceil(prompt /
+//!   block); after a preemption, its prompt and the tokens it had generated) less the blocks it hits
+//!   on the GPU, which it shares (pinned while it runs, not copied); the queue's head waits while the
+//!   pool, after evicting every unpinned cached block, cannot take it. A decode takes a new block
+//!   each time its context crosses a block boundary; when none is left (after evicting every
+//!   unpinned cached block) the latest started decode is preempted and later recomputed (vLLM's
+//!   policy, the single-replica engine's). A request whose context (prompt + output) alone
+//!   outgrows the pool is refused and counted. With one-token blocks and no reuse this is the
+//!   engine's admission and preemption exactly (`tests/it/traffic_fleet.rs`).
 //! - A hit: the prompt's hash chain is looked up on admission; hit tokens = min(hit blocks x block,
 //!   prompt - 1) (the last prompt token is always computed, as in vLLM) and are not prefilled. A CPU
 //!   hit of b blocks is copied back over the tier's link: b x block x KV bytes per token / link bytes
@@ -132,7 +136,7 @@ pub struct FleetReport {
     pub transfer_s_total: f64,
     /// Requests routed to each replica.
     pub per_replica_requests: Vec<u32>,
-    /// Always 0: admission reserves whole contexts, so nothing is preempted.
+    /// Decodes preempted (to be recomputed) because the pool had no block for their growth.
     pub preemptions: u32,
     /// Steps run, over every replica.
     pub steps: u64,

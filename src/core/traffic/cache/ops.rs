@@ -101,6 +101,16 @@ impl BlockCache {
         }
     }
 
+    /// One more private block for a growing sequence, evicting the least recently used GPU block if
+    /// none is free; false, and nothing changed, when every block is held.
+    pub fn grow(&mut self) -> bool {
+        if self.free_blocks() == 0 && !self.evict_one() {
+            return false;
+        }
+        self.private_blocks += 1;
+        true
+    }
+
     /// Frees `blocks` private blocks.
     pub fn release(&mut self, blocks: u64) {
         self.private_blocks = self.private_blocks.saturating_sub(blocks);

@@ -37,6 +37,7 @@ pub(super) fn summarize(s: &Shared, replicas: &[Replica]) -> (FleetReport, Vec<F
         attainment: if requests.is_empty() { 0.0 } else { met as f64 / requests.len() as f64 },
         per_replica_requests: replicas.iter().map(|r| r.routed).collect(),
         steps: replicas.iter().map(|r| r.step).sum(),
+        preemptions: replicas.iter().map(|r| r.preemptions).sum(),
         ..FleetReport::default()
     };
     for job in s.jobs.iter().filter(|j| served(j)) {

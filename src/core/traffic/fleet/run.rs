@@ -113,7 +113,10 @@ impl Fleet<'_> {
     fn add_turn(&mut self, spec: &SessionSpec, session: u32, turn: u32, arrival_s: f64, prompt_tokens: u32) {
         let b = self.shared.server.block_tokens;
         let output_tokens = spec.output_tokens.max(1);
-        let context_blocks = ((u64::from(prompt_tokens) + u64::from(output_tokens)) / u64::from(b)) as u32;
+        // The answer's last token is never fed back, so its KV is never computed: the context's
+        // cached blocks are the full blocks of prompt + output - 1 tokens.
+        let context_blocks =
+            ((u64::from(prompt_tokens) + u64::from(output_tokens) - 1) / u64::from(b)) as u32;
         let hashes = self.shared.hashes.to_mut();
         let start = hashes.len();
         context_chain(session, spec.system_tokens, b, context_blocks, hashes);

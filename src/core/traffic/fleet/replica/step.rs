@@ -28,6 +28,7 @@ impl Replica {
     /// `horizon_s` ([`Replica::decode_run`]).
     pub fn step(&mut self, s: &mut Shared, next_arrival_s: f64, horizon_s: f64) {
         self.admit(s);
+        self.grow_due(s);
         let work = self.gather(s);
         if work.decode_tokens == 0 && work.prefill_tokens == 0 {
             let ready_s = self.prefilling.iter().map(|p| p.ready_s).fold(f64::INFINITY, f64::min);
@@ -41,12 +42,15 @@ impl Replica {
         self.step += 1;
         self.held_dec += f64::from(self.n_dec);
         self.advance(s);
-        while let Some(&Reverse((due, id))) = self.finishing.peek() {
+        while let Some(&Reverse((due, id, epoch))) = self.finishing.peek() {
             if due > self.step {
                 break;
             }
             self.finishing.pop();
             let job = s.jobs[id as usize];
+            if job.epoch != epoch {
+                continue;
+            }
             self.n_dec -= 1;
             self.held_dec -= f64::from(job.prompt_tokens) + f64::from(job.output_tokens - 1);
             self.finish(s, id);
@@ -56,9 +60,10 @@ impl Replica {
 
     /// Decode-only steps, each priced as [`Replica::step`] would, while nothing else can happen:
     /// no prompt is prefilling, nobody waiting can be admitted (an empty queue or the cap reached),
-    /// no decode is due to finish and the clock is before `horizon_s` (the next arrival; with
-    /// sessions, also the other busy replicas' earliest clock, so the replicas still step in time
-    /// order). The same steps as one at a time, without the fleet's loop around each.
+    /// no decode is due to finish, none is preempted for a block, and the clock is before
+    /// `horizon_s` (the next arrival; with sessions, also the other busy replicas' earliest clock,
+    /// so the replicas still step in time order). The same steps as one at a time, without the
+    /// fleet's loop around each.
     fn decode_run(&mut self, s: &mut Shared, horizon_s: f64) {
         if self.n_dec == 0 || !self.prefilling.is_empty() {
             return;
@@ -66,9 +71,13 @@ impl Replica {
         if !self.queue.is_empty() && self.running < s.server.max_concurrency {
             return;
         }
-        let Some(&Reverse((due, _))) = self.finishing.peek() else { return };
+        let Some(&Reverse((due, _, _))) = self.finishing.peek() else { return };
         let mut work = StepWork { decode_tokens: self.n_dec, ..StepWork::default() };
         while self.step + 1 < due && self.clock_s < horizon_s {
+            let grows = self.growing.peek().is_some_and(|&Reverse((at, _, _))| at <= self.step + 1);
+            if grows && self.grow_due(s) {
+                return;
+            }
             work.kv_tokens = self.held_dec;
             self.clock_s += price(s, &work);
             self.step += 1;
@@ -76,22 +85,24 @@ impl Replica {
         }
     }
 
-    /// Admits queued requests, first come first served, while the cap and the pool allow.
+    /// Admits queued requests (the preempted first), first come first served, while the cap and
+    /// the pool allow: each reserves the blocks of the tokens it prefills (its prompt, and the
+    /// tokens it had generated when preempted) less its GPU hits.
     fn admit(&mut self, s: &mut Shared) {
         let b = s.server.block_tokens;
         while self.running < s.server.max_concurrency {
             let Some(&id) = self.queue.front() else { return };
             let job = s.jobs[id as usize];
-            let total_blocks =
-                (u64::from(job.prompt_tokens) + u64::from(job.output_tokens)).div_ceil(u64::from(b));
-            if total_blocks > s.server.pool_blocks {
+            let context_tokens = u64::from(job.prompt_tokens) + u64::from(job.output_tokens);
+            if context_tokens.div_ceil(u64::from(b)) > s.server.pool_blocks {
                 self.queue.pop_front();
                 self.refuse(s, id);
                 continue;
             }
+            let total_tokens = job.prompt_tokens.saturating_add(job.generated);
             let chain = s.prompt_chain(&job);
             let hit = self.cache.lookup(chain);
-            let new_blocks = total_blocks - u64::from(hit.gpu_blocks);
+            let new_blocks = u64::from(total_tokens.div_ceil(b)).saturating_sub(u64::from(hit.gpu_blocks));
             if !self.cache.admit(chain, hit, new_blocks) {
                 return;
             }
@@ -102,18 +113,15 @@ impl Replica {
             let hit_tokens = (hit.gpu_blocks + hit.cpu_blocks).saturating_mul(b).min(last);
             let ready_s = self.copy_back(s, hit.cpu_blocks);
             let j = &mut s.jobs[id as usize];
-            (j.gpu_hit_tokens, j.cpu_hit_tokens) = (gpu_tokens, hit_tokens - gpu_tokens);
-            (j.gpu_hit_blocks, j.private_blocks) = (hit.gpu_blocks, new_blocks);
+            if job.preemptions == 0 {
+                (j.gpu_hit_tokens, j.cpu_hit_tokens) = (gpu_tokens, hit_tokens - gpu_tokens);
+            }
+            (j.gpu_hit_blocks, j.pinned_blocks, j.private_blocks) =
+                (hit.gpu_blocks, hit.gpu_blocks, new_blocks);
             self.prefill_done += f64::from(hit_tokens);
             let flop_done = s.cost.prompt_attention_flop(hit_tokens);
-            self.prefilling.push(Prefill {
-                id,
-                done: hit_tokens,
-                total: job.prompt_tokens,
-                ready_s,
-                flop_done,
-                chunk: 0,
-            });
+            let (done, total) = (hit_tokens, total_tokens);
+            self.prefilling.push(Prefill { id, done, total, ready_s, flop_done, chunk: 0 });
         }
     }
 
@@ -181,19 +189,16 @@ impl Replica {
         }
         let j = &mut s.jobs[id as usize];
         j.private_blocks = j.private_blocks.saturating_sub(u64::from(job.prompt_blocks - job.gpu_hit_blocks));
-        j.ttft_s = self.clock_s - job.arrival_s;
-        if job.output_tokens <= 1 {
-            self.finish(s, id);
-            return;
+        j.pinned_blocks = job.prompt_blocks;
+        if job.generated == 0 {
+            j.ttft_s = self.clock_s - job.arrival_s;
         }
-        self.n_dec += 1;
-        self.held_dec += f64::from(job.prompt_tokens);
-        self.finishing.push(Reverse((self.step + u64::from(job.output_tokens - 1), id)));
+        self.start_decode(s, id);
     }
 
     /// A request's last token: its answer's full blocks join the cache (sessions), its blocks are
     /// let go, and it leaves.
-    fn finish(&mut self, s: &mut Shared, id: u32) {
+    pub(super) fn finish(&mut self, s: &mut Shared, id: u32) {
         let job = s.jobs[id as usize];
         let chain = s.context_chain(&job);
         for &hash in &chain[job.prompt_blocks as usize..] {
@@ -205,6 +210,8 @@ impl Replica {
         let j = &mut s.jobs[id as usize];
         j.private_blocks = 0;
         j.finish_s = self.clock_s;
+        // Its order and growth entries go stale.
+        j.epoch = job.epoch.wrapping_add(1);
         self.running -= 1;
         self.leave(s, id);
     }
