@@ -121,3 +121,18 @@ fn a_block_already_on_the_cpu_tier_is_not_copied_again_on_eviction() {
     assert!(cache.admit(&[3], Lookup::default(), 1));
     assert_eq!((cache.evicted_blocks, cache.offloaded_blocks, cache.cpu_blocks()), (2, 1, 1));
 }
+
+#[test]
+fn a_growing_sequence_takes_a_free_block_then_evicts_the_oldest_cached_one_and_fails_when_all_are_held() {
+    let mut cache = BlockCache::new(3, 0);
+    assert!(admit_and_compute(&mut cache, &[1], 1));
+    cache.unpin(&[1]);
+    assert!(cache.admit(&[2], Lookup::default(), 1));
+    assert!(cache.grow(), "one free block");
+    assert_eq!((cache.free_blocks(), cache.evicted_blocks), (0, 0));
+    assert!(cache.grow(), "no free block: the cached block 1 is evicted");
+    assert_eq!((cache.evicted_blocks, cache.gpu_blocks(), cache.private_blocks()), (1, 0, 3));
+    assert!(!cache.grow(), "every block is held");
+    assert_eq!(cache.private_blocks(), 3);
+    within_capacity(&cache, 0);
+}

@@ -2,8 +2,8 @@
 //! replicas, any routing, a tier or none, pools from nothing to a few requests' worth, tiny blocks
 //! and budgets) on random small traces (shared and repeated block hashes, sessions, chains longer
 //! than the prompt) and multi-turn sessions give finite numbers, no panic, hit tokens within the
-//! prompt tokens, served within the requests, and every arrival routed to a replica. And any
-//! sequence of admissions and finishes keeps a block cache within its pool and its CPU tier.
+//! prompt tokens, every request served or refused (none left behind), every arrival routed. And any
+//! sequence of admissions, growths and finishes keeps a block cache within its pool and CPU tier.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -115,7 +115,7 @@ fn sound(report: &FleetReport, replicas: u32) -> Result<(), TestCaseError> {
     all_finite("fleet report", report)?;
     let hits = report.gpu_hit_tokens + report.cpu_hit_tokens;
     prop_assert!(hits <= report.prompt_tokens, "{report:?}");
-    prop_assert!(report.served + report.refused <= report.requests, "{report:?}");
+    prop_assert!(report.served + report.refused == report.requests, "every request leaves: {report:?}");
     prop_assert_eq!(report.per_replica_requests.len(), replicas.max(1) as usize);
     prop_assert_eq!(report.per_replica_requests.iter().sum::<u32>(), report.requests);
     for rate in [report.hit_rate(), report.gpu_hit_rate(), report.cpu_hit_rate(), report.attainment] {
@@ -140,17 +140,22 @@ fn the_fleet_on_any_small_workload_gives_finite_numbers_hits_within_prompts_and_
     });
 }
 
-/// One step of a cache's life: admit a chain (with `extra` private blocks beyond it) or finish the
-/// running sequence at an index.
+/// One step of a cache's life: admit a chain (with `extra` private blocks beyond it), grow the
+/// running sequence at an index by a block, or finish it.
 #[derive(Clone, Debug)]
 enum CacheOp {
     Admit { chain: Vec<u64>, extra: u64 },
+    Grow(usize),
     Finish(usize),
 }
 
 fn cache_ops() -> impl Strategy<Value = (u64, u64, Vec<CacheOp>)> {
     let admit = (vec(0..12u64, 0..8), 0..4u64).prop_map(|(chain, extra)| CacheOp::Admit { chain, extra });
-    let op = prop_oneof![2 => admit, 1 => (0..8usize).prop_map(CacheOp::Finish)];
+    let op = prop_oneof![
+        2 => admit,
+        1 => (0..8usize).prop_map(CacheOp::Grow),
+        1 => (0..8usize).prop_map(CacheOp::Finish),
+    ];
     (0..16u64, 0..6u64, vec(op, 1..60))
 }
 
@@ -185,12 +190,17 @@ fn any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities
                         running.push((chain, extra));
                     }
                 }
+                CacheOp::Grow(i) if i < running.len() => {
+                    if cache.grow() {
+                        running[i].1 += 1;
+                    }
+                }
                 CacheOp::Finish(i) if i < running.len() => {
                     let (chain, extra) = running.remove(i);
                     cache.unpin(&chain);
                     cache.release(extra);
                 }
-                CacheOp::Finish(_) => {}
+                CacheOp::Grow(_) | CacheOp::Finish(_) => {}
             }
             cache_sound(&cache, cpu_capacity_blocks)?;
         }
