@@ -9,6 +9,18 @@
 //! block i is the same block in every later turn). Two requests share a prefix block exactly when
 //! their hash chains agree up to it.
 
+mod cache;
+mod fleet;
+mod route;
+mod sessions;
 pub mod trace;
+
+pub use cache::{BlockCache, Lookup};
+pub use fleet::{
+    compare, run_fleet, run_fleet_requests, FleetConfig, FleetReport, FleetRequest, FleetRow, FleetWorkload,
+    OffloadTier,
+};
+pub use route::{least_loaded, route, Arrival, Routing};
+pub use sessions::{block_hash, context_chain, SessionSpec, SYSTEM_OWNER};
 
 pub use trace::{RequestTrace, TraceFormat, TraceRequest};

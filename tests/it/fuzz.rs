@@ -9,6 +9,7 @@
 mod cases;
 mod extremes;
 mod finite;
+mod fleet;
 mod placement;
 mod regressions;
 mod search;
@@ -61,7 +62,7 @@ use goodput_lab::view::share::{link_query, scenario_summary};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 14] = [
+const CASES: [(&str, u32); 16] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -77,6 +78,11 @@ const CASES: [(&str, u32); 14] = [
     ("any_value_under_a_speculation_key_gives_settings_in_range_that_round_trip_and_finite_numbers", 4_000),
     // A whole search (every shape of every group: up to 113 shapes a group for a MoE model) per case.
     ("the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier", 24),
+    (
+        "the_fleet_on_any_small_workload_gives_finite_numbers_hits_within_prompts_and_every_arrival_routed",
+        2_000,
+    ),
+    ("any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities", 2_000),
 ];
 
 /// The longest a notice may be: a value is quoted to 40 characters, so a longer one means a number
