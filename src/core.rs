@@ -7,6 +7,7 @@ pub mod calibration;
 pub mod capacity;
 pub mod curves;
 pub mod derivation;
+pub mod energy;
 pub mod fit;
 pub mod goodput;
 pub mod measured_runs;

@@ -5,6 +5,7 @@ pub mod animation;
 pub mod calibration;
 pub mod custom;
 pub mod drag;
+pub mod energy;
 pub mod fields;
 pub mod keys;
 pub mod lessons;
@@ -25,6 +26,7 @@ pub mod view;
 use serde::{Deserialize, Serialize};
 
 use crate::core::calibration::{CostModel, Engine};
+use crate::core::energy::EnergyPrice;
 use crate::core::presets::ModelSpec;
 use crate::core::roofline::CustomCalibration;
 use crate::core::scenario::{context_for, Scenario};
@@ -50,6 +52,8 @@ pub struct Inputs {
     pub rate_req_per_s: f64,
     /// Price of one GPU-hour, in $.
     pub price_per_gpu_hour: f64,
+    /// The power's price, PUE and host power per GPU (`kwh`, `pue`, `hostw`).
+    pub energy: EnergyPrice,
     /// The simulator's controls.
     pub sim: sim::SimInputs,
     /// Where prefill runs, and the disaggregated split.
@@ -136,6 +140,7 @@ impl Default for Inputs {
             calibration_choice: CalibrationChoice::Ideal,
             rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
             price_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
+            energy: EnergyPrice::DEFAULT,
             sim: sim::SimInputs::default(),
             placement: placement::PlacementInputs::default(),
             search: search::SearchInputs::default(),

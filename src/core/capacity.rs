@@ -6,7 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::calibration::range::{likely_range, LikelyRange};
-use super::placement::{chunked_best, disaggregated, Binds, Disaggregated, Percentile, PlacementMode, Split};
+use super::energy::{decode_utilization, serving_energy, EnergyPrice, ServingEnergy};
+use super::placement::{
+    chunked_best, decode_parallel, disaggregated, Binds, Disaggregated, Percentile, PlacementMode, Split,
+};
 use super::scenario::Scenario;
 
 /// Seconds in an hour, for $/GPU-hour.
@@ -25,13 +28,26 @@ pub struct Point {
     pub ttft_s: f64,
     /// What stops the rate from rising further.
     pub binds: Binds,
+    /// How busy the unit's decode step keeps its GPUs at the operating batch, 0 to 1
+    /// ([`crate::core::energy::decode_utilization`]); every GPU of the unit is taken to draw so.
+    pub utilization: f64,
 }
 
 impl Point {
-    /// A disaggregated system's point; `None` when it has no TPOT or TTFT.
-    pub fn of(d: &Disaggregated) -> Option<Point> {
+    /// A disaggregated system's point, its utilization the decode instances' step at their batch on
+    /// `decode_scenario` (the scenario with the decode instances' parallelism); `None` when it has
+    /// no TPOT or TTFT.
+    pub fn of(d: &Disaggregated, decode_scenario: &Scenario) -> Option<Point> {
         let (tpot_s, ttft_s) = (d.decode_tpot_s?, d.ttft_s?);
-        Some(Point { rate_req_per_s: d.rate_req_per_s, gpus: d.gpus, tpot_s, ttft_s, binds: d.binds })
+        let utilization = decode_utilization(decode_scenario, f64::from(d.decode_batch));
+        Some(Point {
+            rate_req_per_s: d.rate_req_per_s,
+            gpus: d.gpus,
+            tpot_s,
+            ttft_s,
+            binds: d.binds,
+            utilization,
+        })
     }
 }
 
@@ -60,10 +76,12 @@ pub fn unit_point(scenario: &Scenario, placing: &Placing) -> Option<Point> {
                 tpot_s,
                 ttft_s,
                 binds: op.binds,
+                utilization: decode_utilization(scenario, op.batch),
             }
         }
         PlacementMode::Disaggregated => {
-            Point::of(&disaggregated(scenario, &placing.split, &placing.percentile))?
+            let decode = Scenario { parallel: decode_parallel(scenario, &placing.split), ..*scenario };
+            Point::of(&disaggregated(scenario, &placing.split, &placing.percentile), &decode)?
         }
     };
     (point.rate_req_per_s > 0.0 && point.rate_req_per_s.is_finite() && point.gpus > 0).then_some(point)
@@ -80,36 +98,47 @@ pub struct CapacityPlan {
     pub gpus: u32,
     /// The GPU's price, in $ per GPU-hour.
     pub usd_per_gpu_hour: f64,
-    /// gpus x price, in $ per hour.
+    /// gpus x price + the energy's $ per hour, in $ per hour.
     pub cost_per_hour: f64,
-    /// cost_per_hour / (load x output tokens x 3600) x 1e6, in $ per million output tokens.
+    /// cost_per_hour / (load x output tokens x 3600) x 1e6, in $ per million output tokens (the
+    /// GPU-hours and the energy together).
     pub cost_per_million_tokens: f64,
+    /// What the plan's GPUs draw at the unit's utilization and what that costs
+    /// ([`crate::core::energy`]): power (MW = power_w / 1e6), J per output token, and the energy's
+    /// share of $ per million output tokens.
+    pub energy: ServingEnergy,
 }
 
-/// The plan for `rate_req_per_s` with `placing` at `usd_per_gpu_hour`; `None` when the unit serves
-/// nothing inside the targets, the load is not positive, or the GPUs would not fit a u32.
+/// The plan for `rate_req_per_s` with `placing` at `usd_per_gpu_hour` and `energy`'s power price;
+/// `None` when the unit serves nothing inside the targets, the load is not positive, or the GPUs
+/// would not fit a u32.
 pub fn capacity_plan(
     scenario: &Scenario,
     placing: &Placing,
     rate_req_per_s: f64,
     usd_per_gpu_hour: f64,
+    energy: &EnergyPrice,
 ) -> Option<CapacityPlan> {
     let unit = unit_point(scenario, placing)?;
-    plan_at(&unit, rate_req_per_s, usd_per_gpu_hour, scenario.output_tokens)
+    plan_at(&unit, rate_req_per_s, usd_per_gpu_hour, scenario, energy)
 }
 
-/// The plan for a unit already priced at `unit`.
+/// The plan for a unit of `scenario` already priced at `unit`.
 pub fn plan_at(
     unit: &Point,
     rate_req_per_s: f64,
     usd_per_gpu_hour: f64,
-    output_tokens: u32,
+    scenario: &Scenario,
+    energy: &EnergyPrice,
 ) -> Option<CapacityPlan> {
     let gpus = gpus_for(rate_req_per_s, unit.rate_req_per_s, unit.gpus);
     if gpus == 0 {
         return None;
     }
-    let cost_per_hour = f64::from(gpus) * usd_per_gpu_hour;
+    let output_tokens = scenario.output_tokens;
+    let tokens_per_s = rate_req_per_s * f64::from(output_tokens);
+    let energy = serving_energy(&scenario.gpu, unit.utilization, gpus, tokens_per_s, energy);
+    let cost_per_hour = f64::from(gpus) * usd_per_gpu_hour + energy.energy_usd_per_hour;
     Some(CapacityPlan {
         unit: *unit,
         replicas: gpus / unit.gpus.max(1),
@@ -117,6 +146,7 @@ pub fn plan_at(
         usd_per_gpu_hour,
         cost_per_hour,
         cost_per_million_tokens: usd_per_million_tokens(cost_per_hour, rate_req_per_s, output_tokens),
+        energy,
     })
 }
 
@@ -150,8 +180,8 @@ pub fn gpus_range(
 ) -> Option<(LikelyRange, Option<u32>, Option<u32>)> {
     let range = likely_range(scenario)?;
     let at = |factor: f64| {
-        capacity_plan(&LikelyRange::scaled(scenario, factor), placing, rate_req_per_s, usd_per_gpu_hour)
-            .map(|p| p.gpus)
+        let scaled = LikelyRange::scaled(scenario, factor);
+        capacity_plan(&scaled, placing, rate_req_per_s, usd_per_gpu_hour, &EnergyPrice::FREE).map(|p| p.gpus)
     };
     Some((range, at(range.low), at(range.high)))
 }

@@ -110,6 +110,15 @@ pub struct GpuSpec {
     /// GPU-to-GPU bandwidth for tensor parallelism, per direction, in bytes per second
     /// (NVLink, Infinity Fabric, ICI or PCIe; datasheets quote the bidirectional sum, twice this).
     pub interconnect_bytes_per_s: f64,
+    /// Board power at full load (the datasheet's max TDP or total board power; a superchip's GPU
+    /// share as its source states), in W.
+    pub board_power_w: f64,
+    /// Power of the GPU powered on with nothing running (a published idle figure or the rule its
+    /// source states), in W; below `board_power_w`.
+    pub idle_power_w: f64,
+    /// The GPU's link to host CPU memory, per direction (PCIe, or Grace's NVLink-C2C), in bytes per
+    /// second: what a KV offload tier in host memory moves blocks over.
+    pub host_link_bytes_per_s: f64,
     /// Where these numbers come from.
     pub source: &'static str,
 }

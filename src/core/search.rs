@@ -15,6 +15,7 @@ pub mod split;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::energy::EnergyPrice;
 use crate::core::parallel::Parallelism;
 use crate::core::placement::{Percentile, Split};
 use crate::core::precision::Precision;
@@ -42,6 +43,8 @@ pub struct SearchSpec {
     pub link_bytes_per_s: Option<f64>,
     /// The attainment target and length spread TTFT and TPOT are read at.
     pub percentile: Percentile,
+    /// The power's price, host power and PUE each row's energy is priced with.
+    pub energy: EnergyPrice,
 }
 
 /// How a configuration places prefill and decode.

@@ -12,11 +12,13 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::protocol::codec::{from_bytes, to_bytes};
 
+use crate::core::energy::EnergyPrice;
 use crate::core::fit::YourPoint;
 use crate::core::presets::{CustomGpu, CustomModel};
 use crate::core::roofline::CustomCalibration;
 use crate::core::search::Config;
 use crate::state::custom::reconcile_model;
+use crate::state::energy::{HOSTW_INPUT, KWH_INPUT, PUE_INPUT};
 use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
 use crate::state::placement::PlacementInputs;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT};
@@ -115,6 +117,8 @@ pub enum ToPage {
     Search(SearchInputs),
     /// Load a search row's configuration into the page: its GPU, precisions, TP and placement.
     LoadConfig(Config),
+    /// The capacity plan's energy boxes: $/kWh, PUE and host power per GPU.
+    Energy(EnergyPrice),
 }
 
 /// Page -> lazy: one of the page's batch charts as SVG, drawn from `state` (the page's module has
@@ -147,6 +151,7 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>
         ToPage::Placement(placement) => inputs.placement = placement,
         ToPage::Search(search) => inputs.search = search,
         ToPage::LoadConfig(config) => inputs.load_config(&config),
+        ToPage::Energy(energy) => inputs.energy = energy,
     }
 }
 
@@ -154,9 +159,12 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>
 /// the lazy module): every one must be carried by [`changes`], or its change would go nowhere in the
 /// lazy build while working in the one-file build. `tests/it/bound_controls.rs` changes each and checks
 /// the messages carry it, and that every bound control in `src/ui/panels/` is listed here.
-pub const BODY_INPUTS: [InputField; 11] = [
+pub const BODY_INPUTS: [InputField; 14] = [
     RATE_INPUT,
     PRICE_INPUT,
+    KWH_INPUT,
+    PUE_INPUT,
+    HOSTW_INPUT,
     PREFILL_INSTANCES_INPUT,
     DECODE_INSTANCES_INPUT,
     ATTAIN_INPUT,
@@ -181,6 +189,9 @@ pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
     {
         let (rate_req_per_s, price_per_gpu_hour) = (after.rate_req_per_s, after.price_per_gpu_hour);
         out.push(ToPage::Capacity { rate_req_per_s, price_per_gpu_hour });
+    }
+    if after.energy != before.energy {
+        out.push(ToPage::Energy(after.energy));
     }
     if after.placement != before.placement {
         out.push(ToPage::Placement(after.placement));

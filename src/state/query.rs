@@ -9,7 +9,7 @@ use crate::core::url_id::UrlId;
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 87] = [
+pub const KEYS: [&str; 90] = [
     "model",
     "m_params",
     "m_active",
@@ -59,6 +59,9 @@ pub const KEYS: [&str; 87] = [
     "accept",
     "rate",
     "price",
+    "kwh",
+    "pue",
+    "hostw",
     "realistic",
     "sim",
     "load",
@@ -201,6 +204,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     if inputs.gpu_price_index().is_none() {
         pairs.push(("price", PRICE.write(inputs.price_per_gpu_hour)));
     }
+    pairs.extend(super::energy::pairs(inputs));
     pairs.extend(inputs.sim.pairs());
     pairs.extend(inputs.placement.pairs());
     pairs.extend(inputs.search.pairs());

@@ -25,11 +25,18 @@ pub enum SortKey {
     GpusForLoad,
     /// Most tokens/s per user first.
     TokensPerUser,
+    /// Fewest joules per output token first.
+    EnergyPerToken,
 }
 
 impl UrlId for SortKey {
-    const VARIANTS: &'static [SortKey] =
-        &[SortKey::GoodputPerGpu, SortKey::UsdPerMillionTokens, SortKey::GpusForLoad, SortKey::TokensPerUser];
+    const VARIANTS: &'static [SortKey] = &[
+        SortKey::GoodputPerGpu,
+        SortKey::UsdPerMillionTokens,
+        SortKey::GpusForLoad,
+        SortKey::TokensPerUser,
+        SortKey::EnergyPerToken,
+    ];
 
     fn url_id(self) -> &'static str {
         match self {
@@ -37,16 +44,18 @@ impl UrlId for SortKey {
             SortKey::UsdPerMillionTokens => "cost",
             SortKey::GpusForLoad => "gpus",
             SortKey::TokensPerUser => "user",
+            SortKey::EnergyPerToken => "energy",
         }
     }
 }
 
 /// `ssort=` values with the menu's names, in [`UrlId`] order (tests/it/url_flags.rs holds them equal).
-pub const SORTS: [(&str, SortKey, &str); 4] = [
+pub const SORTS: [(&str, SortKey, &str); 5] = [
     ("goodput", SortKey::GoodputPerGpu, "Goodput per GPU"),
     ("cost", SortKey::UsdPerMillionTokens, "$ per million tokens"),
     ("gpus", SortKey::GpusForLoad, "GPUs for the load"),
     ("user", SortKey::TokensPerUser, "Tokens/s per user"),
+    ("energy", SortKey::EnergyPerToken, "Energy (J/token)"),
 ];
 
 /// What the table and chart show of the rows.
@@ -170,6 +179,7 @@ impl super::Inputs {
             usd_per_gpu_hour: self.search.usd_per_gpu_hour,
             link_bytes_per_s: self.placement.split.link_bytes_per_s,
             percentile: self.percentile(),
+            energy: self.energy,
         }
     }
 }

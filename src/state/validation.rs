@@ -32,6 +32,7 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
         calibration_choice,
         rate_req_per_s,
         price_per_gpu_hour,
+        energy: super::energy::read(raw, &mut notices),
         sim: sim::read(raw, &mut notices),
         placement: placement::read(raw, &mut notices),
         search: search::read(raw, &mut notices),

@@ -3,7 +3,9 @@
 //! scenario. Pure, so native tests check it; the browser half is `ui::export`.
 
 use crate::core::calibration::range::{likely_range, LikelyRange};
+use crate::core::energy::{batch_energy, EnergyPrice};
 use crate::core::roofline::{analyze, Precision};
+use crate::core::scenario::Scenario;
 use crate::core::sim::{Counting, LoadMode, RatePoint, SeedBand, Sweep};
 use crate::core::table::{batch_table, BatchRow};
 use crate::state::fields::{MBU, OVERHEAD, TPOT};
@@ -52,8 +54,18 @@ pub fn batch_table_headers(per_gpu: bool, prefix_on: bool) -> Vec<&'static str> 
     if per_gpu {
         h.extend(["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
     }
-    h.push("Note");
+    h.extend([ENERGY_HEADER, "Note"]);
     h
+}
+
+/// The batch table's energy column, on the page and in the CSV: joules per output token of the
+/// batch's decode step ([`crate::core::energy::batch_energy`]).
+pub const ENERGY_HEADER: &str = "Energy (J/token)";
+
+/// A row's joules per output token as printed (`0.109`): its decode step's power on the replica's
+/// GPUs (with `energy`'s host power and PUE) over its tokens/s.
+pub fn energy_cell(row: &BatchRow, scenario: &Scenario, energy: &EnergyPrice) -> String {
+    significant(batch_energy(scenario, &row.point, energy).energy_j_per_token)
 }
 
 /// A row's ten numbers as the page prints them: batch, step time, tokens/s, meets TPOT, goodput,
@@ -76,18 +88,29 @@ pub fn batch_row_numbers(row: &BatchRow) -> [String; 10] {
 }
 
 /// One row's cells exactly as the page prints them: the numbers (the per-GPU two only when
-/// `per_gpu`), then the note.
-pub fn batch_row_cells(row: &BatchRow, per_gpu: bool) -> Vec<String> {
+/// `per_gpu`), the J/token cell ([`energy_cell`] on `scenario` at `energy`), then the note.
+pub fn batch_row_cells(
+    row: &BatchRow,
+    per_gpu: bool,
+    (scenario, energy): (&Scenario, &EnergyPrice),
+) -> Vec<String> {
     let shown = if per_gpu { 10 } else { 8 };
     let mut cells: Vec<String> = batch_row_numbers(row).into_iter().take(shown).collect();
+    cells.push(energy_cell(row, scenario, energy));
     cells.push(row_note(row).to_string());
     cells
 }
 
-/// The batch table as CSV (RFC 4180: commas inside a value are quoted), per-GPU columns when the
-/// replica spans several GPUs and the TTFT header saying "mean" with a prefix cache, as on the page.
-pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> String {
-    batch_csv(rows, (per_gpu, prefix_on), None)
+/// The batch table of `scenario` as CSV (RFC 4180: commas inside a value are quoted), per-GPU
+/// columns when the replica spans several GPUs, the TTFT header saying "mean" with a prefix cache
+/// and J/token at `energy`, as on the page.
+pub fn batch_table_csv(
+    rows: &[BatchRow],
+    per_gpu: bool,
+    prefix_on: bool,
+    at: (&Scenario, &EnergyPrice),
+) -> String {
+    batch_csv(rows, (per_gpu, prefix_on), None, at)
 }
 
 /// The batch table the page shows for `inputs`, as CSV ([`batch_table_csv`]): what the table's
@@ -97,13 +120,23 @@ pub fn batch_table_csv(rows: &[BatchRow], per_gpu: bool, prefix_on: bool) -> Str
 pub fn table_csv(inputs: &Inputs) -> String {
     let s = inputs.scenario;
     let rows = batch_table(&s, &analyze(&s));
-    batch_csv(&rows, (s.parallel.gpus() > 1, s.prefix.active()), likely_range(&s).as_ref())
+    batch_csv(
+        &rows,
+        (s.parallel.gpus() > 1, s.prefix.active()),
+        likely_range(&s).as_ref(),
+        (&s, &inputs.energy),
+    )
 }
 
 /// The CSV with the page's optional columns: with speculation, the step column is the time per
 /// token and the whole draft-and-verify step follows it; under the measured engines the likely
 /// range comes right after the step column.
-fn batch_csv(rows: &[BatchRow], (per_gpu, prefix_on): (bool, bool), range: Option<&LikelyRange>) -> String {
+fn batch_csv(
+    rows: &[BatchRow],
+    (per_gpu, prefix_on): (bool, bool),
+    range: Option<&LikelyRange>,
+    at: (&Scenario, &EnergyPrice),
+) -> String {
     let speculating = rows.iter().any(|r| r.point.step.speculative.is_some());
     let mut headers = batch_table_headers(per_gpu, prefix_on);
     headers[1] = step_header(speculating);
@@ -114,7 +147,7 @@ fn batch_csv(rows: &[BatchRow], (per_gpu, prefix_on): (bool, bool), range: Optio
         headers.insert(2, RANGE_HEADER);
     }
     let body = rows.iter().map(|r| {
-        let mut cells = batch_row_cells(r, per_gpu);
+        let mut cells = batch_row_cells(r, per_gpu, at);
         if let Some(step) = spec_step_ms(r).filter(|_| speculating) {
             cells.insert(2, step);
         }

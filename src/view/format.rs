@@ -2,6 +2,7 @@
 //! testable natively; the only place base units become ms, GB or TB/s.
 
 pub mod calibration;
+pub mod energy;
 pub mod headline;
 pub mod measured_runs;
 pub mod parallel;

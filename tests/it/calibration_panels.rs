@@ -6,6 +6,7 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::calibration::{CostModel, CustomCalibration, Engine};
 use goodput_lab::core::capacity::{capacity_plan, Placing};
+use goodput_lab::core::energy::EnergyPrice;
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::percentile::tpot_quantile_s;
 use goodput_lab::core::placement::{
@@ -62,7 +63,7 @@ fn the_capacity_plans_replica_is_the_placement_panels_chunked_point_under_every_
             percentile: P90,
         };
         let chunked = compare(s, 512, &Split::default(), &P90).chunked;
-        let plan = capacity_plan(s, &placing, 10.0, 2.0).map(|p| p.unit.rate_req_per_s);
+        let plan = capacity_plan(s, &placing, 10.0, 2.0, &EnergyPrice::FREE).map(|p| p.unit.rate_req_per_s);
         let serves = chunked.rate_req_per_s > 0.0 && chunked.tpot_s.is_some() && chunked.ttft_s.is_some();
         assert_eq!(plan.is_some(), serves, "{what}");
         if let Some(plan) = plan {
@@ -106,6 +107,7 @@ fn a_search_row_of_the_pages_split_gives_the_placements_decode_tpot_under_every_
             usd_per_gpu_hour: [2.0; GPUS.len()],
             link_bytes_per_s: None,
             percentile: P90,
+            energy: EnergyPrice::FREE,
         };
         let split = Split { decode_tp: s.parallel.tp, prefill_tp: s.parallel.tp, ..Split::default() };
         if let (Some(row), Some(tpot)) =

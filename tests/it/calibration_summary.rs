@@ -5,6 +5,7 @@
 use goodput_lab::core::calibration::summary::{figures, summary, Figures, Load};
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::capacity::Placing;
+use goodput_lab::core::energy::EnergyPrice;
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{chunked_best, Percentile, PlacementMode, Split};
@@ -29,6 +30,7 @@ const LOAD: Load = Load {
     rate_req_per_s: DEFAULT_RATE_REQ_PER_S,
     usd_per_gpu_hour: DEFAULT_PRICE_PER_GPU_HOUR,
     placing: PLACING,
+    energy: EnergyPrice::FREE,
 };
 
 fn measured(s: &Scenario, engine: Engine) -> Scenario {

@@ -45,7 +45,7 @@ fn page_config(i: &Inputs) -> Config {
 fn answers(i: &Inputs) -> ([u32; 4], f64, f64) {
     let s = &i.scenario;
     let load = i.rate_req_per_s;
-    let plan = capacity_plan(s, &i.placing(), load, i.usd_per_gpu_hour()).expect("a plan");
+    let plan = capacity_plan(s, &i.placing(), load, i.usd_per_gpu_hour(), &i.energy).expect("a plan");
     let c = compare(s, i.sim.chunk_tokens, &i.placement.split, &i.percentile());
     let table = rows(&c, i.sim.chunk_tokens, &i.placement.split, load);
     let chunked_row = table.iter().find(|r| r.id == "chunked").expect("a chunked row");
@@ -114,7 +114,7 @@ fn side_by_side(query: &str) -> (f64, f64, f64, f64) {
     let i = inputs(query);
     let s = i.scenario;
     let pct = i.percentile();
-    let best = capacity_plan(&s, &i.placing(), i.rate_req_per_s, 1.0).unwrap().unit.rate_req_per_s;
+    let best = capacity_plan(&s, &i.placing(), i.rate_req_per_s, 1.0, &i.energy).unwrap().unit.rate_req_per_s;
     let rate = 0.8 * best;
     let point = chunked_at(&s, i.sim.chunk_tokens, rate, &pct);
     let c: SimConfig = SimConfig { requests: 6000, ..i.sim.config(&s) };

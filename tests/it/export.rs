@@ -2,6 +2,7 @@
 //! reads back through a CSV parser; the simulator's table likewise; file names say the scenario.
 
 use crate::common::worked_example;
+use goodput_lab::core::energy::EnergyPrice;
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{analyze, CustomCalibration, Precision};
@@ -26,7 +27,8 @@ fn parse(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {
 #[test]
 fn the_worked_example_table_exports_with_its_printed_values_and_units() {
     let s = worked_example();
-    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), false, false));
+    let (header, rows) =
+        parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), false, false, (&s, &EnergyPrice::DEFAULT)));
     assert_eq!(
         header,
         [
@@ -38,6 +40,7 @@ fn the_worked_example_table_exports_with_its_printed_values_and_units() {
             "TTFT (ms)",
             "Meets TTFT target (yes/no)",
             "Weights read (GB/GPU)",
+            "Energy (J/token)",
             "Note"
         ]
     );
@@ -57,13 +60,13 @@ fn the_worked_example_table_exports_with_its_printed_values_and_units() {
         assert_eq!(row[7], "16.06", "weights read per step");
     }
     let knee = rows.iter().find(|r| r[0] == "64").unwrap();
-    assert_eq!(knee[8], "knee: largest batch meeting both targets");
+    assert_eq!(knee[9], "knee: largest batch meeting both targets");
 }
 
 #[test]
 fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
     let s = worked_example();
-    let csv = batch_table_csv(&batch_table(&s, &analyze(&s)), false, false);
+    let csv = batch_table_csv(&batch_table(&s, &analyze(&s)), false, false, (&s, &EnergyPrice::DEFAULT));
     assert!(csv.contains("128,15.05,\"8,505\",no,0,"), "{csv}");
     assert!(csv.ends_with("\r\n") && csv.lines().count() == 8);
 }
@@ -71,10 +74,11 @@ fn commas_inside_values_are_quoted_and_lines_end_in_crlf() {
 #[test]
 fn tensor_parallel_tables_add_the_per_gpu_columns() {
     let s = from_query("model=llama-3.1-70b&tp=4").0.scenario;
-    let (header, rows) = parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), true, false));
-    assert_eq!(header.len(), 11);
+    let (header, rows) =
+        parse(&batch_table_csv(&batch_table(&s, &analyze(&s)), true, false, (&s, &EnergyPrice::DEFAULT)));
+    assert_eq!(header.len(), 12);
     assert_eq!(header[8..10], ["Throughput per GPU (tokens/s/GPU)", "Goodput per GPU (req/s/GPU)"]);
-    assert!(rows.iter().all(|r| r.len() == 11));
+    assert!(rows.iter().all(|r| r.len() == 12));
     let tokens = |t: &str| t.replace(',', "").parse::<f64>().unwrap();
     for r in &rows {
         let per_gpu = tokens(&r[8]);
@@ -167,7 +171,12 @@ fn the_table_button_exports_the_rows_the_page_shows_with_per_gpu_columns_under_t
         let s = inputs.scenario;
         assert_eq!(
             table_csv(&inputs),
-            batch_table_csv(&batch_table(&s, &analyze(&s)), s.parallel.tp > 1, s.prefix.active()),
+            batch_table_csv(
+                &batch_table(&s, &analyze(&s)),
+                s.parallel.tp > 1,
+                s.prefix.active(),
+                (&s, &inputs.energy)
+            ),
             "{query}"
         );
     }

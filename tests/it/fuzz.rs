@@ -7,6 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
+mod energy;
 mod extremes;
 mod finite;
 mod fleet;
@@ -43,6 +44,7 @@ use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
 use goodput_lab::protocol::sim::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
+use goodput_lab::state::energy::{HOSTW, KWH, PUE};
 use goodput_lab::state::fields::{
     NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
 };
@@ -62,7 +64,7 @@ use goodput_lab::view::share::{link_query, scenario_summary};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 16] = [
+const CASES: [(&str, u32); 17] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -76,6 +78,7 @@ const CASES: [(&str, u32); 16] = [
     ("placements_on_any_validated_state_are_finite_and_non_negative", 1_500),
     ("placements_at_the_edges_of_every_range_are_finite_and_non_negative", 1_500),
     ("any_value_under_a_speculation_key_gives_settings_in_range_that_round_trip_and_finite_numbers", 4_000),
+    ("any_value_under_an_energy_key_gives_a_price_in_range_a_notice_exactly_when_not_taken_and_finite_figures", 3_000),
     // A whole search (every shape of every group: up to 113 shapes a group for a MoE model) per case.
     ("the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier", 24),
     (
@@ -226,6 +229,9 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     }
     in_field(&RATE, i.rate_req_per_s)?;
     in_field(&PRICE, i.price_per_gpu_hour)?;
+    in_field(&KWH, i.energy.usd_per_kwh)?;
+    in_field(&PUE, i.energy.pue)?;
+    in_field(&HOSTW, i.energy.host_w_per_gpu)?;
     let s = &i.sim;
     in_field(&BURST, s.burst_cv)?;
     in_field(&LENGTH_CV, s.length_cv)?;
@@ -375,7 +381,13 @@ fn core_is_finite(inputs: &Inputs, view: &View, points: &[YourPoint]) -> Result<
     all_finite("curves", &c)?;
     let d = derive(&s, &a);
     all_finite("derivation", &d)?;
-    let plan = capacity_plan(&s, &inputs.placing(), inputs.rate_req_per_s, inputs.usd_per_gpu_hour());
+    let plan = capacity_plan(
+        &s,
+        &inputs.placing(),
+        inputs.rate_req_per_s,
+        inputs.usd_per_gpu_hour(),
+        &inputs.energy,
+    );
     all_finite("plan", &plan)?;
     let speed = c.ladder.first().map_or(1.0, |p| p.tokens_per_s_per_user);
     prop_assert!(batch_at_speed(&s, speed * 0.5, a.kv_pool_batch) >= 1);
@@ -387,7 +399,12 @@ fn core_is_finite(inputs: &Inputs, view: &View, points: &[YourPoint]) -> Result<
     readable("summary", &scenario_summary(inputs))?;
     readable(
         "csv",
-        &batch_table_csv(&rows, inputs.scenario.parallel.tp > 1, inputs.scenario.prefix.active()),
+        &batch_table_csv(
+            &rows,
+            inputs.scenario.parallel.tp > 1,
+            inputs.scenario.prefix.active(),
+            (&s, &inputs.energy),
+        ),
     )?;
     readable("file name", &file_name(inputs, "step", "svg"))?;
     readable("link", &link_query(inputs, view, points))

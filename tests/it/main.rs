@@ -21,6 +21,7 @@ mod chart_layers;
 mod charts;
 mod derivation;
 mod doc_paths;
+mod energy;
 mod explore;
 mod export;
 mod fit;

@@ -3,6 +3,7 @@
 
 use crate::common::{wait_p90_by_hand, Z90};
 use goodput_lab::core::capacity::S_PER_HOUR;
+use goodput_lab::core::energy::EnergyPrice;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{best_split, compare, disaggregated, Percentile, Split};
@@ -24,6 +25,7 @@ fn spec() -> SearchSpec {
         usd_per_gpu_hour: GPU_PRICES.map(|p| p.usd_per_gpu_hour),
         link_bytes_per_s: None,
         percentile: Percentile::P90_FIXED,
+        energy: EnergyPrice::FREE,
     }
 }
 

@@ -189,6 +189,7 @@ fn search_row(s: Scenario) -> goodput_lab::core::search::Row {
         usd_per_gpu_hour: GPU_PRICES.map(|p| p.usd_per_gpu_hour),
         link_bytes_per_s: None,
         percentile: goodput_lab::core::placement::Percentile::P90_FIXED,
+        energy: goodput_lab::core::energy::EnergyPrice::FREE,
     };
     let config = Config {
         gpu_index: 0,

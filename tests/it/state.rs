@@ -62,7 +62,8 @@ fn every_key_round_trips() {
     let custom = "model=custom&m_params=20&m_active=4&m_layers=24&m_hidden=2880&m_heads=64&m_kv_heads=8\
                   &m_head_dim=64&m_experts=32&m_top_k=4&m_window=128&m_swa_layers=12&m_max_ctx=65536\
                   &gpu=custom&g_hbm=96&g_bw=4.2&g_bf16=900&g_fp8=1800&g_fp4=0&g_link=400\
-                  &w=fp4&kv=bf16&tp=8&in=3596&out=1000&tpot=30&ttft=1000&util=90&rate=5&price=4";
+                  &w=fp4&kv=bf16&tp=8&in=3596&out=1000&tpot=30&ttft=1000&util=90&rate=5&price=4\
+                  &kwh=0.125&pue=1.3&hostw=150";
     let base =
         "model=llama-3.1-8b&gpu=h100-sxm&w=bf16&kv=bf16&tp=1&in=1920&out=256&tpot=10&ttft=2000&util=90\
                 &rate=100";

@@ -5,6 +5,7 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::capacity::capacity_plan;
 use goodput_lab::core::curves::curves;
+use goodput_lab::core::energy::EnergyPrice;
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::{expected_experts, params_read};
 use goodput_lab::core::parallel::Parallelism;
@@ -240,7 +241,8 @@ fn capacity_plan_runs_replicas_at_the_chunked_p90_point_below_the_decode_only_kn
         percentile: Percentile::P90_FIXED,
     };
     let s = worked_example();
-    let plan = capacity_plan(&s, &placing, 100.0, 2.5).expect("the worked example serves");
+    let plan =
+        capacity_plan(&s, &placing, 100.0, 2.5, &EnergyPrice::FREE).expect("the worked example serves");
     let rate = chunked_best(&s, 512, &Percentile::P90_FIXED).rate_req_per_s;
     assert_close(plan.unit.rate_req_per_s, rate, 1e-12, "the placement panel's chunked point");
     // The knee without prefill: 64 / (256 x step(64)) = 25.2 req/s; prompts take their share.
@@ -252,10 +254,10 @@ fn capacity_plan_runs_replicas_at_the_chunked_p90_point_below_the_decode_only_kn
     assert_close(plan.cost_per_million_tokens, usd, 1e-12, "$/M tokens");
     let tp2 =
         Scenario { parallel: Parallelism::tp(2), tpot_target_s: 0.05, ..on("llama-3.1-70b", "h100-sxm", 1) };
-    let plan2 = capacity_plan(&tp2, &placing, 100.0, 2.5).unwrap();
+    let plan2 = capacity_plan(&tp2, &placing, 100.0, 2.5, &EnergyPrice::FREE).unwrap();
     assert_eq!(plan2.gpus, plan2.replicas * 2);
     let none = Scenario { tpot_target_s: 0.001, ..worked_example() };
-    assert_eq!(capacity_plan(&none, &placing, 100.0, 2.5), None);
+    assert_eq!(capacity_plan(&none, &placing, 100.0, 2.5, &EnergyPrice::FREE), None);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{CostModel, Engine};
 use crate::core::capacity::{capacity_plan, Placing};
+use crate::core::energy::EnergyPrice;
 use crate::core::goodput::evaluate;
 use crate::core::roofline::{analyze, step_time, Analysis, Limit};
 use crate::core::scenario::Scenario;
@@ -40,6 +41,8 @@ pub struct Load {
     pub usd_per_gpu_hour: f64,
     /// Where prefill runs and the percentile the plan is read at.
     pub placing: Placing,
+    /// The power's price, PUE and host power the plan's $/Mtok adds.
+    pub energy: EnergyPrice,
 }
 
 /// The scenario's own figures beside the measured engines' for the same scenario.
@@ -57,7 +60,8 @@ pub struct Summary {
 pub fn figures(scenario: &Scenario, load: Load) -> Figures {
     let analysis = analyze(scenario);
     let knee = (analysis.server_batch > 0).then(|| evaluate(scenario, analysis.server_batch));
-    let plan = capacity_plan(scenario, &load.placing, load.rate_req_per_s, load.usd_per_gpu_hour);
+    let plan =
+        capacity_plan(scenario, &load.placing, load.rate_req_per_s, load.usd_per_gpu_hour, &load.energy);
     Figures {
         knee_batch: knee.map(|p| p.batch),
         knee_tpot_s: knee.and_then(|p| finite(p.step.step_s)),

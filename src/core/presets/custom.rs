@@ -94,6 +94,13 @@ impl CustomModel {
     }
 }
 
+/// A custom GPU's board power, which is not editable: H100 SXM's 700 W TDP, in W.
+pub const CUSTOM_BOARD_POWER_W: f64 = 700.0;
+/// A custom GPU's idle power as a share of its board power (the presets' stated rule).
+pub const CUSTOM_IDLE_SHARE: f64 = 0.15;
+/// A custom GPU's host link, PCIe Gen5 x16 per direction, in B/s.
+pub const CUSTOM_HOST_LINK_BYTES_PER_S: f64 = 64e9;
+
 /// Every editable number of a custom GPU; a zero FP8 or FP4 peak means the GPU lacks that format.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CustomGpu {
@@ -130,7 +137,11 @@ impl CustomGpu {
             fp8_flop_per_s: positive(self.fp8_flop_per_s),
             fp4_flop_per_s: positive(self.fp4_flop_per_s),
             interconnect_bytes_per_s: self.interconnect_bytes_per_s,
-            source: "entered by hand (Custom)",
+            board_power_w: CUSTOM_BOARD_POWER_W,
+            idle_power_w: CUSTOM_BOARD_POWER_W * CUSTOM_IDLE_SHARE,
+            host_link_bytes_per_s: CUSTOM_HOST_LINK_BYTES_PER_S,
+            source: "entered by hand (Custom); power not editable: a default 700 W board (H100 SXM's TDP) \
+                     idling at 15% of it (105 W), and a PCIe Gen5 x16 host link of 64 GB/s per direction",
         }
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{Config, SearchSpec};
 pub use crate::core::capacity::Point;
 use crate::core::capacity::{gpus_for, unit_point, usd_per_million_tokens, Placing};
+use crate::core::energy::serving_energy;
 use crate::core::placement::{Binds, PlacementMode};
 
 /// A configuration at its operating point.
@@ -32,9 +33,14 @@ pub struct Row {
     /// Replicas or systems for the load (rounded up), times their GPUs; 0 is no plan: no load, or
     /// more GPUs than a u32 counts (see `gpus_for`).
     pub gpus_for_load: u32,
-    /// Those GPUs at the preset's $/GPU-hour over the load's output tokens (no load: one system at
-    /// its own rate), in $ per million output tokens.
+    /// Those GPUs at the preset's $/GPU-hour plus their energy at the search's $/kWh over the load's
+    /// output tokens (no load: one system at its own rate), in $ per million output tokens.
     pub usd_per_million_tokens: f64,
+    /// The GPUs' power at the operating point's utilization (with the host power and PUE the spec
+    /// sets) over the output tokens they make, in J per output token ([`crate::core::energy`]).
+    pub energy_j_per_token: f64,
+    /// The energy's share of `usd_per_million_tokens`, in $ per million output tokens.
+    pub energy_usd_per_million_tokens: f64,
 }
 
 /// The row of `config` on `spec`, or `None` when it serves nothing inside both targets.
@@ -52,7 +58,7 @@ pub fn row_for(spec: &SearchSpec, config: &Config) -> Option<Row> {
 
 /// The row of `config` running at `point`, or `None` when it serves nothing.
 pub fn row_at(spec: &SearchSpec, config: &Config, point: &Point) -> Option<Row> {
-    let &Point { rate_req_per_s: rate, gpus, tpot_s, ttft_s, binds } = point;
+    let &Point { rate_req_per_s: rate, gpus, tpot_s, ttft_s, binds, utilization } = point;
     if !(rate > 0.0 && rate.is_finite() && tpot_s > 0.0 && gpus > 0) {
         return None;
     }
@@ -62,7 +68,10 @@ pub fn row_at(spec: &SearchSpec, config: &Config, point: &Point) -> Option<Row> 
     let usd_per_gpu_hour = spec.usd_per_gpu_hour[price_index];
     let (billed_gpus, billed_rate) =
         if gpus_for_load > 0 { (gpus_for_load, spec.load_req_per_s) } else { (gpus, rate) };
-    let billed_usd_per_hour = f64::from(billed_gpus) * usd_per_gpu_hour;
+    let gpu = config.scenario(&spec.scenario).gpu;
+    let billed_tokens_per_s = billed_rate * f64::from(output_tokens);
+    let energy = serving_energy(&gpu, utilization, billed_gpus, billed_tokens_per_s, &spec.energy);
+    let billed_usd_per_hour = f64::from(billed_gpus) * usd_per_gpu_hour + energy.energy_usd_per_hour;
     Some(Row {
         config: *config,
         gpus,
@@ -75,5 +84,7 @@ pub fn row_at(spec: &SearchSpec, config: &Config, point: &Point) -> Option<Row> 
         binds,
         gpus_for_load,
         usd_per_million_tokens: usd_per_million_tokens(billed_usd_per_hour, billed_rate, output_tokens),
+        energy_j_per_token: energy.energy_j_per_token,
+        energy_usd_per_million_tokens: energy.energy_usd_per_million_tokens,
     })
 }

@@ -72,7 +72,10 @@ pub fn rows(spec: &SearchSpec, base: &Config, fitting: &[Parallelism], found: &m
                 decode: decode_parallel,
             };
             let d: Disaggregated = combine(&split, prefill, &decode, pct);
-            row_at(spec, &Config { layout, ..*base }, &Point::of(&d)?)
+            {
+                let config = Config { layout, ..*base };
+                row_at(spec, &config, &Point::of(&d, &config.scenario(&spec.scenario))?)
+            }
         });
         found.rows.extend(row);
     }

@@ -119,6 +119,7 @@ impl PageMemos {
                 rate_req_per_s: i.rate_req_per_s,
                 usd_per_gpu_hour: i.usd_per_gpu_hour(),
                 placing: i.placing(),
+                energy: i.energy,
             };
             (i.scenario.calibration == CostModel::Ideal).then(|| summary(&i.scenario, DEFAULT_ENGINE, load))
         });

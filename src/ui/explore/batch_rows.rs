@@ -19,6 +19,8 @@ pub struct RowText {
     pub range: String,
     /// The whole draft-and-verify step with speculative decoding ("27.58"), else empty.
     pub spec_step: String,
+    /// Joules per output token ("0.109": [`crate::view::export::energy_cell`]).
+    pub energy: String,
     pub knee: bool,
     pub kv_pool: bool,
     pub over_pool: bool,
@@ -31,7 +33,7 @@ pub struct RowText {
 impl RowText {
     /// `row` as printed: batch, step time, tokens/s, meets TPOT, goodput, TTFT, meets TTFT, weights
     /// read, then the per-GPU tokens/s and goodput.
-    pub fn of(row: &BatchRow, listed: bool, range: Option<&LikelyRange>) -> RowText {
+    pub fn of(row: &BatchRow, listed: bool, range: Option<&LikelyRange>, energy: String) -> RowText {
         let p = &row.point;
         RowText {
             batch: p.batch,
@@ -39,6 +41,7 @@ impl RowText {
             note: crate::view::export::row_note(row),
             range: range.map(|r| range_ms(r, p.step.step_s)).unwrap_or_default(),
             spec_step: crate::view::export::spec_step_ms(row).unwrap_or_default(),
+            energy,
             knee: row.is_knee,
             kv_pool: row.is_kv_pool,
             over_pool: !row.fits_kv_pool,
@@ -116,6 +119,7 @@ pub fn row_view(i: usize, shown: Memo<Vec<RowText>>, columns: Columns, linked: L
             <td class="on-ttft">{cell(6)}</td>
             <td>{cell(7)}</td>
             <Show when=move || row.with(|r| r.per_gpu)>{move || per_gpu_cells(row)}</Show>
+            <td class="energy">{move || row.with(|r| r.text.energy.clone())}</td>
             <td class="note">{move || row.with(|r| r.text.note)}</td>
         </tr>
     }

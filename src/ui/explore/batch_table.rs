@@ -12,7 +12,8 @@ use crate::ui::context::in_view::{frozen_unless, live_while_in_view};
 use crate::ui::context::linked::Linked;
 use crate::ui::context::page::{PageMemos, PageState};
 use crate::ui::explore::batch_rows::{row_view, Columns, RowText};
-use crate::view::export::{step_header, SPEC_STEP_HEADER};
+use crate::view::export::{energy_cell, step_header, ENERGY_HEADER, SPEC_STEP_HEADER};
+use crate::view::format::energy::energy_scope;
 use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::view::format::{target_ms, thousands};
 
@@ -24,7 +25,7 @@ pub fn BatchTable() -> impl IntoView {
     let PageMemos { analysis, rows, linked, .. } = PageMemos::get();
     let wrap = NodeRef::<leptos::html::Div>::new();
     let live = live_while_in_view(wrap);
-    let shown = shown_rows(rows, linked, live);
+    let shown = shown_rows(rows, linked, live, inputs);
     let caption_text = frozen_unless(live, move || caption(&inputs.get()));
     let nothing_runs = move || {
         matches!(analysis.get().limit, Limit::WeightsDoNotFit { .. } | Limit::ContextDoesNotFit { .. })
@@ -60,7 +61,8 @@ pub fn BatchTable() -> impl IntoView {
             </div>
             <p class="table-note">
                 "TTFT in steady state: a new request waits for the decode step in flight, then its whole context is prefilled alone. "
-                "Goodput counts a batch only when it meets both targets."
+                "Goodput counts a batch only when it meets both targets. "
+                <span id="energy-table-note">{move || format!("J/token: {}.", energy_scope(&inputs.get().energy))}</span>
                 <Show when=move || inputs.get().scenario.speculation.is_on()>
                     <span id="spec-table-note">" With speculative decoding, the time per token is one draft-and-verify step over the tokens it keeps per sequence: (draft + verify) / E."</span>
                 </Show>
@@ -96,6 +98,7 @@ fn header_row(columns: Columns, prefix_on: impl Fn() -> bool + Send + Sync + 'st
                     <th scope="col">"Tokens/s per GPU"</th>
                     <th scope="col">"Goodput per GPU (req/s)"</th>
                 </Show>
+                <th scope="col" id="energy-col" title="Joules per output token: the decode step's power per GPU, idle + (board − idle) × how busy the step keeps it, × GPUs × step time ÷ batch">{ENERGY_HEADER}</th>
                 <th scope="col">"Note"</th>
             </tr>
         </thead>
@@ -150,15 +153,23 @@ fn NoTable() -> impl IntoView {
 /// The table's rows plus the hovered and the marked batch when they are not listed, each with
 /// whether it is one of the listed rows (the others are computed by the same core function), as
 /// printed. Equal text is no change: the rows below are not touched. Frozen while not `live`.
-fn shown_rows(rows: Memo<Vec<BatchRow>>, linked: Linked, live: Signal<bool>) -> Memo<Vec<RowText>> {
+fn shown_rows(
+    rows: Memo<Vec<BatchRow>>,
+    linked: Linked,
+    live: Signal<bool>,
+    inputs: ReadSignal<Inputs>,
+) -> Memo<Vec<RowText>> {
     frozen_unless(live, move || {
+        let (scenario, energy) = inputs.with(|i| (i.scenario, i.energy));
         let listed = rows.get();
         let extra: Vec<u32> =
             [linked.hovered.get(), linked.view.get().mark_batch].into_iter().flatten().collect();
         let all = with_batches(&listed, &linked.scenario.get(), &linked.analysis.get(), &extra);
         let is_listed = |r: &BatchRow| listed.iter().any(|l| l.point.batch == r.point.batch);
         let range = likely_range(&linked.scenario.get());
-        all.iter().map(|r| RowText::of(r, is_listed(r), range.as_ref())).collect()
+        let text =
+            |r: &BatchRow| RowText::of(r, is_listed(r), range.as_ref(), energy_cell(r, &scenario, &energy));
+        all.iter().map(text).collect()
     })
 }
 

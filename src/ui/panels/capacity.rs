@@ -11,12 +11,14 @@ use crate::core::presets::GPU_PRICES;
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
 use crate::protocol::panel::LazyBody;
+use crate::state::energy::{HOSTW_INPUT, KWH_INPUT, PUE_INPUT};
 use crate::state::fields::{PRICE_INPUT, RATE_INPUT};
 use crate::state::Inputs;
 use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::ideal_note::IdealFigures;
 use crate::ui::panels::section::{Opener, PlanningSection, Section};
 use crate::ui::widgets::NumberInput;
+use crate::view::format::energy::{energy_scope, plan_energy_text, plan_power_text, power_source};
 use crate::view::format::placement::{binds_text, ms_text, percentile_label, seconds_text};
 use crate::view::format::{fixed, significant, thousands};
 
@@ -46,7 +48,13 @@ pub fn CapacityBody() -> impl IntoView {
     let PanelContext { inputs, scenario, analysis, .. } = PanelContext::get();
     let plan = Memo::new(move |_| {
         let now = inputs.get();
-        capacity_plan(&scenario.get(), &now.placing(), now.rate_req_per_s, now.usd_per_gpu_hour())
+        capacity_plan(
+            &scenario.get(),
+            &now.placing(),
+            now.rate_req_per_s,
+            now.usd_per_gpu_hour(),
+            &now.energy,
+        )
     });
     let decode_only = Memo::new(move |_| decode_only_plan(&inputs.get(), &scenario.get(), &analysis.get()));
     let range = Memo::new(move |_| {
@@ -58,8 +66,13 @@ pub fn CapacityBody() -> impl IntoView {
         <div class="capacity-inputs">
             <NumberInput input=RATE_INPUT/>
             <NumberInput input=PRICE_INPUT/>
+            <NumberInput input=KWH_INPUT/>
+            <NumberInput input=PUE_INPUT/>
+            <NumberInput input=HOSTW_INPUT/>
         </div>
         <p id="plan-price-source" class="plan-note">{move || price_source(&inputs.get())}</p>
+        <p id="plan-energy-source" class="plan-note">{move || inputs.with(|i| power_source(&i.scenario.gpu, &i.energy))}</p>
+        <p id="energy-scope" class="plan-note">{move || format!("Energy counts {}. Set $/kWh to 0 where the GPU-hour price already pays for the power.", energy_scope(&inputs.get().energy))}</p>
         {move || match plan.get() {
             Some(p) => plan_view(&inputs.get(), &p, decode_only.get(), range.get()).into_any(),
             None => view! {
@@ -129,10 +142,36 @@ fn plan_view(
             <dt>"Each replica serves"</dt><dd id="plan-replica">{per_replica}</dd>
             <dt>"Replicas"</dt><dd id="plan-replicas">{replicas}</dd>
             <dt>"GPUs"</dt><dd id="plan-gpus">{thousands(f64::from(p.gpus))}{range.map(|r| view! { <span id="plan-gpus-range" class="range">{r}</span> })}</dd>
-            <dt>"Cost per hour"</dt><dd id="plan-cost-hour">{format!("{} × ${} = ${}", p.gpus, fixed(p.usd_per_gpu_hour, 2), fixed(p.cost_per_hour, 2))}</dd>
-            <dt>"Cost per million output tokens"</dt><dd id="plan-cost-mtok">{format!("${}", fixed(p.cost_per_million_tokens, 3))}</dd>
+            <dt>"Power"</dt><dd id="plan-power">{plan_power_text(p.gpus, &p.energy, &i.energy)}</dd>
+            <dt>"Energy"</dt><dd id="plan-energy">{plan_energy_text(&p.energy)}</dd>
+            <dt>"Cost per hour"</dt><dd id="plan-cost-hour">{cost_hour_text(p)}</dd>
+            <dt>"Cost per million output tokens"</dt><dd id="plan-cost-mtok">{cost_mtok_text(p)}</dd>
             <dt>"Decode only"</dt><dd id="plan-decode-only">{decode}</dd>
         </dl>
+    }
+}
+
+/// "16 × $2.50 = $40.00", or with a price on power "16 × $2.50 + $0.90 energy = $40.90".
+fn cost_hour_text(p: &CapacityPlan) -> String {
+    let gpus = format!("{} × ${}", p.gpus, fixed(p.usd_per_gpu_hour, 2));
+    if p.energy.energy_usd_per_hour > 0.0 {
+        format!(
+            "{gpus} + ${} energy = ${}",
+            fixed(p.energy.energy_usd_per_hour, 2),
+            fixed(p.cost_per_hour, 2)
+        )
+    } else {
+        format!("{gpus} = ${}", fixed(p.cost_per_hour, 2))
+    }
+}
+
+/// "$0.612", or with a price on power "$0.612, of which energy $0.0024".
+fn cost_mtok_text(p: &CapacityPlan) -> String {
+    let total = format!("${}", fixed(p.cost_per_million_tokens, 3));
+    if p.energy.energy_usd_per_million_tokens > 0.0 {
+        format!("{total}, of which energy ${}", significant(p.energy.energy_usd_per_million_tokens))
+    } else {
+        total
     }
 }
 

@@ -11,7 +11,7 @@ use crate::core::search::{Config, Layout, Row};
 use crate::state::search::{Filters, SortKey};
 
 /// The table's columns, with units; the CSV's headers.
-pub const HEADERS: [&str; 13] = [
+pub const HEADERS: [&str; 14] = [
     "GPU",
     "Weights",
     "KV",
@@ -25,6 +25,7 @@ pub const HEADERS: [&str; 13] = [
     "Binds",
     "GPUs for the load",
     "$ per million tokens",
+    "Energy (J/token)",
 ];
 
 /// The replica's parallelism, `TP2` or `TP1 EP32 DP32` (colocated), or `2×TP8 : 1×TP1 EP16 DP16`
@@ -59,8 +60,8 @@ pub fn config_id(config: &Config) -> String {
 }
 
 /// A row's cells in [`HEADERS`] order: goodput per GPU with [`significant`], TPOT and TTFT with
-/// [`ms`], as the placement table prints them.
-pub fn cells(row: &Row) -> [String; 13] {
+/// [`ms`], as the placement table prints them; J per output token with [`significant`].
+pub fn cells(row: &Row) -> [String; 14] {
     let c = &row.config;
     [
         GPUS[usize::from(c.gpu_index).min(GPUS.len() - 1)].name.to_string(),
@@ -76,6 +77,7 @@ pub fn cells(row: &Row) -> [String; 13] {
         binds_text(row.binds).to_string(),
         thousands(f64::from(row.gpus_for_load)),
         usd(row.usd_per_million_tokens),
+        significant(row.energy_j_per_token),
     ]
 }
 
@@ -116,6 +118,7 @@ pub fn shown(rows: &[Row], filters: &Filters, sort: SortKey) -> Vec<usize> {
                 (ra.gpus_for_load == 0, ra.gpus_for_load).cmp(&(rb.gpus_for_load == 0, rb.gpus_for_load))
             }
             SortKey::TokensPerUser => rb.tokens_per_s_per_user.total_cmp(&ra.tokens_per_s_per_user),
+            SortKey::EnergyPerToken => ra.energy_j_per_token.total_cmp(&rb.energy_j_per_token),
         };
         first
             .then(rb.goodput_per_gpu_req_per_s.total_cmp(&ra.goodput_per_gpu_req_per_s))

@@ -14,6 +14,7 @@ use goodput_lab::core::roofline::{CostModel, CustomCalibration, Precision, TP_CH
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::spec::{Drafter, Speculation};
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
+use goodput_lab::state::energy::{HOSTW, KWH, PUE};
 use goodput_lab::state::fields::{
     NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
 };
@@ -113,7 +114,7 @@ pub const MARKUP: &[&str] = &[
 pub fn field_of(key: &str) -> Option<NumberField> {
     let top = [
         CTX, PROMPT, OUT, TPOT, TTFT, UTIL, MBU, OVERHEAD, RATE, PRICE, BURST, LENGTH_CV, REQUESTS, SEED,
-        CHUNK, CAP, ATTAIN, RATE_MAX, POINTS, PREFIX, HIT,
+        CHUNK, CAP, ATTAIN, RATE_MAX, POINTS, PREFIX, HIT, KWH, PUE, HOSTW,
     ];
     let placement = [PREFILL_INSTANCES, DECODE_INSTANCES, TRANSFER, DRAFT_TOKENS, ACCEPTANCE, HEAD_COST];
     let parallel = [parallel::EP, parallel::DP, parallel::PP, parallel::NODES, parallel::NIC, parallel::IMB];

@@ -109,14 +109,20 @@ pub fn SearchTable() -> impl IntoView {
             download_text(&csv, "text/csv;charset=utf-8", &name);
         }
     };
-    let sortable =
-        ["Goodput per GPU (req/s)", "Tokens/s per user", "GPUs for the load", "$ per million tokens"];
+    let sortable = [
+        "Goodput per GPU (req/s)",
+        "Tokens/s per user",
+        "GPUs for the load",
+        "$ per million tokens",
+        "Energy (J/token)",
+    ];
     let header = move |h: &'static str| {
         let key = match h {
             "Goodput per GPU (req/s)" => Some("goodput"),
             "Tokens/s per user" => Some("user"),
             "GPUs for the load" => Some("gpus"),
             "$ per million tokens" => Some("cost"),
+            "Energy (J/token)" => Some("energy"),
             _ => None,
         };
         let pick = move |_| {
