@@ -7,6 +7,7 @@ pub mod custom;
 pub mod drag;
 pub mod energy;
 pub mod fields;
+pub mod fleet;
 pub mod keys;
 pub mod lessons;
 pub mod measured;

@@ -1,10 +1,13 @@
 //! The simulator's plan for one request: the sweep config and, beside it, the disaggregated split
-//! it also sweeps. Derived once from the page's state (`state::Inputs::sim_plan`) and carried by
+//! it also sweeps and the fleet it also runs. Derived once from the page's state (`state::Inputs::sim_plan`) and carried by
 //! every job of the request, so no worker re-derives it.
 
 use serde::{Deserialize, Serialize};
 
-use super::sim::{DisaggConfig, SimConfig};
+use super::scenario::Scenario;
+use super::sim::{DisaggConfig, SimConfig, StepCost};
+use super::spec::Speculation;
+use super::traffic::{compare, FleetConfig, FleetRow, FleetWorkload, SessionSpec};
 
 /// What one request simulates, validated and derived.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,4 +16,30 @@ pub struct SimPlan {
     pub config: SimConfig,
     /// The disaggregated split swept beside it: only with a disaggregated placement and open load.
     pub placement: Option<DisaggConfig>,
+    /// The fleet run beside it: only with `fleet=1`.
+    pub fleet: Option<FleetPlan>,
+}
+
+/// The fleet run beside the sweep: the fleet, and the synthetic sessions it replays when the plan
+/// has no trace.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FleetPlan {
+    pub config: FleetConfig,
+    pub sessions: SessionSpec,
+}
+
+impl SimPlan {
+    /// The fleet comparison the plan asks for (None without a fleet): every routing policy without
+    /// and, with a tier, with it ([`compare`]), on the plan's trace at its recorded times or else its
+    /// synthetic sessions. Priced on the sweep's scenario without speculative decoding: the fleet
+    /// keeps one token a step per sequence (`core::traffic`'s stated assumptions).
+    pub fn fleet_rows(&self) -> Option<Vec<FleetRow>> {
+        let fleet = self.fleet.as_ref()?;
+        let scenario = Scenario { speculation: Speculation::OFF, ..self.config.scenario };
+        let workload = match &self.config.trace {
+            Some(trace) => FleetWorkload::Trace(trace),
+            None => FleetWorkload::Sessions(fleet.sessions),
+        };
+        Some(compare(workload, &fleet.config, &StepCost::new(&scenario)))
+    }
 }

@@ -20,6 +20,7 @@ use crate::core::search::Config;
 use crate::state::custom::reconcile_model;
 use crate::state::energy::{HOSTW_INPUT, KWH_INPUT, PUE_INPUT};
 use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
+use crate::state::fleet::{NEW_TOKENS_INPUT, THINK_INPUT, TIER_INPUT, TURNS_INPUT};
 use crate::state::placement::PlacementInputs;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT};
 use crate::state::search::SearchInputs;
@@ -159,7 +160,7 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>
 /// the lazy module): every one must be carried by [`changes`], or its change would go nowhere in the
 /// lazy build while working in the one-file build. `tests/it/bound_controls.rs` changes each and checks
 /// the messages carry it, and that every bound control in `src/ui/panels/` is listed here.
-pub const BODY_INPUTS: [InputField; 14] = [
+pub const BODY_INPUTS: [InputField; 18] = [
     RATE_INPUT,
     PRICE_INPUT,
     KWH_INPUT,
@@ -174,6 +175,10 @@ pub const BODY_INPUTS: [InputField; 14] = [
     REQUESTS_INPUT,
     SEED_INPUT,
     SEEDS_INPUT,
+    TIER_INPUT,
+    TURNS_INPUT,
+    THINK_INPUT,
+    NEW_TOKENS_INPUT,
 ];
 
 /// The messages that carry a panel's bound control from `before` to `after`: the simulator's

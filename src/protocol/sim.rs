@@ -18,6 +18,7 @@ use crate::core::sim::{
     combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress, ChunkPoint,
     Counting, DisaggConfig, LoadMode, RatePoint, SimConfig, Sweep,
 };
+use crate::core::traffic::FleetRow;
 use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 
 /// Step budgets the chunked-prefill trade-off compares, in tokens.
@@ -48,6 +49,8 @@ pub struct SimResult {
     pub recorded: Option<RatePoint>,
     /// Requests each load level simulated (the trace's, with one).
     pub requests_per_level: u32,
+    /// The fleet comparison: every routing policy, without and with the offload tier (`fleet=1`).
+    pub fleet: Option<Vec<FleetRow>>,
 }
 
 /// The disaggregated split simulated on the same requests, and what reads it per GPU.
@@ -206,12 +209,13 @@ pub fn chunk_level(plan: &SimPlan, sweep: &Sweep) -> f64 {
 
 /// The one place a [`SimResult`] is put together from its parts.
 pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRoundPart) -> SimResult {
-    let SecondRoundPart { chunks, placement, recorded } = second;
+    let SecondRoundPart { chunks, placement, recorded, fleet } = second;
     let c = &plan.config;
     let replays = chunks.len() as u64 + u64::from(recorded.is_some());
     let requests_simulated = sweep.requests_simulated
         + replays * u64::from(c.requests_per_level())
-        + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated);
+        + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated)
+        + fleet.iter().flatten().map(|row| u64::from(row.report.requests)).sum::<u64>();
     SimResult {
         chunks,
         requests_simulated,
@@ -225,6 +229,7 @@ pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRo
         placement,
         recorded,
         requests_per_level: c.requests_per_level(),
+        fleet,
     }
 }
 

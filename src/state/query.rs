@@ -9,7 +9,7 @@ use crate::core::url_id::UrlId;
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 90] = [
+pub const KEYS: [&str; 96] = [
     "model",
     "m_params",
     "m_active",
@@ -80,6 +80,12 @@ pub const KEYS: [&str; 90] = [
     "attain",
     "rate_max",
     "points",
+    "fleet",
+    "replicas",
+    "tier",
+    "turns",
+    "think",
+    "newtok",
     "place",
     "xp",
     "tpp",

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{InputField, NumberField};
+use super::fleet::FleetInputs;
 /// The id of a value among a menu's rows (the page's menus still name it here).
 pub use super::read::choice_id;
 use super::read::{self, UrlId};
@@ -63,6 +64,8 @@ pub struct SimInputs {
     /// Highest rate swept, in requests/s; `None` is twice the analytic rate at the knee.
     pub rate_max_req_per_s: Option<f64>,
     pub rate_points: u32,
+    /// The fleet run beside the sweep: replicas, the offload tier and synthetic sessions.
+    pub fleet: FleetInputs,
 }
 
 impl Default for SimInputs {
@@ -86,6 +89,7 @@ impl Default for SimInputs {
             attainment_target: 0.9,
             rate_max_req_per_s: None,
             rate_points: 16,
+            fleet: FleetInputs::default(),
         }
     }
 }
@@ -163,6 +167,7 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> SimInputs {
         attainment_target: read::number(raw, &ATTAIN, pct, notices),
         rate_max_req_per_s: read::number_or_auto(raw, &RATE_MAX, notices),
         rate_points: whole(&POINTS, defaults.rate_points, notices),
+        fleet: super::fleet::read(raw, notices),
     }
 }
 
@@ -244,7 +249,7 @@ impl SimInputs {
         ];
         let open = self.open.then(|| ("sim", read::flag_word(true).to_string()));
         let rest = all.into_iter().filter(|(_, _, changed)| self.open || *changed).map(|(k, v, _)| (k, v));
-        open.into_iter().chain(rest).collect()
+        open.into_iter().chain(rest).chain(self.fleet.pairs()).collect()
     }
 }
 
@@ -265,6 +270,7 @@ impl super::Inputs {
         let config = self.sim.config(&self.scenario);
         let split = self.placement.mode == PlacementMode::Disaggregated && config.load == LoadMode::Open;
         let placement = split.then(|| DisaggConfig::new(&config, &self.placement.split, self.sim.cap));
-        SimPlan { config, placement }
+        let fleet = self.sim.fleet.open.then(|| self.fleet_plan(&config));
+        SimPlan { config, placement, fleet }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod calibration;
 pub mod energy;
+pub mod fleet;
 pub mod headline;
 pub mod measured_runs;
 pub mod parallel;

@@ -25,6 +25,7 @@ mod energy;
 mod explore;
 mod export;
 mod fit;
+mod fleet_plan;
 mod formula_map;
 mod fuzz;
 mod keys;

@@ -167,6 +167,7 @@ fn the_seed_shards_and_the_tail_parts_assemble_to_exactly_the_single_thread_resu
         "sim=1&requests=200&place=disagg&seeds=5",
         "sim=1&requests=200&load=closed&seeds=3",
         "sim=1&requests=200&arrivals=constant&lengths=fixed",
+        "sim=1&requests=200&place=disagg&fleet=1&replicas=2&turns=2&think=1",
     ];
     for query in queries {
         let plan = from_query(query).0.sim_plan();

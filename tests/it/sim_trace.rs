@@ -81,7 +81,7 @@ fn the_trace_replayed_as_recorded_is_the_engine_run_on_its_own_arrival_times() {
     let trace = bursty_trace(200);
     let rate = trace.recorded_rate_req_per_s().expect("a rate");
     let c = config_with(trace.clone());
-    let plan = SimPlan { config: c.clone(), placement: None };
+    let plan = SimPlan { config: c.clone(), placement: None, fleet: None };
     let recorded = compute(&plan, |_, _| {}).recorded.expect("open load with a trace replays it");
     assert_eq!(recorded, simulate(&c, rate));
     // Independently: the engine on the recorded arrival times, summarized the same way.
@@ -117,9 +117,13 @@ fn closed_load_and_traceless_plans_replay_nothing_as_recorded() {
     let closed = SimPlan {
         config: SimConfig { load: LoadMode::Closed, rate_points: 3, ..c.clone() },
         placement: None,
+        fleet: None,
     };
     assert_eq!(compute(&closed, |_, _| {}).recorded, None);
-    let none =
-        SimPlan { config: SimConfig { trace: None, rate_points: 3, requests: 50, ..c }, placement: None };
+    let none = SimPlan {
+        config: SimConfig { trace: None, rate_points: 3, requests: 50, ..c },
+        placement: None,
+        fleet: None,
+    };
     assert_eq!(compute(&none, |_, _| {}).recorded, None);
 }

@@ -14,6 +14,7 @@ use crate::core::sim::{
     chunk_tradeoff, shard_seeds, simulate, sweep_disaggregated, ChunkPoint, DisaggConfig, LoadMode,
     RatePoint, SimConfig,
 };
+use crate::core::traffic::FleetRow;
 
 /// What one part of the second round ran.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -24,12 +25,15 @@ pub struct SecondRoundPart {
     pub placement: Option<PlacementSim>,
     /// A trace replayed as recorded (open load), from part 0.
     pub recorded: Option<RatePoint>,
+    /// The fleet comparison ([`SimPlan::fleet_rows`]), from the last part.
+    pub fleet: Option<Vec<FleetRow>>,
 }
 
 /// Parts the second round is split over with `workers` workers: min(workers, the budgets plus one for the
 /// disaggregated sweep if it runs, [`SHARDS_MAX`]), at least 1.
 pub fn second_round_parts_for(plan: &SimPlan, workers: usize) -> u8 {
-    let jobs = CHUNK_BUDGETS.len() + usize::from(plan.placement.is_some());
+    let jobs =
+        CHUNK_BUDGETS.len() + usize::from(plan.placement.is_some()) + usize::from(plan.fleet.is_some());
     workers.min(jobs).min(usize::from(SHARDS_MAX)).max(1) as u8
 }
 
@@ -60,7 +64,8 @@ pub fn second_round(
     let placement = d.filter(|_| runs_split).and_then(|d| placement_sim(c, &d, progress));
     let budgets = CHUNK_BUDGETS.get(budgets).unwrap_or_default();
     let recorded = if part == 0 { replay_as_recorded(c) } else { None };
-    SecondRoundPart { chunks: chunk_tradeoff(c, chunk_level, budgets), placement, recorded }
+    let fleet = if part + 1 >= parts { plan.fleet_rows() } else { None };
+    SecondRoundPart { chunks: chunk_tradeoff(c, chunk_level, budgets), placement, recorded, fleet }
 }
 
 /// The plan's trace replayed at the rate it was recorded at (open load; None without a trace, with
@@ -76,6 +81,7 @@ pub fn join_second_round(parts: Vec<SecondRoundPart>) -> SecondRoundPart {
         whole.chunks.extend(part.chunks);
         whole.placement = whole.placement.or(part.placement);
         whole.recorded = whole.recorded.or(part.recorded);
+        whole.fleet = whole.fleet.take().or(part.fleet);
         whole
     })
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod charts;
 pub(crate) mod controls;
+pub(crate) mod fleet;
 pub(crate) mod panel;
 pub(crate) mod placement;
 pub(crate) mod table;

@@ -19,7 +19,7 @@ use crate::ui::widgets::{NumberBox, NumberInput, PresetSelect, StopSlider};
 
 /// Reads and writes the simulator's part of the inputs.
 #[derive(Clone, Copy)]
-struct Sim {
+pub struct Sim {
     inputs: ReadSignal<Inputs>,
     changes: Changes,
     /// What "automatic" means now: (cap in sequences, highest rate in requests/s).
@@ -27,11 +27,11 @@ struct Sim {
 }
 
 impl Sim {
-    fn get(self) -> SimInputs {
+    pub(super) fn get(self) -> SimInputs {
         self.inputs.get().sim
     }
 
-    fn update(self, f: impl FnOnce(&mut SimInputs)) {
+    pub(super) fn update(self, f: impl FnOnce(&mut SimInputs)) {
         let mut sim = self.inputs.get_untracked().sim;
         f(&mut sim);
         self.changes.send(ToPage::Sim(sim));
@@ -56,16 +56,24 @@ fn pick<T: Copy>(choices: &[(&'static str, T)], id: &str) -> Option<T> {
     choices.iter().find(|(c, _)| *c == id).map(|(_, v)| *v)
 }
 
-/// Every simulator control, with the worked example's two measurement mistakes as explained toggles.
+impl Sim {
+    /// The simulator's part of the panel context's inputs, with its automatic values.
+    pub fn from_context() -> Sim {
+        let PanelContext { inputs, scenario, analysis, changes, .. } = PanelContext::get();
+        // The automatic cap (the analytic knee within the pool) and highest rate, from the app's memos.
+        let autos = Memo::new(move |_| {
+            let analysis = analysis.get();
+            (f64::from(SimInputs::default().cap_for(&analysis)), auto_rate_max(&scenario.get(), &analysis))
+        });
+        Sim { inputs, changes, autos }
+    }
+}
+
+/// Every simulator control, with the worked example's two measurement mistakes as explained
+/// toggles; `children` (the fleet's controls) close the column.
 #[component]
-pub fn SimControls() -> impl IntoView {
-    let PanelContext { inputs, scenario, analysis, changes, .. } = PanelContext::get();
-    // The automatic cap (the analytic knee within the pool) and highest rate, from the app's memos.
-    let autos = Memo::new(move |_| {
-        let analysis = analysis.get();
-        (f64::from(SimInputs::default().cap_for(&analysis)), auto_rate_max(&scenario.get(), &analysis))
-    });
-    let sim = Sim { inputs, changes, autos };
+pub fn SimControls(children: Children) -> impl IntoView {
+    let sim = Sim::from_context();
     view! {
         <div class="sim-controls">
             <fieldset class="group">
@@ -107,6 +115,7 @@ pub fn SimControls() -> impl IntoView {
                 <NumberInput input=SEED_INPUT/>
                 <NumberInput input=SEEDS_INPUT/>
             </fieldset>
+            {children()}
         </div>
     }
 }
@@ -170,7 +179,7 @@ fn Server(sim: Sim) -> impl IntoView {
 
 /// A number that can be left automatic: a checkbox, and the number box when it is not.
 #[component]
-fn AutoNumber(
+pub fn AutoNumber(
     field: NumberField,
     sim: Sim,
     get: fn(&SimInputs) -> Option<f64>,

@@ -16,6 +16,7 @@ use crate::ui::panels::ideal_note::IdealFigures;
 use crate::ui::panels::section::{Hint, Opener, PlanningSection, Section};
 use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
 use crate::ui::panels::sim::controls::SimControls;
+use crate::ui::panels::sim::fleet::{FleetControls, FleetTable};
 use crate::ui::panels::sim::placement::PlacementSimChart;
 use crate::ui::panels::sim::table::{ChunkTable, SimTable};
 use crate::ui::workers::sim_runner::{SimRun, SimRunner};
@@ -72,7 +73,7 @@ pub fn SimBody() -> impl IntoView {
     });
     view! {
         <div id="sim-body" class="sim-body">
-            <SimControls/>
+            <SimControls><FleetControls/></SimControls>
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout run=run/>
@@ -86,6 +87,7 @@ pub fn SimBody() -> impl IntoView {
                 <SimTable result=run.result.into()/>
                 <ChunkTable result=run.result.into()
                     chunk_tokens=Signal::derive(move || inputs.get().sim.chunk_tokens)/>
+                <FleetTable result=run.result.into()/>
             </div>
         </div>
     }
