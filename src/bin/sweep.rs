@@ -1,6 +1,7 @@
 //! `sweep "<query>"`: runs the simulator natively for a page URL's query and prints its goodput
-//! readout (and, with `place=disagg`, both goodputs per GPU), so a browser test can check the page
-//! against the native core.
+//! readout (and, with `place=disagg`, both goodputs per GPU; with `fleet=1`, the fleet table's
+//! rows as `fleet` + tab-separated cells), so a browser test can check the page against the native
+//! core.
 
 fn main() {
     let query = std::env::args().nth(1).unwrap_or_default();
@@ -26,6 +27,9 @@ fn main() {
             goodput_lab::view::format::significant(p.analytic.goodput_per_gpu_req_per_s)
         );
         println!("placement points {}", p.sweep.points.len());
+    }
+    for row in result.fleet.iter().flatten() {
+        println!("fleet\t{}", goodput_lab::view::format::fleet::fleet_row_cells(row).join("\t"));
     }
     for c in &result.chunks {
         let p = &c.point;

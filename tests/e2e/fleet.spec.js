@@ -1,0 +1,61 @@
+// The fleet beside the simulator: off until asked for; its checkbox writes `fleet=1`; the
+// comparison lists every routing policy without and with the offload tier and reads them in a
+// finding; the tier's host memory (0: no tier) and the sessions' controls live in the URL, and the
+// table's numbers equal the native fleet run for the same link.
+const { test, expect } = require('@playwright/test');
+const { execFileSync } = require('child_process');
+const path = require('path');
+const { openApp, queryValue, urlSettled, commitNumber, expectNoBadNumbers } = require('./helpers');
+
+const ROOT = path.join(__dirname, '../..');
+const SMALL = 'sim=1&requests=200&points=4&seeds=1&replicas=2&turns=2&think=1';
+
+/** Waits until a sweep has landed with nothing in flight. */
+async function settled(page) {
+  await expect.poll(async () => Number(await page.locator('#sim-status').getAttribute('data-sweeps')) > 0
+    && (await page.locator('#sim-status').getAttribute('data-busy')) === 'false', { timeout: 60_000 }).toBe(true);
+}
+
+/** The native fleet table's rows for a query (the `sweep` bin's `fleet` lines): their cells. */
+function nativeRows(query) {
+  const out = execFileSync('cargo', ['run', '-q', '--bin', 'sweep', '--', query],
+    { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return out.split('\n').filter((line) => line.startsWith('fleet\t')).map((line) => line.split('\t').slice(1));
+}
+
+test('the fleet is off until its checkbox runs it, and the checkbox writes fleet=1', async ({ page }) => {
+  await openApp(page, `?${SMALL}`);
+  await settled(page);
+  await expect(page.locator('#fleet-table')).toHaveCount(0);
+  await page.locator('#fleet').check();
+  await expect(page.locator('#fleet-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+  await urlSettled(page);
+  expect(queryValue(page, 'fleet')).toBe('1');
+  expect(queryValue(page, 'tier')).toBe('256');
+});
+
+test('the comparison shows every policy without and with the tier, as the native run computes it', async ({ page }) => {
+  const query = `${SMALL}&fleet=1`;
+  await openApp(page, `?${query}`);
+  await expect(page.locator('#fleet-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+  const rows = await page.locator('#fleet-table tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => Array.from(tr.querySelectorAll('th, td')).map((c) => c.textContent.trim())));
+  expect(rows).toEqual(nativeRows(query));
+  expect(rows.map((r) => r[1])).toEqual(['without', 'without', 'without', 'with', 'with', 'with']);
+  await expect(page.locator('#fleet-finding')).toContainText('A finite run of 200 requests');
+  await expectNoBadNumbers(page);
+});
+
+test('no host memory runs without the tier, and the sessions controls live in the URL', async ({ page }) => {
+  await openApp(page, `?${SMALL}&fleet=1`);
+  await expect(page.locator('#fleet-table tbody tr')).toHaveCount(6, { timeout: 60_000 });
+  await commitNumber(page, 'tier', '0');
+  await expect(page.locator('#fleet-table tbody tr')).toHaveCount(3, { timeout: 60_000 });
+  await commitNumber(page, 'turns', '5');
+  await commitNumber(page, 'think', '2.5');
+  await urlSettled(page);
+  expect(queryValue(page, 'tier')).toBe('0');
+  expect(queryValue(page, 'turns')).toBe('5');
+  expect(queryValue(page, 'think')).toBe('2.5');
+  await expect(page.locator('#fleet-finding')).toContainText('Without the tier');
+});
