@@ -134,3 +134,14 @@ fn the_finding_names_the_lowest_tail_ttft_without_and_with_the_tier_and_says_the
     assert_eq!(cells[10], "50.0%", "60 of 120 requests on the busiest replica");
     assert_eq!(cells[3], "–", "no CPU tier, no CPU hits");
 }
+
+#[test]
+fn a_tier_no_request_hit_is_said_to_change_nothing() {
+    let rows = [
+        row(Routing::RoundRobin, false, 0.9, (2, 0), [40, 40, 40]),
+        row(Routing::RoundRobin, true, 0.9, (2, 0), [40, 40, 40]),
+    ];
+    let finding = fleet_finding(&rows);
+    assert!(finding.contains("With the tier nothing changes"), "{finding}");
+    assert!(!finding.contains("With the tier, round robin"), "{finding}");
+}

@@ -83,7 +83,9 @@ pub fn fleet_finding(rows: &[FleetRow]) -> String {
         super::ms_or_dash(without.report.ttft.p99_s),
         super::percent(without.report.hit_rate())
     );
-    let second = best_tail(rows, true).map(|with| {
+    let tier_unused =
+        rows.iter().any(|r| r.tier) && rows.iter().all(|r| !r.tier || r.report.cpu_hit_tokens == 0);
+    let second = best_tail(rows, true).filter(|_| !tier_unused).map(|with| {
         format!(
             " With the tier, {} does: {} ms, {} of prompt tokens hit ({} on the GPU, {} copied back from host memory).",
             routing_name(with.routing).to_lowercase(),
@@ -93,5 +95,7 @@ pub fn fleet_finding(rows: &[FleetRow]) -> String {
             super::percent(with.report.cpu_hit_rate())
         )
     });
-    format!("{first}{} {run}", second.unwrap_or_default())
+    let unused = " With the tier nothing changes: no block evicted to host memory was asked for again (the GPU cache held what was reused).";
+    let second = if tier_unused { unused.to_string() } else { second.unwrap_or_default() };
+    format!("{first}{second} {run}")
 }
