@@ -19,6 +19,7 @@ pub mod search;
 pub mod sim;
 pub mod spec;
 mod stops;
+pub mod trace;
 mod validation;
 pub mod view;
 

@@ -9,6 +9,9 @@
 //! block i is the same block in every later turn). Two requests share a prefix block exactly when
 //! their hash chains agree up to it.
 
+pub mod blocks;
+pub mod stats;
+
 use serde::{Deserialize, Serialize};
 
 /// The file format a trace was read from.

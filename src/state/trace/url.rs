@@ -1,0 +1,1 @@
+//! The `trace` URL key.
