@@ -57,6 +57,8 @@ pub struct Inputs {
     pub placement: placement::PlacementInputs,
     /// The configuration search panel: open, order, filters and prices.
     pub search: search::SearchInputs,
+    /// The simulator's traffic trace as the `trace` key names it (inline, or by its summary).
+    pub trace: trace::url::TraceKey,
 }
 
 /// The calibration control's four choices (URL key `calib`).
@@ -140,6 +142,7 @@ impl Default for Inputs {
             sim: sim::SimInputs::default(),
             placement: placement::PlacementInputs::default(),
             search: search::SearchInputs::default(),
+            trace: trace::url::TraceKey::None,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::core::url_id::UrlId;
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 87] = [
+pub const KEYS: [&str; 88] = [
     "model",
     "m_params",
     "m_active",
@@ -77,6 +77,7 @@ pub const KEYS: [&str; 87] = [
     "attain",
     "rate_max",
     "points",
+    "trace",
     "place",
     "xp",
     "tpp",
@@ -202,6 +203,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
         pairs.push(("price", PRICE.write(inputs.price_per_gpu_hour)));
     }
     pairs.extend(inputs.sim.pairs());
+    pairs.extend(super::trace::url::pairs(&inputs.trace));
     pairs.extend(inputs.placement.pairs());
     pairs.extend(inputs.search.pairs());
     pairs

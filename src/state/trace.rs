@@ -125,7 +125,7 @@ impl Rows {
     }
 
     /// The rows with a remark for each reason lines were skipped: "Skipped 3 lines with …".
-    fn finish(mut self) -> Rows {
+    pub(super) fn finish(mut self) -> Rows {
         for (reason, n) in std::mem::take(&mut self.skips) {
             self.remarks.push(format!("Skipped {} {reason}.", assemble::counted(n, "line")));
         }
@@ -133,7 +133,7 @@ impl Rows {
     }
 
     /// Adds `row`, or fails on `line` past [`MAX_REQUESTS`].
-    fn push(&mut self, row: Row) -> Result<(), TraceError> {
+    pub(super) fn push(&mut self, row: Row) -> Result<(), TraceError> {
         if self.rows.len() >= MAX_REQUESTS {
             let max = crate::view::format::thousands(MAX_REQUESTS as f64);
             return Err(TraceError::line(row.line, format!("the trace has more than {max} requests")));
