@@ -148,7 +148,7 @@ impl Rows {
 /// is Azure's, one naming `Request tokens` BurstGPT's, any other a plain CSV.
 pub fn read_trace(text: &str) -> Result<TraceUpload, TraceError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+    let Some(first) = text.lines().map(|l| l.trim().trim_matches('\u{feff}')).find(|l| !l.is_empty()) else {
         return Err(TraceError::file(
             "Nothing to read: paste or drop a trace (Mooncake JSON lines, an Azure or BurstGPT CSV, or a CSV of \
              arrival_s, prompt_tokens, output_tokens)",
