@@ -31,6 +31,19 @@ pub const MAX_TIME_S: f64 = 1e10;
 /// Most block hashes one trace may hold in all (2^24, 128 MB of hashes).
 pub const MAX_BLOCKS: usize = 1 << 24;
 
+/// A count with its thousands grouped by commas (`16,777,216`).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// A trace read from a file, and what is worth knowing about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceUpload {
@@ -135,7 +148,7 @@ impl Rows {
     /// Adds `row`, or fails on `line` past [`MAX_REQUESTS`].
     pub(super) fn push(&mut self, row: Row) -> Result<(), TraceError> {
         if self.rows.len() >= MAX_REQUESTS {
-            let max = crate::view::format::thousands(MAX_REQUESTS as f64);
+            let max = grouped(MAX_REQUESTS as u64);
             return Err(TraceError::line(row.line, format!("the trace has more than {max} requests")));
         }
         self.rows.push(row);

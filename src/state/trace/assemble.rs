@@ -3,11 +3,11 @@
 //! prefix ids numbered 0, 1, … by first appearance in that order, and each prompt's block hashes
 //! given (`hash_ids`, 512-token blocks) or synthesized ([`blocks`], 16-token blocks).
 
+use super::grouped;
 use super::{
     RequestTrace, Row, RowBlocks, Rows, TraceError, TraceFormat, TraceRequest, TraceUpload, MAX_BLOCKS,
 };
 use crate::core::traffic::blocks::{self, full_blocks, MOONCAKE_BLOCK_TOKENS, SYNTH_BLOCK_TOKENS};
-use crate::view::format::thousands;
 use std::collections::HashMap;
 
 /// Numbers each distinct text 0, 1, … in order of first appearance.
@@ -64,7 +64,7 @@ fn remarks_suffix(remarks: &[String]) -> String {
 
 /// "1 line", "3 lines".
 pub(super) fn counted(n: usize, noun: &str) -> String {
-    format!("{} {noun}{}", thousands(n as f64), if n == 1 { "" } else { "s" })
+    format!("{} {noun}{}", grouped(n as u64), if n == 1 { "" } else { "s" })
 }
 
 /// The sorted rows as requests and their blocks.
@@ -125,7 +125,7 @@ fn extend(
     line: u64,
 ) -> Result<(), TraceError> {
     if all.len() + n > MAX_BLOCKS {
-        let max = thousands(MAX_BLOCKS as f64);
+        let max = grouped(MAX_BLOCKS as u64);
         return Err(TraceError::line(
             line,
             format!("the trace's prompts hold more than {max} prefix blocks"),

@@ -91,7 +91,7 @@ impl TraceSummary {
 
     /// "23,608 requests over 3,600 s (hash 0123456789abcdef)".
     pub fn describe(&self) -> String {
-        let n = crate::view::format::thousands(f64::from(self.requests));
+        let n = super::grouped(u64::from(self.requests));
         let s = if self.requests == 1 { "" } else { "s" };
         let duration = trim_decimal(self.duration_ms as f64 / 1e3);
         format!("{n} request{s} over {duration} s (hash {:016x})", self.hash)

@@ -1,9 +1,9 @@
 //! One field of one trace line -> its typed value, or a [`TraceError`] naming the line and the
 //! field: whole token counts, arrival times (numbers in a unit, or datetimes), ids and block hashes.
 
+use super::grouped;
 use super::{TraceError, MAX_TIME_S, MAX_TOKENS};
 use crate::state::fields::{compact, quoted};
-use crate::view::format::thousands;
 use serde_json::Value;
 
 /// A field's value as the line holds it: CSV text or a JSON value.
@@ -49,7 +49,7 @@ impl Cell<'_> {
 pub(super) fn tokens(cell: Cell, line: u64, field: &str, min: u32) -> Result<u32, TraceError> {
     let x = cell.number().filter(|x| x.fract() == 0.0 && *x >= f64::from(min) && *x <= f64::from(MAX_TOKENS));
     x.map(|x| x as u32).ok_or_else(|| {
-        let range = format!("from {min} to {}", thousands(f64::from(MAX_TOKENS)));
+        let range = format!("from {min} to {}", grouped(u64::from(MAX_TOKENS)));
         TraceError::at(line, field, format!("{} is not a whole number {range}", cell.shown()))
     })
 }
