@@ -14,6 +14,7 @@ mod regressions;
 mod search;
 mod spec;
 mod strategies;
+mod trace;
 
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -61,7 +62,7 @@ use goodput_lab::view::share::{link_query, scenario_summary};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 14] = [
+const CASES: [(&str, u32); 17] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -77,6 +78,9 @@ const CASES: [(&str, u32); 14] = [
     ("any_value_under_a_speculation_key_gives_settings_in_range_that_round_trip_and_finite_numbers", 4_000),
     // A whole search (every shape of every group: up to 113 shapes a group for a MoE model) per case.
     ("the_search_on_any_validated_state_gives_finite_rows_and_an_undominated_frontier", 24),
+    ("valid_trace_files_keep_every_invariant_and_lose_no_line", 1_500),
+    ("hostile_trace_files_never_panic_and_every_error_names_its_line", 3_000),
+    ("any_value_under_the_trace_key_gives_a_trace_that_round_trips_or_a_notice_and_none", 1_000),
 ];
 
 /// The longest a notice may be: a value is quoted to 40 characters, so a longer one means a number
