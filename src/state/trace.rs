@@ -31,6 +31,16 @@ pub const MAX_TIME_S: f64 = 1e10;
 /// Most block hashes one trace may hold in all (2^24, 128 MB of hashes).
 pub const MAX_BLOCKS: usize = 1 << 24;
 
+/// The format's name, as the trace panel shows it.
+pub fn format_label(format: TraceFormat) -> &'static str {
+    match format {
+        TraceFormat::Mooncake => "Mooncake trace (JSON lines)",
+        TraceFormat::Azure => "Azure LLM inference trace (CSV)",
+        TraceFormat::BurstGpt => "BurstGPT trace (CSV)",
+        TraceFormat::Plain => "plain trace",
+    }
+}
+
 /// A count with its thousands grouped by commas (`16,777,216`).
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();

@@ -223,3 +223,31 @@ pub fn read(raw: &RawQuery, notices: &mut Vec<Notice>) -> TraceKey {
 pub fn pairs(key: &TraceKey) -> Vec<(&'static str, String)> {
     key.value().map(|v| (KEY, v)).into_iter().collect()
 }
+
+/// What the page's trace should become for a `trace` key, given the hash of the trace it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolve {
+    /// No key: no trace.
+    Clear,
+    /// The trace held is the one the key names.
+    Keep,
+    /// An inline key for another trace: this one, decoded.
+    Inline(RequestTrace),
+    /// A summary of a trace the page does not hold: the simulator keeps its own arrivals and the
+    /// page says which trace to load.
+    Needed(TraceSummary),
+}
+
+/// [`Resolve`] for `key` while the page holds a trace of content hash `held` (or none).
+pub fn resolve(key: &TraceKey, held: Option<u64>) -> Resolve {
+    match key {
+        TraceKey::None => Resolve::Clear,
+        TraceKey::Summary(s) if held == Some(s.hash) => Resolve::Keep,
+        TraceKey::Summary(s) => Resolve::Needed(*s),
+        TraceKey::Inline(text) => match decode_inline(text.as_str()) {
+            Ok(trace) if held == Some(content_hash(&trace)) => Resolve::Keep,
+            Ok(trace) => Resolve::Inline(trace),
+            Err(_) => Resolve::Clear,
+        },
+    }
+}

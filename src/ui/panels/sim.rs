@@ -5,3 +5,4 @@ pub(crate) mod controls;
 pub(crate) mod panel;
 pub(crate) mod placement;
 pub(crate) mod table;
+pub(crate) mod trace;

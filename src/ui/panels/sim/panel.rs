@@ -18,6 +18,7 @@ use crate::ui::panels::sim::charts::{SimChart, SimChartKind};
 use crate::ui::panels::sim::controls::SimControls;
 use crate::ui::panels::sim::placement::PlacementSimChart;
 use crate::ui::panels::sim::table::{ChunkTable, SimTable};
+use crate::ui::panels::sim::trace::{TraceBlock, TraceState};
 use crate::ui::workers::sim_runner::{SimRun, SimRunner};
 use crate::view::format::{
     ms_or_dash, percent, significant, sim_analytic, sim_goodput, sim_goodput_range, sim_plan_line,
@@ -59,6 +60,7 @@ impl PlanningSection for Sim {
 #[component]
 pub fn SimBody() -> impl IntoView {
     let PanelContext { inputs, view, scenario, look, .. } = PanelContext::get();
+    let _trace = TraceState::provide();
     let run = SimRun::new();
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
@@ -73,6 +75,7 @@ pub fn SimBody() -> impl IntoView {
     view! {
         <div id="sim-body" class="sim-body">
             <SimControls/>
+            <TraceBlock/>
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout run=run/>
