@@ -40,15 +40,18 @@ impl Loaded {
 pub struct TraceState {
     pub loaded: RwSignal<Option<Loaded>>,
     pub error: RwSignal<Option<String>>,
+    /// The body's context, taken once: a file's text arrives outside any reactive owner.
+    ctx: PanelContext,
 }
 
 impl TraceState {
     /// Makes the state, provides it to the body and keeps it in step with the `trace` key: an
     /// inline key is decoded, a summary keeps the trace only when its hash matches, no key clears it.
     pub fn provide() -> TraceState {
-        let state = TraceState { loaded: RwSignal::new(None), error: RwSignal::new(None) };
+        let ctx = PanelContext::get();
+        let state = TraceState { loaded: RwSignal::new(None), error: RwSignal::new(None), ctx };
         provide_context(state);
-        let PanelContext { inputs, .. } = PanelContext::get();
+        let inputs = ctx.inputs;
         let key = Memo::new(move |_| inputs.get().trace);
         Effect::new(move |_| {
             let held = state.loaded.with_untracked(|l| l.as_ref().map(|l| l.hash));
@@ -83,7 +86,7 @@ impl TraceState {
                 let key = TraceKey::of(&upload.trace);
                 self.loaded.set(Some(Loaded::new(upload.trace, name, upload.remarks)));
                 self.error.set(None);
-                PanelContext::get().update(|i| i.trace = key);
+                self.ctx.update(|i| i.trace = key);
             }
             Err(message) => self.error.set(Some(format!("{name}: {message}"))),
         }
@@ -92,7 +95,7 @@ impl TraceState {
     fn clear(self) {
         self.loaded.set(None);
         self.error.set(None);
-        PanelContext::get().update(|i| i.trace = TraceKey::None);
+        self.ctx.update(|i| i.trace = TraceKey::None);
     }
 }
 
@@ -221,7 +224,7 @@ fn stats_rows(l: &Loaded) -> Vec<(&'static str, String)> {
 #[component]
 fn TraceSummaryView(loaded: Loaded) -> impl IntoView {
     let state = TraceState::get();
-    let ctx = PanelContext::get();
+    let ctx = state.ctx;
     let (prompt, output) = (loaded.stats.prompt_tokens.mean, loaded.stats.output_tokens.mean);
     let use_lengths = move |_| {
         let round = |x: f64| x.round().max(1.0) as u32;
