@@ -105,7 +105,8 @@ pub fn TraceBlock() -> impl IntoView {
     let state = TraceState::get();
     view! {
         <section id="trace-block" class="trace-block" aria-labelledby="trace-heading">
-            <h3 id="trace-heading">"Traffic trace"</h3>
+            // Not a heading: the block sits under the simulator's heading at whatever level an embed gives it.
+            <p id="trace-heading"><strong>"Traffic trace"</strong></p>
             <p class="hint">"Replay recorded traffic: a Mooncake trace (JSON lines), an Azure LLM inference trace or \
                 BurstGPT CSV, or a CSV of arrival_s, prompt_tokens, output_tokens (optionally session). It is read on \
                 this page and sent nowhere."</p>
