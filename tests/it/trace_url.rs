@@ -69,3 +69,19 @@ fn an_inline_value_out_of_order_is_kept_in_its_canonical_form() {
     let TraceKey::Inline(text) = inputs.trace else { panic!("{:?}", inputs.trace) };
     assert_eq!(text.as_str(), "i:0-20-6_1999.5-10-5", "sorted and shifted to start at 0");
 }
+
+#[test]
+fn the_page_keeps_decodes_clears_or_asks_for_the_trace_a_key_names() {
+    use goodput_lab::state::trace::url::{resolve, Resolve};
+    let t = read_trace(&fixture("plain_sessions.csv")).expect("reads").trace;
+    let h = content_hash(&t);
+    assert_eq!(resolve(&TraceKey::None, Some(h)), Resolve::Clear);
+    let summary = TraceSummary::of(&t);
+    assert_eq!(resolve(&TraceKey::Summary(summary), Some(h)), Resolve::Keep);
+    assert_eq!(resolve(&TraceKey::Summary(summary), None), Resolve::Needed(summary));
+    assert_eq!(resolve(&TraceKey::Summary(summary), Some(h ^ 1)), Resolve::Needed(summary));
+    let inline = TraceKey::of(&t);
+    assert_eq!(resolve(&inline, Some(h)), Resolve::Keep);
+    let Resolve::Inline(decoded) = resolve(&inline, None) else { panic!("decodes") };
+    assert_eq!(content_hash(&decoded), h);
+}
