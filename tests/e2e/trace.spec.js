@@ -3,6 +3,7 @@
 // the page's prompt and output; a small trace round-trips through the URL (trace=i:…) and a large one
 // is named by its summary (trace=h:…), which a page without the trace explains.
 const { test, expect } = require('@playwright/test');
+const fs = require('fs');
 const path = require('path');
 const { openApp, queryValue, urlSettled } = require('./helpers');
 
@@ -48,6 +49,7 @@ test('a Mooncake file chosen with the file input shows its statistics and its su
   await page.setInputFiles('#trace-file', trace('mooncake.jsonl'));
   const s = await stats(page);
   expect(s['Format']).toBe('Mooncake trace (JSON lines)');
+  await expect(page.locator('#trace-status')).toContainText('mooncake.jsonl: 4 requests from a Mooncake trace (JSON lines).');
   expect(s['Requests']).toBe('4');
   expect(s['Duration']).toBe('10.5 s');
   expect(s['Prompt tokens']).toContain('max 1,536');
@@ -55,6 +57,22 @@ test('a Mooncake file chosen with the file input shows its statistics and its su
   await urlSettled(page);
   expect(queryValue(page, 'trace')).toMatch(/^h:[0-9a-f]{16}:4:10\.535$/);
   expect(s['Content hash']).toBe(queryValue(page, 'trace').split(':')[1]);
+});
+
+test('an Azure trace dropped on the block is read, its zero-token line counted in a remark', async ({ page }) => {
+  await openSim(page);
+  const text = fs.readFileSync(trace('azure_2023.csv'), 'utf8');
+  const dataTransfer = await page.evaluateHandle((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'azure_2023.csv', { type: 'text/csv' }));
+    return dt;
+  }, text);
+  await page.dispatchEvent('#trace-drop', 'drop', { dataTransfer });
+  const s = await stats(page);
+  expect(s['Format']).toBe('Azure LLM inference trace (CSV)');
+  expect(s['Requests']).toBe('3');
+  await expect(page.locator('#trace-status')).toContainText('azure_2023.csv: 3 requests from an Azure LLM inference trace (CSV).');
+  await expect(page.locator('#trace-remarks')).toContainText('Skipped 1 line with 0 `GeneratedTokens`.');
 });
 
 test('a malformed file names the line and the field and keeps the page working', async ({ page }) => {

@@ -11,6 +11,7 @@ use web_sys::{DragEvent, HtmlInputElement};
 use crate::core::traffic::stats::{content_hash, LengthStats, TraceStats};
 use crate::core::traffic::RequestTrace;
 use crate::protocol::panel::ToPage;
+use crate::state::measured::article;
 use crate::state::trace::url::{resolve, Resolve, TraceKey, TraceSummary};
 use crate::state::trace::{format_label, grouped, read_trace};
 use crate::ui::context::panel::PanelContext;
@@ -231,11 +232,13 @@ fn TraceSummaryView(loaded: Loaded) -> impl IntoView {
         let round = |x: f64| x.round().max(1.0) as u32;
         ctx.send(ToPage::Lengths { prompt_tokens: round(prompt), output_tokens: round(output) });
     };
+    let (n, label) = (loaded.stats.requests, format_label(loaded.trace.format));
+    let plural = if n == 1 { "" } else { "s" };
     let summary = format!(
-        "{}: {} requests from a {}.",
+        "{}: {} request{plural} from {} {label}.",
         loaded.source,
-        grouped(u64::from(loaded.stats.requests)),
-        format_label(loaded.trace.format)
+        grouped(u64::from(n)),
+        article(label)
     );
     let rows = stats_rows(&loaded);
     view! {
