@@ -21,6 +21,7 @@ pub mod search;
 pub mod sim;
 pub mod spec;
 mod stops;
+pub mod trace;
 mod validation;
 pub mod view;
 
@@ -61,6 +62,8 @@ pub struct Inputs {
     pub placement: placement::PlacementInputs,
     /// The configuration search panel: open, order, filters and prices.
     pub search: search::SearchInputs,
+    /// The simulator's traffic trace as the `trace` key names it (inline, or by its summary).
+    pub trace: trace::url::TraceKey,
 }
 
 /// The calibration control's four choices (URL key `calib`).
@@ -145,6 +148,7 @@ impl Default for Inputs {
             sim: sim::SimInputs::default(),
             placement: placement::PlacementInputs::default(),
             search: search::SearchInputs::default(),
+            trace: trace::url::TraceKey::None,
         }
     }
 }

@@ -9,10 +9,12 @@
 //! block i is the same block in every later turn). Two requests share a prefix block exactly when
 //! their hash chains agree up to it.
 
+pub mod blocks;
 mod cache;
 mod fleet;
 mod route;
 mod sessions;
+pub mod stats;
 pub mod trace;
 
 pub use cache::{BlockCache, Lookup};
@@ -21,6 +23,6 @@ pub use fleet::{
     OffloadTier,
 };
 pub use route::{least_loaded, route, Arrival, Routing};
-pub use sessions::{block_hash, context_chain, SessionSpec, SYSTEM_OWNER};
+pub use sessions::{context_chain, mix, SessionSpec, SYSTEM_PREFIX};
 
 pub use trace::{RequestTrace, TraceFormat, TraceRequest};

@@ -28,6 +28,7 @@ use crate::state::sim::SimInputs;
 use crate::state::sim::{
     ATTAIN_INPUT, BURST_INPUT, LENGTH_CV_INPUT, POINTS_INPUT, REQUESTS_INPUT, SEEDS_INPUT, SEED_INPUT,
 };
+use crate::state::trace::url::TraceKey;
 use crate::state::view::Look;
 use crate::state::view::{Panel, View};
 use crate::state::Inputs;
@@ -120,6 +121,12 @@ pub enum ToPage {
     LoadConfig(Config),
     /// The capacity plan's energy boxes: $/kWh, PUE and host power per GPU.
     Energy(EnergyPrice),
+    /// The simulator's traffic trace, as the `trace` key names it (loaded, cleared).
+    Trace(TraceKey),
+    /// The page's prompt and output lengths, in tokens: the trace's "Use its mean lengths", a
+    /// button that sends this itself (a panel holds no control of the scenario, so [`changes`]
+    /// never sends it).
+    Lengths { prompt_tokens: u32, output_tokens: u32 },
 }
 
 /// Page -> lazy: one of the page's batch charts as SVG, drawn from `state` (the page's module has
@@ -153,6 +160,11 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>
         ToPage::Search(search) => inputs.search = search,
         ToPage::LoadConfig(config) => inputs.load_config(&config),
         ToPage::Energy(energy) => inputs.energy = energy,
+        ToPage::Trace(key) => inputs.trace = key,
+        ToPage::Lengths { prompt_tokens, output_tokens } => {
+            inputs.set_output_tokens(output_tokens);
+            inputs.set_prompt_tokens(prompt_tokens);
+        }
     }
 }
 
@@ -203,6 +215,9 @@ pub fn changes(before: &Inputs, after: &Inputs) -> Vec<ToPage> {
     }
     if after.search != before.search {
         out.push(ToPage::Search(after.search));
+    }
+    if after.trace != before.trace {
+        out.push(ToPage::Trace(after.trace));
     }
     out
 }

@@ -9,7 +9,7 @@ use crate::core::url_id::UrlId;
 use std::collections::BTreeMap;
 
 /// Every query key the page reads, in canonical order.
-pub const KEYS: [&str; 96] = [
+pub const KEYS: [&str; 97] = [
     "model",
     "m_params",
     "m_active",
@@ -86,6 +86,7 @@ pub const KEYS: [&str; 96] = [
     "turns",
     "think",
     "newtok",
+    "trace",
     "place",
     "xp",
     "tpp",
@@ -212,6 +213,7 @@ fn query_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
     }
     pairs.extend(super::energy::pairs(inputs));
     pairs.extend(inputs.sim.pairs());
+    pairs.extend(super::trace::url::pairs(&inputs.trace));
     pairs.extend(inputs.placement.pairs());
     pairs.extend(inputs.search.pairs());
     pairs

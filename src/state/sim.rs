@@ -1,6 +1,8 @@
 //! The simulator's controls at the edge: URL keys validated into [`SimInputs`], the sweep config
 //! they describe, and their canonical query pairs.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::fields::{InputField, NumberField};
@@ -16,6 +18,7 @@ use crate::core::scenario::Scenario;
 use crate::core::sim::{
     auto_rate_max, Arrivals, Counting, DisaggConfig, LengthDist, Lengths, LoadMode, SimConfig,
 };
+use crate::core::traffic::RequestTrace;
 
 /// Arrival process, as chosen (the burst size lives beside it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -266,8 +269,19 @@ impl super::Inputs {
     /// What a sweep of this state simulates, derived once per request and carried by each of its
     /// jobs: the simulator's config on the scenario and, disaggregated under open load, the split
     /// (its decode cap the simulator's cap, else the analytic decode batch).
+    /// The trace is the `trace` key's when it is inline (a summary needs the page's loaded trace:
+    /// [`Inputs::sim_plan_with`]).
     pub fn sim_plan(&self) -> SimPlan {
-        let config = self.sim.config(&self.scenario);
+        let inline = match super::trace::url::resolve(&self.trace, None) {
+            super::trace::url::Resolve::Inline(trace) => Some(Arc::new(trace)),
+            _ => None,
+        };
+        self.sim_plan_with(inline)
+    }
+
+    /// [`Inputs::sim_plan`] replaying `trace` (the page's loaded trace), if any.
+    pub fn sim_plan_with(&self, trace: Option<Arc<RequestTrace>>) -> SimPlan {
+        let config = SimConfig { trace, ..self.sim.config(&self.scenario) };
         let split = self.placement.mode == PlacementMode::Disaggregated && config.load == LoadMode::Open;
         let placement = split.then(|| DisaggConfig::new(&config, &self.placement.split, self.sim.cap));
         let fleet = self.sim.fleet.open.then(|| self.fleet_plan(&config));

@@ -36,6 +36,7 @@ pub fn validate(raw: &RawQuery) -> (Inputs, Vec<Notice>) {
         sim: sim::read(raw, &mut notices),
         placement: placement::read(raw, &mut notices),
         search: search::read(raw, &mut notices),
+        trace: super::trace::url::read(raw, &mut notices),
     };
     // A `price` with a preset GPU (links from before the capacity plan used the search's prices)
     // prices that GPU, unless `prices` names it.

@@ -16,6 +16,7 @@ mod regressions;
 mod search;
 mod spec;
 mod strategies;
+mod trace;
 
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -64,7 +65,7 @@ use goodput_lab::view::share::{link_query, scenario_summary};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 17] = [
+const CASES: [(&str, u32); 20] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -86,6 +87,9 @@ const CASES: [(&str, u32); 17] = [
         2_000,
     ),
     ("any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities", 2_000),
+    ("valid_trace_files_keep_every_invariant_and_lose_no_line", 1_500),
+    ("hostile_trace_files_never_panic_and_every_error_names_its_line", 3_000),
+    ("any_value_under_the_trace_key_gives_a_trace_that_round_trips_or_a_notice_and_none", 1_000),
 ];
 
 /// The longest a notice may be: a value is quoted to 40 characters, so a longer one means a number

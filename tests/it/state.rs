@@ -70,7 +70,8 @@ fn every_key_round_trips() {
     let sim_open = format!(
         "{base}&sim=1&load=closed&count=tokens&arrivals=bursty&burst=3&lengths=uniform&spread=20&requests=5000\
          &seed=7&seeds=3&chunk=1024&cap=32&prefill=free&attain=85&rate_max=40&points=24\
-         &fleet=1&replicas=6&tier=512&turns=3&think=2.5&newtok=100"
+         &fleet=1&replicas=6&tier=512&turns=3&think=2.5&newtok=100\
+         &trace=i%3A0-40-10-0_500-20-5-1"
     );
     let sim_closed = format!("{base}&lengths=fixed&seed=9&pct=p99");
     let disagg = format!("{base}&place=disagg&xp=3&tpp=2&yd=1&tpd=4&xfer=50");

@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sessions::block_hash;
+use super::sessions::mix;
 use crate::core::url_id::UrlId;
 
 /// How a fleet routes each arrival.
@@ -53,8 +53,8 @@ pub fn route(routing: Routing, arrival: Arrival, loads: &[u32]) -> usize {
         Routing::RoundRobin => (arrival.index % n) as usize,
         Routing::LeastLoaded => least_loaded(loads),
         Routing::Affinity => match (arrival.session, arrival.first_block) {
-            (Some(session), _) => (block_hash(u64::from(session), 0x5E55) % n) as usize,
-            (None, Some(hash)) => (block_hash(hash, 0xB10C) % n) as usize,
+            (Some(session), _) => (mix(u64::from(session), 0x5E55) % n) as usize,
+            (None, Some(hash)) => (mix(hash, 0xB10C) % n) as usize,
             (None, None) => least_loaded(loads),
         },
     }

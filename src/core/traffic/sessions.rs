@@ -3,13 +3,14 @@
 //! prompt and its answer) plus new user tokens, a think time after the previous answer finished.
 //!
 //! Block hashes: block i of a context (tokens i x B to (i + 1) x B, B the block size) lying wholly
-//! inside the system prompt is the shared block `block_hash(SYSTEM, i)`; every other full block is
-//! the session's own `block_hash(session, i)`. A context only grows by appending, so turn k + 1's
+//! inside the system prompt is the shared block `prefix_block_hash(SYSTEM_PREFIX, i)`; every other full
+//! block is the session's own `session_block_hash(session, i)` (the readers' hashes, `traffic::blocks`). A context only grows by appending, so turn k + 1's
 //! chain begins with turn k's whole context's full blocks. Only full blocks are hashed (a partial
 //! last block is never shared, as in vLLM).
 
 use serde::{Deserialize, Serialize};
 
+use super::blocks::{prefix_block_hash, session_block_hash};
 use crate::core::sim::Rng;
 
 /// Multi-turn sessions, every length fixed.
@@ -33,14 +34,13 @@ pub struct SessionSpec {
     pub seed: u64,
 }
 
-/// The owner of the shared system prompt's blocks (no session has this id).
-pub const SYSTEM_OWNER: u64 = u64::MAX;
+/// The id of the shared system prompt as a prefix ([`prefix_block_hash`]'s first argument).
+pub const SYSTEM_PREFIX: u32 = 0;
 
-/// The hash of block `index` of `owner`'s context (a session id, or [`SYSTEM_OWNER`]): SplitMix64's
-/// finalizer over both, so distinct pairs collide with probability about 2^-64.
-///
-/// Private to the fleet until `traffic::blocks` provides the shared `session_block_hash`.
-pub fn block_hash(owner: u64, index: u32) -> u64 {
+/// Two values mixed into one well-spread u64 (SplitMix64's finalizer over both): a routing key or
+/// a seed from an id, never a block's hash (those are [`session_block_hash`]'s and
+/// [`prefix_block_hash`]'s, the readers' too).
+pub fn mix(owner: u64, index: u32) -> u64 {
     let mut z =
         owner.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(index).wrapping_add(0xD1B5_4A32_D192_ED03);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -53,9 +53,9 @@ pub fn context_chain(session: u32, system_tokens: u32, block_tokens: u32, blocks
     let b = u64::from(block_tokens.max(1));
     out.extend((0..blocks).map(|i| {
         if (u64::from(i) + 1) * b <= u64::from(system_tokens) {
-            block_hash(SYSTEM_OWNER, i)
+            prefix_block_hash(SYSTEM_PREFIX, i)
         } else {
-            block_hash(u64::from(session), i)
+            session_block_hash(session, i)
         }
     }));
 }
@@ -86,7 +86,7 @@ impl SessionSpec {
         if self.think_s.is_nan() || self.think_s <= 0.0 || !self.think_s.is_finite() {
             return 0.0;
         }
-        let mut rng = Rng::new(block_hash(self.seed ^ 0x7417_4C5E, session) ^ u64::from(turn));
+        let mut rng = Rng::new(mix(self.seed ^ 0x7417_4C5E, session) ^ u64::from(turn));
         self.think_s * rng.exponential()
     }
 

@@ -4,7 +4,7 @@
 //! run is set beside the calibrated model's TPOT at its own concurrency and lengths.
 
 mod fit_view;
-mod input;
+pub(crate) mod input;
 mod runs_view;
 use leptos::prelude::*;
 

@@ -6,3 +6,4 @@ pub(crate) mod fleet;
 pub(crate) mod panel;
 pub(crate) mod placement;
 pub(crate) mod table;
+pub(crate) mod trace;

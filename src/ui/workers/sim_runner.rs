@@ -12,10 +12,10 @@ use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
 
+use crate::core::plan::SimPlan;
 use crate::protocol::sim::{
     compute, second_round_parts_for, seed_jobs, shards_for, Job, Part, SimReply, SimResult,
 };
-use crate::state::Inputs;
 use crate::ui::workers::ahead::SIM_WORKER;
 use crate::ui::workers::sim_flight::{Ask, Flight};
 use crate::ui::workers::start::{now_ms, performance_mark};
@@ -84,15 +84,15 @@ impl SimRunner {
         SimRunner { run, state: StoredValue::new_local(Rc::new(RefCell::new(SimRunnerState::default()))) }
     }
 
-    /// Asks for a sweep of `inputs` (its plan derived here, once); supersedes any request still
-    /// waiting.
-    pub fn request(&self, inputs: &Inputs) {
+    /// Asks for a sweep of `plan` (derived once by the body from the inputs and the loaded trace);
+    /// supersedes any request still waiting.
+    pub fn request(&self, plan: SimPlan) {
         performance_mark("goodput:sweep-start");
         let state = self.state.get_value();
         let ask = {
             let mut q = state.borrow_mut();
             let seq = q.latest.as_ref().map_or(1, |r| r.seq.wrapping_add(1));
-            let ask = Ask { seq, plan: inputs.sim_plan() };
+            let ask = Ask { seq, plan };
             q.latest = Some(ask.clone());
             self.run.progress.set(Some((0, 1)));
             if q.in_flight.is_some() {

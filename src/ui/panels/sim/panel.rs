@@ -19,6 +19,7 @@ use crate::ui::panels::sim::controls::SimControls;
 use crate::ui::panels::sim::fleet::{FleetControls, FleetTable};
 use crate::ui::panels::sim::placement::PlacementSimChart;
 use crate::ui::panels::sim::table::{ChunkTable, SimTable};
+use crate::ui::panels::sim::trace::{TraceBlock, TraceState};
 use crate::ui::workers::sim_runner::{SimRun, SimRunner};
 use crate::view::format::{
     ms_or_dash, percent, significant, sim::sim_recorded_line, sim_analytic, sim_goodput, sim_goodput_range,
@@ -60,20 +61,25 @@ impl PlanningSection for Sim {
 #[component]
 pub fn SimBody() -> impl IntoView {
     let PanelContext { inputs, view, scenario, look, .. } = PanelContext::get();
+    let trace = TraceState::provide();
     let run = SimRun::new();
     let runner = SimRunner::new(run);
     let wanted = Memo::new(move |_| {
         let i = inputs.get();
-        is_open(&i, &view.get(), Panel::Sim).then(|| (scenario.get(), i.sim, i.placement))
+        // Which trace (its allocation: a load makes a new one), not its content: hashing a large
+        // trace on every change of the inputs would cost the page a frame.
+        let trace_hash = trace.active().map(|t| std::sync::Arc::as_ptr(&t) as usize);
+        is_open(&i, &view.get(), Panel::Sim).then(|| (scenario.get(), i.sim, i.placement, trace_hash))
     });
     Effect::new(move |_| {
         if wanted.get().is_some() {
-            runner.request(&inputs.get_untracked());
+            runner.request(inputs.get_untracked().sim_plan_with(trace.active_untracked()));
         }
     });
     view! {
         <div id="sim-body" class="sim-body">
             <SimControls><FleetControls/></SimControls>
+            <TraceBlock/>
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout run=run/>

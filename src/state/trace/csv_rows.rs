@@ -1,0 +1,90 @@
+//! CSV traces: the header row says the format (`ContextTokens`: Azure's, `Request tokens`:
+//! BurstGPT's, else a plain trace whose header names its columns), then each data row is read by
+//! its column names (in any case). Commas separate cells, or tabs when the header has no comma;
+//! blank rows and `#` comments are skipped.
+
+use super::values::{Cell, Fields, Read};
+use super::{azure, burstgpt, plain, Rows, TraceError, TraceFormat};
+use std::collections::HashMap;
+
+/// One record's cells by the header's (lower-cased) names.
+struct CsvFields<'a> {
+    columns: &'a HashMap<String, usize>,
+    record: &'a csv::StringRecord,
+}
+
+impl Fields for CsvFields<'_> {
+    fn get(&self, name: &str) -> Option<Cell<'_>> {
+        let i = *self.columns.get(&name.to_ascii_lowercase())?;
+        self.record.get(i).map(Cell::Text).filter(|c| !c.is_blank())
+    }
+}
+
+/// The format a header names, or why it names none a trace needs.
+fn format_of(columns: &HashMap<String, usize>, line: u64) -> Result<TraceFormat, TraceError> {
+    let has = |name: &str| columns.contains_key(&name.to_ascii_lowercase());
+    if has(azure::MARK) {
+        return Ok(TraceFormat::Azure);
+    }
+    if has(burstgpt::MARK) {
+        return Ok(TraceFormat::BurstGpt);
+    }
+    let time = plain::TIME.iter().any(|(n, _)| has(n));
+    if !time || !plain::PROMPT.iter().any(|n| has(n)) || !plain::OUTPUT.iter().any(|n| has(n)) {
+        let missing = if !time {
+            "arrival_s"
+        } else if !plain::PROMPT.iter().any(|n| has(n)) {
+            "prompt_tokens"
+        } else {
+            "output_tokens"
+        };
+        let what = "is not in the header: a CSV trace's first row names its columns (`arrival_s`, `prompt_tokens`, \
+                    `output_tokens`; or Azure's `TIMESTAMP`, `ContextTokens`, `GeneratedTokens`; or BurstGPT's)";
+        return Err(TraceError::at(line, missing, what));
+    }
+    Ok(TraceFormat::Plain)
+}
+
+/// The header row, then every data row as a request of the format the header names.
+pub(super) fn read(text: &str) -> Result<(TraceFormat, Rows), TraceError> {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let delimiter = if first.contains('\t') && !first.contains(',') { b'\t' } else { b',' };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .delimiter(delimiter)
+        .from_reader(text.as_bytes());
+    let mut records = reader.records();
+    let mut columns: Option<(HashMap<String, usize>, TraceFormat)> = None;
+    let mut rows = Rows::default();
+    while let Some(record) = records.next() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(1, |p| p.line());
+            TraceError::line(line, format!("the CSV could not be read ({e})"))
+        })?;
+        let line = record.position().map_or(1, |p| p.line());
+        if record.iter().all(|c| c.is_empty()) {
+            continue;
+        }
+        let Some((names, format)) = &columns else {
+            let mut names: HashMap<String, usize> = HashMap::new();
+            for (i, c) in record.iter().enumerate() {
+                names.entry(c.to_ascii_lowercase()).or_insert(i);
+            }
+            let format = format_of(&names, line)?;
+            columns = Some((names, format));
+            continue;
+        };
+        let fields = CsvFields { columns: names, record: &record };
+        let read: Read = match format {
+            TraceFormat::Azure => azure::row(&fields, line)?,
+            TraceFormat::BurstGpt => burstgpt::row(&fields, line)?,
+            _ => plain::row(&fields, line)?,
+        };
+        rows.take(read)?;
+    }
+    let format = columns.map_or(TraceFormat::Plain, |(_, f)| f);
+    Ok((format, rows.finish()))
+}
