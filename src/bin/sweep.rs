@@ -1,7 +1,10 @@
-//! `sweep "<query>"`: runs the simulator natively for a page URL's query and prints its goodput
-//! readout (and, with `place=disagg`, both goodputs per GPU; with `fleet=1`, the fleet table's
-//! rows as `fleet` + tab-separated cells), so a browser test can check the page against the native
-//! core.
+//! `sweep "<query>" [trace file]`: runs the simulator natively for a page URL's query (replaying the
+//! trace file, read as the page reads one, when given) and prints its goodput readout (and, with
+//! `place=disagg`, both goodputs per GPU; with a trace, the replay as recorded; with `fleet=1`, the
+//! fleet table's rows as `fleet` + tab-separated cells), so a browser test can check the page
+//! against the native core.
+
+use std::sync::Arc;
 
 fn main() {
     let query = std::env::args().nth(1).unwrap_or_default();
@@ -9,7 +12,22 @@ fn main() {
     for n in notices {
         eprintln!("{}", n.message);
     }
-    let result = goodput_lab::protocol::sim::compute(&inputs.sim_plan(), |_, _| {});
+    let plan = match std::env::args().nth(2) {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let upload = goodput_lab::state::trace::read_trace(&text)
+                .unwrap_or_else(|e| panic!("{path}: {}", e.message));
+            inputs.sim_plan_with(Some(Arc::new(upload.trace)))
+        }
+        None => inputs.sim_plan(),
+    };
+    let result = goodput_lab::protocol::sim::compute(&plan, |_, _| {});
+    if let Some(p) = &result.recorded {
+        println!(
+            "recorded {}",
+            goodput_lab::view::format::sim::sim_recorded_line(p, result.requests_per_level)
+        );
+    }
     println!("goodput {}", goodput_lab::view::format::sim_goodput(&result.sweep));
     println!("range {}", goodput_lab::view::format::sim_goodput_range(&result.sweep));
     println!("points {}", result.sweep.points.len());

@@ -59,3 +59,29 @@ test('no host memory runs without the tier, and the sessions controls live in th
   expect(queryValue(page, 'think')).toBe('2.5');
   await expect(page.locator('#fleet-finding')).toContainText('Without the tier');
 });
+
+test('a loaded trace drives the sweep, its replay as recorded and the fleet, as natively', async ({ page }) => {
+  const fs = require('fs');
+  const os = require('os');
+  // 12 turns of 4 sessions, each turn the previous context plus 40 tokens, recorded 3 s apart.
+  const lines = ['arrival_s,prompt_tokens,output_tokens,session'];
+  for (let turn = 0; turn < 3; turn++) {
+    for (let s = 0; s < 4; s++) lines.push(`${(turn * 3 + s * 0.25).toFixed(2)},${300 + turn * 140},100,s${s}`);
+  }
+  const text = `${lines.join('\n')}\n`;
+  const file = path.join(os.tmpdir(), `fleet-trace-${process.pid}.csv`);
+  fs.writeFileSync(file, text);
+  const query = 'sim=1&points=4&fleet=1&replicas=2';
+  await openApp(page, `?${query}`);
+  await expect(page.locator('#trace-input')).toBeVisible({ timeout: 15_000 });
+  await page.fill('#trace-input', text);
+  await page.click('#trace-read');
+  await expect(page.locator('#sim-recorded')).toContainText('12 requests', { timeout: 60_000 });
+  await expect(page.locator('#fleet-finding')).toContainText('A finite run of 12 requests');
+  const out = execFileSync('cargo', ['run', '-q', '--bin', 'sweep', '--', query, file], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  expect(await page.locator('#sim-recorded').textContent()).toBe(out.match(/^recorded (.*)$/m)[1]);
+  const rows = await page.locator('#fleet-table tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => Array.from(tr.querySelectorAll('th, td')).map((c) => c.textContent.trim())));
+  expect(rows).toEqual(out.split('\n').filter((l) => l.startsWith('fleet\t')).map((l) => l.split('\t').slice(1)));
+  fs.unlinkSync(file);
+});
