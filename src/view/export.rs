@@ -61,6 +61,8 @@ pub fn batch_table_headers(per_gpu: bool, prefix_on: bool) -> Vec<&'static str> 
 /// The batch table's energy column, on the page and in the CSV: joules per output token of the
 /// batch's decode step ([`crate::core::energy::batch_energy`]).
 pub const ENERGY_HEADER: &str = "Energy (J/token)";
+/// The same column's heading on the page, short so the table stays on a 1280 px screen.
+pub const ENERGY_COLUMN: &str = "J/token";
 
 /// A row's joules per output token as printed (`0.109`): its decode step's power on the replica's
 /// GPUs (with `energy`'s host power and PUE) over its tokens/s.

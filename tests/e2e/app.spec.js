@@ -28,7 +28,7 @@ test('page loads with no console errors and shows the seed table exactly', async
   await expectSeedRows(page);
   await expect(page.locator('#batch-table thead th')).toHaveText(
     ['Batch', 'Step time (ms)', 'Tokens/s', 'Meets TPOT', 'Goodput (req/s)', 'TTFT (ms)', 'Meets TTFT',
-      'Weights read (GB/GPU)', 'Note']);
+      'Weights read (GB/GPU)', 'J/token', 'Note']);
   await expect(page.locator('#batch-table tr.knee th')).toHaveText('64');
   await expect(page.locator('#batch-table tr.kv-pool th')).toHaveText('208');
   // The worked example's decode-only sentence, then what a replica serves with each prompt's

@@ -23,7 +23,7 @@ async function download(page, selector) {
 }
 
 // Columns: 0 GPU, 1 weights, 2 KV, 3 placement, 4 GPUs, 5 goodput/GPU, 6 tok/s/GPU, 7 tok/s/user,
-// 8 TPOT ms, 9 TTFT ms, 10 binds, 11 GPUs for load, 12 $/Mtok.
+// 8 TPOT ms, 9 TTFT ms, 10 binds, 11 GPUs for load, 12 $/Mtok, 13 J/token.
 const C = { perGpu: 5, tpot: 8, ttft: 9, gpusForLoad: 11, usd: 12 };
 
 test('opening runs the whole search: 37,910 configurations evaluated, progress to total, rows shown', async ({ page }) => {
@@ -107,7 +107,8 @@ test('sort and filters change the table and write ssort, sgpu, sw, skv and splac
 });
 
 test('a changed price changes $/Mtok in proportion, by the stated arithmetic', async ({ page }) => {
-  await openApp(page, '?search=1&sgpu=h100-sxm&splace=colo&sw=bf16&skv=bf16');
+  // Free power (kwh=0): $/Mtok is the GPU-hours alone; energy.spec.js checks the energy's share.
+  await openApp(page, '?search=1&sgpu=h100-sxm&splace=colo&sw=bf16&skv=bf16&kwh=0');
   await searched(page);
   const price = Number(await page.locator('#price-h100-sxm').inputValue());
   expect(await page.locator('#price-h100-sxm').getAttribute('title')).toBeTruthy();

@@ -86,7 +86,7 @@ const SWITCHES = [
     key: 'tp', value: '2',
     act: (page) => page.locator('#tp').selectOption('2'),
     check: async (page) => {
-      await expect(page.locator('#batch-table thead th')).toHaveCount(11);
+      await expect(page.locator('#batch-table thead th')).toHaveCount(12);
       expect(num((await rowByHeader(page, 1))[WEIGHTS])).toBeCloseTo(8.03, 2);
       // Weights and KV (8 KV heads) split over 2 GPUs, plus two ring all-reduces per layer of
       // 2(TP-1)/TP x B x hidden x 2 B each over 450 GB/s: 4.96 + 0.07 = 5.04 ms at batch 64.
@@ -208,7 +208,7 @@ test('Llama 3.1 70B on one H100: no table, the headline asks for TP 2, and the b
   const headers = await tableHeaders(page);
   expect(headers).toContain('Tokens/s per GPU');
   expect(headers).toContain('Goodput per GPU (req/s)');
-  expect(headers.indexOf('Goodput per GPU (req/s)')).toBe(headers.length - 2);
+  expect(headers.indexOf('Goodput per GPU (req/s)')).toBe(headers.length - 3);
   await waitForAllCharts(page);
 
   // Per-GPU columns are the replica's numbers over 2 GPUs; check them against Little's law from the
@@ -386,7 +386,8 @@ async function replicaRate(page) {
 }
 
 test('the capacity plan follows the load, the price and the targets', async ({ page }) => {
-  const errors = await openApp(page);
+  // Free power (kwh=0): the GPU-hours' arithmetic alone; energy.spec.js checks the energy's share.
+  const errors = await openApp(page, '?kwh=0');
   await showPanel(page, 'capacity');
   // The replica runs the chunked colocated steady state at the page's p90, prefill included (the
   // native tests hold it against the simulator); the decode-only knee, 64 / (256 x 9.92 ms) =

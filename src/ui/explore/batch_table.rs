@@ -12,7 +12,7 @@ use crate::ui::context::in_view::{frozen_unless, live_while_in_view};
 use crate::ui::context::linked::Linked;
 use crate::ui::context::page::{PageMemos, PageState};
 use crate::ui::explore::batch_rows::{row_view, Columns, RowText};
-use crate::view::export::{energy_cell, step_header, ENERGY_HEADER, SPEC_STEP_HEADER};
+use crate::view::export::{energy_cell, step_header, ENERGY_COLUMN, SPEC_STEP_HEADER};
 use crate::view::format::energy::energy_scope;
 use crate::view::format::prefix::{prefix_pool_note, prefix_ttft_note};
 use crate::view::format::{target_ms, thousands};
@@ -98,7 +98,7 @@ fn header_row(columns: Columns, prefix_on: impl Fn() -> bool + Send + Sync + 'st
                     <th scope="col">"Tokens/s per GPU"</th>
                     <th scope="col">"Goodput per GPU (req/s)"</th>
                 </Show>
-                <th scope="col" id="energy-col" title="Joules per output token: the decode step's power per GPU, idle + (board − idle) × how busy the step keeps it, × GPUs × step time ÷ batch">{ENERGY_HEADER}</th>
+                <th scope="col" id="energy-col" title="Joules per output token: the decode step's power per GPU, idle + (board − idle) × how busy the step keeps it, × GPUs × step time ÷ batch">{ENERGY_COLUMN}</th>
                 <th scope="col">"Note"</th>
             </tr>
         </thead>

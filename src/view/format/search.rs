@@ -25,7 +25,7 @@ pub const HEADERS: [&str; 14] = [
     "Binds",
     "GPUs for the load",
     "$ per million tokens",
-    "Energy (J/token)",
+    "J/token",
 ];
 
 /// The replica's parallelism, `TP2` or `TP1 EP32 DP32` (colocated), or `2×TP8 : 1×TP1 EP16 DP16`

@@ -114,7 +114,7 @@ pub fn SearchTable() -> impl IntoView {
         "Tokens/s per user",
         "GPUs for the load",
         "$ per million tokens",
-        "Energy (J/token)",
+        "J/token",
     ];
     let header = move |h: &'static str| {
         let key = match h {
@@ -122,7 +122,7 @@ pub fn SearchTable() -> impl IntoView {
             "Tokens/s per user" => Some("user"),
             "GPUs for the load" => Some("gpus"),
             "$ per million tokens" => Some("cost"),
-            "Energy (J/token)" => Some("energy"),
+            "J/token" => Some("energy"),
             _ => None,
         };
         let pick = move |_| {
