@@ -115,19 +115,8 @@ fn table(name: &str, workload: FleetWorkload<'_>, base: &FleetConfig, cost: &Ste
 fn against_engine(scenario: &Scenario, cost: &StepCost) {
     let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 0.5 };
     let reqs = requests(Arrivals::Poisson, lengths, (1000.0, 200.0), 2000, 12.0, 5);
-    let rows: Vec<TraceRequest> = reqs
-        .iter()
-        .map(|r| TraceRequest {
-            arrival_s: r.arrival_s,
-            prompt_tokens: r.prompt_tokens,
-            output_tokens: r.output_tokens,
-            session: None,
-            blocks_start: 0,
-            blocks_len: 0,
-        })
-        .collect();
-    let trace =
-        RequestTrace { format: TraceFormat::Plain, block_tokens: 16, requests: rows, blocks: Vec::new() };
+    let rows = reqs.iter().map(|r| TraceRequest::unhashed(r.arrival_s, r.prompt_tokens, r.output_tokens));
+    let trace = RequestTrace::unhashed(rows.collect());
     println!("engine vs 1-replica fleet (16-token blocks), 2,000 requests at 12 req/s: pool tokens | TTFT p50 p90 ms engine / fleet | preemptions engine / fleet");
     for pool in [kv_pool_tokens(scenario), 50_000.0, 25_000.0, 15_000.0] {
         let server = Server {

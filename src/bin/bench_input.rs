@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use goodput_lab::core::sim::{requests, Arrivals, LengthDist, Lengths};
-use goodput_lab::core::traffic::{RequestTrace, TraceFormat, TraceRequest};
+use goodput_lab::core::traffic::{RequestTrace, TraceRequest};
 use goodput_lab::protocol::codec::to_bytes;
 
 /// A trace of `count` requests standing in for a recorded one: Poisson arrivals at 1 request/s,
@@ -15,16 +15,10 @@ use goodput_lab::protocol::codec::to_bytes;
 fn bench_trace(means: (f64, f64), count: u32) -> RequestTrace {
     let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 1.0 };
     let drawn = requests(Arrivals::Poisson, lengths, means, count.max(2), 1.0, 1);
-    let request = |r: &goodput_lab::core::sim::Request| TraceRequest {
-        arrival_s: r.arrival_s,
-        prompt_tokens: r.prompt_tokens,
-        output_tokens: r.output_tokens,
-        session: None,
-        blocks_start: 0,
-        blocks_len: 0,
+    let request = |r: &goodput_lab::core::sim::Request| {
+        TraceRequest::unhashed(r.arrival_s, r.prompt_tokens, r.output_tokens)
     };
-    let requests = drawn.iter().map(request).collect();
-    RequestTrace { format: TraceFormat::Plain, block_tokens: 16, requests, blocks: Vec::new() }
+    RequestTrace::unhashed(drawn.iter().map(request).collect())
 }
 
 fn main() {

@@ -9,26 +9,13 @@ use goodput_lab::core::sim::{
     run, simulate, summarize_after, sweep, trace_requests, warmup_requests, Load, LoadMode, Request, Server,
     SimConfig, StepCost,
 };
-use goodput_lab::core::traffic::{RequestTrace, TraceFormat, TraceRequest};
+use goodput_lab::core::traffic::{RequestTrace, TraceRequest};
 use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::sim::SimInputs;
 
 /// A trace of `n` requests at the given arrivals (s) and lengths, no sessions or blocks.
 fn trace_of(rows: &[(f64, u32, u32)]) -> RequestTrace {
-    let request = |&(arrival_s, prompt_tokens, output_tokens): &(f64, u32, u32)| TraceRequest {
-        arrival_s,
-        prompt_tokens,
-        output_tokens,
-        session: None,
-        blocks_start: 0,
-        blocks_len: 0,
-    };
-    RequestTrace {
-        format: TraceFormat::Plain,
-        block_tokens: 16,
-        requests: rows.iter().map(request).collect(),
-        blocks: vec![],
-    }
+    RequestTrace::unhashed(rows.iter().map(|&(t, p, o)| TraceRequest::unhashed(t, p, o)).collect())
 }
 
 /// A bursty trace: pairs of requests 10 ms apart every 0.4 s, alternating short and long prompts.

@@ -18,7 +18,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 fn request(arrival_s: f64, prompt_tokens: u32, output_tokens: u32) -> TraceRequest {
-    TraceRequest { arrival_s, prompt_tokens, output_tokens, session: None, blocks_start: 0, blocks_len: 0 }
+    TraceRequest::unhashed(arrival_s, prompt_tokens, output_tokens)
 }
 
 /// Arrivals 0, 1, 2, 4 s; prompts 100..400; outputs 10, 10, 30, 50; sessions 7, 7, 9, none.

@@ -44,7 +44,27 @@ pub struct RequestTrace {
     pub blocks: Vec<u64>,
 }
 
+impl TraceRequest {
+    /// A request with no session and no block hashes (a trace that reuses nothing).
+    pub fn unhashed(arrival_s: f64, prompt_tokens: u32, output_tokens: u32) -> TraceRequest {
+        TraceRequest {
+            arrival_s,
+            prompt_tokens,
+            output_tokens,
+            session: None,
+            blocks_start: 0,
+            blocks_len: 0,
+        }
+    }
+}
+
 impl RequestTrace {
+    /// A plain trace of `requests` without block hashes (16-token blocks, none used), as given:
+    /// the caller keeps the invariants (sorted arrivals from 0 s, lengths of at least 1 token).
+    pub fn unhashed(requests: Vec<TraceRequest>) -> RequestTrace {
+        RequestTrace { format: TraceFormat::Plain, block_tokens: 16, requests, blocks: Vec::new() }
+    }
+
     /// The block hashes of request `i`'s prompt, leading block first (empty when out of range).
     pub fn request_blocks(&self, i: usize) -> &[u64] {
         let Some(r) = self.requests.get(i) else { return &[] };
