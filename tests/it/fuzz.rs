@@ -49,6 +49,7 @@ use goodput_lab::state::energy::{HOSTW, KWH, PUE};
 use goodput_lab::state::fields::{
     NumberField, CTX, MBU, OUT, OVERHEAD, PRICE, PROMPT, RATE, TPOT, TTFT, UTIL,
 };
+use goodput_lab::state::fleet::{NEW_TOKENS, REPLICAS, THINK, TIER, TURNS};
 use goodput_lab::state::lessons::LESSONS;
 use goodput_lab::state::parallel;
 use goodput_lab::state::prefix::{HIT, PREFIX};
@@ -65,7 +66,7 @@ use goodput_lab::view::share::{link_query, scenario_summary};
 use strategies::{edge_scenario, hostile_query, measured_value, upload_text, valid_query};
 
 /// Cases each property runs, by test name.
-const CASES: [(&str, u32); 20] = [
+const CASES: [(&str, u32); 21] = [
     ("any_text_as_a_query_gives_a_valid_state_that_round_trips", 34_000),
     ("any_value_under_every_key_gives_a_valid_state_that_round_trips", 30_000),
     ("measured_points_from_any_text_are_valid_and_round_trip", 20_000),
@@ -87,6 +88,7 @@ const CASES: [(&str, u32); 20] = [
         2_000,
     ),
     ("any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities", 2_000),
+    ("the_pages_fleet_on_any_validated_state_gives_finite_rows", 300),
     ("valid_trace_files_keep_every_invariant_and_lose_no_line", 1_500),
     ("hostile_trace_files_never_panic_and_every_error_names_its_line", 3_000),
     ("any_value_under_the_trace_key_gives_a_trace_that_round_trips_or_a_notice_and_none", 1_000),
@@ -245,6 +247,13 @@ fn in_ranges(i: &Inputs, v: &View) -> Result<(), TestCaseError> {
     in_field(&CHUNK, f64::from(s.chunk_tokens))?;
     in_field(&ATTAIN, s.attainment_target)?;
     in_field(&POINTS, f64::from(s.rate_points))?;
+    in_field(&TIER, s.fleet.tier_bytes_per_gpu)?;
+    in_field(&TURNS, f64::from(s.fleet.turns))?;
+    in_field(&THINK, s.fleet.think_s)?;
+    in_field(&NEW_TOKENS, f64::from(s.fleet.new_tokens))?;
+    if let Some(n) = s.fleet.replicas {
+        in_field(&REPLICAS, f64::from(n))?;
+    }
     if let Some(cap) = s.cap {
         in_field(&CAP, f64::from(cap))?;
     }

@@ -213,3 +213,38 @@ fn any_sequence_of_admissions_and_finishes_keeps_the_cache_within_its_capacities
         Ok(())
     });
 }
+
+/// The page's fleet (`fleet=1`) on any validated state, with a few sessions of a few turns:
+/// every row finite, hits within prompts, every turn sent served or refused, the tier's rows only
+/// with host memory.
+#[test]
+fn the_pages_fleet_on_any_validated_state_gives_finite_rows() {
+    let input = (super::strategies::valid_query(), 2u32..=12, 1u32..=4, 1u32..=6, 0.0..50.0);
+    check(
+        "the_pages_fleet_on_any_validated_state_gives_finite_rows",
+        input,
+        |(q, requests, turns, replicas, think_s)| {
+            let (mut inputs, _, _) = goodput_lab::state::from_page_query(&q);
+            let fleet = goodput_lab::state::fleet::FleetInputs {
+                open: true,
+                replicas: Some(replicas),
+                turns,
+                think_s,
+                ..inputs.sim.fleet
+            };
+            inputs.sim = goodput_lab::state::sim::SimInputs { requests, fleet, ..inputs.sim };
+            let plan = inputs.sim_plan();
+            let rows = plan.fleet_rows().expect("asked for");
+            let tiers = if plan.fleet.expect("asked for").config.tier.is_some() { 6 } else { 3 };
+            prop_assert_eq!(rows.len(), tiers);
+            for row in &rows {
+                let r = &row.report;
+                all_finite(&q, &(r.duration_s, r.attainment, r.transfer_s_total, r.offloaded_bytes))?;
+                prop_assert!(r.gpu_hit_tokens + r.cpu_hit_tokens <= r.prompt_tokens, "{q}");
+                prop_assert!(r.served + r.refused == r.requests, "{q}: {r:?}");
+                prop_assert_eq!(r.per_replica_requests.len(), replicas as usize);
+            }
+            Ok(())
+        },
+    );
+}
