@@ -66,7 +66,7 @@ test('the table downloads as CSV whose rows are the DOM table, with unit-bearing
     expect(rows).toEqual(await tableRows(page));
     const domHeaders = await tableHeaders(page);
     expect(header.length).toBe(domHeaders.length);
-    for (const h of header.slice(0, -1)) expect(h).toMatch(/\((ms|tokens\/s|req\/s|GB\/GPU|yes\/no|sequences|tokens\/s\/GPU|req\/s\/GPU)\)$/);
+    for (const h of header.slice(0, -1)) expect(h).toMatch(/\((ms|tokens\/s|req\/s|GB\/GPU|yes\/no|sequences|tokens\/s\/GPU|req\/s\/GPU|J\/token)\)$/);
     expect(name).toMatch(/\.csv$/);
     expect(name).toContain(query ? 'llama-3.1-70b' : 'llama-3.1-8b');
     expect(errors).toEqual([]);

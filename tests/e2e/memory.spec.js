@@ -48,16 +48,17 @@ const CHANGES = 1500;
 const GROWTH_BYTES_MAX = 192 * 1024;
 
 for (const { id, values, what, shapes, changes = CHANGES, search = false } of [
-  // 8 rows of 11 cells (the two per-GPU columns), then 7 of 9 (TP 2's KV pool holds one more listed batch).
-  { id: 'tp', values: ['2', '1'], what: 'showing and hiding the per-GPU cells (TP 2, then 1)', shapes: ['7 x 9, 4', '8 x 11, 4'] },
+  // 8 rows of 12 cells (the two per-GPU columns), then 7 of 10 (TP 2's KV pool holds one more listed batch).
+  // Every row has the J/token cell since issue 40.
+  { id: 'tp', values: ['2', '1'], what: 'showing and hiding the per-GPU cells (TP 2, then 1)', shapes: ['7 x 10, 4', '8 x 12, 4'] },
   // 7 rows, then 8 (the 1B model's KV pool holds a larger batch: one more listed batch runs).
-  { id: 'model', values: ['llama-3.1-8b', 'llama-3.2-1b'], what: 'removing and adding a row (an 8B model, then a 1B one)', shapes: ['7 x 9, 4', '8 x 9, 4'] },
+  { id: 'model', values: ['llama-3.1-8b', 'llama-3.2-1b'], what: 'removing and adding a row (an 8B model, then a 1B one)', shapes: ['7 x 10, 4', '8 x 10, 4'] },
   // The four planning panels' ideal-roofline notes hidden (a measured cost model, whose table adds the
-  // likely-range column: 10 cells), then shown again.
-  { id: 'calib', values: ['measured', 'ideal'], what: 'hiding and showing the ideal-roofline notes (measured, then ideal)', shapes: ['7 x 9, 4', '8 x 10, 0'], changes: 3000 },
+  // likely-range column: 11 cells), then shown again.
+  { id: 'calib', values: ['measured', 'ideal'], what: 'hiding and showing the ideal-roofline notes (measured, then ideal)', shapes: ['7 x 10, 4', '8 x 11, 0'], changes: 3000 },
   // The search's rows rebuilt in another order (by cost, then by goodput), each reading the hovered row
   // (through RowsHover in src/ui/panels/search/table.rs: read directly, +6.6 MiB here; with it, 0).
-  { id: 'search-sort', values: ['cost', 'goodput'], what: 'rebuilding the search table\'s rows (sorted by cost, then by goodput)', shapes: ['7 x 9, 4; search 50, first gb300/fp4/fp4/tp1', '7 x 9, 4; search 50, first mi355x/fp4/fp4/tp1'], search: true },
+  { id: 'search-sort', values: ['cost', 'goodput'], what: 'rebuilding the search table\'s rows (sorted by cost, then by goodput)', shapes: ['7 x 10, 4; search 50, first gb300/fp4/fp4/tp1', '7 x 10, 4; search 50, first mi355x/fp4/fp4/tp1'], search: true },
 ]) {
   test(`${what} ${changes} times keeps the page's wasm memory flat`, async ({ page }) => {
     test.setTimeout(180_000);

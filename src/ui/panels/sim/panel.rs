@@ -78,8 +78,7 @@ pub fn SimBody() -> impl IntoView {
     });
     view! {
         <div id="sim-body" class="sim-body">
-            <SimControls><FleetControls/></SimControls>
-            <TraceBlock/>
+            <SimControls><TraceBlock/><FleetControls/></SimControls>
             <div class="sim-results">
                 <SimStatus run=run/>
                 <SimReadout run=run/>
