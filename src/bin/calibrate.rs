@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         let pass = report::print(&points, &fitted, &schemes, &ranges);
         return if pass { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
-    let files = [(POINTS_RS, render_points(&points)), (PROFILE_RS, render_profile(&fitted, &ranges))];
+    let files = [(POINTS_RS, render_points(&points)), (PROFILE_RS, render_profile(&fitted, &ranges, &[]))];
     for (path, text) in files {
         if args.iter().any(|a| a == "--check") {
             if fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {

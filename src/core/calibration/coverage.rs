@@ -71,6 +71,38 @@ impl ClassRange {
     }
 }
 
+/// How a held-out prediction of a published row was made: by a fit on the rows dated before a split
+/// date (the row is after it), or by a fit that left the row's group (GPU family x engine release) out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HoldOut {
+    TimeSplit,
+    LeftOut,
+}
+
+impl HoldOut {
+    /// "time split" or "left out", for the page.
+    pub fn word(self) -> &'static str {
+        match self {
+            HoldOut::TimeSplit => "time split",
+            HoldOut::LeftOut => "left out",
+        }
+    }
+}
+
+/// One fitted row predicted out of sample, with the likely range the procedure gave it without its
+/// own group's residuals (generated into [`super::profile::HELD_OUT`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeldOutPrediction {
+    /// The row's id in [`super::published::POINTS`].
+    pub id: &'static str,
+    pub hold_out: HoldOut,
+    /// The TPOT the held-out fit predicts, in s.
+    pub predicted_tpot_s: f64,
+    /// The likely range as factors on `predicted_tpot_s`.
+    pub low: f64,
+    pub high: f64,
+}
+
 /// `row`'s coverage under `profile`, fitted on `data`.
 pub fn coverage_of(profile: &Profile, data: &[PublishedPoint], row: &PublishedPoint) -> Coverage {
     let slots = model_by_id(row.model_id).map_or((Slot::GemmDense, Slot::AttentionGqa), model_slots);

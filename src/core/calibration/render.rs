@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::coverage::ClassRange;
+use super::coverage::{ClassRange, HeldOutPrediction};
 use super::fit::Fitted;
 use super::published::{PublishedPoint, UseClass};
 use super::transfer::Term;
@@ -42,8 +42,8 @@ pub fn render_points(points: &[PublishedPoint]) -> String {
 }
 
 /// `src/core/calibration/profile.rs`.
-pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6]) -> String {
-    let mut s = format!("//! The measured profile: the cost model's terms fitted to the published points (generated).\n{HEADER}\nuse super::coverage::ClassRange;\nuse super::transfer::{{GpuProfile, Profile, Term}};\n\n");
+pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6], held_out: &[HeldOutPrediction]) -> String {
+    let mut s = format!("//! The measured profile: the cost model's terms fitted to the published points (generated).\n{HEADER}\nuse super::coverage::{{ClassRange, HeldOutPrediction, HoldOut}};\nuse super::transfer::{{GpuProfile, Profile, Term}};\n\n");
     let _ = writeln!(s, "/// Fitted in {} Gauss-Newton rounds ([`super::fit`]).", f.rounds);
     let _ = writeln!(s, "pub const PROFILE: Profile<'static> = Profile {{");
     let layers: Vec<String> = f.layer_overhead_s.iter().map(|v| opt(*v)).collect();
@@ -63,6 +63,16 @@ pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6]) -> String {
     let _ = writeln!(s, "pub const RANGES: [ClassRange; 6] = [");
     for r in ranges {
         let _ = writeln!(s, "    ClassRange {{ low: {:e}, high: {:e}, rows: {} }},", r.low, r.high, r.rows);
+    }
+    s.push_str("];\n\n");
+    let _ = writeln!(s, "/// Every fitted row predicted out of sample, with the range it had ([`super::range`]).");
+    let _ = writeln!(s, "pub const HELD_OUT: &[HeldOutPrediction] = &[");
+    for h in held_out {
+        let _ = writeln!(
+            s,
+            "    HeldOutPrediction {{ id: {:?}, hold_out: HoldOut::{:?}, predicted_tpot_s: {:e}, low: {:e}, high: {:e} }},",
+            h.id, h.hold_out, h.predicted_tpot_s, h.low, h.high
+        );
     }
     s.push_str("];\n");
     s
