@@ -7,8 +7,10 @@
 //! and the Llama 3.1 presets as themselves. A KV precision the source does not state (`n/s`, `auto`) is
 //! BF16, the engines' default for these checkpoints. Lengths: the stated mean where given (ShareGPT);
 //! InferenceX draws uniformly in [0.8 L, L], so 0.9 L; a fixed length as itself. Rows whose mean prompt
-//! length is not stated (MLPerf's OpenOrca, "input <= 1024") or that run pipeline parallelism (which the
-//! model does not price) keep an empty model id and are listed, not priced.
+//! length is not stated (MLPerf's OpenOrca, "input <= 1024") or that ran speculative decoding (MTP: the TPOT is per
+//! accepted token and no acceptance rate is stated) keep an empty model id and are listed, not priced.
+//! Attention data parallelism (`dp-attention on` in the notes, MLPerf's `attention-DP`) runs as many
+//! DP ranks as the stated TP; pipeline stages come from `pp`.
 
 use crate::core::calibration::published::{PublishedPoint, UseClass};
 use crate::core::calibration::Engine;
@@ -53,9 +55,9 @@ fn point(row: &Row) -> Result<PublishedPoint, String> {
     let number = |name: &str| get(name).trim().parse::<f64>().ok();
     let uniform = get("length_dist").contains("[0.8L, L]");
     let (isl, osl) = (mean_length(&get("isl"), uniform), mean_length(&get("osl"), uniform));
-    let pp = number("pp").unwrap_or(1.0);
     let model = model_id(&get("model"));
-    let priced = isl.is_some() && osl.is_some() && pp <= 1.0;
+    let speculative = !matches!(get("spec_decoding").trim(), "" | "none");
+    let priced = isl.is_some() && osl.is_some() && !speculative;
     let concurrency = number("concurrency");
     let use_class = match (get("use_class").as_str(), concurrency) {
         ("A_step", _) => UseClass::Step,
@@ -65,19 +67,27 @@ fn point(row: &Row) -> Result<PublishedPoint, String> {
         (other, _) => return Err(format!("use_class {other:?} is not A_step, B_curve or C_ceiling")),
     };
     let tpot_ms = number("tpot_mean_ms").or_else(|| number("tpot_median_ms"));
+    let tp = number("tp").unwrap_or(1.0).max(1.0) as u32;
+    let notes = get("notes");
+    let dp_attention = notes.contains("dp-attention on") || notes.contains("attention-DP");
+    let engine = engine(&get("engine")).ok_or_else(|| format!("engine {:?} is not known", get("engine")))?;
     Ok(PublishedPoint {
         id: keep(&get("id")),
         source: keep(&get("source")),
         date: keep(&get("date")),
-        engine: engine(&get("engine")).ok_or_else(|| format!("engine {:?} is not known", get("engine")))?,
+        engine,
         engine_label: keep(&format!("{} {}", get("engine"), get("engine_version"))),
+        release: keep(&release(engine, &get("engine_version"))),
         model_label: keep(&get("model")),
         model_id: if priced { model } else { "" },
         gpu_id: gpu_id(&get("gpu")).ok_or_else(|| format!("gpu {:?} is not a preset", get("gpu")))?,
         weight_precision: precision(&get("weight_precision")),
         kv_precision: precision(&get("kv_precision")),
-        tp: number("tp").unwrap_or(1.0) as u32,
+        tp,
         ep: number("ep").unwrap_or(1.0).max(1.0) as u32,
+        dp: if dp_attention { tp } else { 1 },
+        pp: number("pp").unwrap_or(1.0).max(1.0) as u32,
+        speculative,
         gpus: number("num_gpus").unwrap_or(1.0) as u32,
         use_class,
         concurrency,
@@ -99,6 +109,17 @@ fn mean_length(text: &str, uniform: bool) -> Option<f64> {
     digits.replace(',', "").parse().ok()
 }
 
+/// The engine's release: its name and the version's first word with a digit, up to a build suffix
+/// (`-cu130`, `-rocm700-mi30x`), so `v0.5.9-cu130` and `v0.5.9-rocm700-mi30x` are one release of
+/// SGLang. Where the source states no engine version this names what it does state (MLPerf's
+/// TensorRT version, a container tag).
+fn release(engine: Engine, version: &str) -> String {
+    let mut words = version.split_whitespace();
+    let word = words.find(|w| w.chars().any(|c| c.is_ascii_digit())).unwrap_or("");
+    let word = word.split('-').next().unwrap_or(word);
+    format!("{} {}", engine.name(), word.trim_end_matches(','))
+}
+
 fn model_id(label: &str) -> &'static str {
     let l = label.to_ascii_lowercase();
     match () {
@@ -115,10 +136,18 @@ fn model_id(label: &str) -> &'static str {
 
 fn gpu_id(label: &str) -> Option<&'static str> {
     let l = label.to_ascii_lowercase();
-    [("h100-sxm", "h100-sxm"), ("h200-sxm", "h200-sxm"), ("b200", "b200"), ("mi300x", "mi300x")]
-        .into_iter()
-        .find(|(prefix, _)| l.starts_with(prefix))
-        .map(|(_, id)| id)
+    [
+        ("h100-sxm", "h100-sxm"),
+        ("h200-sxm", "h200-sxm"),
+        ("b200", "b200"),
+        ("gb200", "gb200"),
+        ("mi300x", "mi300x"),
+        ("mi325x", "mi325x"),
+        ("mi355x", "mi355x"),
+    ]
+    .into_iter()
+    .find(|(prefix, _)| l.starts_with(prefix))
+    .map(|(_, id)| id)
 }
 
 fn engine(label: &str) -> Option<Engine> {
@@ -127,6 +156,7 @@ fn engine(label: &str) -> Option<Engine> {
         _ if l.starts_with("vllm") => Some(Engine::Vllm),
         _ if l.starts_with("sglang") => Some(Engine::Sglang),
         _ if l.starts_with("tensorrt") => Some(Engine::Trtllm),
+        _ if l.starts_with("amd atom") => Some(Engine::Atom),
         _ => None,
     }
 }

@@ -6,11 +6,12 @@ use std::fs;
 use std::process::ExitCode;
 
 use goodput_lab::calibration_data::{read, CSV};
-use goodput_lab::core::calibration::crossval::{all_schemes, out_of_sample, Held, Scheme};
-use goodput_lab::core::calibration::fit::fit;
-use goodput_lab::core::calibration::range::class_ranges;
-use goodput_lab::core::calibration::render::{render_points, render_profile};
+use goodput_lab::core::calibration::crossval::{all_schemes, Held, Scheme};
+use goodput_lab::core::calibration::holdout::calibrate;
+use goodput_lab::core::calibration::render::{profile_source, render_points};
 
+#[path = "calibrate_parts/holdout.rs"]
+mod holdout;
 #[path = "calibrate_parts/report.rs"]
 mod report;
 
@@ -26,14 +27,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let fitted = fit(&points);
-    let schemes: Vec<(Scheme, Vec<Held>)> = all_schemes(&points);
-    let ranges = class_ranges(&out_of_sample(&schemes));
+    let calibrated = calibrate(&points);
     if args.iter().any(|a| a == "--report") {
-        let pass = report::print(&points, &fitted, &schemes, &ranges);
-        return if pass { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        let schemes: Vec<(Scheme, Vec<Held>)> = all_schemes(&points);
+        let pass = report::print(&points, &calibrated.fitted, &schemes, &calibrated.ranges);
+        let held_out = holdout::print(&calibrated, &schemes);
+        return if pass && held_out { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
-    let files = [(POINTS_RS, render_points(&points)), (PROFILE_RS, render_profile(&fitted, &ranges, &[]))];
+    let files = [(POINTS_RS, render_points(&points)), (PROFILE_RS, profile_source(&calibrated))];
     for (path, text) in files {
         if args.iter().any(|a| a == "--check") {
             if fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {

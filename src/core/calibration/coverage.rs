@@ -8,6 +8,7 @@ use super::bounds::Family;
 use super::published::{fitted_rows, PublishedPoint};
 use super::transfer::{model_slots, resolve, Origin, Profile};
 use super::{Engine, Slot};
+use crate::core::parallel::Parallelism;
 use crate::core::precision::Precision;
 use crate::core::presets::model_by_id;
 
@@ -106,22 +107,39 @@ pub struct HeldOutPrediction {
 /// `row`'s coverage under `profile`, fitted on `data`.
 pub fn coverage_of(profile: &Profile, data: &[PublishedPoint], row: &PublishedPoint) -> Coverage {
     let slots = model_by_id(row.model_id).map_or((Slot::GemmDense, Slot::AttentionGqa), model_slots);
-    coverage(profile, data, row.gpu_id, row.engine, row.weight_precision, slots)
+    let config = Config {
+        gpu_id: row.gpu_id,
+        engine: row.engine,
+        weights: row.weight_precision,
+        parallel: row.parallelism(),
+    };
+    coverage(profile, data, config, slots)
 }
 
-/// The coverage of a prediction for `gpu_id` with `engine` and `weights`, whose steps read through the
-/// memory `slots` (GEMMs, attention), under `profile`, fitted on `data`: not measured when a slot is
-/// a prior that no row of the GPU's family uses; transferred when one is borrowed from a GPU of its
-/// family or the GPU has no rows of its own; else fitted (a slot its own rows hold at its prior counts
-/// as theirs).
-pub fn coverage(
-    profile: &Profile,
-    data: &[PublishedPoint],
-    gpu_id: &str,
-    engine: Engine,
-    weights: Precision,
-    slots: (Slot, Slot),
-) -> Coverage {
+/// What a prediction is for: a GPU, an engine, a weight precision and a parallelism.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config<'a> {
+    pub gpu_id: &'a str,
+    pub engine: Engine,
+    pub weights: Precision,
+    pub parallel: Parallelism,
+}
+
+/// The kind of a parallelism the data must hold for a configuration to count as measured: whether it
+/// runs expert parallelism, attention data parallelism, pipeline stages (the degrees themselves are
+/// the formulas' to carry).
+fn kind(p: Parallelism) -> (bool, bool, bool) {
+    (p.ep > 1, p.dp > 1, p.pp > 1)
+}
+
+/// The coverage of a prediction for `config`, whose steps read through the memory `slots` (GEMMs,
+/// attention), under `profile`, fitted on `data`: not measured when a slot is a prior that no row of
+/// the GPU's family uses; transferred when one is borrowed from a GPU of its family or the GPU has no
+/// rows of its own; else fitted (a slot its own rows hold at its prior counts as theirs). The
+/// configuration counts as measured when a fitted row of the GPU's family ran the same engine, weight
+/// precision and kind of parallelism ([`kind`]).
+pub fn coverage(profile: &Profile, data: &[PublishedPoint], config: Config, slots: (Slot, Slot)) -> Coverage {
+    let Config { gpu_id, engine, weights, parallel } = config;
     let origins = [slots.0, slots.1].map(|slot| resolve(profile, gpu_id, slot).origin);
     let gpu = if origins.contains(&Origin::Prior) {
         GpuCoverage::NotMeasured
@@ -138,6 +156,7 @@ pub fn coverage(
             && Family::of(r.gpu_id) == family
             && r.engine == engine
             && r.weight_precision == weights
+            && kind(r.parallelism()) == kind(parallel)
     });
     Coverage { gpu, config_measured }
 }

@@ -75,7 +75,7 @@ pub fn predicted_tpot_s(point: &PublishedPoint, calibration: CostModel) -> Optio
 
 /// Output tokens/s the model predicts for a throughput point, over all its GPUs: for a ceiling, the
 /// largest batch the KV pool holds; for a load point without a known batch, the largest batch (up to
-/// the pool) whose closed-loop TPOT stays within the measured TPOT. Replicas = GPUs / TP.
+/// the pool) whose closed-loop TPOT stays within the measured TPOT. Replicas = GPUs / the replica's GPUs (TP x DP x PP).
 pub fn predicted_output_tokens_per_s(point: &PublishedPoint, calibration: CostModel) -> Option<f64> {
     let scenario = scenario_of(point, calibration)?;
     let pool = kv_pool_batch(&scenario).min(MAX_BATCH);
@@ -87,7 +87,7 @@ pub fn predicted_output_tokens_per_s(point: &PublishedPoint, calibration: CostMo
         (UseClass::Ceiling, _) | (_, None) => pool,
         (_, Some(limit_s)) => largest_batch_within(pool, limit_s, tpot_at),
     };
-    let replicas = f64::from(point.gpus / point.tp.max(1)).max(1.0);
+    let replicas = f64::from(point.gpus / point.parallelism().gpus().max(1)).max(1.0);
     Some(replicas * f64::from(batch) / tpot_at(batch.max(1)))
 }
 

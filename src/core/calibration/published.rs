@@ -49,6 +49,9 @@ pub struct PublishedPoint {
     pub engine: Engine,
     /// The engine as the source names it, with its version.
     pub engine_label: &'static str,
+    /// The engine's release: its name and version up to the first build suffix (`SGLang v0.5.9` for
+    /// `v0.5.9-cu130` and `v0.5.9-rocm700-mi30x` alike); the unit the out-of-sample checks leave out.
+    pub release: &'static str,
     /// The model as the source names it.
     pub model_label: &'static str,
     /// The preset it is priced with (an architecture twin where the exact model is not a preset).
@@ -56,10 +59,18 @@ pub struct PublishedPoint {
     pub gpu_id: &'static str,
     pub weight_precision: Precision,
     pub kv_precision: Precision,
+    /// The engine's tensor-parallel degree as the source states it (with attention data parallelism,
+    /// the GPUs one MoE layer spans: TP x DP in the page's layout, see [`PublishedPoint::parallelism`]).
     pub tp: u32,
-    /// Expert-parallel ranks (1: experts tensor-parallel); data-parallel attention is off in every
-    /// priced row.
+    /// Expert-parallel ranks (1: experts tensor-parallel).
     pub ep: u32,
+    /// Attention data-parallel ranks (1: off).
+    pub dp: u32,
+    /// Pipeline stages.
+    pub pp: u32,
+    /// The run used speculative decoding (MTP): its TPOT is per accepted token, which the data do not
+    /// let the model predict (no acceptance rate is stated), so it is listed, not priced.
+    pub speculative: bool,
     /// GPUs the row's throughput counts.
     pub gpus: u32,
     pub use_class: UseClass,
@@ -75,9 +86,19 @@ pub struct PublishedPoint {
 }
 
 impl PublishedPoint {
-    /// The row's parallelism: TP x EP, one DP rank, one stage.
+    /// The row's parallelism in the page's layout: with attention data parallelism over DP ranks the
+    /// engine's TP GPUs are DP ranks of TP / DP GPUs each (TensorRT-LLM's and SGLang's `TP8 EP8` with
+    /// DP attention is the page's `TP1 EP8 DP8`); PP stages as stated.
     pub fn parallelism(&self) -> Parallelism {
-        Parallelism { ep: self.ep.max(1), ..Parallelism::tp(self.tp.max(1)) }
+        let dp = self.dp.max(1);
+        Parallelism { tp: (self.tp.max(1) / dp).max(1), ep: self.ep.max(1), dp, pp: self.pp.max(1) }
+    }
+
+    /// The publication date as (year, month, day); a month without a day reads as its first day.
+    pub fn date_ymd(&self) -> (u32, u32, u32) {
+        let mut parts = self.date.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty());
+        let mut next = |default| parts.next().and_then(|p| p.parse().ok()).unwrap_or(default);
+        (next(0), next(1), next(1))
     }
 }
 
@@ -115,7 +136,7 @@ pub fn matching(scenario: &Scenario) -> Vec<usize> {
 pub fn fitted_rows(points: &[PublishedPoint]) -> Vec<&PublishedPoint> {
     points
         .iter()
-        .filter(|p| p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some())
+        .filter(|p| p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some() && !p.speculative)
         .filter(|p| model_by_id(p.model_id).is_some() && gpu_by_id(p.gpu_id).is_some())
         .collect()
 }

@@ -4,16 +4,17 @@
 //! A prediction's coverage class says what the data hold for it: its GPU fitted, only a GPU of the
 //! same vendor and generation, or nothing of its family ("not measured"); and whether a row of the
 //! same engine and weight precision ran on that family. The held-out predictions of the
-//! cross-validation ([`super::crossval`]: leave one row, one GPU, one engine out) each carry the class
-//! their prediction had when made, so each class's range is the 10th to 90th percentile of
-//! measured / predicted over the held-out rows of that class (aiming at 80% coverage), widened to
-//! hold 1 and every better-covered class's range; a class with fewer than [`MIN_ROWS`] held-out rows
+//! out-of-sample procedure ([`super::holdout`]: a GPU family's engine release left out, and the rows
+//! after a date predicted from those before) each carry the class their prediction had when made, so
+//! each class's range is the split-conformal 10th to 90th percentile of measured / predicted over the
+//! held-out rows of that class ([`conformal_bounds`], aiming at 80% coverage), widened to hold 1 and
+//! every better-covered class's range; a class with fewer than [`MIN_ROWS`] held-out rows
 //! also takes in the next wider class's rows. A step time, TPOT or GPU count t lies likely in
 //! [t x low, t x high]; a throughput r in [r / high, r / low].
 
 use serde::{Deserialize, Serialize};
 
-use super::coverage::{coverage, ClassRange, Coverage};
+use super::coverage::{coverage, ClassRange, Config, Coverage};
 use super::crossval::{quantile, Held};
 use super::profile::{PROFILE, RANGES};
 use super::published::POINTS;
@@ -31,6 +32,12 @@ pub const COVERAGE_AIM: f64 = 0.8;
 
 /// Each class's range from the held-out predictions (see the module's rule), by [`Coverage::index`].
 pub fn class_ranges(held: &[Held]) -> [ClassRange; 6] {
+    class_ranges_with(held, conformal_bounds)
+}
+
+/// Each class's range with `bounds` reading a sorted set of ratios' (low, high) for a tail on each
+/// side: [`conformal_bounds`] now, the plain 10th and 90th percentiles before issue 48.
+pub fn class_ranges_with(held: &[Held], bounds: fn(&[f64], f64) -> (f64, f64)) -> [ClassRange; 6] {
     let mut out = [ClassRange { low: 1.0, high: 1.0, rows: 0 }; 6];
     let mut widest = (1.0_f64, 1.0_f64);
     for i in 0..Coverage::ALL.len() {
@@ -46,11 +53,33 @@ pub fn class_ranges(held: &[Held]) -> [ClassRange; 6] {
         ratios.retain(|r| r.is_finite());
         ratios.sort_by(f64::total_cmp);
         let tail = (1.0 - COVERAGE_AIM) / 2.0;
-        let (low, high) = (quantile(&ratios, tail).min(1.0), quantile(&ratios, 1.0 - tail).max(1.0));
+        let (low, high) = bounds(&ratios, tail);
+        let (low, high) = (low.min(1.0), high.max(1.0));
         widest = (widest.0.min(if ratios.is_empty() { 1.0 } else { low }), widest.1.max(high));
         out[i] = ClassRange { low: widest.0, high: widest.1, rows: ratios.len() };
     }
     out
+}
+
+/// The plain percentiles of sorted `ratios` (linear between order statistics): the rule before the
+/// conformal one, kept for the report's before-and-after table.
+pub fn percentile_bounds(sorted: &[f64], tail: f64) -> (f64, f64) {
+    (quantile(sorted, tail), quantile(sorted, 1.0 - tail))
+}
+
+/// The split-conformal bounds of sorted `ratios` for a two-sided range leaving `tail` out on each
+/// side: the k-th smallest with k = floor((n + 1) x tail) and the k-th with k = ceil((n + 1) x (1 -
+/// tail)), so a new ratio exchangeable with these falls inside with probability at least 1 - 2 tail;
+/// where n is too small for an order statistic the extreme one stands (1 when empty).
+pub fn conformal_bounds(sorted: &[f64], tail: f64) -> (f64, f64) {
+    let n = sorted.len();
+    if n == 0 {
+        return (1.0, 1.0);
+    }
+    let slots = (n + 1) as f64;
+    let low_k = ((slots * tail).floor() as usize).clamp(1, n);
+    let high_k = ((slots * (1.0 - tail)).ceil() as usize).clamp(1, n);
+    (sorted[low_k - 1], sorted[high_k - 1])
 }
 
 /// A calibrated scenario's likely range: its coverage class and the factors on its predicted times.
@@ -103,7 +132,13 @@ impl LikelyRange {
 pub fn likely_range(scenario: &Scenario) -> Option<LikelyRange> {
     let CostModel::Measured(engine) = scenario.calibration else { return None };
     let slots = scenario_slots(scenario);
-    let coverage = coverage(&PROFILE, POINTS, scenario.gpu.id, engine, scenario.weight_precision, slots);
+    let config = Config {
+        gpu_id: scenario.gpu.id,
+        engine,
+        weights: scenario.weight_precision,
+        parallel: scenario.parallel,
+    };
+    let coverage = coverage(&PROFILE, POINTS, config, slots);
     let r = RANGES[coverage.index()];
     Some(LikelyRange { coverage, low: r.low, high: r.high })
 }

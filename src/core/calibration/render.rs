@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::coverage::{ClassRange, HeldOutPrediction};
 use super::fit::Fitted;
+use super::holdout::{held_out_table, Calibrated};
 use super::published::{PublishedPoint, UseClass};
 use super::transfer::Term;
 use super::Slot;
@@ -29,16 +30,21 @@ pub fn render_points(points: &[PublishedPoint]) -> String {
         let _ = writeln!(
             s,
             "    PublishedPoint {{ id: {:?}, source: {:?}, date: {:?}, engine: Engine::{:?}, engine_label: {:?}, \
-             model_label: {:?}, model_id: {:?}, gpu_id: {:?}, weight_precision: Precision::{:?}, \
-             kv_precision: Precision::{:?}, tp: {}, ep: {}, gpus: {}, use_class: UseClass::{use_class}, concurrency: {}, \
+             release: {:?}, model_label: {:?}, model_id: {:?}, gpu_id: {:?}, weight_precision: Precision::{:?}, \
+             kv_precision: Precision::{:?}, tp: {}, ep: {}, dp: {}, pp: {}, speculative: {}, gpus: {}, use_class: UseClass::{use_class}, concurrency: {}, \
              isl_mean: {:e}, osl_mean: {:e}, tpot_s: {}, output_tokens_per_s: {} }},",
-            p.id, p.source, p.date, p.engine, p.engine_label, p.model_label, p.model_id, p.gpu_id,
-            p.weight_precision, p.kv_precision, p.tp, p.ep, p.gpus, opt(p.concurrency), p.isl_mean, p.osl_mean,
+            p.id, p.source, p.date, p.engine, p.engine_label, p.release, p.model_label, p.model_id, p.gpu_id,
+            p.weight_precision, p.kv_precision, p.tp, p.ep, p.dp, p.pp, p.speculative, p.gpus, opt(p.concurrency), p.isl_mean, p.osl_mean,
             opt(p.tpot_s), opt(p.output_tokens_per_s),
         );
     }
     s.push_str("];\n");
     s
+}
+
+/// `src/core/calibration/profile.rs` from the whole procedure ([`super::holdout::calibrate`]).
+pub fn profile_source(c: &Calibrated) -> String {
+    render_profile(&c.fitted, &c.ranges, &held_out_table(c))
 }
 
 /// `src/core/calibration/profile.rs`.
@@ -51,7 +57,8 @@ pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6], held_out: &[HeldOutP
     let _ = writeln!(s, "    quantize_layer_s: {:e},", f.quantize_layer_s);
     let _ = writeln!(s, "    expert_layer_s: {:e},", f.expert_layer_s);
     let e = f.engine_step_overhead_s;
-    let _ = writeln!(s, "    engine_step_overhead_s: [{:e}, {:e}, {:e}],", e[0], e[1], e[2]);
+    let engines: Vec<String> = e.iter().map(|v| format!("{v:e}")).collect();
+    let _ = writeln!(s, "    engine_step_overhead_s: [{}],", engines.join(", "));
     let _ = writeln!(s, "    gpus: &[");
     for g in &f.gpus {
         let slots: Vec<String> = Slot::ALL.iter().map(|&k| term(g.slots[k.index()])).collect();
@@ -65,7 +72,10 @@ pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6], held_out: &[HeldOutP
         let _ = writeln!(s, "    ClassRange {{ low: {:e}, high: {:e}, rows: {} }},", r.low, r.high, r.rows);
     }
     s.push_str("];\n\n");
-    let _ = writeln!(s, "/// Every fitted row predicted out of sample, with the range it had ([`super::range`]).");
+    let _ = writeln!(
+        s,
+        "/// Every fitted row predicted out of sample, with the range it had ([`super::range`])."
+    );
     let _ = writeln!(s, "pub const HELD_OUT: &[HeldOutPrediction] = &[");
     for h in held_out {
         let _ = writeln!(

@@ -49,7 +49,7 @@ pub struct Profile<'a> {
     /// grouped GEMMs add on one node, fitted on the TP 8 / EP 8 rows, in s.
     pub expert_layer_s: f64,
     /// Per step, by [`Engine::index`], in s. SGLang's is 0 by convention (see the fit).
-    pub engine_step_overhead_s: [f64; 3],
+    pub engine_step_overhead_s: [f64; Engine::COUNT],
     pub gpus: &'a [GpuProfile],
 }
 

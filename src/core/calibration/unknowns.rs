@@ -88,7 +88,7 @@ pub struct Fitted {
     pub layer_overhead_s: [Option<f64>; Stack::COUNT],
     pub quantize_layer_s: f64,
     pub expert_layer_s: f64,
-    pub engine_step_overhead_s: [f64; 3],
+    pub engine_step_overhead_s: [f64; Engine::COUNT],
     pub gpus: Vec<GpuProfile>,
     /// Every unknown with its value, prior and sensitivity.
     pub report: Vec<TermReport>,
@@ -174,7 +174,7 @@ pub fn candidate(params: &[Param], x: &[f64], held: &[bool]) -> Fitted {
         layer_overhead_s: [None; Stack::COUNT],
         quantize_layer_s: 0.0,
         expert_layer_s: 0.0,
-        engine_step_overhead_s: [0.0; 3],
+        engine_step_overhead_s: [0.0; Engine::COUNT],
         gpus: Vec::new(),
         report: Vec::new(),
         rounds: 0,

@@ -1,0 +1,123 @@
+//! `calibrate --report`'s out-of-sample tables: the leave-group-out (GPU family x engine release) and
+//! time-split predictions by coverage class (TPOT median and p90 |error|, coverage of the likely
+//! range, median half-width), judged by ranges read without them, beside the rule before issue 48
+//! (plain percentiles over leave-one-row/GPU/engine-out residuals), and the budgets.
+
+use goodput_lab::core::calibration::coverage::ClassRange;
+use goodput_lab::core::calibration::crossval::{out_of_sample, quantile, Held, Scheme};
+use goodput_lab::core::calibration::holdout::{Calibrated, Judged, SPLIT_DATE};
+use goodput_lab::core::calibration::range::{class_ranges_with, percentile_bounds};
+use goodput_lab::core::calibration::transfer::median;
+
+/// The issue's budgets: each scheme's predictions inside their ranges >= 80%, median half-width <= 25%.
+const COVERAGE_MIN: f64 = 0.80;
+const HALF_WIDTH_MAX: f64 = 0.25;
+
+/// One table row's figures over a set of judged predictions.
+struct Figures {
+    rows: usize,
+    median_abs_error: f64,
+    p90_abs_error: f64,
+    coverage: f64,
+    half_width: f64,
+}
+
+fn figures(judged: &[&Judged]) -> Figures {
+    let mut abs: Vec<f64> = judged.iter().map(|j| j.held.error.error().abs()).collect();
+    abs.sort_by(f64::total_cmp);
+    let mut half: Vec<f64> = judged.iter().map(|j| j.half_width()).collect();
+    let inside = judged.iter().filter(|j| j.inside()).count();
+    Figures {
+        rows: judged.len(),
+        median_abs_error: median(&mut abs.clone()).unwrap_or(0.0),
+        p90_abs_error: quantile(&abs, 0.9),
+        coverage: inside as f64 / judged.len().max(1) as f64,
+        half_width: median(&mut half).unwrap_or(0.0),
+    }
+}
+
+fn print_row(name: &str, f: &Figures) {
+    println!(
+        "  {name:<30} {:>4} {:>7.1}% {:>7.1}% {:>8.1}% {:>9.1}%",
+        f.rows,
+        100.0 * f.median_abs_error,
+        100.0 * f.p90_abs_error,
+        100.0 * f.coverage,
+        100.0 * f.half_width
+    );
+}
+
+/// The same predictions judged by the rule before issue 48: one set of class ranges, plain 10th-90th
+/// percentiles over the leave-one-row/GPU/engine-out residuals (which contain the judged rows).
+fn before(judged: &[Judged], schemes: &[(Scheme, Vec<Held>)]) -> Vec<Judged> {
+    let ranges: [ClassRange; 6] = class_ranges_with(&out_of_sample(schemes), percentile_bounds);
+    judged.iter().map(|j| Judged { range: ranges[j.held.coverage.index()], ..*j }).collect()
+}
+
+fn table(title: &str, judged: &[Judged], schemes: &[(Scheme, Vec<Held>)]) -> Figures {
+    println!("{title}");
+    println!(
+        "  {:<30} {:>4} {:>8} {:>8} {:>9} {:>10}",
+        "class", "rows", "median", "p90", "coverage", "half-width"
+    );
+    let old = before(judged, schemes);
+    for (label, set) in
+        [("before (percentile rule)", &old), ("after (conformal, held out)", &judged.to_vec())]
+    {
+        println!("  {label}:");
+        for word in ["fitted", "transferred", "not measured"] {
+            let rows: Vec<&Judged> = set.iter().filter(|j| j.held.coverage.word() == word).collect();
+            if !rows.is_empty() {
+                print_row(&format!("  {word}"), &figures(&rows));
+            }
+        }
+        print_row("  all", &figures(&set.iter().collect::<Vec<_>>()));
+    }
+    figures(&judged.iter().collect::<Vec<_>>())
+}
+
+/// Prints both tables and the budgets; whether every budget holds.
+pub fn print(c: &Calibrated, schemes: &[(Scheme, Vec<Held>)]) -> bool {
+    let (y, m, d) = SPLIT_DATE;
+    let logo = table(
+        "Out of sample, leave-one-group-out (GPU family x engine release), |TPOT error| and likely range:",
+        &c.left_out,
+        schemes,
+    );
+    let split = table(
+        &format!("Out of sample, time split (fit before {y}-{m:02}-{d:02}, predict on or after):"),
+        &c.time_split,
+        schemes,
+    );
+    println!("Shipped ranges (from every left-out and time-split residual), by class:");
+    for (i, r) in c.ranges.iter().enumerate() {
+        println!("  class {i}: x{:.3} .. x{:.3} (from {} rows)", r.low, r.high, r.rows);
+    }
+    println!("budgets (out of sample):");
+    let mut pass = true;
+    for (name, f) in [("leave-one-group-out", &logo), ("time split", &split)] {
+        pass &= verdict_at_least(&format!("{name} inside their range"), f.coverage, COVERAGE_MIN);
+        pass &= verdict_at_most(&format!("{name} median half-width"), f.half_width, HALF_WIDTH_MAX);
+    }
+    pass
+}
+
+fn verdict_at_least(name: &str, value: f64, budget: f64) -> bool {
+    let pass = value >= budget;
+    println!("  {name}: {:.1}% (budget >= {:.0}%) {}", 100.0 * value, 100.0 * budget, word(pass));
+    pass
+}
+
+fn verdict_at_most(name: &str, value: f64, budget: f64) -> bool {
+    let pass = value <= budget;
+    println!("  {name}: {:.1}% (budget <= {:.0}%) {}", 100.0 * value, 100.0 * budget, word(pass));
+    pass
+}
+
+fn word(pass: bool) -> &'static str {
+    if pass {
+        "PASS"
+    } else {
+        "FAIL"
+    }
+}

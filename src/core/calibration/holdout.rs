@@ -1,0 +1,151 @@
+//! The out-of-sample procedure the likely range is read from and judged by: every fitted row predicted
+//! by a fit that did not see its group (its GPU family x engine release: [`leave_group_out`]) and, for
+//! rows dated on or after [`SPLIT_DATE`], by a fit on the rows dated before it ([`time_split`]); each
+//! such prediction judged against a range read from residuals that exclude it ([`judge_left_out`],
+//! [`judge_time_split`]); and the ranges the page ships, read from all of them ([`calibrate`]).
+//!
+//! Why these two: a user's question is a newer engine release, often on a GPU or a precision the data
+//! hold little of. Leaving a whole release of one GPU family out asks exactly that of the data we have,
+//! and the time split asks it the way it happens (older releases predict newer ones). A range read
+//! from the same residuals it is judged on covers by construction; here a left-out group's rows are
+//! judged by the ranges the other groups' residuals give, and the time split's rows by the ranges the
+//! rows before the date give by their own leave-group-out residuals.
+
+use super::bounds::Family;
+use super::coverage::{coverage_of, ClassRange, HeldOutPrediction, HoldOut};
+use super::crossval::Held;
+use super::fit::{fit, fitted_rows, Fitted};
+use super::published::PublishedPoint;
+use super::range::class_ranges;
+use super::report::tpot_errors;
+
+/// Rows dated on or after this (year, month, day) are the time split's test rows: the shared data's
+/// own boundary for the runs kept aside (InferenceX from 2026-03-01 on).
+pub const SPLIT_DATE: (u32, u32, u32) = (2026, 3, 1);
+
+/// A row's group: its GPU family and engine release.
+pub fn group_of(p: &PublishedPoint) -> (Family, &'static str) {
+    (Family::of(p.gpu_id), p.release)
+}
+
+/// `test`'s fitted rows predicted by a fit on `train`, each with the coverage class it had.
+fn predict(train: &[PublishedPoint], test: &[PublishedPoint]) -> Vec<Held> {
+    let fitted = fit(train);
+    let profile = fitted.profile();
+    tpot_errors(test, &profile)
+        .into_iter()
+        .filter_map(|error| {
+            let row = test.iter().find(|p| p.id == error.id)?;
+            Some(Held { error, coverage: coverage_of(&profile, train, row) })
+        })
+        .collect()
+}
+
+/// Every fitted row of `points` predicted by a fit on `points` without its group ([`group_of`]),
+/// groups in order of first appearance.
+pub fn leave_group_out(points: &[PublishedPoint]) -> Vec<Held> {
+    let mut groups: Vec<(Family, &'static str)> = Vec::new();
+    for row in fitted_rows(points) {
+        if !groups.contains(&group_of(row)) {
+            groups.push(group_of(row));
+        }
+    }
+    groups
+        .into_iter()
+        .flat_map(|g| {
+            let (rest, held): (Vec<PublishedPoint>, Vec<PublishedPoint>) =
+                points.iter().partition(|p| group_of(p) != g);
+            predict(&rest, &held)
+        })
+        .collect()
+}
+
+/// Whether `p` was published before `date`.
+pub fn dated_before(p: &PublishedPoint, date: (u32, u32, u32)) -> bool {
+    p.date_ymd() < date
+}
+
+/// The fitted rows dated on or after `date`, predicted by a fit on the rows before it.
+pub fn time_split(points: &[PublishedPoint], date: (u32, u32, u32)) -> Vec<Held> {
+    let (train, test): (Vec<PublishedPoint>, Vec<PublishedPoint>) =
+        points.iter().partition(|p| dated_before(p, date));
+    predict(&train, &test)
+}
+
+/// A held-out prediction with the likely range it was given without its own residual.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judged {
+    pub held: Held,
+    pub hold_out: HoldOut,
+    pub range: ClassRange,
+}
+
+impl Judged {
+    /// Whether the measured TPOT lies in the range.
+    pub fn inside(&self) -> bool {
+        self.range.holds(self.held.error.predicted, self.held.error.measured)
+    }
+
+    /// Half the range's width as a share of the predicted time.
+    pub fn half_width(&self) -> f64 {
+        (self.range.high - self.range.low) / 2.0
+    }
+}
+
+/// Leave-group-out predictions, each judged by the class ranges the other groups' residuals give.
+pub fn judge_left_out(points: &[PublishedPoint], held: &[Held]) -> Vec<Judged> {
+    let group = |h: &Held| points.iter().find(|p| p.id == h.error.id).map(group_of);
+    held.iter()
+        .map(|h| {
+            let others: Vec<Held> = held.iter().copied().filter(|o| group(o) != group(h)).collect();
+            let range = class_ranges(&others)[h.coverage.index()];
+            Judged { held: *h, hold_out: HoldOut::LeftOut, range }
+        })
+        .collect()
+}
+
+/// Time-split predictions, each judged by the class ranges read from the leave-group-out residuals
+/// of the rows before the date alone.
+pub fn judge_time_split(points: &[PublishedPoint], date: (u32, u32, u32)) -> Vec<Judged> {
+    let train: Vec<PublishedPoint> = points.iter().copied().filter(|p| dated_before(p, date)).collect();
+    let ranges = class_ranges(&leave_group_out(&train));
+    time_split(points, date)
+        .into_iter()
+        .map(|h| Judged { held: h, hold_out: HoldOut::TimeSplit, range: ranges[h.coverage.index()] })
+        .collect()
+}
+
+/// Everything the generator writes and the report prints: the profile fitted on every row, the
+/// judged out-of-sample predictions, and the ranges the page ships (read from every left-out and
+/// time-split residual).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibrated {
+    pub fitted: Fitted,
+    pub left_out: Vec<Judged>,
+    pub time_split: Vec<Judged>,
+    pub ranges: [ClassRange; 6],
+}
+
+/// The whole procedure on `points`.
+pub fn calibrate(points: &[PublishedPoint]) -> Calibrated {
+    let held = leave_group_out(points);
+    let left_out = judge_left_out(points, &held);
+    let time_split = judge_time_split(points, SPLIT_DATE);
+    let all: Vec<Held> = held.iter().copied().chain(time_split.iter().map(|j| j.held)).collect();
+    Calibrated { fitted: fit(points), left_out, time_split, ranges: class_ranges(&all) }
+}
+
+/// The judged predictions as the generated table's rows, left-out first.
+pub fn held_out_table(c: &Calibrated) -> Vec<HeldOutPrediction> {
+    c.left_out
+        .iter()
+        .chain(&c.time_split)
+        .map(|j| HeldOutPrediction {
+            id: j.held.error.id,
+            hold_out: j.hold_out,
+            predicted_tpot_s: j.held.error.predicted,
+            low: j.range.low,
+            high: j.range.high,
+        })
+        .collect()
+}
