@@ -113,7 +113,7 @@ fn weights_of_8_bits_or_fewer_pay_the_quantization_cost_per_layer() {
 
 #[test]
 fn a_gpu_with_nothing_of_its_family_measured_is_priced_from_its_priors() {
-    for id in ["tpu-v6e", "tpu-v5e", "l40s", "l4", "a100-80gb", "mi355x"] {
+    for id in ["tpu-v6e", "tpu-v5e", "l40s", "l4", "a100-80gb", "a100-40gb"] {
         assert!(!PROFILE.measured_family(id), "{id}");
         for slot in Slot::ALL {
             let r = resolve(&PROFILE, id, slot);

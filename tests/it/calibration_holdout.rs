@@ -1,0 +1,134 @@
+//! The likely range out of sample: a left-out group's predictions never see that group's rows, the
+//! time split's never see a row on or after its date, each prediction is judged by a range read
+//! without its own residual, the conformal order statistics against a hand count, the generated table
+//! is the procedure's, and the coverage it reaches on the shared data.
+
+use goodput_lab::calibration_data::{read, CSV};
+use goodput_lab::core::calibration::coverage::HoldOut;
+use goodput_lab::core::calibration::crossval::Held;
+use goodput_lab::core::calibration::fit::fitted_rows;
+use goodput_lab::core::calibration::holdout::{
+    calibrate, dated_before, group_of, judge_left_out, leave_group_out, time_split, Calibrated, SPLIT_DATE,
+};
+use goodput_lab::core::calibration::profile::{HELD_OUT, RANGES};
+use goodput_lab::core::calibration::published::PublishedPoint;
+use goodput_lab::core::calibration::range::{class_ranges, conformal_bounds};
+
+fn data() -> Vec<PublishedPoint> {
+    read(CSV).expect("the data file reads")
+}
+
+fn share_inside(judged: &[goodput_lab::core::calibration::holdout::Judged]) -> f64 {
+    judged.iter().filter(|j| j.inside()).count() as f64 / judged.len().max(1) as f64
+}
+
+#[test]
+fn conformal_bounds_are_the_order_statistics_of_n_plus_one_slots() {
+    let sorted: Vec<f64> = (1..=19).map(f64::from).collect();
+    // n = 19: floor(20 x 0.1) = 2nd smallest, ceil(20 x 0.9) = 18th.
+    assert_eq!(conformal_bounds(&sorted, 0.1), (2.0, 18.0));
+    // n = 4: floor(0.5) clamps to the smallest, ceil(4.5) = 5 > 4 to the largest.
+    assert_eq!(conformal_bounds(&[1.0, 2.0, 3.0, 4.0], 0.1), (1.0, 4.0));
+    assert_eq!(conformal_bounds(&[], 0.1), (1.0, 1.0));
+}
+
+#[test]
+fn a_left_out_groups_predictions_do_not_move_when_its_own_rows_change() {
+    let points = data();
+    let g = group_of(points.iter().find(|p| p.id == "IX-14").expect("an MI300X SGLang row"));
+    let moved: Vec<PublishedPoint> =
+        points
+            .iter()
+            .map(|p| {
+                if group_of(p) == g {
+                    PublishedPoint { tpot_s: p.tpot_s.map(|t| 2.0 * t), ..*p }
+                } else {
+                    *p
+                }
+            })
+            .collect();
+    let (before, after) = (leave_group_out(&points), leave_group_out(&moved));
+    let in_group = |h: &&Held| points.iter().any(|p| p.id == h.error.id && group_of(p) == g);
+    let ours: Vec<&Held> = before.iter().filter(in_group).collect();
+    assert!(!ours.is_empty());
+    for h in ours {
+        let a = after.iter().find(|a| a.error.id == h.error.id).expect("predicted in both");
+        assert_eq!(a.error.predicted, h.error.predicted, "{}: its fit never saw its group", h.error.id);
+        assert_eq!(a.error.measured, 2.0 * h.error.measured);
+    }
+    assert_eq!(before.len(), fitted_rows(&points).len(), "every fitted row once");
+}
+
+#[test]
+fn the_time_split_predicts_only_rows_on_or_after_its_date_from_rows_before_it() {
+    let points = data();
+    let held = time_split(&points, SPLIT_DATE);
+    assert!(!held.is_empty());
+    for h in &held {
+        let p = points.iter().find(|p| p.id == h.error.id).expect("a row");
+        assert!(!dated_before(p, SPLIT_DATE), "{} is dated {}", p.id, p.date);
+    }
+    // Doubling every test row's TPOT moves no prediction: the fit saw none of them.
+    let moved: Vec<PublishedPoint> = points
+        .iter()
+        .map(|p| {
+            if dated_before(p, SPLIT_DATE) {
+                *p
+            } else {
+                PublishedPoint { tpot_s: p.tpot_s.map(|t| 2.0 * t), ..*p }
+            }
+        })
+        .collect();
+    for (a, b) in held.iter().zip(time_split(&moved, SPLIT_DATE)) {
+        assert_eq!((a.error.id, a.error.predicted), (b.error.id, b.error.predicted));
+    }
+}
+
+#[test]
+fn a_left_out_prediction_is_judged_by_the_ranges_of_the_other_groups_alone() {
+    let points = data();
+    let held = leave_group_out(&points);
+    let judged = judge_left_out(&points, &held);
+    for j in judged.iter().step_by(7) {
+        let p = points.iter().find(|p| p.id == j.held.error.id).expect("a row");
+        let others: Vec<Held> = held
+            .iter()
+            .copied()
+            .filter(|h| points.iter().any(|q| q.id == h.error.id && group_of(q) != group_of(p)))
+            .collect();
+        assert_eq!(j.range, class_ranges(&others)[j.held.coverage.index()], "{}", p.id);
+    }
+}
+
+fn shipped() -> Calibrated {
+    calibrate(&data())
+}
+
+#[test]
+fn the_shipped_held_out_table_and_ranges_are_the_procedures() {
+    let c = shipped();
+    assert_eq!(RANGES, c.ranges);
+    let left = HELD_OUT.iter().filter(|h| h.hold_out == HoldOut::LeftOut).count();
+    let split = HELD_OUT.iter().filter(|h| h.hold_out == HoldOut::TimeSplit).count();
+    assert_eq!((left, split), (c.left_out.len(), c.time_split.len()));
+    for (h, j) in HELD_OUT.iter().zip(c.left_out.iter().chain(&c.time_split)) {
+        assert_eq!(
+            (h.id, h.predicted_tpot_s, h.low, h.high),
+            (j.held.error.id, j.held.error.predicted, j.range.low, j.range.high)
+        );
+    }
+}
+
+/// The issue asks for >= 80% inside out of sample under both schemes. The time split reaches it; the
+/// leave-one-group-out check does not yet (76.7% on the 2026-12-07 data: a whole release of a family
+/// is often off together, so the rows of one group are not exchangeable with the others'), which
+/// README and BENCHMARKS.md report. This holds the figures reached, so a change that loses coverage
+/// fails here.
+#[test]
+fn out_of_sample_predictions_fall_inside_their_ranges_as_reported() {
+    let c = shipped();
+    let split = share_inside(&c.time_split);
+    assert!(split >= 0.80, "time split: {split:.3}");
+    let left = share_inside(&c.left_out);
+    assert!(left >= 0.76, "leave-one-group-out: {left:.3}");
+}
