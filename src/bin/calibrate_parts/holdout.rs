@@ -3,9 +3,11 @@
 //! range, median half-width), judged by ranges read without them, beside the rule before issue 48
 //! (plain percentiles over leave-one-row/GPU/engine-out residuals), and the budgets.
 
+use goodput_lab::core::calibration::bounds::Family;
 use goodput_lab::core::calibration::coverage::ClassRange;
 use goodput_lab::core::calibration::crossval::{out_of_sample, quantile, Held, Scheme};
-use goodput_lab::core::calibration::holdout::{Calibrated, Judged, SPLIT_DATE};
+use goodput_lab::core::calibration::holdout::{group_of, Calibrated, Judged, SPLIT_DATE};
+use goodput_lab::core::calibration::published::PublishedPoint;
 use goodput_lab::core::calibration::range::{class_ranges_with, percentile_bounds};
 use goodput_lab::core::calibration::transfer::median;
 
@@ -76,14 +78,43 @@ fn table(title: &str, judged: &[Judged], schemes: &[(Scheme, Vec<Held>)]) -> Fig
     figures(&judged.iter().collect::<Vec<_>>())
 }
 
+/// Each left-out group's rows: count, median signed error (predicted / measured - 1), inside.
+fn per_group(points: &[PublishedPoint], judged: &[Judged]) {
+    println!("  per group (left out): rows, median signed error, inside its range");
+    let mut groups: Vec<(Family, &str)> = Vec::new();
+    let group = |j: &Judged| points.iter().find(|p| p.id == j.held.error.id).map(group_of);
+    for j in judged {
+        if let Some(g) = group(j) {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+    }
+    for g in groups {
+        let rows: Vec<&Judged> = judged.iter().filter(|j| group(j) == Some(g)).collect();
+        let mut signed: Vec<f64> = rows.iter().map(|j| j.held.error.error()).collect();
+        let inside = rows.iter().filter(|j| j.inside()).count();
+        println!(
+            "    {:<12} {:<34} {:>3} {:>+7.1}% {:>3} of {}",
+            format!("{:?}", g.0),
+            g.1,
+            rows.len(),
+            100.0 * median(&mut signed).unwrap_or(0.0),
+            inside,
+            rows.len()
+        );
+    }
+}
+
 /// Prints both tables and the budgets; whether every budget holds.
-pub fn print(c: &Calibrated, schemes: &[(Scheme, Vec<Held>)]) -> bool {
+pub fn print(points: &[PublishedPoint], c: &Calibrated, schemes: &[(Scheme, Vec<Held>)]) -> bool {
     let (y, m, d) = SPLIT_DATE;
     let logo = table(
         "Out of sample, leave-one-group-out (GPU family x engine release), |TPOT error| and likely range:",
         &c.left_out,
         schemes,
     );
+    per_group(points, &c.left_out);
     let split = table(
         &format!("Out of sample, time split (fit before {y}-{m:02}-{d:02}, predict on or after):"),
         &c.time_split,
