@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     if args.iter().any(|a| a == "--report") {
         let schemes: Vec<(Scheme, Vec<Held>)> = all_schemes(&points);
         let pass = report::print(&points, &calibrated.fitted, &schemes, &calibrated.ranges);
-        let held_out = holdout::print(&points, &calibrated, &schemes);
+        let held_out = holdout::print(&points, &calibrated);
         return if pass && held_out { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
     let files = [(POINTS_RS, render_points(&points)), (PROFILE_RS, profile_source(&calibrated))];

@@ -8,7 +8,7 @@ use goodput_lab::core::calibration::coverage::HoldOut;
 use goodput_lab::core::calibration::crossval::Held;
 use goodput_lab::core::calibration::fit::fitted_rows;
 use goodput_lab::core::calibration::holdout::{
-    calibrate, dated_before, group_of, judge_left_out, leave_group_out, time_split, Calibrated, SPLIT_DATE,
+    calibrate, dated_before, group_of, leave_gpu_out, leave_group_out, time_split, Calibrated, SPLIT_DATE,
 };
 use goodput_lab::core::calibration::profile::{HELD_OUT, RANGES};
 use goodput_lab::core::calibration::published::PublishedPoint;
@@ -85,17 +85,21 @@ fn the_time_split_predicts_only_rows_on_or_after_its_date_from_rows_before_it() 
 }
 
 #[test]
-fn a_left_out_prediction_is_judged_by_the_ranges_of_the_other_groups_alone() {
+fn a_left_out_prediction_is_judged_by_the_ranges_of_the_other_groups_residuals_alone() {
     let points = data();
-    let held = leave_group_out(&points);
-    let judged = judge_left_out(&points, &held);
-    for j in judged.iter().step_by(7) {
-        let p = points.iter().find(|p| p.id == j.held.error.id).expect("a row");
-        let others: Vec<Held> = held
-            .iter()
-            .copied()
-            .filter(|h| points.iter().any(|q| q.id == h.error.id && group_of(q) != group_of(p)))
-            .collect();
+    let pool: Vec<Held> = [leave_group_out(&points), leave_gpu_out(&points)].concat();
+    let c = calibrate(&points);
+    let row = |id: &str| *points.iter().find(|p| p.id == id).expect("a row");
+    for j in c.left_out.iter().step_by(7) {
+        let p = row(j.held.error.id);
+        let others: Vec<Held> =
+            pool.iter().copied().filter(|h| group_of(&row(h.error.id)) != group_of(&p)).collect();
+        assert_eq!(j.range, class_ranges(&others)[j.held.coverage.index()], "{}", p.id);
+        assert!(class_ranges(&pool) != class_ranges(&others) || others.len() == pool.len());
+    }
+    for j in c.gpu_left_out.iter().step_by(7) {
+        let p = row(j.held.error.id);
+        let others: Vec<Held> = pool.iter().copied().filter(|h| row(h.error.id).gpu_id != p.gpu_id).collect();
         assert_eq!(j.range, class_ranges(&others)[j.held.coverage.index()], "{}", p.id);
     }
 }
@@ -108,10 +112,12 @@ fn shipped() -> Calibrated {
 fn the_shipped_held_out_table_and_ranges_are_the_procedures() {
     let c = shipped();
     assert_eq!(RANGES, c.ranges);
-    let left = HELD_OUT.iter().filter(|h| h.hold_out == HoldOut::LeftOut).count();
-    let split = HELD_OUT.iter().filter(|h| h.hold_out == HoldOut::TimeSplit).count();
-    assert_eq!((left, split), (c.left_out.len(), c.time_split.len()));
-    for (h, j) in HELD_OUT.iter().zip(c.left_out.iter().chain(&c.time_split)) {
+    let count = |k: HoldOut| HELD_OUT.iter().filter(|h| h.hold_out == k).count();
+    assert_eq!(
+        (count(HoldOut::LeftOut), count(HoldOut::GpuLeftOut), count(HoldOut::TimeSplit)),
+        (c.left_out.len(), c.gpu_left_out.len(), c.time_split.len())
+    );
+    for (h, j) in HELD_OUT.iter().zip(c.left_out.iter().chain(&c.gpu_left_out).chain(&c.time_split)) {
         assert_eq!(
             (h.id, h.predicted_tpot_s, h.low, h.high),
             (j.held.error.id, j.held.error.predicted, j.range.low, j.range.high)
@@ -119,16 +125,22 @@ fn the_shipped_held_out_table_and_ranges_are_the_procedures() {
     }
 }
 
-/// The issue asks for >= 80% inside out of sample under both schemes. The time split reaches it; the
-/// leave-one-group-out check does not yet (76.7% on the 2026-12-07 data: a whole release of a family
-/// is often off together, so the rows of one group are not exchangeable with the others'), which
-/// README and BENCHMARKS.md report. This holds the figures reached, so a change that loses coverage
-/// fails here.
+fn median_half_width(judged: &[goodput_lab::core::calibration::holdout::Judged]) -> f64 {
+    let mut h: Vec<f64> = judged.iter().map(|j| j.half_width()).collect();
+    goodput_lab::core::calibration::transfer::median(&mut h).unwrap_or(0.0)
+}
+
+/// The issue's budgets: >= 80% inside out of sample under both schemes, median half-width <= 25%.
+/// Coverage holds under both and the half-width under the time split; leaving a group out gives a
+/// median half-width of 29.7% on the 2026-12-07 data (a whole release of a family is often off
+/// together), which README and BENCHMARKS.md report as missed: this holds it from growing.
 #[test]
-fn out_of_sample_predictions_fall_inside_their_ranges_as_reported() {
+fn out_of_sample_predictions_fall_inside_their_ranges_at_least_80_percent_of_the_time() {
     let c = shipped();
     let split = share_inside(&c.time_split);
     assert!(split >= 0.80, "time split: {split:.3}");
     let left = share_inside(&c.left_out);
-    assert!(left >= 0.76, "leave-one-group-out: {left:.3}");
+    assert!(left >= 0.80, "leave-one-group-out: {left:.3}");
+    assert!(median_half_width(&c.time_split) <= 0.25, "{}", median_half_width(&c.time_split));
+    assert!(median_half_width(&c.left_out) <= 0.30, "{}", median_half_width(&c.left_out));
 }

@@ -1,12 +1,16 @@
 //! `calibrate --report`'s out-of-sample tables: the leave-group-out (GPU family x engine release) and
 //! time-split predictions by coverage class (TPOT median and p90 |error|, coverage of the likely
-//! range, median half-width), judged by ranges read without them, beside the rule before issue 48
-//! (plain percentiles over leave-one-row/GPU/engine-out residuals), and the budgets.
+//! range, median half-width), judged by ranges read without them, beside the model and rule before
+//! issue 48 (no release trend; plain percentiles over residuals containing the judged rows), each
+//! left-out group's rows, and the budgets.
 
 use goodput_lab::core::calibration::bounds::Family;
 use goodput_lab::core::calibration::coverage::ClassRange;
-use goodput_lab::core::calibration::crossval::{out_of_sample, quantile, Held, Scheme};
-use goodput_lab::core::calibration::holdout::{group_of, Calibrated, Judged, SPLIT_DATE};
+use goodput_lab::core::calibration::coverage::HoldOut;
+use goodput_lab::core::calibration::crossval::{cross_validate_with, quantile, Held, Scheme};
+use goodput_lab::core::calibration::holdout::{
+    group_of, leave_group_out_with, time_split_with, Calibrated, Judged, SPLIT_DATE,
+};
 use goodput_lab::core::calibration::published::PublishedPoint;
 use goodput_lab::core::calibration::range::{class_ranges_with, percentile_bounds};
 use goodput_lab::core::calibration::transfer::median;
@@ -49,23 +53,27 @@ fn print_row(name: &str, f: &Figures) {
     );
 }
 
-/// The same predictions judged by the rule before issue 48: one set of class ranges, plain 10th-90th
-/// percentiles over the leave-one-row/GPU/engine-out residuals (which contain the judged rows).
-fn before(judged: &[Judged], schemes: &[(Scheme, Vec<Held>)]) -> Vec<Judged> {
-    let ranges: [ClassRange; 6] = class_ranges_with(&out_of_sample(schemes), percentile_bounds);
-    judged.iter().map(|j| Judged { range: ranges[j.held.coverage.index()], ..*j }).collect()
+/// The same rows as the model before issue 48 predicted them (no release trend) and judged them: the
+/// ranges it shipped, plain 10th-90th percentiles over its leave-one-row, -GPU and -engine-out residuals.
+fn before(points: &[PublishedPoint], held: &[Held], hold_out: HoldOut) -> Vec<Judged> {
+    let old: Vec<Held> = [Scheme::LeaveOneRowOut, Scheme::LeaveOneGpuOut, Scheme::LeaveOneEngineOut]
+        .into_iter()
+        .flat_map(|s| cross_validate_with(points, s, false))
+        .collect();
+    let ranges: [ClassRange; 6] = class_ranges_with(&old, percentile_bounds);
+    held.iter().map(|h| Judged { held: *h, hold_out, range: ranges[h.coverage.index()] }).collect()
 }
 
-fn table(title: &str, judged: &[Judged], schemes: &[(Scheme, Vec<Held>)]) -> Figures {
+fn table(title: &str, judged: &[Judged], old: &[Judged]) -> Figures {
     println!("{title}");
     println!(
         "  {:<30} {:>4} {:>8} {:>8} {:>9} {:>10}",
         "class", "rows", "median", "p90", "coverage", "half-width"
     );
-    let old = before(judged, schemes);
-    for (label, set) in
-        [("before (percentile rule)", &old), ("after (conformal, held out)", &judged.to_vec())]
-    {
+    for (label, set) in [
+        ("before (no release trend, percentile rule)", &old.to_vec()),
+        ("after (release trend, conformal, held out)", &judged.to_vec()),
+    ] {
         println!("  {label}:");
         for word in ["fitted", "transferred", "not measured"] {
             let rows: Vec<&Judged> = set.iter().filter(|j| j.held.coverage.word() == word).collect();
@@ -107,25 +115,38 @@ fn per_group(points: &[PublishedPoint], judged: &[Judged]) {
 }
 
 /// Prints both tables and the budgets; whether every budget holds.
-pub fn print(points: &[PublishedPoint], c: &Calibrated, schemes: &[(Scheme, Vec<Held>)]) -> bool {
+pub fn print(points: &[PublishedPoint], c: &Calibrated) -> bool {
     let (y, m, d) = SPLIT_DATE;
+    let old_left = before(points, &leave_group_out_with(points, false), HoldOut::LeftOut);
+    let old_split = before(points, &time_split_with(points, SPLIT_DATE, false), HoldOut::TimeSplit);
+    let old_gpu =
+        before(points, &cross_validate_with(points, Scheme::LeaveOneGpuOut, false), HoldOut::GpuLeftOut);
     let logo = table(
         "Out of sample, leave-one-group-out (GPU family x engine release), |TPOT error| and likely range:",
         &c.left_out,
-        schemes,
+        &old_left,
     );
     per_group(points, &c.left_out);
+    let gpu = table("Out of sample, leave-one-GPU-out:", &c.gpu_left_out, &old_gpu);
     let split = table(
         &format!("Out of sample, time split (fit before {y}-{m:02}-{d:02}, predict on or after):"),
         &c.time_split,
-        schemes,
+        &old_split,
     );
+    if let Some(j) = c.time_split.first() {
+        println!("  the time split's rows were judged by ranges read before the date, e.g. class {}: x{:.3} .. x{:.3} (from {} rows)", j.held.coverage.index(), j.range.low, j.range.high, j.range.rows);
+    }
     println!("Shipped ranges (from every left-out and time-split residual), by class:");
     for (i, r) in c.ranges.iter().enumerate() {
         println!("  class {i}: x{:.3} .. x{:.3} (from {} rows)", r.low, r.high, r.rows);
     }
     println!("budgets (out of sample):");
     let mut pass = true;
+    println!(
+        "  leave-one-GPU-out (reported, no budget): {:.1}% inside, median half-width {:.1}%",
+        100.0 * gpu.coverage,
+        100.0 * gpu.half_width
+    );
     for (name, f) in [("leave-one-group-out", &logo), ("time split", &split)] {
         pass &= verdict_at_least(&format!("{name} inside their range"), f.coverage, COVERAGE_MIN);
         pass &= verdict_at_most(&format!("{name} median half-width"), f.half_width, HALF_WIDTH_MAX);

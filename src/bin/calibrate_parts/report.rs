@@ -90,6 +90,12 @@ fn terms(fitted: &Fitted) {
                 ("per MoE layer, expert parallelism (EP > 1)".into(), us(t.value), "-".into(), None)
             }
             Param::Engine(e) => (format!("per step, {}", e.name()), us(t.value), "-".into(), None),
+            Param::Trend(stack) => (
+                format!("release trend, {} (older releases slower, per month)", stack.name()),
+                format!("{:.2}%", 100.0 * t.value),
+                "-".into(),
+                None,
+            ),
         };
         let status = if t.held { "held at prior" } else { "fitted" };
         let sensitivity = if t.prior.is_some() { format!("{:.3}", t.sensitivity) } else { "-".into() };

@@ -73,19 +73,22 @@ impl ClassRange {
 }
 
 /// How a held-out prediction of a published row was made: by a fit on the rows dated before a split
-/// date (the row is after it), or by a fit that left the row's group (GPU family x engine release) out.
+/// date (the row is after it), by a fit that left the row's group (GPU family x engine release) out,
+/// or by one that left its GPU out (what the page does for a GPU with no runs of its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HoldOut {
     TimeSplit,
     LeftOut,
+    GpuLeftOut,
 }
 
 impl HoldOut {
-    /// "time split" or "left out", for the page.
+    /// "time split", "left out" or "GPU left out", for the page.
     pub fn word(self) -> &'static str {
         match self {
             HoldOut::TimeSplit => "time split",
             HoldOut::LeftOut => "left out",
+            HoldOut::GpuLeftOut => "GPU left out",
         }
     }
 }

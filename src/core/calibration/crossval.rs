@@ -4,7 +4,7 @@
 //! worst |error|) overall, per GPU and per engine.
 
 use super::coverage::{coverage_of, Coverage};
-use super::fit::{fit, fitted_rows};
+use super::fit::{fit_with, fitted_rows};
 use super::published::PublishedPoint;
 use super::report::{tpot_errors, RowError};
 use super::transfer::median;
@@ -41,6 +41,11 @@ pub struct Held {
 
 /// Every fitted row predicted under `scheme`, in the data's order within each held-out group.
 pub fn cross_validate(points: &[PublishedPoint], scheme: Scheme) -> Vec<Held> {
+    cross_validate_with(points, scheme, true)
+}
+
+/// [`cross_validate`] with or without the release trend ([`super::fit::fit_with`]).
+pub fn cross_validate_with(points: &[PublishedPoint], scheme: Scheme, trend: bool) -> Vec<Held> {
     let groups: Vec<Vec<&'static str>> = match scheme {
         Scheme::InSample => vec![Vec::new()],
         Scheme::LeaveOneRowOut => fitted_rows(points).iter().map(|r| vec![r.id]).collect(),
@@ -52,7 +57,7 @@ pub fn cross_validate(points: &[PublishedPoint], scheme: Scheme) -> Vec<Held> {
         let (rest, held): (Vec<PublishedPoint>, Vec<PublishedPoint>) =
             points.iter().partition(|p| !ids.contains(&p.id));
         let held = if scheme == Scheme::InSample { points.to_vec() } else { held };
-        let fitted = fit(&rest);
+        let fitted = fit_with(&rest, trend);
         let profile = fitted.profile();
         for error in tpot_errors(&held, &profile) {
             let Some(row) = held.iter().find(|p| p.id == error.id) else { continue };

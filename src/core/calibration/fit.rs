@@ -25,7 +25,7 @@
 use super::predict::scenario_of;
 use super::published::PublishedPoint;
 use super::transfer::scenario_slots;
-use super::unknowns::{candidate, linearized, scaled_nnls};
+use super::unknowns::{candidate, linearized, reference_month, scaled_nnls};
 use super::{CostModel, Engine, Slot};
 use crate::core::calibration::bounds::Family;
 
@@ -36,7 +36,7 @@ pub use super::unknowns::{predict_with, Fitted, Param, TermReport};
 /// at least this much (the root of their summed squares).
 pub const IDENTIFY_MIN: f64 = 0.05;
 
-fn params_of(rows: &[&PublishedPoint]) -> Vec<Param> {
+fn params_of(rows: &[&PublishedPoint], release_trend: bool) -> Vec<Param> {
     let mut params = Vec::new();
     let mut add = |p: Param| {
         if !params.contains(&p) {
@@ -45,6 +45,9 @@ fn params_of(rows: &[&PublishedPoint]) -> Vec<Param> {
     };
     for row in rows {
         add(Param::Layer(Family::of(row.gpu_id).stack()));
+        if release_trend {
+            add(Param::Trend(Family::of(row.gpu_id).stack()));
+        }
         if row.engine != Engine::Sglang {
             add(Param::Engine(row.engine));
         }
@@ -63,10 +66,16 @@ fn params_of(rows: &[&PublishedPoint]) -> Vec<Param> {
     params
 }
 
-/// Fits the profile to `points` (see the module's procedure).
+/// Fits the profile to `points` (see the module's procedure), with each stack's release trend.
 pub fn fit(points: &[PublishedPoint]) -> Fitted {
+    fit_with(points, true)
+}
+
+/// Fits the profile to `points`, with or without the release trend (without: every release of an
+/// engine priced alike, the model before issue 48; the report's before-and-after).
+pub fn fit_with(points: &[PublishedPoint], release_trend: bool) -> Fitted {
     let rows = fitted_rows(points);
-    let params = params_of(&rows);
+    let params = params_of(&rows, release_trend);
     let at_prior = |k: usize| params[k].prior_u().map_or(0.0, |u| (u - params[k].offset()).max(0.0));
     let mut held = vec![false; params.len()];
     // A held term's sensitivity as it was when it was held (held, it no longer moves the rows).
@@ -83,7 +92,7 @@ pub fn fit(points: &[PublishedPoint]) -> Fitted {
             for k in (0..params.len()).filter(|&k| held[k]) {
                 sensitivity[k] = held_sensitivity[k];
             }
-            let mut fitted = candidate(&params, &x, &held);
+            let mut fitted = candidate(&params, &x, &held, reference_month(&rows));
             fitted.report = report(&params, &x, &held, &sensitivity);
             fitted.rounds = rounds;
             return fitted;

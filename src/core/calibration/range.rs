@@ -25,7 +25,10 @@ use crate::core::presets::GpuSpec;
 use crate::core::scenario::Scenario;
 
 /// Fewest held-out rows a class's range is read from before it takes in the next wider class's.
-pub const MIN_ROWS: usize = 5;
+/// The smallest n for which the split-conformal upper bound at [`COVERAGE_AIM`] is an order
+/// statistic rather than infinity: ceil((n + 1) x 0.9) <= n holds from n = 9 ((1 - tail) / tail with
+/// tail = 0.1). Below it [`conformal_bounds`] could only clamp to the extremes, so a class pools.
+pub const MIN_ROWS: usize = 9;
 
 /// The share of held-out rows a range aims to hold.
 pub const COVERAGE_AIM: f64 = 0.8;

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::predict::predicted_tpot_s;
+use super::profile::PROFILE;
 use super::published::{matching, PublishedPoint, POINTS};
 use super::CostModel;
 use crate::core::scenario::Scenario;
@@ -57,7 +58,10 @@ pub fn references(scenario: &Scenario) -> Vec<Reference> {
                 CostModel::Measured(chosen) => (CostModel::Measured(p.engine), p.engine != chosen),
                 own => (own, false),
             };
-            let predicted = predicted_tpot_s(p, model)?;
+            // The measured profile prices its newest release: a run of an older one is predicted
+            // at its own release, like with like.
+            let release = if matches!(model, CostModel::Measured(_)) { PROFILE.run_factor(p) } else { 1.0 };
+            let predicted = predicted_tpot_s(p, model)? * release;
             let per_gpu = p.output_tokens_per_s.map_or(batch / tpot_s, |t| t) / f64::from(p.gpus.max(1));
             Some(Reference {
                 point_index: u16::try_from(index).ok()?,

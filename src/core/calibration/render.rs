@@ -65,7 +65,11 @@ pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6], held_out: &[HeldOutP
         let _ =
             writeln!(s, "        GpuProfile {{ gpu_id: {:?}, slots: [{}] }},", g.gpu_id, slots.join(", "));
     }
-    s.push_str("    ],\n};\n\n");
+    s.push_str("    ],\n");
+    let trends: Vec<String> = f.release_trend_per_month.iter().map(|v| format!("{v:e}")).collect();
+    let _ = writeln!(s, "    release_trend_per_month: [{}],", trends.join(", "));
+    let _ = writeln!(s, "    reference_month: {:e},", f.reference_month);
+    s.push_str("};\n\n");
     let _ = writeln!(s, "/// Each coverage class's likely range, by [`super::coverage::Coverage::index`] ([`super::range::class_ranges`]).");
     let _ = writeln!(s, "pub const RANGES: [ClassRange; 6] = [");
     for r in ranges {

@@ -55,7 +55,7 @@ pub fn tpot_errors(points: &[PublishedPoint], profile: &Profile) -> Vec<RowError
 }
 
 /// The throughput rows (MLPerf load points, offline ceilings): measured output tokens/s against the
-/// model's ([`predicted_output_tokens_per_s`]).
+/// model's ([`predicted_output_tokens_per_s`]) at the row's release ([`Profile::run_factor`]).
 pub fn throughput_checks(points: &[PublishedPoint], profile: &Profile) -> Vec<RowError> {
     points
         .iter()
@@ -67,7 +67,7 @@ pub fn throughput_checks(points: &[PublishedPoint], profile: &Profile) -> Vec<Ro
                 id: p.id,
                 gpu_id: p.gpu_id,
                 measured: p.output_tokens_per_s?,
-                predicted: predicted_output_tokens_per_s(p, terms)?,
+                predicted: predicted_output_tokens_per_s(p, terms)? / profile.run_factor(p),
             })
         })
         .collect()

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bounds::{self, Family, Stack, LAYER_PRIOR_S};
+use super::published::PublishedPoint;
 use super::{CostTerms, Efficiency, Engine, Slot};
 use crate::core::precision::Precision;
 use crate::core::presets::{Attention, ModelSpec};
@@ -51,6 +52,12 @@ pub struct Profile<'a> {
     /// Per step, by [`Engine::index`], in s. SGLang's is 0 by convention (see the fit).
     pub engine_step_overhead_s: [f64; Engine::COUNT],
     pub gpus: &'a [GpuProfile],
+    /// How much slower per month of release date an older engine release runs than the newest in
+    /// the data, by [`Stack::index`], per month (see [`Profile::release_factor`]).
+    pub release_trend_per_month: [f64; Stack::COUNT],
+    /// The newest fitted row's publication month (months since year 0, fractional): the release the
+    /// profile's terms describe.
+    pub reference_month: f64,
 }
 
 /// Where a resolved term comes from.
@@ -106,7 +113,28 @@ pub fn resolve(profile: &Profile, gpu_id: &str, slot: Slot) -> Resolved {
     prior(Origin::Prior)
 }
 
+/// A publication date (year, month, day) in months since year 0.
+pub fn month_of(date: (u32, u32, u32)) -> f64 {
+    let (y, m, d) = date;
+    f64::from(y) * 12.0 + f64::from(m.max(1) - 1) + f64::from(d.max(1) - 1) / 30.0
+}
+
 impl Profile<'_> {
+    /// The factor on the step time of a run published at `month` on `gpu_id`'s stack: exp(trend x
+    /// months before the reference), 1 at or after it. Assumptions: engines of one software stack
+    /// speed up at one steady relative rate over release dates (kernels and fixed costs alike, so the
+    /// whole step scales), never slow down (the trend is >= 0), and nothing is extrapolated past the
+    /// newest release in the data: the page prices the reference release.
+    pub fn release_factor(&self, gpu_id: &str, month: f64) -> f64 {
+        let trend = self.release_trend_per_month[Family::of(gpu_id).stack().index()];
+        (trend * (self.reference_month - month).max(0.0)).exp()
+    }
+
+    /// [`Profile::release_factor`] for a published run: its GPU at its publication date.
+    pub fn run_factor(&self, run: &PublishedPoint) -> f64 {
+        self.release_factor(run.gpu_id, month_of(run.date_ymd()))
+    }
+
     /// The per-layer overhead of `gpu_id`'s stack and whether a row identified it, in s.
     pub fn layer_s(&self, gpu_id: &str) -> Resolved {
         match self.layer_overhead_s[Family::of(gpu_id).stack().index()] {

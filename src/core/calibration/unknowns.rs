@@ -6,14 +6,20 @@ use super::bounds::{Stack, LAYER_PRIOR_S, PRIOR_WEIGHT};
 use super::nnls::{nnls, Matrix};
 use super::predict::{predicted_tpot_s, scenario_of};
 use super::published::PublishedPoint;
-use super::transfer::{GpuProfile, Profile, Term};
+use super::transfer::{month_of, GpuProfile, Profile, Term};
 use super::{CostModel, Engine, Slot};
 
-/// The TPOT `profile` predicts for `row` with the row's engine, in s (0 off the presets).
+/// The TPOT `profile` predicts for `row` with the row's engine at the row's release
+/// ([`Profile::run_factor`]), in s (0 off the presets).
 pub fn predict_with(profile: &Profile, row: &PublishedPoint) -> f64 {
     let Some(s) = scenario_of(row, CostModel::Ideal) else { return 0.0 };
     let terms = profile.terms(&s, row.engine);
-    predicted_tpot_s(row, CostModel::Terms(terms)).unwrap_or(0.0)
+    predicted_tpot_s(row, CostModel::Terms(terms)).unwrap_or(0.0) * profile.run_factor(row)
+}
+
+/// The newest of `rows`' publication months: the release a profile fitted on them describes.
+pub fn reference_month(rows: &[&PublishedPoint]) -> f64 {
+    rows.iter().map(|r| month_of(r.date_ymd())).fold(0.0, f64::max)
 }
 
 /// The relative-error system at `x` over the unknowns `cols`: A = J / measured,
@@ -28,7 +34,7 @@ pub fn linearized(
     priors: bool,
 ) -> (Matrix, Vec<f64>) {
     let at = |x: &[f64]| -> Vec<f64> {
-        let c = candidate(params, x, held);
+        let c = candidate(params, x, held, reference_month(rows));
         rows.iter().map(|r| predict_with(&c.profile(), r)).collect()
     };
     let base = at(x);
@@ -90,6 +96,8 @@ pub struct Fitted {
     pub expert_layer_s: f64,
     pub engine_step_overhead_s: [f64; Engine::COUNT],
     pub gpus: Vec<GpuProfile>,
+    pub release_trend_per_month: [f64; Stack::COUNT],
+    pub reference_month: f64,
     /// Every unknown with its value, prior and sensitivity.
     pub report: Vec<TermReport>,
     /// Gauss-Newton rounds run, over all passes.
@@ -104,6 +112,8 @@ impl Fitted {
             expert_layer_s: self.expert_layer_s,
             engine_step_overhead_s: self.engine_step_overhead_s,
             gpus: &self.gpus,
+            release_trend_per_month: self.release_trend_per_month,
+            reference_month: self.reference_month,
         }
     }
 }
@@ -117,6 +127,8 @@ pub enum Param {
     ExpertLayer,
     Engine(Engine),
     Gpu(&'static str, Slot),
+    /// A stack's release trend, per month ([`Profile::release_factor`]).
+    Trend(Stack),
 }
 
 /// One unknown as the fit left it.
@@ -155,7 +167,7 @@ impl Param {
         match self {
             Param::Gpu(id, slot) => Some(1.0 / slot.prior(id)),
             Param::Layer(_) => Some(LAYER_PRIOR_S),
-            Param::Quantize | Param::ExpertLayer | Param::Engine(_) => None,
+            Param::Quantize | Param::ExpertLayer | Param::Engine(_) | Param::Trend(_) => None,
         }
     }
 
@@ -168,14 +180,17 @@ impl Param {
     }
 }
 
-/// The profile the unknowns `x` stand for; a held unknown is at its prior (a GPU slot marked held).
-pub fn candidate(params: &[Param], x: &[f64], held: &[bool]) -> Fitted {
+/// The profile the unknowns `x` stand for at `reference_month`; a held unknown is at its prior (a GPU
+/// slot marked held).
+pub fn candidate(params: &[Param], x: &[f64], held: &[bool], reference_month: f64) -> Fitted {
     let mut fitted = Fitted {
         layer_overhead_s: [None; Stack::COUNT],
         quantize_layer_s: 0.0,
         expert_layer_s: 0.0,
         engine_step_overhead_s: [0.0; Engine::COUNT],
         gpus: Vec::new(),
+        release_trend_per_month: [0.0; Stack::COUNT],
+        reference_month,
         report: Vec::new(),
         rounds: 0,
     };
@@ -186,6 +201,7 @@ pub fn candidate(params: &[Param], x: &[f64], held: &[bool]) -> Fitted {
             Param::Quantize => fitted.quantize_layer_s = value,
             Param::ExpertLayer => fitted.expert_layer_s = value,
             Param::Engine(e) => fitted.engine_step_overhead_s[e.index()] = value,
+            Param::Trend(stack) => fitted.release_trend_per_month[stack.index()] = value,
             Param::Gpu(id, slot) => {
                 let at = match fitted.gpus.iter().position(|g| g.gpu_id == id) {
                     Some(i) => i,
