@@ -12,6 +12,7 @@ mod bound_controls;
 mod calibration;
 mod calibration_bounds;
 mod calibration_crossval;
+mod calibration_mlperf;
 mod calibration_panels;
 mod calibration_references;
 mod calibration_summary;
