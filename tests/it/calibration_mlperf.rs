@@ -5,31 +5,28 @@
 
 use goodput_lab::calibration_data::{read, CSV};
 use goodput_lab::core::calibration::mlperf::{
-    compare, config_from_notes, search_rate_per_s, summarize, targets_from_slo, Comparison, MlperfRow,
-    NotesConfig, RowSim, CNN_DAILYMAIL, DEFAULT_TOKEN_BUDGET, OPEN_ORCA, REQUESTS,
+    compare, config_from_notes, in_flight_of, search_rate_per_s, summarize, targets_from_slo, Comparison,
+    MlperfRow, NotesConfig, RowSim, CNN_DAILYMAIL, DEFAULT_TOKEN_BUDGET, OPEN_ORCA, REQUESTS,
 };
 use goodput_lab::core::calibration::published::{PublishedPoint, UseClass};
 use goodput_lab::core::calibration::{CostModel, Engine};
 use goodput_lab::core::sim::RatePoint;
 
 /// The typed rows and, by id, the `notes` and `slo` columns they leave out.
-fn data() -> (Vec<PublishedPoint>, Vec<(String, String, String)>) {
+fn data() -> (Vec<PublishedPoint>, Vec<[String; 4]>) {
     let mut reader = csv::Reader::from_reader(CSV.as_bytes());
     let headers = reader.headers().expect("a header").clone();
     let column = |name: &str| headers.iter().position(|h| h == name).expect("the column");
-    let (id, notes, slo) = (column("id"), column("notes"), column("slo"));
-    let text = reader
-        .records()
-        .map(|r| r.expect("a record"))
-        .map(|r| (r[id].to_string(), r[notes].to_string(), r[slo].to_string()))
-        .collect();
+    let keys = [column("id"), column("notes"), column("slo"), column("concurrency")];
+    let text =
+        reader.records().map(|r| r.expect("a record")).map(|r| keys.map(|k| r[k].to_string())).collect();
     (read(CSV).expect("the data file reads"), text)
 }
 
-fn row<'a>(id: &str, points: &'a [PublishedPoint], text: &'a [(String, String, String)]) -> MlperfRow<'a> {
+fn row<'a>(id: &str, points: &'a [PublishedPoint], text: &'a [[String; 4]]) -> MlperfRow<'a> {
     let point = points.iter().find(|p| p.id == id).expect("the row");
-    let (_, notes, slo) = text.iter().find(|(i, _, _)| i == id).expect("its columns");
-    MlperfRow { point, notes, slo }
+    let [_, notes, slo, concurrency] = text.iter().find(|c| c[0] == id).expect("its columns");
+    MlperfRow { point, notes, slo, concurrency }
 }
 
 #[test]
@@ -50,6 +47,8 @@ fn each_notes_phrasing_names_its_batch_cap_and_token_budget() {
     assert_eq!(notes("MLP-35"), config(None, None), "target_qps only");
     assert_eq!(targets_from_slo("p99 TTFT<=450 ms, p99 TPOT<=40 ms"), Some((0.45, 0.04)));
     assert_eq!(targets_from_slo("none (Offline: throughput only)"), None);
+    assert_eq!(in_flight_of(row("MLP-40", &points, &text).concurrency), Some(4369.0), "~4369 in flight");
+    assert_eq!(in_flight_of(""), None);
 }
 
 #[test]
@@ -117,8 +116,8 @@ fn the_summary_counts_the_median_the_band_and_rows_above_offline_by_hand() {
         token_budget: 1,
         rate_per_s: 1.0,
         at_rate: None,
-        at_mlperf_rate: RatePoint::default(),
-        mlperf_tpot_s: None,
+        missed_above: "",
+        at_mlperf_batch: None,
         page_tokens_per_s_per_gpu: page,
         mlperf_tokens_per_s_per_gpu: mlperf,
         offline: offline.map(|t| ("off", t)),

@@ -5,32 +5,32 @@
 use goodput_lab::core::calibration::mlperf::{compare, summarize, Comparison, MlperfRow};
 use goodput_lab::core::calibration::published::{PublishedPoint, UseClass};
 
-/// The `notes` and `slo` columns of `csv_text` by row id (the typed rows leave them out).
-pub fn notes_and_slo(csv_text: &str) -> Vec<(String, String, String)> {
+/// The `notes`, `slo` and `concurrency` columns of `csv_text` by row id (the typed rows leave them out).
+pub fn columns(csv_text: &str) -> Vec<[String; 4]> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
     let headers = reader.headers().cloned().unwrap_or_default();
     let column = |name: &str| headers.iter().position(|h| h == name);
-    let (id, notes, slo) = (column("id"), column("notes"), column("slo"));
+    let keys = [column("id"), column("notes"), column("slo"), column("concurrency")];
     let cell = |r: &csv::StringRecord, k: Option<usize>| k.and_then(|k| r.get(k)).unwrap_or("").to_string();
-    reader.records().flatten().map(|r| (cell(&r, id), cell(&r, notes), cell(&r, slo))).collect()
+    reader.records().flatten().map(|r| keys.map(|k| cell(&r, k))).collect()
 }
 
 /// Prints the table and the summary; true when every budget passes.
 pub fn print(points: &[PublishedPoint], csv_text: &str) -> bool {
-    let columns = notes_and_slo(csv_text);
+    let columns = columns(csv_text);
     println!(
         "\nGoodput end to end against MLPerf Server/Interactive (p99 TTFT and TPOT, Poisson, simulated)"
     );
     println!(
-        "{:<7} {:<8} {:<11} {:>4} {:>5} {:>6} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8} {:>4} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}",
-        "row", "gpu", "engine", "repl", "cap", "budget", "rate/s", "page/GPU", "MLPerf", "ratio", "offline", "off/GPU",
-        ">off", "batch", "ttft99", "tpot99", "batch", "tpot50", "MLPerf"
+        "{:<7} {:<8} {:<5} {:>4} {:>5} {:>6} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8} {:>4} {:>10} | {:>5} {:>6} {:>5} {:>6} {:>5}",
+        "row", "gpu", "eng", "repl", "cap", "budget", "rate/s", "page/GPU", "MLPerf", "ratio", "offline", "off/GPU",
+        ">off", "binds", "batch", "TPOT", "pref%", "MLPerf", "ratio"
     );
-    println!("{:>108} | {:^20} | {:^20}", "", "at the page's rate", "at MLPerf's rate (ms)");
+    println!("{:>118}", "(at MLPerf's batch, page closed-loop TPOT ms)");
     let mut rows: Vec<Comparison> = Vec::new();
     for p in points.iter().filter(|p| p.id.starts_with("MLP-") && p.use_class == UseClass::Load) {
-        let Some((_, notes, slo)) = columns.iter().find(|(id, _, _)| id == p.id) else { continue };
-        match compare(&MlperfRow { point: p, notes, slo }, points) {
+        let Some([_, notes, slo, concurrency]) = columns.iter().find(|c| c[0] == p.id) else { continue };
+        match compare(&MlperfRow { point: p, notes, slo, concurrency }, points) {
             Ok(c) => {
                 print_row(p, &c);
                 rows.push(c);
@@ -56,14 +56,22 @@ pub fn print(points: &[PublishedPoint], csv_text: &str) -> bool {
 
 fn print_row(p: &PublishedPoint, c: &Comparison) {
     let (off_id, off) = c.offline.map_or(("-", "-".to_string()), |(id, t)| (id, format!("{t:.0}")));
-    let ms = |x: Option<f64>| x.map_or("-".to_string(), |s| format!("{:.0}", s * 1e3));
-    let at = c.at_rate.unwrap_or_default();
-    let m = &c.at_mlperf_rate;
+    let batch =
+        c.at_mlperf_batch.map_or(format!("{:>5} {:>6} {:>5} {:>6} {:>5}", "-", "-", "-", "-", "-"), |b| {
+            format!(
+                "{:>5.0} {:>6.1} {:>5.0} {:>6.1} {:>5.2}",
+                b.batch,
+                b.page_tpot_s * 1e3,
+                100.0 * (1.0 - b.page_step_s / b.page_tpot_s),
+                b.mlperf_tpot_s * 1e3,
+                b.page_tpot_s / b.mlperf_tpot_s
+            )
+        });
     println!(
-        "{:<7} {:<8} {:<11} {:>4} {:>5} {:>6} {:>8.2} {:>8.0} {:>8.0} {:>6.2} {:>7} {:>8} {:>4} | {:>6.0} {:>6} {:>6} | {:>6.0} {:>6} {:>6}",
+        "{:<7} {:<8} {:<5} {:>4} {:>5} {:>6} {:>8.2} {:>8.0} {:>8.0} {:>6.2} {:>7} {:>8} {:>4} {:>10} | {batch}",
         c.id,
         p.gpu_id,
-        p.engine.name(),
+        p.engine.name().chars().take(5).collect::<String>(),
         c.replicas,
         c.batch_cap,
         c.token_budget,
@@ -74,11 +82,6 @@ fn print_row(p: &PublishedPoint, c: &Comparison) {
         off_id,
         off,
         if c.above_offline() { "yes" } else { "no" },
-        at.batch_mean,
-        ms(at.ttft.p99_s),
-        ms(at.tpot.p99_s),
-        m.batch_mean,
-        ms(m.tpot.p50_s),
-        ms(c.mlperf_tpot_s)
+        c.missed_above,
     );
 }

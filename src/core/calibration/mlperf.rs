@@ -30,7 +30,9 @@ use crate::core::sim::{
 };
 
 mod search;
-pub use search::{compare, search_rate_per_s, summarize, Comparison, Summary, RATE_TOLERANCE};
+pub use search::{
+    batch_check, compare, search_rate_per_s, summarize, BatchCheck, Comparison, Summary, RATE_TOLERANCE,
+};
 
 /// Requests one simulated run draws.
 pub const REQUESTS: u32 = 4000;
@@ -125,12 +127,21 @@ pub fn dataset_of(model_label: &str) -> Option<(Dataset, &'static str)> {
     }
 }
 
-/// One MLPerf row with the two columns the typed rows leave out.
+/// One MLPerf row with the three columns the typed rows leave out.
 #[derive(Clone, Copy, Debug)]
 pub struct MlperfRow<'a> {
     pub point: &'a PublishedPoint,
     pub notes: &'a str,
     pub slo: &'a str,
+    /// The `concurrency` column: requests in flight system-wide from Little's law
+    /// (`~4369 in flight (Little's law, system-wide)`).
+    pub concurrency: &'a str,
+}
+
+/// Requests in flight system-wide that a row's `concurrency` column states, if any.
+pub fn in_flight_of(concurrency: &str) -> Option<f64> {
+    let text = concurrency.trim().trim_start_matches('~');
+    text.split_whitespace().next()?.replace(',', "").parse().ok()
 }
 
 /// A row ready to simulate: one replica's scenario and server, its drawn requests at unit rate.
@@ -200,6 +211,18 @@ impl RowSim {
         within(point.ttft.p99_s, self.scenario.ttft_target_s)
             && within(point.tpot.p99_s, self.scenario.tpot_target_s)
             && !point.overloaded
+    }
+
+    /// What a run misses first: `"p99 TTFT"`, `"p99 TPOT"`, `"overloaded"`, or `""` when it meets
+    /// the limits.
+    pub fn missed(&self, point: &RatePoint) -> &'static str {
+        let over = |p99: Option<f64>, limit_s: f64| p99.is_none_or(|x| x > limit_s);
+        match () {
+            _ if over(point.ttft.p99_s, self.scenario.ttft_target_s) => "p99 TTFT",
+            _ if over(point.tpot.p99_s, self.scenario.tpot_target_s) => "p99 TPOT",
+            _ if point.overloaded => "overloaded",
+            _ => "",
+        }
     }
 
     /// Output tokens/s per GPU of the whole system when each replica takes `rate_per_s`.

@@ -2,9 +2,11 @@
 //! comparison with MLPerf's goodput and the Offline maximum, and the summary against issue 48's
 //! budgets.
 
-use super::{offline_of, MlperfRow, RowSim, REQUESTS};
+use super::{in_flight_of, offline_of, MlperfRow, RowSim, REQUESTS};
+use crate::core::calibration::predict::closed_loop_tpot_at_s;
 use crate::core::calibration::published::PublishedPoint;
 use crate::core::calibration::transfer::median;
+use crate::core::roofline::step_time_at;
 use crate::core::sim::RatePoint;
 
 /// The search stops when the failing rate is within this share above the passing one.
@@ -58,6 +60,32 @@ pub fn search_rate_per_s(sim: &RowSim) -> (f64, Option<RatePoint>) {
     (lo, at_lo)
 }
 
+/// The page's TPOT at the batch MLPerf ran (its requests in flight per replica, Little's law), by
+/// the closed-loop steady state of [`closed_loop_tpot_at_s`]: the decode step at that batch plus the
+/// prompts prefilled in between (batch - 1 per answer), against MLPerf's mean TPOT. It isolates the
+/// step's terms from the scheduler: assumes every request in flight decodes (TTFT is a small share
+/// of a request's time on these rows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchCheck {
+    pub batch: f64,
+    pub page_tpot_s: f64,
+    /// Of which the decode step alone, in s (the rest is prefill).
+    pub page_step_s: f64,
+    pub mlperf_tpot_s: f64,
+}
+
+/// [`BatchCheck`] for a row (`None` without its in-flight count or TPOT).
+pub fn batch_check(sim: &RowSim, row: &MlperfRow) -> Option<BatchCheck> {
+    let batch = in_flight_of(row.concurrency)? / f64::from(sim.replicas);
+    let (isl, osl) = (sim.dataset.prompt_mean_tokens, f64::from(sim.scenario.output_tokens));
+    Some(BatchCheck {
+        batch,
+        page_tpot_s: closed_loop_tpot_at_s(&sim.scenario, batch, isl, osl),
+        page_step_s: step_time_at(&sim.scenario, batch).step_s,
+        mlperf_tpot_s: row.point.tpot_s?,
+    })
+}
+
 /// One row against MLPerf and its Offline row.
 #[derive(Clone, Debug)]
 pub struct Comparison {
@@ -69,11 +97,11 @@ pub struct Comparison {
     pub rate_per_s: f64,
     /// The simulated run at that rate (one replica's), if any rate met the limits.
     pub at_rate: Option<RatePoint>,
-    /// The simulated run (one replica's) at MLPerf's own rate (its output tokens/s over the row's mean
-    /// answer, shared by the replicas): its TPOT against MLPerf's isolates the step from the search.
-    pub at_mlperf_rate: RatePoint,
-    /// MLPerf's mean TPOT, in s.
-    pub mlperf_tpot_s: Option<f64>,
+    /// What the run one [`RATE_TOLERANCE`] step above the rate misses first ([`RowSim::missed`]).
+    pub missed_above: &'static str,
+    /// The page's TPOT at MLPerf's own batch ([`BatchCheck`]), where the row states its requests in
+    /// flight and its TPOT.
+    pub at_mlperf_batch: Option<BatchCheck>,
     /// The page's goodput, output tokens/s per GPU.
     pub page_tokens_per_s_per_gpu: f64,
     /// MLPerf's: output_tokens_per_s / gpus.
@@ -102,7 +130,6 @@ pub fn compare(row: &MlperfRow, points: &[PublishedPoint]) -> Result<Comparison,
     })?;
     let mlperf = p.output_tokens_per_s.ok_or_else(|| format!("{}: no measured throughput", p.id))?;
     let (rate, at_rate) = search_rate_per_s(&sim);
-    let mlperf_rate_per_s = mlperf / p.osl_mean.max(1.0) / f64::from(sim.replicas);
     let per_gpu = |o: &PublishedPoint| o.output_tokens_per_s.map(|t| t / f64::from(o.gpus.max(1)));
     Ok(Comparison {
         id: p.id,
@@ -111,8 +138,8 @@ pub fn compare(row: &MlperfRow, points: &[PublishedPoint]) -> Result<Comparison,
         token_budget: sim.server.chunk_tokens,
         rate_per_s: rate * f64::from(sim.replicas),
         at_rate,
-        at_mlperf_rate: sim.run_at(mlperf_rate_per_s),
-        mlperf_tpot_s: p.tpot_s,
+        missed_above: sim.missed(&sim.run_at(rate * (1.0 + RATE_TOLERANCE))),
+        at_mlperf_batch: batch_check(&sim, row),
         page_tokens_per_s_per_gpu: sim.output_tokens_per_s_per_gpu(rate),
         mlperf_tokens_per_s_per_gpu: mlperf / f64::from(p.gpus.max(1)),
         offline: offline_of(p, points).and_then(|o| Some((o.id, per_gpu(o)?))),
