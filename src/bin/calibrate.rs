@@ -12,6 +12,8 @@ use goodput_lab::core::calibration::render::{profile_source, render_points};
 
 #[path = "calibrate_parts/holdout.rs"]
 mod holdout;
+#[path = "calibrate_parts/mlperf.rs"]
+mod mlperf;
 #[path = "calibrate_parts/report.rs"]
 mod report;
 
@@ -32,7 +34,8 @@ fn main() -> ExitCode {
         let schemes: Vec<(Scheme, Vec<Held>)> = all_schemes(&points);
         let pass = report::print(&points, &calibrated.fitted, &schemes, &calibrated.ranges);
         let held_out = holdout::print(&points, &calibrated);
-        return if pass && held_out { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        let mlperf = mlperf::print(&points, CSV);
+        return if pass && held_out && mlperf { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
     let files = [(POINTS_RS, render_points(&points)), (PROFILE_RS, profile_source(&calibrated))];
     for (path, text) in files {

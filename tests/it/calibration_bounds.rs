@@ -144,9 +144,12 @@ fn no_calibrated_throughput_exceeds_a_published_offline_maximum() {
         .filter(|c| POINTS.iter().any(|p| p.id == c.id && p.use_class == UseClass::Ceiling))
         .collect();
     assert!(ceilings.len() >= 14, "TensorRT-LLM's 14 offline maxima are priced: {}", ceilings.len());
+    // The maxima are published to the whole token/s: a true maximum lies within half of one of the
+    // printed figure. The fit holds them as one-sided rows, so a bound the data make active is met to
+    // within that (TRT-13: 2,919.04 against 2,919).
     for c in ceilings {
         assert!(
-            c.predicted <= c.measured,
+            !c.exceeds_ceiling(),
             "{} on {}: {} tok/s over the measured maximum {}",
             c.id,
             c.gpu_id,

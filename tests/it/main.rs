@@ -13,6 +13,7 @@ mod calibration;
 mod calibration_bounds;
 mod calibration_crossval;
 mod calibration_holdout;
+mod calibration_mlperf;
 mod calibration_panels;
 mod calibration_references;
 mod calibration_summary;

@@ -35,7 +35,7 @@ pub fn print(
     let checks = throughput_checks(points, &fitted.profile());
     rows("Throughput rows (checked, not fitted; a ceiling is an upper bound):", &checks, 1.0, "tok/s");
     let over: Vec<&RowError> =
-        checks.iter().filter(|r| r.predicted > r.measured && r.id.starts_with("TRT")).collect();
+        checks.iter().filter(|r| r.exceeds_ceiling() && r.id.starts_with("TRT")).collect();
     println!(
         "  offline ceilings exceeded: {} of {}",
         over.len(),

@@ -67,23 +67,20 @@ pub fn cross_validate_with(points: &[PublishedPoint], scheme: Scheme, trend: boo
     out
 }
 
-/// The fitted rows' ids grouped by `key` (a GPU, an engine), groups in order of first appearance.
+/// The ids of every row (fitted or a throughput bound) grouped by `key` (a GPU, an engine), one group
+/// per key a fitted row has, in order of first appearance: leaving a GPU out leaves its offline
+/// maxima out too.
 fn group_ids(
     points: &[PublishedPoint],
     key: impl Fn(&PublishedPoint) -> &'static str,
 ) -> Vec<Vec<&'static str>> {
     let mut keys: Vec<&'static str> = Vec::new();
-    let mut groups: Vec<Vec<&'static str>> = Vec::new();
     for row in fitted_rows(points) {
-        match keys.iter().position(|k| *k == key(row)) {
-            Some(i) => groups[i].push(row.id),
-            None => {
-                keys.push(key(row));
-                groups.push(vec![row.id]);
-            }
+        if !keys.contains(&key(row)) {
+            keys.push(key(row));
         }
     }
-    groups
+    keys.into_iter().map(|k| points.iter().filter(|p| key(p) == k).map(|p| p.id).collect()).collect()
 }
 
 /// Median, 90th percentile and worst |error| over `count` rows.

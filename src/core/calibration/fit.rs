@@ -22,7 +22,7 @@
 //!
 //! [`UseClass::fitted`]: super::published::UseClass::fitted
 
-use super::predict::scenario_of;
+use super::predict::{ceiling_floors, scenario_of};
 use super::published::PublishedPoint;
 use super::transfer::scenario_slots;
 use super::unknowns::{candidate, linearized, reference_month, scaled_nnls};
@@ -45,7 +45,8 @@ fn params_of(rows: &[&PublishedPoint], release_trend: bool) -> Vec<Param> {
     };
     for row in rows {
         add(Param::Layer(Family::of(row.gpu_id).stack()));
-        if release_trend {
+        let moe = crate::core::presets::model_by_id(row.model_id).is_some_and(|m| m.moe.is_some());
+        if release_trend && moe {
             add(Param::Trend(Family::of(row.gpu_id).stack()));
         }
         if row.engine != Engine::Sglang {
@@ -75,6 +76,7 @@ pub fn fit(points: &[PublishedPoint]) -> Fitted {
 /// engine priced alike, the model before issue 48; the report's before-and-after).
 pub fn fit_with(points: &[PublishedPoint], release_trend: bool) -> Fitted {
     let rows = fitted_rows(points);
+    let floors = ceiling_floors(points);
     let params = params_of(&rows, release_trend);
     let at_prior = |k: usize| params[k].prior_u().map_or(0.0, |u| (u - params[k].offset()).max(0.0));
     let mut held = vec![false; params.len()];
@@ -83,7 +85,7 @@ pub fn fit_with(points: &[PublishedPoint], release_trend: bool) -> Fitted {
     let mut x: Vec<f64> = (0..params.len()).map(at_prior).collect();
     let mut rounds = 0;
     loop {
-        rounds += gauss_newton(&rows, &params, &held, &mut x);
+        rounds += gauss_newton((&rows, &floors), &params, &held, &mut x);
         let mut sensitivity = sensitivities(&rows, &params, &x, &held);
         let newly: Vec<usize> = (0..params.len())
             .filter(|&k| !held[k] && params[k].prior_u().is_some() && sensitivity[k] < IDENTIFY_MIN)
@@ -105,11 +107,17 @@ pub fn fit_with(points: &[PublishedPoint], release_trend: bool) -> Fitted {
     }
 }
 
-/// Projected Gauss-Newton on the free unknowns (held ones stay put); the rounds it ran.
-fn gauss_newton(rows: &[&PublishedPoint], params: &[Param], held: &[bool], x: &mut [f64]) -> usize {
+/// Projected Gauss-Newton on the free unknowns (held ones stay put), with the offline maxima's
+/// one-sided floors; the rounds it ran.
+fn gauss_newton(
+    (rows, floors): (&[&PublishedPoint], &[PublishedPoint]),
+    params: &[Param],
+    held: &[bool],
+    x: &mut [f64],
+) -> usize {
     let free: Vec<usize> = (0..params.len()).filter(|&k| !held[k]).collect();
     for round in 1..=60 {
-        let (a, b) = linearized(rows, params, x, held, &free, true);
+        let (a, b) = linearized((rows, floors), params, x, held, &free, true);
         let z = scaled_nnls(a, &b);
         let moved = free.iter().zip(&z).any(|(&k, z)| (z - x[k]).abs() > 1e-6 * params[k].step());
         for (&k, z) in free.iter().zip(z) {
@@ -126,7 +134,7 @@ fn gauss_newton(rows: &[&PublishedPoint], params: &[Param], held: &[bool], x: &m
 /// its prior's size in u-space (0 for a term without a prior).
 fn sensitivities(rows: &[&PublishedPoint], params: &[Param], x: &[f64], held: &[bool]) -> Vec<f64> {
     let all: Vec<usize> = (0..params.len()).collect();
-    let (a, _) = linearized(rows, params, x, held, &all, false);
+    let (a, _) = linearized((rows, &[]), params, x, held, &all, false);
     (0..params.len())
         .map(|k| {
             let norm = (0..a.rows).map(|r| a.at(r, k).powi(2)).sum::<f64>().sqrt();

@@ -104,3 +104,26 @@ fn largest_batch_within(pool: u32, limit_s: f64, tpot_at: impl Fn(u32) -> f64) -
     }
     lo
 }
+
+/// Each offline maximum of `points` as a floor on the TPOT at its batch: a ceiling row's measured
+/// output tokens/s T over its replicas, at the largest batch B the KV pool holds (memory alone sets
+/// B, whatever the cost terms), says the model's TPOT at B must be at least replicas x B / T, the
+/// inverse of [`predicted_output_tokens_per_s`]. Returned as the row with `concurrency` B and
+/// `tpot_s` that floor, for the fit's one-sided rows.
+pub fn ceiling_floors(points: &[PublishedPoint]) -> Vec<PublishedPoint> {
+    points
+        .iter()
+        .filter(|p| p.use_class == UseClass::Ceiling)
+        .filter_map(|p| {
+            let scenario = scenario_of(p, CostModel::Ideal)?;
+            let batch = kv_pool_batch(&scenario).min(MAX_BATCH);
+            let measured = p.output_tokens_per_s.filter(|t| *t > 0.0)?;
+            let replicas = f64::from(p.gpus / p.parallelism().gpus().max(1)).max(1.0);
+            (batch > 0).then(|| PublishedPoint {
+                concurrency: Some(f64::from(batch)),
+                tpot_s: Some(replicas * f64::from(batch) / measured),
+                ..*p
+            })
+        })
+        .collect()
+}

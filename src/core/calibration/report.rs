@@ -17,7 +17,16 @@ pub struct RowError {
     pub predicted: f64,
 }
 
+/// Half of the last printed digit of a published offline maximum (whole tokens/s): a true maximum
+/// lies within it of the figure.
+pub const CEILING_PRECISION_TOKENS_PER_S: f64 = 0.5;
+
 impl RowError {
+    /// For an offline maximum: the prediction exceeds it beyond its printed precision.
+    pub fn exceeds_ceiling(&self) -> bool {
+        self.predicted > self.measured + CEILING_PRECISION_TOKENS_PER_S
+    }
+
     /// predicted / measured - 1.
     pub fn error(&self) -> f64 {
         self.predicted / self.measured - 1.0

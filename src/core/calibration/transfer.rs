@@ -52,8 +52,8 @@ pub struct Profile<'a> {
     /// Per step, by [`Engine::index`], in s. SGLang's is 0 by convention (see the fit).
     pub engine_step_overhead_s: [f64; Engine::COUNT],
     pub gpus: &'a [GpuProfile],
-    /// How much slower per month of release date an older engine release runs than the newest in
-    /// the data, by [`Stack::index`], per month (see [`Profile::release_factor`]).
+    /// How much slower per month of release date an older engine release runs a MoE model than the
+    /// newest in the data, by [`Stack::index`], per month (see [`Profile::release_factor`]).
     pub release_trend_per_month: [f64; Stack::COUNT],
     /// The newest fitted row's publication month (months since year 0, fractional): the release the
     /// profile's terms describe.
@@ -120,19 +120,26 @@ pub fn month_of(date: (u32, u32, u32)) -> f64 {
 }
 
 impl Profile<'_> {
-    /// The factor on the step time of a run published at `month` on `gpu_id`'s stack: exp(trend x
-    /// months before the reference), 1 at or after it. Assumptions: engines of one software stack
-    /// speed up at one steady relative rate over release dates (kernels and fixed costs alike, so the
-    /// whole step scales), never slow down (the trend is >= 0), and nothing is extrapolated past the
-    /// newest release in the data: the page prices the reference release.
-    pub fn release_factor(&self, gpu_id: &str, month: f64) -> f64 {
+    /// The factor on the step time of a run of a MoE model (`moe`) published at `month` on `gpu_id`'s
+    /// stack: exp(trend x months before the reference), 1 at or after it, and 1 for a dense model.
+    /// Assumptions: engines of one software stack speed a MoE model up at one steady relative rate
+    /// over release dates (kernels and fixed costs alike, so the whole step scales) and never slow it
+    /// down (the trend is >= 0); the only model the data hold over several release dates is
+    /// DeepSeek-R1 (MoE, MLA), so dense models, whose kernels were mature before the data begin, are
+    /// priced alike at every release; nothing is extrapolated past the newest release in the data:
+    /// the page prices the reference release.
+    pub fn release_factor(&self, gpu_id: &str, moe: bool, month: f64) -> f64 {
+        if !moe {
+            return 1.0;
+        }
         let trend = self.release_trend_per_month[Family::of(gpu_id).stack().index()];
         (trend * (self.reference_month - month).max(0.0)).exp()
     }
 
-    /// [`Profile::release_factor`] for a published run: its GPU at its publication date.
+    /// [`Profile::release_factor`] for a published run: its GPU and model at its publication date.
     pub fn run_factor(&self, run: &PublishedPoint) -> f64 {
-        self.release_factor(run.gpu_id, month_of(run.date_ymd()))
+        let moe = crate::core::presets::model_by_id(run.model_id).is_some_and(|m| m.moe.is_some());
+        self.release_factor(run.gpu_id, moe, month_of(run.date_ymd()))
     }
 
     /// The per-layer overhead of `gpu_id`'s stack and whether a row identified it, in s.

@@ -22,19 +22,28 @@ pub fn reference_month(rows: &[&PublishedPoint]) -> f64 {
     rows.iter().map(|r| month_of(r.date_ymd())).fold(0.0, f64::max)
 }
 
+/// A ceiling's one-sided row weighs this many data rows: an offline maximum is a bound, not a
+/// preference (at 100 a violation left by the other rows' pull is under 0.1%).
+pub const CEILING_WEIGHT: f64 = 100.0;
+
 /// The relative-error system at `x` over the unknowns `cols`: A = J / measured,
-/// b = (measured - pred + J x) / measured, then (with `priors`) one row per unknown with a prior,
-/// [`PRIOR_WEIGHT`] x (offset + x - prior) / prior.
+/// b = (measured - pred + J x) / measured for each data row, then one row per ceiling floor
+/// ([`super::predict::ceiling_floors`]) the prediction falls below, the same weighted by
+/// [`CEILING_WEIGHT`] (zero where the floor holds: one-sided), then (with `priors`) one row per
+/// unknown with a prior, [`PRIOR_WEIGHT`] x (offset + x - prior) / prior.
 pub fn linearized(
-    rows: &[&PublishedPoint],
+    data: (&[&PublishedPoint], &[PublishedPoint]),
     params: &[Param],
     x: &[f64],
     held: &[bool],
     cols: &[usize],
     priors: bool,
 ) -> (Matrix, Vec<f64>) {
+    let (fitted, floors) = data;
+    let rows: Vec<&PublishedPoint> = fitted.iter().copied().chain(floors.iter()).collect();
+    let rows = rows.as_slice();
     let at = |x: &[f64]| -> Vec<f64> {
-        let c = candidate(params, x, held, reference_month(rows));
+        let c = candidate(params, x, held, reference_month(fitted));
         rows.iter().map(|r| predict_with(&c.profile(), r)).collect()
     };
     let base = at(x);
@@ -59,10 +68,16 @@ pub fn linearized(
     let mut b = vec![0.0; a.rows];
     for (r, row) in rows.iter().enumerate() {
         let measured = row.tpot_s.unwrap_or(1.0);
+        let floor = r >= fitted.len();
+        let weight = match (floor, base[r] < measured) {
+            (false, _) => 1.0,
+            (true, true) => CEILING_WEIGHT,
+            (true, false) => 0.0,
+        };
         let jx: f64 = cols.iter().enumerate().map(|(c, &k)| a.at(r, c) * x[k]).sum();
-        b[r] = (measured - base[r] + jx) / measured;
+        b[r] = weight * (measured - base[r] + jx) / measured;
         for c in 0..n {
-            a.data[r * n + c] /= measured;
+            a.data[r * n + c] *= weight / measured;
         }
     }
     for (i, &k) in prior_cols.iter().enumerate() {
