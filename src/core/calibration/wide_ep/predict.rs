@@ -1,0 +1,55 @@
+//! The TPOT the page predicts for a wide-EP run ([`super::WideEpRow`]) at its decode batch, under a
+//! measured engine's terms with given wide-EP per-call costs ([`WideEpProfile`]), and the error
+//! against the measurement.
+//!
+//! Disaggregated: TPOT = step(B, ISL + OSL / 2) of one decode worker at B = concurrency / decode
+//! workers, no prompt chunk (prefill runs on other GPUs). Aggregated (single-node trtllm-serve rows):
+//! the closed-loop steady state of [`crate::core::calibration::predict`], prefills included.
+
+use super::WideEpProfile;
+use super::WideEpRow;
+use crate::core::calibration::predict::closed_loop_tpot_at_s;
+use crate::core::calibration::terms::measured_terms;
+use crate::core::calibration::{CostModel, CostTerms, Engine};
+use crate::core::parallel::domain_gpus;
+use crate::core::roofline::step_time_at;
+use crate::core::scenario::Scenario;
+
+/// The per-call cost and link share `scenario`'s all-to-all pays under `profile`: over RDMA when its
+/// stage's G = TP x DP GPUs span more than one scale-up domain, else over NVLink (or Infinity Fabric).
+/// Assumes one fixed cost per dispatch or combine call and one achieved share of the link, neither
+/// depending on the batch, EP, the engine or the weights (FP8 dispatch, where an engine uses it, is
+/// folded into the share: every row's dispatch is half its all-to-all bytes). Used only where the
+/// page prices an all-to-all (DP > 1 on a MoE model).
+pub fn all_to_all_link(profile: &WideEpProfile, scenario: &Scenario) -> (f64, f64) {
+    if scenario.parallel.stage_gpus() > domain_gpus(&scenario.gpu) {
+        (profile.rdma_call_s, profile.rdma_link_share)
+    } else {
+        (profile.nvlink_call_s, profile.nvlink_link_share)
+    }
+}
+
+/// The measured engine's terms for `scenario` with `profile`'s all-to-all terms in place of the
+/// shipped ones.
+pub fn terms_with(scenario: &Scenario, profile: &WideEpProfile, engine: Engine) -> CostTerms {
+    let (call_s, share) = all_to_all_link(profile, scenario);
+    CostTerms { all_to_all_call_s: call_s, all_to_all_link_share: share, ..measured_terms(scenario, engine) }
+}
+
+/// The TPOT the page predicts for `row` with `profile`'s per-call costs (see the module), in s;
+/// `None` when its GPU or model is not a preset.
+pub fn predicted_tpot_s(row: &WideEpRow, profile: &WideEpProfile) -> Option<f64> {
+    let base = row.scenario(CostModel::Measured(row.engine))?;
+    let scenario = Scenario { calibration: CostModel::Terms(terms_with(&base, profile, row.engine)), ..base };
+    let batch = row.decode_batch().max(1.0);
+    Some(if row.aggregated {
+        closed_loop_tpot_at_s(&scenario, batch, row.isl_mean, row.osl_mean)
+    } else {
+        step_time_at(&scenario, batch).step_s
+    })
+}
+
+/// (predicted - measured) / measured for `row` under `profile`; `None` as [`predicted_tpot_s`].
+pub fn relative_error(row: &WideEpRow, profile: &WideEpProfile) -> Option<f64> {
+    predicted_tpot_s(row, profile).map(|p| (p - row.tpot_s) / row.tpot_s)
+}
