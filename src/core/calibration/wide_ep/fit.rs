@@ -49,6 +49,16 @@ impl WideEpTerm {
         }
     }
 
+    /// The field it sets in [`WideEpProfile`].
+    pub fn id(self) -> &'static str {
+        match self {
+            WideEpTerm::NvlinkCall => "nvlink_call_s",
+            WideEpTerm::RdmaCall => "rdma_call_s",
+            WideEpTerm::NvlinkShare => "nvlink_link_share",
+            WideEpTerm::RdmaShare => "rdma_link_share",
+        }
+    }
+
     fn is_call(self) -> bool {
         matches!(self, WideEpTerm::NvlinkCall | WideEpTerm::RdmaCall)
     }
