@@ -4,7 +4,7 @@
 use super::WideEpProfile;
 
 /// Fitted on every checked all-to-all row (37); held: rdma_call_s, rdma_link_share ([`super::fit`]).
-pub const WIDE_EP: WideEpProfile = WideEpProfile { nvlink_call_s: 2.4417446669516976e-5, rdma_call_s: 0e0, nvlink_link_share: 4.6200400414500736e-1, rdma_link_share: 1e0 };
+pub const WIDE_EP: WideEpProfile = WideEpProfile { nvlink_call_s: 2.206045040691413e-5, rdma_call_s: 0e0, nvlink_link_share: 6.124315908263065e-1, rdma_link_share: 1e0 };
 
 /// Fitted on those dated before 2026-02-08 (23); held: rdma_call_s, rdma_link_share: the time split's profile.
-pub const WIDE_EP_BEFORE_SPLIT: WideEpProfile = WideEpProfile { nvlink_call_s: 1.8823444556878068e-5, rdma_call_s: 0e0, nvlink_link_share: 4.380978790709396e-1, rdma_link_share: 1e0 };
+pub const WIDE_EP_BEFORE_SPLIT: WideEpProfile = WideEpProfile { nvlink_call_s: 1.7447899441515507e-5, rdma_call_s: 0e0, nvlink_link_share: 6.231920560191275e-1, rdma_link_share: 1e0 };
