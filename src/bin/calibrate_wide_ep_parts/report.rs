@@ -54,7 +54,12 @@ pub fn print(rows: &[WideEpRow], all: &WideEpFit, before_split: &WideEpFit) -> b
     gpus.sort();
     gpus.dedup();
     for gpu in gpus {
-        line(&format!("after the split, {gpu}"), before_after(&checks, |c| after(c) && c.row.gpu_id == gpu));
+        let of_gpu = |c: &RowCheck| after(c) && c.row.gpu_id == gpu;
+        line(
+            &format!("after the split, {gpu}, all-to-all rows"),
+            before_after(&checks, |c| of_gpu(c) && a2a(c)),
+        );
+        line(&format!("after the split, {gpu}, every checked row"), before_after(&checks, of_gpu));
     }
     let shipped = check(&refs, &all.profile);
     line("shipped profile, every all-to-all row", before_after(&shipped, a2a));
