@@ -4,7 +4,7 @@
 
 use goodput_lab::core::calibration::terms::cost_terms;
 use goodput_lab::core::calibration::wide_ep::fit::{fit, split, SPLIT_DATE};
-use goodput_lab::core::calibration::wide_ep::predict::all_to_all_link;
+use goodput_lab::core::calibration::wide_ep::link::all_to_all_link;
 use goodput_lab::core::calibration::wide_ep::profile::{WIDE_EP, WIDE_EP_BEFORE_SPLIT};
 use goodput_lab::core::calibration::wide_ep::render::render_profile;
 use goodput_lab::core::calibration::wide_ep::report::{before_after, check, RowCheck};

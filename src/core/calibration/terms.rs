@@ -3,7 +3,7 @@
 //! plus the wide-EP per-call all-to-all cost ([`super::wide_ep::profile::WIDE_EP`]).
 
 use super::profile::PROFILE;
-use super::wide_ep::predict::all_to_all_link;
+use super::wide_ep::link::all_to_all_link;
 use super::wide_ep::profile::WIDE_EP;
 use super::{CostModel, CostTerms, Engine};
 use crate::core::scenario::Scenario;

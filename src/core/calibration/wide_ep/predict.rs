@@ -6,28 +6,14 @@
 //! workers, no prompt chunk (prefill runs on other GPUs). Aggregated (single-node trtllm-serve rows):
 //! the closed-loop steady state of [`crate::core::calibration::predict`], prefills included.
 
+use super::link::all_to_all_link;
 use super::WideEpProfile;
 use super::WideEpRow;
 use crate::core::calibration::predict::closed_loop_tpot_at_s;
 use crate::core::calibration::terms::measured_terms;
 use crate::core::calibration::{CostModel, CostTerms, Engine};
-use crate::core::parallel::domain_gpus;
 use crate::core::roofline::step_time_at;
 use crate::core::scenario::Scenario;
-
-/// The per-call cost and link share `scenario`'s all-to-all pays under `profile`: over RDMA when its
-/// stage's G = TP x DP GPUs span more than one scale-up domain, else over NVLink (or Infinity Fabric).
-/// Assumes one fixed cost per dispatch or combine call and one achieved share of the link, neither
-/// depending on the batch, EP, the engine or the weights (FP8 dispatch, where an engine uses it, is
-/// folded into the share: every row's dispatch is half its all-to-all bytes). Used only where the
-/// page prices an all-to-all (DP > 1 on a MoE model).
-pub fn all_to_all_link(profile: &WideEpProfile, scenario: &Scenario) -> (f64, f64) {
-    if scenario.parallel.stage_gpus() > domain_gpus(&scenario.gpu) {
-        (profile.rdma_call_s, profile.rdma_link_share)
-    } else {
-        (profile.nvlink_call_s, profile.nvlink_link_share)
-    }
-}
 
 /// The measured engine's terms for `scenario` with `profile`'s all-to-all terms in place of the
 /// shipped ones.
