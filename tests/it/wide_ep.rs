@@ -3,8 +3,9 @@
 //! profile recomputed from the data, and the time split's TPOT budget.
 
 use goodput_lab::core::calibration::terms::cost_terms;
-use goodput_lab::core::calibration::wide_ep::fit::{fit, split, SPLIT_DATE};
+use goodput_lab::core::calibration::wide_ep::fit::{fit, rdma_bound_row, split, SPLIT_DATE};
 use goodput_lab::core::calibration::wide_ep::link::all_to_all_link;
+use goodput_lab::core::calibration::wide_ep::predict::predicted_tpot_s;
 use goodput_lab::core::calibration::wide_ep::profile::{WIDE_EP, WIDE_EP_BEFORE_SPLIT};
 use goodput_lab::core::calibration::wide_ep::render::render_profile;
 use goodput_lab::core::calibration::wide_ep::report::{before_after, check, RowCheck};
@@ -82,12 +83,22 @@ fn the_shipped_wide_ep_profile_is_what_the_fit_gives_on_the_data() {
 }
 
 #[test]
-fn no_checked_row_crosses_the_nic_so_the_rdma_terms_stay_at_their_priors() {
+fn no_checked_row_crosses_the_nic_so_the_rdma_call_cost_is_the_mtp_rows_lower_bound() {
     let rows = rows();
     assert!(rows.iter().filter(|r| r.checked()).all(|r| r.crosses_nic() != Some(true)));
     let all = fit(&rows.iter().collect::<Vec<_>>());
-    assert_eq!(all.identified, [true, false, true, false]);
-    assert_eq!((WIDE_EP.rdma_call_s, WIDE_EP.rdma_link_share), (0.0, 1.0));
+    assert_eq!(all.identified, [true, false, true, false], "the RDMA terms are not identified");
+    assert_eq!((all.rdma_bound_rows, WIDE_EP.rdma_link_share), (7, 1.0), "7 MTP rows bound the call cost");
+    // At the bound no MTP row over the NIC is predicted faster than its TPOT per accepted token (a
+    // plain step is no faster than an MTP one), and the tightest row sits on it.
+    let bounding: Vec<&WideEpRow> = rows.iter().filter(|r| rdma_bound_row(r)).collect();
+    let margins: Vec<f64> =
+        bounding.iter().map(|r| predicted_tpot_s(r, &WIDE_EP).unwrap() / r.tpot_s - 1.0).collect();
+    assert!(margins.iter().all(|m| *m >= -1e-9), "{margins:?}");
+    assert!(margins.iter().any(|m| m.abs() <= 1e-9), "{margins:?}");
+    assert!(WIDE_EP.rdma_call_s > WIDE_EP.nvlink_call_s, "{WIDE_EP:?}");
+    // Before the split no MTP row over the NIC exists (the H100 runs are dated 2026-02-08 and 13).
+    assert_eq!(WIDE_EP_BEFORE_SPLIT.rdma_call_s, 0.0);
     // The NVLink terms: a per-call cost of tens of µs and a share of the link under its datasheet.
     assert!(WIDE_EP.nvlink_call_s > 1e-5 && WIDE_EP.nvlink_call_s < 5e-5, "{}", WIDE_EP.nvlink_call_s);
     assert!(WIDE_EP.nvlink_link_share > 0.3 && WIDE_EP.nvlink_link_share < 0.8);

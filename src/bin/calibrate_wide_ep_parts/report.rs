@@ -2,9 +2,10 @@
 //! run's TPOT error before and after (time split: fitted on the rows before the split date, predicted
 //! after it), the summaries overall, on the all-to-all rows and by GPU, and the budgets.
 
-use goodput_lab::core::calibration::wide_ep::fit::{WideEpFit, SPLIT_DATE};
+use goodput_lab::core::calibration::wide_ep::fit::{rdma_bound_row, WideEpFit, SPLIT_DATE};
+use goodput_lab::core::calibration::wide_ep::predict::predicted_tpot_s;
 use goodput_lab::core::calibration::wide_ep::report::{before_after, check, RowCheck, Summary};
-use goodput_lab::core::calibration::wide_ep::WideEpRow;
+use goodput_lab::core::calibration::wide_ep::{WideEpProfile, WideEpRow};
 
 /// Budgets on the rows after the split: median |error| and share within 25%.
 const MEDIAN_MAX: f64 = 0.12;
@@ -17,10 +18,17 @@ pub fn print(rows: &[WideEpRow], all: &WideEpFit, before_split: &WideEpFit) -> b
     println!("|---|---|---|---|---|");
     let (a, b) = (all.profile, before_split.profile);
     println!("|per call, NVLink|{:.1} µs|{:.1} µs|0|-|", a.nvlink_call_s * 1e6, b.nvlink_call_s * 1e6);
-    println!("|per call, RDMA|{:.1} µs|{:.1} µs|0|-|", a.rdma_call_s * 1e6, b.rdma_call_s * 1e6);
+    println!(
+        "|per call, RDMA (lower bound)|{:.1} µs|{:.1} µs|0|-|",
+        a.rdma_call_s * 1e6,
+        b.rdma_call_s * 1e6
+    );
     println!("|share of NVLink|{:.3}|{:.3}|1|1|", a.nvlink_link_share, b.nvlink_link_share);
     println!("|share of the NIC|{:.3}|{:.3}|1|1|", a.rdma_link_share, b.rdma_link_share);
-    println!("identified (all rows): {:?}\n", all.identified);
+    println!(
+        "identified (all rows): {:?}; RDMA per call: the lower bound of {} MTP rows over the NIC\n",
+        all.identified, all.rdma_bound_rows
+    );
     let refs: Vec<&WideEpRow> = rows.iter().collect();
     let checks = check(&refs, &before_split.profile);
     println!("## Every checked run: TPOT at the decode batch, before -> after (time split)\n");
@@ -61,6 +69,7 @@ pub fn print(rows: &[WideEpRow], all: &WideEpFit, before_split: &WideEpFit) -> b
         );
         line(&format!("after the split, {gpu}, every checked row"), before_after(&checks, of_gpu));
     }
+    bound_rows(rows, all);
     let shipped = check(&refs, &all.profile);
     line("shipped profile, every all-to-all row", before_after(&shipped, a2a));
     let (_, s) = before_after(&checks, |c| after(c) && a2a(c));
@@ -72,6 +81,29 @@ pub fn print(rows: &[WideEpRow], all: &WideEpFit, before_split: &WideEpFit) -> b
         if pass { "PASS" } else { "FAIL" }
     );
     pass
+}
+
+/// The MTP rows over the NIC that bound the RDMA call cost: TPOT per accepted token against the
+/// plain step predicted without and with the shipped terms (never below it at the bound).
+fn bound_rows(rows: &[WideEpRow], all: &WideEpFit) {
+    println!("\n## MTP rows over the NIC (bound the RDMA call cost; not checked)\n");
+    println!("|row|date|engine|decode worker|batch|measured ms (per accepted token)|plain step, before|with the terms|");
+    println!("|---|---|---|---|---|---|---|---|");
+    for r in rows.iter().filter(|r| rdma_bound_row(r)) {
+        let ms = |p: &WideEpProfile| predicted_tpot_s(r, p).map_or(f64::NAN, |s| s * 1e3);
+        println!(
+            "|{}|{}|{}|{}|{:.0}|{:.2}|{:.2}|{:.2}|",
+            r.id,
+            r.date,
+            r.engine.name(),
+            r.decode_parallel.label(),
+            r.decode_batch(),
+            r.tpot_s * 1e3,
+            ms(&WideEpProfile::NONE),
+            ms(&all.profile)
+        );
+    }
+    println!();
 }
 
 fn after(c: &RowCheck) -> bool {

@@ -17,6 +17,9 @@
 //! squares) is held at its prior (0: no cost, the datasheet's bandwidth). A call cost's scale is the
 //! link's measured collective latency the page already prices per call
 //! ([`crate::core::calibration::bounds::collective_latency_s`]); a share's is u = 2 (half the bandwidth).
+//!
+//! The RDMA call cost, held where no checked row crosses the NIC, is then set at the least value the
+//! MTP rows over the NIC allow ([`rdma_call_bound`]): a stated lower bound, not a fit.
 
 use super::predict::predicted_tpot_s;
 use super::{WideEpProfile, WideEpRow};
@@ -80,6 +83,8 @@ pub struct WideEpFit {
     pub profile: WideEpProfile,
     pub rows: usize,
     pub identified: [bool; 4],
+    /// The MTP rows that bound an unidentified RDMA call cost from below (0: none; the cost then 0).
+    pub rdma_bound_rows: usize,
 }
 
 /// Whether `row` enters the fit: checked (no MTP, below the knee) and running an all-to-all.
@@ -92,40 +97,82 @@ pub fn split(rows: &[WideEpRow], before: bool) -> Vec<&WideEpRow> {
     rows.iter().filter(|r| (r.date.as_str() < SPLIT_DATE) == before).collect()
 }
 
-/// Fits the unknowns on `rows`' [fit rows](fit_row) (see the module).
+/// One fit row linearized at 0: d TPOT / d x_j / measured, the relative move of a term's scale,
+/// and (measured - TPOT at 0) / measured.
+fn linearized(row: &WideEpRow) -> ([f64; 4], [f64; 4], f64) {
+    let base = predicted_tpot_s(row, &WideEpProfile::NONE).unwrap_or(row.tpot_s);
+    let mut col = [0.0; 4];
+    let mut moved = [0.0; 4];
+    for (j, term) in WideEpTerm::ALL.into_iter().enumerate() {
+        let step = if term.is_call() { collective_latency_s(row.gpu_id).value } else { 1.0 };
+        let mut x = [0.0; 4];
+        x[j] = step;
+        let at = predicted_tpot_s(row, &profile_at(&x)).unwrap_or(base);
+        col[j] = (at - base) / step / row.tpot_s;
+        moved[j] = (at - base) / row.tpot_s;
+    }
+    (col, moved, (row.tpot_s - base) / row.tpot_s)
+}
+
+/// Fits the unknowns on `rows`' [fit rows](fit_row) (see the module), then bounds an unidentified
+/// RDMA call cost from below ([`rdma_call_bound`]).
 pub fn fit(rows: &[&WideEpRow]) -> WideEpFit {
     let used: Vec<&WideEpRow> = rows.iter().copied().filter(|r| fit_row(r)).collect();
-    let mut columns: Vec<[f64; 4]> = Vec::new();
-    let mut rhs = Vec::new();
-    let mut scaled: Vec<[f64; 4]> = Vec::new();
-    for row in &used {
-        let base = predicted_tpot_s(row, &WideEpProfile::NONE).unwrap_or(row.tpot_s);
-        let mut col = [0.0; 4];
-        let mut moved = [0.0; 4];
-        for (j, term) in WideEpTerm::ALL.into_iter().enumerate() {
-            let step = if term.is_call() { collective_latency_s(row.gpu_id).value } else { 1.0 };
-            let mut x = [0.0; 4];
-            x[j] = step;
-            let at = predicted_tpot_s(row, &profile_at(&x)).unwrap_or(base);
-            col[j] = (at - base) / step / row.tpot_s;
-            moved[j] = (at - base) / row.tpot_s;
-        }
-        columns.push(col);
-        scaled.push(moved);
-        rhs.push((row.tpot_s - base) / row.tpot_s);
-    }
-    let identified: [bool; 4] =
-        std::array::from_fn(|j| scaled.iter().map(|m| m[j] * m[j]).sum::<f64>().sqrt() >= IDENTIFY_MIN);
+    let lines: Vec<([f64; 4], [f64; 4], f64)> = used.iter().map(|r| linearized(r)).collect();
+    let identified: [bool; 4] = std::array::from_fn(|j| {
+        lines.iter().map(|(_, m, _)| m[j] * m[j]).sum::<f64>().sqrt() >= IDENTIFY_MIN
+    });
     let free: Vec<usize> = (0..4).filter(|&j| identified[j]).collect();
     let a = Matrix {
-        rows: columns.len(),
+        rows: lines.len(),
         cols: free.len(),
-        data: columns.iter().flat_map(|c| free.iter().map(move |&j| c[j])).collect(),
+        data: lines.iter().flat_map(|(c, _, _)| free.iter().map(move |&j| c[j])).collect(),
     };
-    let solved = if free.is_empty() || columns.is_empty() { Vec::new() } else { nnls(&a, &rhs) };
+    let rhs: Vec<f64> = lines.iter().map(|(_, _, b)| *b).collect();
+    let solved = if free.is_empty() || lines.is_empty() { Vec::new() } else { nnls(&a, &rhs) };
     let mut x = [0.0; 4];
     for (k, &j) in free.iter().enumerate() {
         x[j] = solved[k];
     }
-    WideEpFit { profile: profile_at(&x), rows: used.len(), identified }
+    let bound = if identified[1] { None } else { rdma_call_bound(rows, &x) };
+    if let Some((value, _)) = bound {
+        x[1] = value;
+    }
+    WideEpFit {
+        profile: profile_at(&x),
+        rows: used.len(),
+        identified,
+        rdma_bound_rows: bound.map_or(0, |b| b.1),
+    }
+}
+
+/// The rows that bound the RDMA call cost: MTP runs below the knee whose all-to-all crosses the NIC.
+pub fn rdma_bound_row(row: &WideEpRow) -> bool {
+    row.mtp && !row.past_knee && row.crosses_nic() == Some(true)
+}
+
+/// The least RDMA call cost consistent with the [MTP rows over the NIC](rdma_bound_row), and how many
+/// there are; `None` without such rows. Assumes MTP never makes a sequence's tokens slower than plain
+/// decoding at the same batch (the data agree: at matched concurrency the MTP runs' TPOT per accepted
+/// token is 0.58 of the plain runs', MI355X), so a plain step at the row's batch takes at least
+/// its measured TPOT: each row needs cost >= (measured - TPOT at 0) / (d TPOT / d cost), and the
+/// bound is the largest of those (at least 0), at the fitted NVLink terms `x`.
+pub fn rdma_call_bound(rows: &[&WideEpRow], x: &[f64; 4]) -> Option<(f64, usize)> {
+    let bounding: Vec<&WideEpRow> = rows.iter().copied().filter(|r| rdma_bound_row(r)).collect();
+    let at = |row: &WideEpRow, cost: f64| {
+        let mut y = *x;
+        y[1] = cost;
+        predicted_tpot_s(row, &profile_at(&y)).unwrap_or(row.tpot_s)
+    };
+    let needed = bounding.iter().map(|row| {
+        let step = collective_latency_s(row.gpu_id).value;
+        let (base, per_s) = (at(row, 0.0), (at(row, step) - at(row, 0.0)) / step);
+        if per_s > 0.0 {
+            (row.tpot_s - base) / per_s
+        } else {
+            0.0
+        }
+    });
+    let bound = needed.fold(0.0_f64, f64::max);
+    (!bounding.is_empty()).then_some((bound, bounding.len()))
 }

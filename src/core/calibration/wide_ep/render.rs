@@ -39,11 +39,16 @@ fn literal(p: &WideEpProfile) -> String {
 
 /// The terms the data did not identify, named (held at their priors), or "none".
 fn held(f: &WideEpFit) -> String {
-    let names: Vec<&str> = WideEpTerm::ALL
+    let names: Vec<String> = WideEpTerm::ALL
         .iter()
         .zip(f.identified)
         .filter(|(_, identified)| !identified)
-        .map(|(t, _)| t.id())
+        .map(|(t, _)| match t {
+            WideEpTerm::RdmaCall if f.rdma_bound_rows > 0 => {
+                format!("{} (at the lower bound of {} MTP rows)", t.id(), f.rdma_bound_rows)
+            }
+            _ => t.id().to_string(),
+        })
         .collect();
     if names.is_empty() {
         "none".to_string()
