@@ -180,10 +180,10 @@ pub const LESSONS: [Lesson; 9] = [
         title: "Wide EP",
         text: "DeepSeek-V3 in FP8 on one node of 8 H200 at a 50 ms TPOT: TP 8 keeps the MLA latent on every \
                GPU, so 597 sequences fit and it serves 1,892 tokens/s per GPU, while TP1 EP8 DP8 keeps it \
-               once per DP rank, fits 3,113, runs 2,614 and serves 6,536 tokens/s per GPU (3.5×), though \
-               the all-to-all takes 12.27 ms of each 49.99 ms step. At a 30 ms TPOT the order flips, because \
+               once per DP rank, fits 3,113, runs 2,432 and serves 6,081 tokens/s per GPU (3.2×), though \
+               the all-to-all takes 14.65 ms of each 49.99 ms step. At a 30 ms TPOT the order flips, because \
                each DP rank reads its attention and dense weights alone: TP 8 serves 779 tokens/s per GPU, \
-               wide EP 763.",
+               wide EP 213.",
         panel: Panel::Derivation,
         apply: |i| {
             i.set_measured(Engine::Sglang);

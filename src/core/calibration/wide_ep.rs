@@ -66,6 +66,13 @@ impl WideEpRow {
         self.concurrency / f64::from(self.decode_workers.max(1))
     }
 
+    /// The run's date as (year, month, day) (1 for a missing month or day).
+    pub fn date_ymd(&self) -> (u32, u32, u32) {
+        let mut parts = self.date.split('-').map(|p| p.parse::<u32>().ok());
+        let mut next = |default| parts.next().flatten().unwrap_or(default);
+        (next(0), next(1), next(1))
+    }
+
     /// Whether the row's TPOT is checked (and may be fitted): no MTP, below the knee.
     pub fn checked(&self) -> bool {
         !self.mtp && !self.past_knee

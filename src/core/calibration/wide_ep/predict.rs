@@ -4,13 +4,16 @@
 //!
 //! Disaggregated: TPOT = step(B, ISL + OSL / 2) of one decode worker at B = concurrency / decode
 //! workers, no prompt chunk (prefill runs on other GPUs). Aggregated (single-node trtllm-serve rows):
-//! the closed-loop steady state of [`crate::core::calibration::predict`], prefills included.
+//! the closed-loop steady state of [`crate::core::calibration::predict`], prefills included. Either
+//! at the run's release (the measured profile's release trend, as for every published run).
 
 use super::link::all_to_all_link;
 use super::WideEpProfile;
 use super::WideEpRow;
 use crate::core::calibration::predict::closed_loop_tpot_at_s;
+use crate::core::calibration::profile::PROFILE;
 use crate::core::calibration::terms::measured_terms;
+use crate::core::calibration::transfer::month_of;
 use crate::core::calibration::{CostModel, CostTerms, Engine};
 use crate::core::roofline::step_time_at;
 use crate::core::scenario::Scenario;
@@ -22,17 +25,21 @@ pub fn terms_with(scenario: &Scenario, profile: &WideEpProfile, engine: Engine) 
     CostTerms { all_to_all_call_s: call_s, all_to_all_link_share: share, ..measured_terms(scenario, engine) }
 }
 
-/// The TPOT the page predicts for `row` with `profile`'s per-call costs (see the module), in s;
-/// `None` when its GPU or model is not a preset.
+/// The TPOT the page predicts for `row` with `profile`'s per-call costs (see the module) at the
+/// row's release: x the measured profile's release factor for its GPU's stack at its date, as every
+/// published run is predicted ([`crate::core::calibration::transfer::Profile::release_factor`]; the
+/// whole step scales, the all-to-all terms with it, so they describe the profile's reference
+/// release), in s; `None` when its GPU or model is not a preset.
 pub fn predicted_tpot_s(row: &WideEpRow, profile: &WideEpProfile) -> Option<f64> {
     let base = row.scenario(CostModel::Measured(row.engine))?;
     let scenario = Scenario { calibration: CostModel::Terms(terms_with(&base, profile, row.engine)), ..base };
     let batch = row.decode_batch().max(1.0);
-    Some(if row.aggregated {
+    let step_s = if row.aggregated {
         closed_loop_tpot_at_s(&scenario, batch, row.isl_mean, row.osl_mean)
     } else {
         step_time_at(&scenario, batch).step_s
-    })
+    };
+    Some(step_s * PROFILE.release_factor(row.gpu_id, month_of(row.date_ymd())))
 }
 
 /// (predicted - measured) / measured for `row` under `profile`; `None` as [`predicted_tpot_s`].

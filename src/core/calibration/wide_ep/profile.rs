@@ -4,7 +4,7 @@
 use super::link::WideEpProfile;
 
 /// Fitted on every checked all-to-all row (37); held: rdma_call_s (at the lower bound of 7 MTP rows), rdma_link_share ([`super::fit`]).
-pub const WIDE_EP: WideEpProfile = WideEpProfile { nvlink_call_s: 2.206045040691413e-5, rdma_call_s: 4.6141143977590434e-5, nvlink_link_share: 6.124315908263065e-1, rdma_link_share: 1e0 };
+pub const WIDE_EP: WideEpProfile = WideEpProfile { nvlink_call_s: 2.5713942208905555e-5, rdma_call_s: 4.3012621226068126e-5, nvlink_link_share: 1e0, rdma_link_share: 1e0 };
 
 /// Fitted on those dated before 2026-02-08 (23); held: rdma_call_s, rdma_link_share: the time split's profile.
-pub const WIDE_EP_BEFORE_SPLIT: WideEpProfile = WideEpProfile { nvlink_call_s: 1.7447899441515507e-5, rdma_call_s: 0e0, nvlink_link_share: 6.231920560191275e-1, rdma_link_share: 1e0 };
+pub const WIDE_EP_BEFORE_SPLIT: WideEpProfile = WideEpProfile { nvlink_call_s: 2.3208609350845168e-5, rdma_call_s: 0e0, nvlink_link_share: 1e0, rdma_link_share: 1e0 };
