@@ -8,5 +8,6 @@ pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui; // Leptos components in feature folders (browser only)
 pub mod view; // view models: what the page prints (pure)
+pub mod wide_ep_data; // data/wide-ep.csv into the core's wide-EP rows (native tooling)
 #[cfg(target_arch = "wasm32")]
 pub mod worker_scope; // the worker side of the module Web Workers (browser only)

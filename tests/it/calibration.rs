@@ -81,6 +81,8 @@ fn each_term_adds_its_own_seconds_to_a_memory_bound_step() {
         layer_overhead_s: 3e-5,
         collective_latency_s: 0.0,
         expert_layer_s: 0.0,
+        all_to_all_call_s: 0.0,
+        all_to_all_link_share: 1.0,
     };
     let s = Scenario { calibration: CostModel::Terms(t), ..WORKED_EXAMPLE };
     for batch in [1_u32, 16, 64] {

@@ -15,7 +15,7 @@ use crate::module_graph::{graph, Module};
 /// The layers of `src/`, bottom first; names on one line share a rank and may not name each other.
 const CRATE_LAYERS: [&[&str]; 6] = [
     &["core"],
-    &["state", "calibration_data"],
+    &["state", "calibration_data", "wide_ep_data"],
     &["protocol"],
     &["view"],
     &["chart"],

@@ -82,4 +82,5 @@ mod ui_text;
 mod url_flags;
 mod wasm_prebuild;
 mod what_if;
+mod wide_ep;
 mod worker_signal;

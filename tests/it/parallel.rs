@@ -207,12 +207,13 @@ fn the_derivation_prints_parallel_lines_whose_operands_recombine_to_the_roofline
     let a2a = 2.0
         * f64::from(at.moe_layers)
         * (at.latency_s
+            + at.all_to_all_call_s
             + t.imbalance * tokens * f64::from(at.top_k) / 16.0
                 * f64::from(at.hidden_size)
                 * 2.0
                 * (g - 1.0)
                 / g
-                / p.stage_link_bytes_per_s);
+                / (p.stage_link_bytes_per_s * at.all_to_all_link_share));
     close(t.all_to_all_s, a2a, 1e-12, "all-to-all");
     assert_eq!(p.stage_link_bytes_per_s, 50e9, "16 GPUs span two 8-GPU nodes: the NIC");
     let ids: Vec<String> = lines(&s, &d).into_iter().map(|l| l.id).collect();

@@ -173,6 +173,8 @@ impl Profile<'_> {
             layer_overhead_s: self.layer_s(id).value + quantize,
             expert_layer_s: self.expert_layer_s,
             collective_latency_s: bounds::collective_latency_s(id).value,
+            all_to_all_call_s: 0.0,
+            all_to_all_link_share: 1.0,
         }
     }
 

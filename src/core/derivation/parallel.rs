@@ -50,6 +50,10 @@ pub struct ParallelStep {
     pub top_k: u32,
     pub hidden_size: u32,
     pub latency_s: f64,
+    /// One all-to-all call's own fixed cost (s) and the share of the link its bytes move at, under
+    /// the cost model (0 and 1 but for the measured engines' wide-EP fit).
+    pub all_to_all_call_s: f64,
+    pub all_to_all_link_share: f64,
     /// The imbalance was set by the user (else uniform routing's busiest rank).
     pub imbalance_set: bool,
     /// Two-batch overlap hides the all-to-all behind the kernels.
@@ -88,6 +92,7 @@ fn parallel_step(scenario: &Scenario, batch: u32) -> ParallelStep {
     let time = step_time(scenario, batch);
     let t = &time.terms;
     let kernels_s = group_sum_s(&time);
+    let terms = cost_terms(scenario);
     ParallelStep {
         batch,
         time,
@@ -95,7 +100,9 @@ fn parallel_step(scenario: &Scenario, batch: u32) -> ParallelStep {
         moe_layers: moe_layers(&scenario.model),
         top_k: scenario.model.moe.map_or(0, |m| m.top_k),
         hidden_size: scenario.model.hidden_size,
-        latency_s: cost_terms(scenario).collective_latency_s,
+        latency_s: terms.collective_latency_s,
+        all_to_all_call_s: terms.all_to_all_call_s,
+        all_to_all_link_share: terms.all_to_all_link_share,
         imbalance_set: scenario.expert_load.imbalance.is_some(),
         overlapped: scenario.expert_load.two_batch_overlap,
         all_to_all_binds: t.all_to_all_s > 0.0 && t.all_to_all_s >= kernels_s,

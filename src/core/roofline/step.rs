@@ -126,7 +126,7 @@ impl StepRoofline {
             prefill_attention: Rates::new(bw, peak, c.prefill_attention, c.gemm),
             allreduce_s_per_token: allreduce_s(scenario, 1.0),
             fixed_s: c.step_fixed_s(&scenario.model, &scenario.parallel),
-            split: (!scenario.parallel.tp_only()).then(|| Split::new(scenario, c.collective_latency_s)),
+            split: (!scenario.parallel.tp_only()).then(|| Split::new(scenario, &c)),
         }
     }
 

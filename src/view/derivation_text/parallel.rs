@@ -126,9 +126,10 @@ fn all_to_all(p: &ParallelLines, at: &ParallelStep) -> Option<Line> {
     let g = d.stage_gpus();
     let tokens = f64::from(at.batch) / t.microbatches;
     let numbers = format!(
-        "2 × {} × ({} + {} × {} × {} / {} × {} × 2 B × {}/{} / {})",
+        "2 × {} × ({} + {} + {} × {} × {} / {} × {} × 2 B × {}/{} / ({} × {}))",
         at.moe_layers,
         us(at.latency_s),
+        us(at.all_to_all_call_s),
         fixed(t.imbalance, 3),
         trimmed(tokens, 2),
         at.top_k,
@@ -136,7 +137,8 @@ fn all_to_all(p: &ParallelLines, at: &ParallelStep) -> Option<Line> {
         at.hidden_size,
         g - 1,
         g,
-        gb_per_s(p.stage_link_bytes_per_s)
+        gb_per_s(p.stage_link_bytes_per_s),
+        fixed(at.all_to_all_link_share, 3)
     );
     let share = t.all_to_all_s / at.time.step_s.max(f64::MIN_POSITIVE);
     let mut note = format!(
@@ -156,7 +158,7 @@ fn all_to_all(p: &ParallelLines, at: &ParallelStep) -> Option<Line> {
     Some(line(
         "par-a2a",
         "All-to-all",
-        "2 × MoE layers × (latency + imbalance × B / m × top-k / EP × hidden × 2 B × (G − 1)/G / link)",
+        "2 × MoE layers × (latency + per-call cost + imbalance × B / m × top-k / EP × hidden × 2 B × (G − 1)/G / (link × share))",
         numbers,
         format!("{} ms", ms(t.all_to_all_s)),
         note,

@@ -17,8 +17,10 @@
 //!   expert params x E[distinct experts of f x T tokens] / G bytes per GPU
 //!   ([`crate::core::model::expected_experts`]) and does 2 x expert params x k x f x T / G FLOPs.
 //! - **All-to-all (DP > 1):** each MoE layer dispatches the routed tokens to their experts and
-//!   combines them back: two calls, each latency + f x T x k / EP x hidden x 2 B x (G - 1) / G over
-//!   the slowest link the stage's G GPUs span. With DP = 1 every GPU already holds every token and
+//!   combines them back: two calls, each latency + per-call cost + f x T x k / EP x hidden x 2 B x
+//!   (G - 1) / G over the slowest link the stage's G GPUs span, at a share of its bandwidth (the
+//!   per-call cost and the share: what the wide-EP kernels add, fitted for the measured engines over
+//!   NVLink or RDMA, 0 and 1 on the ideal roofline: [`crate::core::calibration::wide_ep`]). With DP = 1 every GPU already holds every token and
 //!   the MoE output is combined by the TP all-reduce, so there is no all-to-all.
 //! - **Two-batch overlap:** the step pays max(kernel groups, all-to-all) instead of their sum.
 //! - **Pipeline (PP > 1):** the decodes run as m = min(PP, decoding sequences) microbatches; a token's
@@ -27,6 +29,7 @@
 //!   link). A step's prompt chunks ride whole in one microbatch, which then paces the cycle. With
 //!   fewer sequences than stages (m < PP) the stages idle part of the time: the bubble, 1 - m / PP.
 
+use crate::core::calibration::CostTerms;
 use crate::core::model::{expected_experts, expert_params, moe_layers};
 use crate::core::parallel::{busiest_rank_factor, link_bytes_per_s, ExpertLoad, Parallelism};
 use crate::core::roofline::ACTIVATION_BYTES;
@@ -57,6 +60,8 @@ pub struct Split {
     p2p_s_per_token: f64,
     /// One collective call's latency under the cost model, in s.
     latency_s: f64,
+    /// One all-to-all call's fixed cost: the link's latency + the kernels' per-call cost, in s.
+    all_to_all_call_s: f64,
 }
 
 /// The pieces [`Split::rank_tokens`] and the rest return for one step.
@@ -74,8 +79,11 @@ pub struct SplitStep {
 }
 
 impl Split {
-    /// The split of `scenario` (any parallelism; used when it is not TP alone).
-    pub fn new(scenario: &Scenario, latency_s: f64) -> Split {
+    /// The split of `scenario` (any parallelism; used when it is not TP alone) under its cost model's
+    /// `terms`: one collective call's latency, and an all-to-all call's own fixed cost on top of it
+    /// and the share of the link its bytes move at.
+    pub fn new(scenario: &Scenario, terms: &CostTerms) -> Split {
+        let latency_s = terms.collective_latency_s;
         let model = &scenario.model;
         let p = scenario.parallel;
         let bytes = scenario.weight_precision.bytes_per_element();
@@ -97,13 +105,17 @@ impl Split {
             experts,
             top_k,
             all_to_all_s_per_pair: if a2a {
-                pair_bytes * (g - 1.0) / g / f64::from(p.ep.max(1)) / link(p.stage_gpus())
+                pair_bytes * (g - 1.0)
+                    / g
+                    / f64::from(p.ep.max(1))
+                    / (link(p.stage_gpus()) * terms.all_to_all_link_share)
             } else {
                 0.0
             },
             all_to_all_calls: if a2a { 2.0 * f64::from(moe_layers(model)) } else { 0.0 },
             p2p_s_per_token: pair_bytes / link(p.gpus()),
             latency_s,
+            all_to_all_call_s: latency_s + terms.all_to_all_call_s,
         }
     }
 
@@ -119,7 +131,7 @@ impl Split {
         let expert_flop = self.expert_flop_per_pair * f64::from(self.top_k) * routed / g_over_tp;
         let all_to_all_s = if self.all_to_all_calls > 0.0 {
             self.all_to_all_calls
-                * (self.latency_s + self.all_to_all_s_per_pair * routed * f64::from(self.top_k))
+                * (self.all_to_all_call_s + self.all_to_all_s_per_pair * routed * f64::from(self.top_k))
         } else {
             0.0
         };
