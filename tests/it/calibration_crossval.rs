@@ -141,3 +141,26 @@ fn a_scaled_scenario_takes_every_step_exactly_factor_times_as_long() {
         assert!((prefill(&scaled) / prefill(&s) - factor).abs() < 1e-12, "prefill");
     }
 }
+
+#[test]
+fn a_scaled_wide_ep_scenario_across_nodes_takes_every_step_exactly_factor_times_as_long() {
+    // DeepSeek-V3 FP8 at TP1 EP16 DP16 over two H200 nodes: the all-to-all's per-call cost, its NVLink
+    // and NIC bytes and the per-MoE-layer cost all scale with the rest.
+    let s = Scenario {
+        model: *goodput_lab::core::presets::model_by_id("deepseek-v3").expect("preset"),
+        gpu: *gpu_by_id("h200-sxm").expect("preset"),
+        weight_precision: goodput_lab::core::precision::Precision::Fp8,
+        parallel: Parallelism { tp: 1, ep: 16, dp: 16, pp: 1 },
+        cluster: goodput_lab::core::parallel::Cluster { nodes: 2, ..WORKED_EXAMPLE.cluster },
+        calibration: CostModel::Measured(Engine::Sglang),
+        ..WORKED_EXAMPLE
+    };
+    assert!(step_time(&s, 256).terms.all_to_all_s > 0.0, "an all-to-all to scale");
+    for factor in [0.8, 1.3] {
+        let scaled = LikelyRange::scaled(&s, factor);
+        for batch in [16, 256, 2048] {
+            let (a, b) = (step_time(&s, batch).step_s, step_time(&scaled, batch).step_s);
+            assert!((b / a - factor).abs() < 1e-9, "batch {batch}: {b} / {a}");
+        }
+    }
+}

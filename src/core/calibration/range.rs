@@ -21,6 +21,7 @@ use super::published::POINTS;
 use super::terms::cost_terms;
 use super::transfer::scenario_slots;
 use super::{CostModel, CostTerms};
+use crate::core::parallel::Cluster;
 use crate::core::presets::GpuSpec;
 use crate::core::scenario::Scenario;
 
@@ -114,6 +115,8 @@ impl LikelyRange {
             step_overhead_s: t.step_overhead_s * factor,
             layer_overhead_s: t.layer_overhead_s * factor,
             collective_latency_s: t.collective_latency_s * factor,
+            expert_layer_s: t.expert_layer_s * factor,
+            all_to_all_call_s: t.all_to_all_call_s * factor,
             ..t
         };
         let g = scenario.gpu;
@@ -125,7 +128,9 @@ impl LikelyRange {
             interconnect_bytes_per_s: g.interconnect_bytes_per_s / factor,
             ..g
         };
-        Scenario { gpu, calibration: CostModel::Terms(terms), ..*scenario }
+        let cluster =
+            Cluster { nic_bytes_per_s: scenario.cluster.nic_bytes_per_s / factor, ..scenario.cluster };
+        Scenario { gpu, cluster, calibration: CostModel::Terms(terms), ..*scenario }
     }
 }
 
