@@ -43,8 +43,8 @@ pub fn coverage_note(scenario: &Scenario) -> Option<String> {
     ))
 }
 
-/// "Measured engines (vLLM): median TPOT error 0.5% (worst 0.9%) on its 4 published runs; likely
-/// range here -13.7% to +21.6% (fitted)", for the chosen engine, and what the data lack here.
+/// "Measured engines (vLLM): median TPOT error 0.4% (worst 1.3%) on its 4 published runs; likely
+/// range here -21.0% to +15.1% (fitted)", for the chosen engine, and what the data lack here.
 pub fn accuracy_line(scenario: &Scenario, engine: Engine) -> String {
     let own: Vec<_> = POINTS.iter().filter(|p| p.engine == engine).copied().collect();
     let s = summarize(&tpot_errors(&own, &PROFILE));
