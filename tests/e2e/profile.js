@@ -21,8 +21,9 @@ const H100_SLOTS = PROFILE.match(/gpu_id: "h100-sxm", slots: \[([^\]]+)\]/)[1].s
 const [H100_DENSE, , H100_GQA] = H100_SLOTS;
 /** Each coverage class's likely range as [low, high] factors, best covered first. */
 const RANGES = [...PROFILE.matchAll(/ClassRange \{ low: ([^,]+), high: ([^,]+), rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
-/** The published runs of vLLM in the data. */
-const VLLM_RUNS = DATA.split('\n').filter((line) => line.includes(',vLLM,')).length;
+/** The published runs of vLLM the fit uses: closed-loop runs at a client concurrency (MLPerf's vLLM
+ * rows are system-wide Server, Interactive and Offline runs, checked end to end, not fitted). */
+const VLLM_RUNS = DATA.split('\n').filter((line) => line.includes(',vLLM,') && line.includes('closed-loop')).length;
 
 const L8_WEIGHTS_B = 8.03e9 * 2;
 const L8_KV_PER_SEQ_B = 2 * 32 * 8 * 128 * 2 * 2048;
