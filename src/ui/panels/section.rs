@@ -41,8 +41,9 @@ pub struct Section {
     pub panel: Option<Panel>,
     pub title: &'static str,
     pub hint: Option<Hint>,
-    /// What its note compares while the page prices on the ideal roofline.
-    pub figures: IdealFigures,
+    /// What its note compares while the page prices on the ideal roofline; `None`: no note (a
+    /// section whose figures are the measured engines' whatever the page prices with).
+    pub figures: Option<IdealFigures>,
     pub opener: Opener,
     /// Its body, which the lazy module mounts (`crate::ui::shell::lazy_module`).
     pub body: LazyBody,
@@ -102,7 +103,7 @@ fn section_frame(section: Section, slot: BodySlot) -> AnyView {
         <section id=id class=format!("panel {id}") data-panel=panel.map(Panel::id)
             aria-labelledby=format!("{id}-title")>
             <h2 id=format!("{id}-title")>{title}</h2>
-            <IdealNote id=id figures=figures/>
+            {figures.map(|figures| view! { <IdealNote id=id figures=figures/> })}
             {hint}
             {toggle}
             <Show when=move || open.get() fallback=ask>{slot()}</Show>
