@@ -110,7 +110,7 @@ pub fn AccuracyBody() -> impl IntoView {
             <ul id="accuracy-coverage" class="accuracy-coverage">{lines}</ul>
             <p id="accuracy-loaded" class="hint" role="status" aria-live="polite">{move || loaded.get()}</p>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Published measurements against the model">
-                <table id="accuracy-table" class="batch-table accuracy-table">
+                <table id="accuracy-table" class="accuracy-table">
                     <caption class="visually-hidden">"Published measurements against the measured-engines model; load a row to see its scenario"</caption>
                     <thead><tr>{HEADERS.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                     <tbody>{body}</tbody>
