@@ -122,7 +122,7 @@ fn the_csv_has_a_header_and_one_line_per_row_shown() {
 }
 
 #[test]
-fn each_classs_coverage_is_its_inside_rows_over_its_priced_rows_as_printed() {
+fn each_class_line_counts_inside_over_priced_rows_as_the_cells_print_them() {
     let all = shipped_rows();
     let shown: Vec<&AccuracyRow> = all.iter().collect();
     for s in class_stats(&shown) {
