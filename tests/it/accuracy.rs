@@ -4,7 +4,7 @@
 //! checked against written-out arithmetic on hand-made rows, and a row that loads its scenario.
 
 use goodput_lab::core::calibration::accuracy::{
-    class_stats, model_key, rows, rows_with, AccuracyRow, Class, Filter, Priced,
+    class_stats, hold_out_stats, model_key, rows, rows_with, shipped, AccuracyRow, Class, Filter, Priced,
 };
 use goodput_lab::core::calibration::coverage::{HeldOutPrediction, HoldOut};
 use goodput_lab::core::calibration::profile::HELD_OUT;
@@ -16,7 +16,9 @@ use goodput_lab::state::published::{loadable, marked_batch};
 use goodput_lab::state::view::View;
 use goodput_lab::state::{from_page_query, page_query, Inputs};
 use goodput_lab::view::export::accuracy_csv;
-use goodput_lab::view::format::accuracy::{cells, class_word, filter_of, options, stats_line, HEADERS};
+use goodput_lab::view::format::accuracy::{
+    cells, class_word, filter_of, hold_out_line, options, stats_line, HEADERS,
+};
 
 fn shipped_rows() -> Vec<AccuracyRow> {
     rows(POINTS, HELD_OUT)
@@ -75,11 +77,11 @@ fn the_filters_combine_as_and() {
 fn a_row_is_classed_by_how_the_model_met_it() {
     for r in shipped_rows() {
         let p = r.point;
-        let fitted = p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some();
+        let fitted = p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some() && !p.speculative;
         let held = HELD_OUT.iter().any(|h| h.id == p.id);
         match r.class {
             Class::Fitted => assert!(fitted && !held, "{}", p.id),
-            Class::TimeSplit | Class::LeftOut => assert!(fitted && held, "{}", p.id),
+            Class::TimeSplit | Class::LeftOut | Class::GpuLeftOut => assert!(fitted && held, "{}", p.id),
             Class::Checked => assert!(matches!(p.use_class, UseClass::Load | UseClass::Ceiling), "{}", p.id),
             Class::NotPriced => assert!(r.priced.is_none(), "{}", p.id),
         }
@@ -90,17 +92,49 @@ fn a_row_is_classed_by_how_the_model_met_it() {
 }
 
 #[test]
-fn a_fitted_row_shows_the_shipped_profiles_tpot_and_its_scenarios_range() {
-    use goodput_lab::core::calibration::predict::{predicted_tpot_s, scenario_of};
+fn the_shipped_prediction_of_a_run_is_the_published_runs_tables_at_its_release() {
+    use goodput_lab::core::calibration::predict::scenario_of;
     use goodput_lab::core::calibration::range::likely_range;
+    use goodput_lab::core::calibration::references::references;
+    let mut compared = 0;
+    for (index, p) in POINTS.iter().enumerate() {
+        let Some(priced) = shipped(p).filter(|_| is_fitted_row(p)) else { continue };
+        let scenario = scenario_of(p, CostModel::Measured(p.engine)).unwrap();
+        let range = likely_range(&scenario).unwrap();
+        assert_eq!((priced.low, priced.high), (range.low, range.high), "{}", p.id);
+        let reference = references(&scenario).into_iter().find(|r| usize::from(r.point_index) == index);
+        let reference = reference.unwrap_or_else(|| panic!("{} is in its own scenario's table", p.id));
+        assert!((priced.predicted / reference.predicted_tpot_s - 1.0).abs() < 1e-12, "{}", p.id);
+        compared += 1;
+    }
+    assert!(compared >= 1);
+}
+
+fn is_fitted_row(p: &PublishedPoint) -> bool {
+    p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some() && !p.speculative
+}
+
+#[test]
+fn each_way_of_holding_out_counts_every_held_out_prediction_of_the_rows_shown() {
     let all = shipped_rows();
-    let fitted: Vec<&AccuracyRow> = all.iter().filter(|r| r.class == Class::Fitted).collect();
-    for r in &fitted {
-        let model = CostModel::Measured(r.point.engine);
-        let range = likely_range(&scenario_of(&r.point, model).unwrap()).unwrap();
-        let priced = r.priced.unwrap();
-        assert_eq!(priced.predicted, predicted_tpot_s(&r.point, model).unwrap(), "{}", r.point.id);
-        assert_eq!((priced.low, priced.high), (range.low, range.high), "{}", r.point.id);
+    let shown: Vec<&AccuracyRow> = all.iter().collect();
+    for s in hold_out_stats(&shown, HELD_OUT) {
+        let of: Vec<(&HeldOutPrediction, f64)> = HELD_OUT
+            .iter()
+            .filter(|h| h.hold_out == s.hold_out)
+            .filter_map(|h| {
+                let p = POINTS.iter().find(|p| p.id == h.id && is_fitted_row(p))?;
+                Some((h, p.tpot_s?))
+            })
+            .collect();
+        let inside = of
+            .iter()
+            .filter(|(h, m)| {
+                let r = m / h.predicted_tpot_s;
+                r >= h.low * (1.0 - 1e-12) && r <= h.high * (1.0 + 1e-12)
+            })
+            .count();
+        assert_eq!((s.predictions, s.inside), (of.len(), inside), "{:?}", s.hold_out);
     }
 }
 
@@ -156,6 +190,7 @@ fn point(
         date: "2026-01-01",
         engine: Engine::Vllm,
         engine_label: "vLLM v0.0.0",
+        release: "vLLM v0.0.0",
         model_label: "Qwen/Qwen3-8B",
         model_id: "qwen3-8b",
         gpu_id: "h100-sxm",
@@ -163,6 +198,9 @@ fn point(
         kv_precision: Precision::Bf16,
         tp: 1,
         ep: 1,
+        dp: 1,
+        pp: 1,
+        speculative: false,
         gpus: 1,
         use_class,
         concurrency: Some(8.0),
@@ -232,6 +270,7 @@ fn hand_made_rows_give_the_written_out_classes_ranges_and_coverage() {
     assert_eq!(figures(Fitted), (1, 1, 1));
     assert_eq!(figures(Checked), (1, 1, 0));
     assert_eq!(figures(NotPriced), (2, 0, 0));
+    assert_eq!(figures(GpuLeftOut), (0, 0, 0));
     // Medians of |error|: time split 25%; left out (25% + 16.67%) / 2 = 20.83%; fitted 10%.
     assert!(close(by(TimeSplit).median_abs_error.unwrap(), 0.25));
     assert!(close(by(LeftOut).median_abs_error.unwrap(), (0.25 + 1.0 / 6.0) / 2.0));
@@ -243,6 +282,20 @@ fn hand_made_rows_give_the_written_out_classes_ranges_and_coverage() {
         "Left out (out of sample): 2 of 2 inside the likely range (100.0%), median |error| 20.8%."
     );
     assert_eq!(stats_line(&by(NotPriced)), "Not priced: 2 rows, no prediction.");
+    // Every held-out prediction of the fitted rows: the time split's B (25 ms, outside); the left-out
+    // B (21 ms x (0.5, 2) = 10.5-42 ms holds 20 ms, +5%), C and D (inside): 3 of 3, median |error|
+    // of 5%, 25% and 16.67% = 16.67%. E's is no fitted row's; nothing was held out by GPU.
+    let held_stats = hold_out_stats(&shown, &held_out);
+    let of = |h: HoldOut| *held_stats.iter().find(|s| s.hold_out == h).unwrap();
+    assert_eq!((of(HoldOut::TimeSplit).predictions, of(HoldOut::TimeSplit).inside), (1, 0));
+    assert_eq!((of(HoldOut::LeftOut).predictions, of(HoldOut::LeftOut).inside), (3, 3));
+    assert!(close(of(HoldOut::LeftOut).median_abs_error.unwrap(), 1.0 / 6.0));
+    assert_eq!((of(HoldOut::GpuLeftOut).predictions, of(HoldOut::GpuLeftOut).median_abs_error), (0, None));
+    assert_eq!(
+        hold_out_line(&of(HoldOut::LeftOut)),
+        "Every fitted row predicted with its group (GPU family and engine release) left out: 3 of 3 inside the \
+         range it had (100.0%), median |error| 16.7%."
+    );
     let left_out = filter_of("all", "all", "all", "left-out").apply(&all);
     assert_eq!(left_out.iter().map(|r| r.point.id).collect::<Vec<_>>(), ["C", "D"]);
 }

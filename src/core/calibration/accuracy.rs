@@ -1,22 +1,31 @@
 //! The accuracy view's rows: every published measurement against the measured-engines model, each
-//! with its class (fitted in sample, predicted out of sample by a time split or with its group left
-//! out, only checked, or not priced), its prediction, likely range and whether the measurement lies
-//! inside; the filters over them and each class's coverage and median |error|.
+//! with its class (fitted in sample, predicted out of sample by a time split, with its group or its
+//! GPU left out, only checked, or not priced), its prediction, likely range and whether the
+//! measurement lies inside; the filters over them; each class's and each way of holding out's
+//! coverage and median |error| ([`stats`]).
 //!
-//! A fitted row (TPOT at a known concurrency) with a held-out prediction
-//! ([`super::profile::HELD_OUT`]) is shown as that prediction, the time split's before the left-out
-//! one's: the number a fit that never saw the row gave, and the range it had. A fitted row without
+//! A fitted row (TPOT at a known concurrency) with held-out predictions
+//! ([`super::profile::HELD_OUT`]) is shown as one of them, in [`HOLD_OUTS`]'s order: the number a fit
+//! that never saw the row gave, and the range it had. A fitted row without
 //! one is the shipped profile's prediction of a row it was fitted to. A throughput row (a load point
 //! or a ceiling) is the shipped profile's output tokens/s, checked, never fitted. A row the model
 //! cannot price (no preset model or GPU, nothing measured) is listed with no prediction.
 
+mod stats;
+
+pub use stats::{class_stats, hold_out_stats, ClassStats, HoldOutStats};
+
 use super::coverage::{HeldOutPrediction, HoldOut};
 use super::predict::{predicted_output_tokens_per_s, predicted_tpot_s, scenario_of};
-use super::published::{PublishedPoint, UseClass};
+use super::profile::PROFILE;
+use super::published::{fitted_rows, PublishedPoint, UseClass};
 use super::range::likely_range;
-use super::transfer::median;
 use super::{CostModel, Engine};
 use crate::core::presets::{gpu_by_id, model_by_id};
+
+/// The ways a row is held out, in the order a row shown once is shown by: predicting a later row
+/// from earlier ones first (every user's situation), then its group left out, then its GPU.
+pub const HOLD_OUTS: [HoldOut; 3] = [HoldOut::TimeSplit, HoldOut::LeftOut, HoldOut::GpuLeftOut];
 
 /// How a row stands to the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +36,8 @@ pub enum Class {
     TimeSplit,
     /// Predicted by a fit that left its group (GPU family x engine release) out.
     LeftOut,
+    /// Predicted by a fit that left its GPU out.
+    GpuLeftOut,
     /// A throughput row (a load point or a ceiling): checked against the model, not fitted.
     Checked,
     /// The model cannot price it.
@@ -35,8 +46,14 @@ pub enum Class {
 
 impl Class {
     /// In the order the view lists them: out of sample first.
-    pub const ALL: [Class; 5] =
-        [Class::TimeSplit, Class::LeftOut, Class::Fitted, Class::Checked, Class::NotPriced];
+    pub const ALL: [Class; 6] = [
+        Class::TimeSplit,
+        Class::LeftOut,
+        Class::GpuLeftOut,
+        Class::Fitted,
+        Class::Checked,
+        Class::NotPriced,
+    ];
 
     /// Its id in the filter (`time-split`).
     pub fn id(self) -> &'static str {
@@ -44,6 +61,7 @@ impl Class {
             Class::Fitted => "fitted",
             Class::TimeSplit => "time-split",
             Class::LeftOut => "left-out",
+            Class::GpuLeftOut => "gpu-left-out",
             Class::Checked => "checked",
             Class::NotPriced => "not-priced",
         }
@@ -59,6 +77,7 @@ impl Class {
         match hold_out {
             HoldOut::TimeSplit => Class::TimeSplit,
             HoldOut::LeftOut => Class::LeftOut,
+            HoldOut::GpuLeftOut => Class::GpuLeftOut,
         }
     }
 }
@@ -123,15 +142,17 @@ pub fn batch_of(point: &PublishedPoint) -> Option<u32> {
     (c >= 1.0 && c.fract() == 0.0 && c <= f64::from(u32::MAX)).then_some(c as u32)
 }
 
-/// The shipped profile's prediction of `point` under the measured engines, with the likely range of
-/// its scenario: TPOT for a fitted row, output tokens/s for a throughput row.
+/// The shipped profile's prediction of `point` under the measured engines at the row's own release
+/// ([`super::transfer::Profile::run_factor`], as the page's published runs are), with the likely
+/// range of its scenario: TPOT for a fitted row, output tokens/s for a throughput row.
 pub fn shipped(point: &PublishedPoint) -> Option<Priced> {
     let model = CostModel::Measured(point.engine);
     let range = likely_range(&scenario_of(point, model)?)?;
+    let release = PROFILE.run_factor(point);
     let predicted = if is_fitted(point) {
-        predicted_tpot_s(point, model)?
+        predicted_tpot_s(point, model)? * release
     } else {
-        predicted_output_tokens_per_s(point, model)?
+        predicted_output_tokens_per_s(point, model)? / release
     };
     Some(Priced { predicted, low: range.low, high: range.high })
 }
@@ -150,9 +171,9 @@ pub fn rows_with(
     points.iter().map(|p| row_of(p, held, &price)).collect()
 }
 
-/// Whether the fit uses `point`'s TPOT: a fitted use class, TPOT and concurrency known.
-fn is_fitted(point: &PublishedPoint) -> bool {
-    point.use_class.fitted() && point.tpot_s.is_some() && point.concurrency.is_some()
+/// Whether the fit uses `point`'s TPOT ([`fitted_rows`]'s rule).
+pub(crate) fn is_fitted(point: &PublishedPoint) -> bool {
+    !fitted_rows(std::slice::from_ref(point)).is_empty()
 }
 
 /// Whether the model has `point`'s model and GPU as presets.
@@ -176,7 +197,7 @@ fn row_of(
     if !has_presets(point) || measured.is_none() || !(fitted || checked) {
         return not_priced;
     }
-    let out_of_sample = [HoldOut::TimeSplit, HoldOut::LeftOut]
+    let out_of_sample = HOLD_OUTS
         .into_iter()
         .find_map(|h| held.iter().find(|p| p.id == point.id && p.hold_out == h))
         .filter(|_| fitted);
@@ -238,40 +259,4 @@ pub fn distinct<T: PartialEq>(rows: &[AccuracyRow], key: impl Fn(&AccuracyRow) -
         }
     }
     out
-}
-
-/// One class's figures over some rows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClassStats {
-    pub class: Class,
-    /// Its rows.
-    pub rows: usize,
-    /// Its rows with a prediction and a measurement.
-    pub priced: usize,
-    /// Those whose measurement lies inside the likely range.
-    pub inside: usize,
-    /// The median |predicted / measured - 1| over the priced rows.
-    pub median_abs_error: Option<f64>,
-}
-
-impl ClassStats {
-    /// inside / priced; `None` with no priced row.
-    pub fn coverage(&self) -> Option<f64> {
-        (self.priced > 0).then(|| self.inside as f64 / self.priced as f64)
-    }
-}
-
-/// Each class's figures over `rows`, in [`Class::ALL`]'s order (a class without rows included).
-pub fn class_stats(rows: &[&AccuracyRow]) -> [ClassStats; 5] {
-    Class::ALL.map(|class| {
-        let of: Vec<&&AccuracyRow> = rows.iter().filter(|r| r.class == class).collect();
-        let mut errors: Vec<f64> = of.iter().filter_map(|r| r.error()).map(f64::abs).collect();
-        ClassStats {
-            class,
-            rows: of.len(),
-            priced: of.iter().filter(|r| r.inside().is_some()).count(),
-            inside: of.iter().filter(|r| r.inside() == Some(true)).count(),
-            median_abs_error: median(&mut errors),
-        }
-    })
 }

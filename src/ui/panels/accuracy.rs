@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::calibration::accuracy::{class_stats, rows, AccuracyRow, Filter};
+use crate::core::calibration::accuracy::{class_stats, hold_out_stats, rows, AccuracyRow, Class, Filter};
 use crate::core::calibration::profile::HELD_OUT;
 use crate::core::calibration::published::POINTS;
 use crate::protocol::panel::{LazyBody, ToPage};
@@ -19,7 +19,9 @@ use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::section::{Hint, Opener, PlanningSection, Section};
 use crate::ui::widgets::PresetSelect;
 use crate::view::export::{accuracy_csv, ACCURACY_FILE};
-use crate::view::format::accuracy::{cells, count_text, filter_of, options, stats_line, ALL, HEADERS};
+use crate::view::format::accuracy::{
+    cells, count_text, filter_of, hold_out_line, options, stats_line, ALL, HEADERS,
+};
 
 /// The section (`view=accuracy`), always open.
 pub struct Accuracy;
@@ -93,6 +95,20 @@ pub fn AccuracyBody() -> impl IntoView {
             })
             .collect_view()
     };
+    let held_lines = move || {
+        let stats = all.with_value(|rows| {
+            shown.with(|s| hold_out_stats(&s.iter().map(|&i| &rows[i]).collect::<Vec<_>>(), HELD_OUT))
+        });
+        stats
+            .into_iter()
+            .map(|s| {
+                let id = Class::of_hold_out(s.hold_out).id();
+                view! {
+                    <li data-hold-out=id data-predictions=s.predictions data-inside=s.inside>{hold_out_line(&s)}</li>
+                }
+            })
+            .collect_view()
+    };
     let download = move |_| {
         download_text(&with_shown(&accuracy_csv), "text/csv;charset=utf-8", ACCURACY_FILE);
     };
@@ -108,6 +124,7 @@ pub fn AccuracyBody() -> impl IntoView {
             <AccuracyFilters picks=picks all=all/>
             <p id="accuracy-count" class="hint">{move || shown.with(|s| count_text(s.len(), all.with_value(Vec::len)))}</p>
             <ul id="accuracy-coverage" class="accuracy-coverage">{lines}</ul>
+            <ul id="accuracy-held-out" class="accuracy-coverage">{held_lines}</ul>
             <p id="accuracy-loaded" class="hint" role="status" aria-live="polite">{move || loaded.get()}</p>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Published measurements against the model">
                 <table id="accuracy-table" class="accuracy-table">

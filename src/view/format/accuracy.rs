@@ -1,10 +1,11 @@
 //! The accuracy view as the page prints it: the table's headers and each row's cells (the CSV's
 //! too), the class words, the filters' options and what a select's value means, and the lines of
-//! each class's coverage and median |error| over the rows shown.
+//! each class's and each way of holding out's coverage and median |error| over the rows shown.
 
 use crate::core::calibration::accuracy::{
-    batch_of, distinct, model_key, AccuracyRow, Class, ClassStats, Filter, Quantity,
+    batch_of, distinct, model_key, AccuracyRow, Class, ClassStats, Filter, HoldOutStats, Quantity,
 };
+use crate::core::calibration::coverage::HoldOut;
 use crate::core::calibration::Engine;
 use crate::core::presets::{gpu_by_id, model_by_id};
 use crate::view::format::references::signed_percent;
@@ -36,6 +37,7 @@ pub fn class_word(class: Class) -> &'static str {
         Class::Fitted => "fitted",
         Class::TimeSplit => "time split",
         Class::LeftOut => "left out",
+        Class::GpuLeftOut => "GPU left out",
         Class::Checked => "checked",
         Class::NotPriced => "not priced",
     }
@@ -47,6 +49,7 @@ pub fn class_label(class: Class) -> &'static str {
         Class::Fitted => "Fitted (in sample)",
         Class::TimeSplit => "Time split (out of sample)",
         Class::LeftOut => "Left out (out of sample)",
+        Class::GpuLeftOut => "GPU left out (out of sample)",
         Class::Checked => "Checked (throughput, not fitted)",
         Class::NotPriced => "Not priced",
     }
@@ -159,5 +162,27 @@ pub fn stats_line(s: &ClassStats) -> String {
             let noun = if s.rows == 1 { "row" } else { "rows" };
             format!("{label}: {} {noun}, no prediction.", s.rows)
         }
+    }
+}
+
+/// One way of holding out's line over the rows shown, each held-out prediction counted: "Every
+/// fitted row with its group left out: 43 of 52 inside the range it had (82.7%), median |error| 7.1%."
+pub fn hold_out_line(s: &HoldOutStats) -> String {
+    let how = match s.hold_out {
+        HoldOut::TimeSplit => "Every fitted row dated after the time split, predicted from the earlier ones",
+        HoldOut::LeftOut => {
+            "Every fitted row predicted with its group (GPU family and engine release) left out"
+        }
+        HoldOut::GpuLeftOut => "Every fitted row predicted with its GPU left out",
+    };
+    match (s.coverage(), s.median_abs_error) {
+        (Some(coverage), Some(error)) => format!(
+            "{how}: {} of {} inside the range it had ({}), median |error| {}.",
+            s.inside,
+            s.predictions,
+            percent(coverage),
+            percent(error)
+        ),
+        _ => format!("{how}: none among the rows shown."),
     }
 }
