@@ -49,6 +49,7 @@ const DATA_ROWS = ROWS.map((r) => Object.fromEntries(HEAD.map((h, i) => [h, r[i]
 /** The engine id a data row's engine names (as src/calibration_data.rs reads it). */
 function engineId(label) {
   const l = label.toLowerCase();
+  if (l.startsWith('amd atom')) return 'atom';
   return l.startsWith('vllm') ? 'vllm' : l.startsWith('sglang') ? 'sglang' : l.startsWith('tensorrt') ? 'trtllm' : l;
 }
 
@@ -89,7 +90,7 @@ test('the engine, GPU and class filters narrow the rows to those the data file n
   }
   await page.selectOption('#accuracy-gpu', 'all');
   let total = 0;
-  for (const cls of ['time-split', 'left-out', 'fitted', 'checked', 'not-priced']) {
+  for (const cls of ['time-split', 'left-out', 'gpu-left-out', 'fitted', 'checked', 'not-priced']) {
     await page.selectOption('#accuracy-class', cls);
     const classes = await shownRows(page).evaluateAll((rs) => rs.map((r) => r.dataset.class));
     expect(classes.every((c) => c === cls)).toBe(true);
@@ -121,10 +122,24 @@ test('each class line counts the rows shown: coverage is inside over priced', as
   }
 });
 
+test('each way of holding out counts every held-out prediction the profile ships', async ({ page }) => {
+  const profile = fs.readFileSync(path.join(__dirname, '../../src/core/calibration/profile.rs'), 'utf8');
+  await openAccuracy(page);
+  for (const [id, name] of [['time-split', 'TimeSplit'], ['left-out', 'LeftOut'], ['gpu-left-out', 'GpuLeftOut']]) {
+    const shipped = (profile.match(new RegExp(`hold_out: HoldOut::${name},`, 'g')) || []).length;
+    await expect(page.locator(`#accuracy-held-out li[data-hold-out="${id}"]`)).toHaveAttribute('data-predictions', String(shipped));
+  }
+});
+
 test("a row's load sets the page's URL and controls to its scenario and marks its batch", async ({ page }) => {
   const errors = await openAccuracy(page);
-  // The first SGLang row at a whole concurrency, on 8 GPUs, as the data file states it.
-  const run = DATA_ROWS.find((r) => engineId(r.engine) === 'sglang' && r.tp === '8' && /^\d+$/.test(r.concurrency));
+  // The first SGLang row on TP 8 alone (no attention DP, no MTP) at a whole concurrency, as the page
+  // prices it (its generated row), and its row in the data file.
+  const line = POINTS.split('\n').find((l) => /engine: Engine::Sglang,/.test(l)
+    && /tp: 8, ep: 1, dp: 1, pp: 1, speculative: false,/.test(l) && /concurrency: Some\(\d+e\d+\)/.test(l));
+  const id = line.match(/id: "([^"]+)"/)[1];
+  const concurrency = String(Number(line.match(/concurrency: Some\(([^)]+)\)/)[1]));
+  const run = { ...DATA_ROWS.find((r) => r.id === id), concurrency };
   await page.locator(`#accuracy-table button[data-load="${run.id}"]`).click();
   await expect(page.locator('#accuracy-loaded')).toContainText(`Loaded ${run.id}`);
   await expect.poll(() => queryValue(page, 'engine')).toBe('sglang');

@@ -35,8 +35,8 @@ impl PlanningSection for Accuracy {
             class: "hint",
             text: "Every published measurement in the repository beside the measured-engines model at its own \
                 configuration, lengths and concurrency: fitted rows in sample, or predicted out of sample by a fit \
-                on earlier rows (time split) or without their GPU family and engine release (left out); throughput \
-                rows checked, never fitted. Load a row to see its scenario on the page.",
+                on earlier rows (time split), without their GPU family and engine release (left out) or without \
+                their GPU; throughput rows checked, never fitted. Load a row to see its scenario on the page.",
         }),
         figures: None,
         opener: Opener::Near,
