@@ -110,6 +110,23 @@ fn the_shipped_prediction_of_a_run_is_the_published_runs_tables_at_its_release()
     assert!(compared >= 1);
 }
 
+#[test]
+fn a_checked_row_shows_the_calibration_reports_throughput_check() {
+    use goodput_lab::core::calibration::profile::PROFILE;
+    use goodput_lab::core::calibration::report::throughput_checks;
+    let checks = throughput_checks(POINTS, &PROFILE);
+    let all = shipped_rows();
+    let checked: Vec<&AccuracyRow> = all.iter().filter(|r| r.class == Class::Checked).collect();
+    for r in &checked {
+        let check = checks.iter().find(|c| c.id == r.point.id).unwrap_or_else(|| panic!("{}", r.point.id));
+        assert_eq!(r.measured, Some(check.measured), "{}", r.point.id);
+        assert!((r.priced.unwrap().predicted / check.predicted - 1.0).abs() < 1e-9, "{}", r.point.id);
+    }
+    let priced_checks =
+        checks.iter().filter(|c| POINTS.iter().any(|p| p.id == c.id && !p.model_id.is_empty()));
+    assert_eq!(checked.len(), priced_checks.count(), "every check the report prints is a checked row");
+}
+
 fn is_fitted_row(p: &PublishedPoint) -> bool {
     p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some() && !p.speculative
 }
