@@ -15,6 +15,7 @@ pub mod open;
 pub mod parallel;
 pub mod placement;
 pub mod prefix;
+pub mod published;
 mod query;
 pub mod read;
 pub mod search;

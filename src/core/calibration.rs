@@ -25,6 +25,7 @@
 //! carries; what reads a scenario sits in the submodules above it: the slots it uses
 //! ([`transfer::scenario_slots`]) and the terms its steps pay ([`terms::cost_terms`]).
 
+pub mod accuracy;
 pub mod bounds;
 pub mod coverage;
 pub mod crossval;

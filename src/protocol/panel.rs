@@ -23,6 +23,7 @@ use crate::state::fields::{InputField, PRICE_INPUT, RATE_INPUT};
 use crate::state::fleet::{NEW_TOKENS_INPUT, THINK_INPUT, TIER_INPUT, TURNS_INPUT};
 use crate::state::placement::PlacementInputs;
 use crate::state::placement::{DECODE_INSTANCES_INPUT, PREFILL_INSTANCES_INPUT};
+use crate::state::published::{loadable, marked_batch, published_point};
 use crate::state::search::SearchInputs;
 use crate::state::sim::SimInputs;
 use crate::state::sim::{
@@ -63,6 +64,8 @@ pub enum LazyBody {
     Placement,
     /// The configuration search: status, chart, table, filters and prices.
     Search,
+    /// The accuracy view: every published measurement against the model, its filters and CSV.
+    Accuracy,
 }
 
 impl LazyBody {
@@ -78,6 +81,7 @@ impl LazyBody {
             LazyBody::Share => "share-lazy",
             LazyBody::Placement => "placement-lazy",
             LazyBody::Search => "search-lazy",
+            LazyBody::Accuracy => "accuracy-lazy",
         }
     }
 }
@@ -127,6 +131,9 @@ pub enum ToPage {
     /// button that sends this itself (a panel holds no control of the scenario, so [`changes`]
     /// never sends it).
     Lengths { prompt_tokens: u32, output_tokens: u32 },
+    /// Load a published run's scenario into the page (the accuracy view's "Load"): the row id in
+    /// `core::calibration::published::POINTS`; the page marks its batch too ([`apply_view`]).
+    LoadRun { id: String },
 }
 
 /// Page -> lazy: one of the page's batch charts as SVG, drawn from `state` (the page's module has
@@ -164,6 +171,21 @@ pub fn apply(message: ToPage, inputs: &mut Inputs, measured: &mut Vec<YourPoint>
         ToPage::Lengths { prompt_tokens, output_tokens } => {
             inputs.set_output_tokens(output_tokens);
             inputs.set_prompt_tokens(prompt_tokens);
+        }
+        ToPage::LoadRun { id } => {
+            if let Some(point) = published_point(&id) {
+                inputs.load_published(point);
+            }
+        }
+    }
+}
+
+/// The page's view after `message`: a loaded run marks its batch (or clears a mark when its
+/// concurrency is not a batch the page can mark); every other message leaves the view as it is.
+pub fn apply_view(message: &ToPage, view: &mut View) {
+    if let ToPage::LoadRun { id } = message {
+        if let Some(point) = published_point(id).filter(|p| loadable(p)) {
+            view.mark_batch = marked_batch(point);
         }
     }
 }

@@ -17,7 +17,12 @@ pub fn is_open(inputs: &Inputs, view: &View, panel: Panel) -> bool {
                 open_flag(inputs, panel) || inputs.placement.mode == PlacementMode::Disaggregated
             }
             Panel::Sim | Panel::Search => open_flag(inputs, panel),
-            Panel::Rate | Panel::Step | Panel::Interactivity | Panel::Table | Panel::Derivation => true,
+            Panel::Rate
+            | Panel::Step
+            | Panel::Interactivity
+            | Panel::Table
+            | Panel::Derivation
+            | Panel::Accuracy => true,
         }
 }
 
@@ -32,7 +37,12 @@ pub fn open_flag(inputs: &Inputs, panel: Panel) -> bool {
         Panel::Sim => inputs.sim.open,
         Panel::Search => inputs.search.open,
         Panel::Placement => inputs.placement.open,
-        Panel::Rate | Panel::Step | Panel::Interactivity | Panel::Table | Panel::Derivation => false,
+        Panel::Rate
+        | Panel::Step
+        | Panel::Interactivity
+        | Panel::Table
+        | Panel::Derivation
+        | Panel::Accuracy => false,
     }
 }
 
@@ -42,6 +52,11 @@ pub fn set_open(inputs: &mut Inputs, panel: Panel, open: bool) {
         Panel::Sim => inputs.sim.open = open,
         Panel::Search => inputs.search.open = open,
         Panel::Placement => inputs.placement.open = open,
-        Panel::Rate | Panel::Step | Panel::Interactivity | Panel::Table | Panel::Derivation => {}
+        Panel::Rate
+        | Panel::Step
+        | Panel::Interactivity
+        | Panel::Table
+        | Panel::Derivation
+        | Panel::Accuracy => {}
     }
 }

@@ -60,12 +60,14 @@ pub enum Panel {
     Placement,
     /// The configuration search (chart and table).
     Search,
+    /// Every published measurement against the model (the accuracy view).
+    Accuracy,
     Sim,
 }
 
 impl Panel {
     /// In the page's order (↑/↓ step through it while presenting).
-    pub const ALL: [Panel; 8] = [
+    pub const ALL: [Panel; 9] = [
         Panel::Rate,
         Panel::Step,
         Panel::Interactivity,
@@ -73,6 +75,7 @@ impl Panel {
         Panel::Derivation,
         Panel::Placement,
         Panel::Search,
+        Panel::Accuracy,
         Panel::Sim,
     ];
 
@@ -91,6 +94,7 @@ impl Panel {
             Panel::Derivation => "The arithmetic",
             Panel::Placement => "Colocated or disaggregated",
             Panel::Search => "Configuration search",
+            Panel::Accuracy => "Accuracy against published runs",
             Panel::Sim => "Simulated attainment",
         }
     }
@@ -137,6 +141,7 @@ impl UrlId for Panel {
             Panel::Derivation => "derivation",
             Panel::Placement => "placement",
             Panel::Search => "search",
+            Panel::Accuracy => "accuracy",
             Panel::Sim => "sim",
         }
     }

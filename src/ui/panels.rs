@@ -1,5 +1,6 @@
 //! The planning panels below the charts, one file or folder each: their page side (heading, open button, ideal note) and their lazy bodies.
 
+pub(crate) mod accuracy;
 pub(crate) mod capacity;
 pub(crate) mod derivation;
 pub(crate) mod ideal_note;

@@ -188,7 +188,6 @@ pub fn spec_step_ms(row: &BatchRow) -> Option<String> {
 /// The likely-range column's CSV header.
 pub const RANGE_HEADER: &str = "Step time, likely range (ms)";
 
-/// Headers then rows, through the csv crate's quoting, lines ending in CRLF as RFC 4180 asks.
 /// The search table's rows `shown` (indices into `rows`, filtered and sorted: every one, not only
 /// the page's top N) as CSV, with the page's printed values.
 pub fn search_csv(rows: &[crate::core::search::Row], shown: &[usize]) -> String {
@@ -197,6 +196,16 @@ pub fn search_csv(rows: &[crate::core::search::Row], shown: &[usize]) -> String 
     write_csv(&crate::view::format::search::HEADERS, body)
 }
 
+/// The accuracy view's rows `shown` (filtered) as CSV, each with the cells the page prints.
+pub fn accuracy_csv(shown: &[&crate::core::calibration::accuracy::AccuracyRow]) -> String {
+    let body = shown.iter().map(|r| crate::view::format::accuracy::cells(r).to_vec());
+    write_csv(&crate::view::format::accuracy::HEADERS, body)
+}
+
+/// The accuracy view's CSV file name: it lists the repository's data, not the page's scenario.
+pub const ACCURACY_FILE: &str = "goodput-lab_published-accuracy.csv";
+
+/// Headers then rows, through the csv crate's quoting, lines ending in CRLF as RFC 4180 asks.
 fn write_csv(headers: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
     let written = std::iter::once(writer.write_record(headers))

@@ -1,6 +1,7 @@
 //! Display formatting: numbers as the worked example prints them, and the headline sentence. Pure and
 //! testable natively; the only place base units become ms, GB or TB/s.
 
+pub mod accuracy;
 pub mod calibration;
 pub mod energy;
 pub mod fleet;

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod accuracy;
 mod architecture;
 mod architecture_doc;
 mod batch_chart_view;

@@ -20,7 +20,9 @@ fn open_for(query: &str) -> Vec<Panel> {
 fn a_plain_page_opens_no_panel_and_shows_the_others() {
     assert_eq!(open_for(""), []);
     let (inputs, view, _) = from_page_query("");
-    for panel in [Panel::Rate, Panel::Step, Panel::Interactivity, Panel::Table, Panel::Derivation] {
+    for panel in
+        [Panel::Rate, Panel::Step, Panel::Interactivity, Panel::Table, Panel::Derivation, Panel::Accuracy]
+    {
         assert!(is_open(&inputs, &view, panel), "{panel:?}");
     }
 }

@@ -212,6 +212,8 @@ fn every_panel_has_its_own_element_and_mounts_across_the_channel() {
         LazyBody::CustomGpu,
         LazyBody::Share,
         LazyBody::Placement,
+        LazyBody::Search,
+        LazyBody::Accuracy,
     ];
     let ids: std::collections::BTreeSet<_> = panels.iter().map(|p| p.element_id()).collect();
     assert_eq!(ids.len(), panels.len(), "{ids:?}");

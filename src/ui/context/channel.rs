@@ -5,9 +5,10 @@
 use leptos::prelude::*;
 
 use crate::core::fit::YourPoint;
-use crate::protocol::panel::{apply, to_bytes, ToPage};
+use crate::protocol::panel::{apply, apply_view, to_bytes, ToPage};
 #[cfg(feature = "lazy_panels")]
 use crate::protocol::panel::{from_bytes, ToPanel};
+use crate::state::view::View;
 use crate::state::Inputs;
 
 /// Page -> panels: a [`ToPanel`] message.
@@ -69,6 +70,9 @@ fn listen<T: for<'de> serde::Deserialize<'de> + 'static>(
 /// The page's measured points, read and written.
 pub type Measured = (ReadSignal<Vec<YourPoint>>, WriteSignal<Vec<YourPoint>>);
 
+/// The page's view, read and written (a loaded run marks its batch).
+pub type Viewed = (ReadSignal<View>, WriteSignal<View>);
+
 /// Where a panel's controls send a change: into the page's own signals when the page draws the
 /// panel itself (the one-file build), or over the channel when the lazy module draws it. Provided
 /// as context to every panel body.
@@ -77,6 +81,7 @@ pub enum Changes {
     Page {
         inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>),
         measured: Measured,
+        view: Viewed,
     },
     // Only the lazy module (the `lazy_panels` build) constructs it.
     #[cfg_attr(not(feature = "lazy_panels"), allow(dead_code))]
@@ -87,15 +92,26 @@ impl Changes {
     /// Sends `message` to whoever owns the state.
     pub fn send(self, message: ToPage) {
         match self {
-            Changes::Page { inputs, measured } => apply_to(inputs, measured, message),
+            Changes::Page { inputs, measured, view } => apply_to(inputs, measured, view, message),
             Changes::Channel => send_to_page(&message),
         }
     }
 }
 
-/// Applies a panel's change to the page's signals ([`apply`]), setting only what it changed.
-pub fn apply_to(inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>), measured: Measured, message: ToPage) {
+/// Applies a panel's change to the page's signals ([`apply`], [`apply_view`]), setting only what
+/// it changed.
+pub fn apply_to(
+    inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>),
+    measured: Measured,
+    view: Viewed,
+    message: ToPage,
+) {
     let (mut next_inputs, mut next_measured) = (inputs.0.get_untracked(), measured.0.get_untracked());
+    let mut next_view = view.0.get_untracked();
+    apply_view(&message, &mut next_view);
+    if next_view != view.0.get_untracked() {
+        view.1.set(next_view);
+    }
     apply(message, &mut next_inputs, &mut next_measured);
     if next_inputs != inputs.0.get_untracked() {
         inputs.1.set(next_inputs);

@@ -136,9 +136,12 @@ impl PageMemos {
 
     /// The [`PanelContext`] over the page's own signals: a body the page draws changes them in place.
     pub fn panel_context(self, page: PageState) -> PanelContext {
-        let PageState { inputs, set_inputs, view, your_points, set_your_points, .. } = page;
-        let changes =
-            Changes::Page { inputs: (inputs, set_inputs), measured: (your_points, set_your_points) };
+        let PageState { inputs, set_inputs, view, set_view, your_points, set_your_points, .. } = page;
+        let changes = Changes::Page {
+            inputs: (inputs, set_inputs),
+            measured: (your_points, set_your_points),
+            view: (view, set_view),
+        };
         let PageMemos { scenario, analysis, look, .. } = self;
         PanelContext { inputs, view, your_points, scenario, analysis, look, changes }
     }

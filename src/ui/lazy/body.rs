@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use crate::protocol::panel::ToPanel;
 use crate::protocol::panel::{LazyBody, PanelState};
 use crate::state::Inputs;
-use crate::ui::context::channel::Measured;
 #[cfg(feature = "lazy_panels")]
 use crate::ui::context::channel::{apply_to, listen_to_panels, send_to_panels};
+use crate::ui::context::channel::{Measured, Viewed};
 
 /// The page's side of the channel: provides its state (`Memo<PanelState>`, what a lazy body mounts
 /// from) as context, applies every [`ToPage`] message
@@ -18,11 +18,12 @@ use crate::ui::context::channel::{apply_to, listen_to_panels, send_to_panels};
 pub fn serve_panels(
     inputs: (ReadSignal<Inputs>, WriteSignal<Inputs>),
     measured: Measured,
+    view: Viewed,
     state: Memo<PanelState>,
 ) {
     provide_context(state);
     #[cfg(feature = "lazy_panels")]
-    listen_to_panels(move |message| apply_to(inputs, measured, message));
+    listen_to_panels(move |message| apply_to(inputs, measured, view, message));
     #[cfg(feature = "lazy_panels")]
     Effect::new(move |_| {
         let state = state.get();

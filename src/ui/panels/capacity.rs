@@ -31,7 +31,7 @@ impl PlanningSection for Capacity {
         panel: None,
         title: "Capacity plan",
         hint: None,
-        figures: IdealFigures::Gpus,
+        figures: Some(IdealFigures::Gpus),
         opener: Opener::Near,
         body: LazyBody::Capacity,
     };

@@ -34,7 +34,7 @@ impl PlanningSection for Placement {
             text: "Colocated, prompts share the decode steps; disaggregated, x prefill instances hand each prompt's KV \
                 to y decode instances. Each placement's highest rate with both targets met at the page's attainment percentile, per GPU (analytic steady state).",
         }),
-        figures: IdealFigures::Goodput,
+        figures: Some(IdealFigures::Goodput),
         opener: Opener::Button { button_id: "placement-open", label: "Compare placements" },
         body: LazyBody::Placement,
     };

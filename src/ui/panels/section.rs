@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::protocol::panel::LazyBody;
 use crate::state::open::{is_open, open_flag, set_open};
-use crate::state::view::Panel;
+use crate::state::view::{Mode, Panel};
 use crate::ui::context::page::PageState;
 use crate::ui::lazy::body::{lazy_body, lazy_body_near};
 use crate::ui::panels::ideal_note::{IdealFigures, IdealNote};
@@ -41,8 +41,9 @@ pub struct Section {
     pub panel: Option<Panel>,
     pub title: &'static str,
     pub hint: Option<Hint>,
-    /// What its note compares while the page prices on the ideal roofline.
-    pub figures: IdealFigures,
+    /// What its note compares while the page prices on the ideal roofline; `None`: no note (a
+    /// section whose figures are the measured engines' whatever the page prices with).
+    pub figures: Option<IdealFigures>,
     pub opener: Opener,
     /// Its body, which the lazy module mounts (`crate::ui::shell::lazy_module`).
     pub body: LazyBody,
@@ -64,12 +65,19 @@ type BodySlot = std::sync::Arc<dyn Fn() -> AnyView + Send + Sync>;
 /// Section `S`: its heading, ideal note and hint, then its opener and, while open, its body. Only
 /// the slot is built per section; the rest is one function for all of them.
 pub fn section_view<S: PlanningSection>() -> AnyView {
-    let Section { opener, body, .. } = S::SECTION;
+    let Section { opener, body, panel, .. } = S::SECTION;
     let slot: BodySlot = std::sync::Arc::new(move || match opener {
-        Opener::Near => lazy_body_near(body, Signal::derive(|| false), S::body),
+        Opener::Near => lazy_body_near(body, shown_alone(panel), S::body),
         Opener::Toggle { .. } | Opener::Button { .. } => lazy_body(body, S::body),
     });
     section_frame(S::SECTION, slot)
+}
+
+/// True while an embed or a presentation shows `panel` alone: a body that loads near the viewport
+/// loads at once then.
+fn shown_alone(panel: Option<Panel>) -> Signal<bool> {
+    let view = PageState::get().view;
+    Signal::derive(move || view.with(|v| v.mode != Mode::Page && Some(v.panel) == panel))
 }
 
 /// The section drawn around its body's `slot`.
@@ -102,7 +110,7 @@ fn section_frame(section: Section, slot: BodySlot) -> AnyView {
         <section id=id class=format!("panel {id}") data-panel=panel.map(Panel::id)
             aria-labelledby=format!("{id}-title")>
             <h2 id=format!("{id}-title")>{title}</h2>
-            <IdealNote id=id figures=figures/>
+            {figures.map(|figures| view! { <IdealNote id=id figures=figures/> })}
             {hint}
             {toggle}
             <Show when=move || open.get() fallback=ask>{slot()}</Show>

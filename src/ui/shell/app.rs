@@ -19,7 +19,7 @@ use crate::ui::lazy::body;
 use crate::ui::panels::derivation::DerivationPanel;
 use crate::ui::panels::measured::MeasuredPanel;
 use crate::ui::panels::section::section_view;
-use crate::ui::panels::{capacity, placement, search, sim};
+use crate::ui::panels::{accuracy, capacity, placement, search, sim};
 use crate::ui::share::embed_bar::EmbedBar;
 use crate::ui::share::menu::ShareMenu;
 use crate::ui::shell::notices::Notices;
@@ -56,7 +56,7 @@ pub fn App() -> impl IntoView {
 /// The URL follows the page's query; the lazily loaded panels are sent the page's state and their
 /// changes are applied ([`body::serve_panels`]).
 fn push_outward(page: PageState, memos: PageMemos) {
-    let PageState { inputs, set_inputs, view, your_points, set_your_points, .. } = page;
+    let PageState { inputs, set_inputs, view, set_view, your_points, set_your_points, .. } = page;
     let page_query = memos.page_query;
     Effect::new(move |_| url::replace_query_soon(&page_query.get()));
     let state = Memo::new(move |_| PanelState {
@@ -64,7 +64,7 @@ fn push_outward(page: PageState, memos: PageMemos) {
         view: view.get(),
         your_points: your_points.get(),
     });
-    body::serve_panels((inputs, set_inputs), (your_points, set_your_points), state);
+    body::serve_panels((inputs, set_inputs), (your_points, set_your_points), (view, set_view), state);
 }
 
 /// The title, tagline, sharing tools, theme and embed bar.
@@ -109,6 +109,7 @@ fn Results() -> impl IntoView {
             {section_view::<placement::Placement>()}
             {section_view::<search::panel::Search>()}
             <MeasuredPanel/>
+            {section_view::<accuracy::Accuracy>()}
             {section_view::<sim::panel::Sim>()}
         </section>
     }

@@ -22,7 +22,7 @@ use crate::ui::controls::custom_fields::{CustomGpuFields, CustomModelFields};
 use crate::ui::panels::derivation::DerivationBody;
 use crate::ui::panels::measured::MeasuredBody;
 use crate::ui::panels::section::PlanningSection;
-use crate::ui::panels::{capacity, placement, search, sim};
+use crate::ui::panels::{accuracy, capacity, placement, search, sim};
 use crate::ui::share::menu::ShareMenuBody;
 
 thread_local! {
@@ -61,6 +61,7 @@ pub fn mount_panel(el: web_sys::HtmlElement, bytes: &[u8]) {
         LazyBody::Share => || view! { <ShareMenuBody/> }.into_any(),
         LazyBody::Placement => placement::Placement::body,
         LazyBody::Search => search::panel::Search::body,
+        LazyBody::Accuracy => accuracy::Accuracy::body,
     };
     let handle = mount(el, state, body);
     MOUNTED.with(|m| m.borrow_mut().push((panel, handle)));

@@ -122,7 +122,8 @@ mod starting {
             | LazyBody::CustomModel
             | LazyBody::CustomGpu
             | LazyBody::Share
-            | LazyBody::Placement => None,
+            | LazyBody::Placement
+            | LazyBody::Accuracy => None,
         }
     }
 

@@ -31,7 +31,7 @@ impl PlanningSection for Search {
             text: "Every GPU preset × TP × weight and KV precision × placement (colocated, or the best x : y split of up to \
                 8 GPUs a side) for this model, workload and targets, each at its highest rate inside both targets.",
         }),
-        figures: IdealFigures::Tpot,
+        figures: Some(IdealFigures::Tpot),
         opener: Opener::Toggle { button_id: "search-open", show: "Search configurations", hide: "Hide the search" },
         body: LazyBody::Search,
     };

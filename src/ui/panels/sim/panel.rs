@@ -41,7 +41,7 @@ impl PlanningSection for Sim {
                 with varied lengths, prefill chunks sharing the steps and a queue shows attainment falling over a \
                 range of load; goodput is the highest rate at which enough requests still meet both targets.",
         }),
-        figures: IdealFigures::Goodput,
+        figures: Some(IdealFigures::Goodput),
         opener: Opener::Toggle {
             button_id: "sim-toggle",
             show: "Simulate attainment against request rate",
