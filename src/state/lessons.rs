@@ -179,11 +179,11 @@ pub const LESSONS: [Lesson; 9] = [
         id: "wide-ep",
         title: "Wide EP",
         text: "DeepSeek-V3 in FP8 on one node of 8 H200 at a 50 ms TPOT: TP 8 keeps the MLA latent on every \
-               GPU, so 597 sequences fit and it serves 1,897 tokens/s per GPU, while TP1 EP8 DP8 keeps it \
-               once per DP rank, fits 3,113, runs 2,442 and serves 6,106 tokens/s per GPU (3.2×), though \
-               the all-to-all takes 14.68 ms of each 49.99 ms step. At a 30 ms TPOT the order flips, because \
-               each DP rank reads its attention and dense weights alone: TP 8 serves 796 tokens/s per GPU, \
-               wide EP 217.",
+               GPU, so 597 sequences fit and it serves 1,894 tokens/s per GPU, while TP1 EP8 DP8 keeps it \
+               once per DP rank, fits 3,113, runs 2,423 and serves 6,058 tokens/s per GPU (3.2×), though \
+               the all-to-all takes 14.67 ms of each 49.99 ms step. At a 30 ms TPOT the order flips, because \
+               each DP rank reads its attention and dense weights alone: TP 8 serves 788 tokens/s per GPU, \
+               wide EP 213.",
         panel: Panel::Derivation,
         apply: |i| {
             i.set_measured(Engine::Sglang);

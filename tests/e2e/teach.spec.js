@@ -145,10 +145,10 @@ const LESSONS = [
       const result = (line) => page.locator(`#derivation [data-line="${line}"] .result`);
       await expect(result('par-replica')).toHaveText('8 GPUs (TP1 EP8 DP8)');
       await expect(result('par-pool')).toHaveText(`${await captionSays(page, '3,113')} sequences`);
-      await expect(knee(page)).toHaveText(await captionSays(page, '2,442'));
-      await expect(result('par-a2a')).toHaveText(await captionSays(page, '14.68 ms'));
+      await expect(knee(page)).toHaveText(await captionSays(page, '2,423'));
+      await expect(result('par-a2a')).toHaveText(await captionSays(page, '14.67 ms'));
       await expect(page.locator('#derivation [data-line="par-a2a"]')).toContainText('of the 49.99 ms step');
-      await captionSays(page, '6,106 tokens/s per GPU (3.2×)');
+      await captionSays(page, '6,058 tokens/s per GPU (3.2×)');
     },
   },
 ];

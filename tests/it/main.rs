@@ -17,6 +17,7 @@ mod calibration_holdout;
 mod calibration_mlperf;
 mod calibration_panels;
 mod calibration_references;
+mod calibration_release;
 mod calibration_summary;
 mod capacity_answers;
 mod chart_labels;

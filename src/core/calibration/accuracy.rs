@@ -144,12 +144,13 @@ pub fn batch_of(point: &PublishedPoint) -> Option<u32> {
 
 /// The shipped profile's prediction of `point` under the measured engines at the row's own release
 /// ([`super::transfer::Profile::run_factor`], as the page's published runs are), with the likely
-/// range of its scenario: TPOT for a fitted row, output tokens/s for a throughput row.
+/// range of its scenario: TPOT for a row with a TPOT at a known concurrency, output tokens/s for a
+/// throughput row.
 pub fn shipped(point: &PublishedPoint) -> Option<Priced> {
     let model = CostModel::Measured(point.engine);
     let range = likely_range(&scenario_of(point, model)?)?;
     let release = PROFILE.run_factor(point);
-    let predicted = if is_fitted(point) {
+    let predicted = if point.use_class.fitted() {
         predicted_tpot_s(point, model)? * release
     } else {
         predicted_output_tokens_per_s(point, model)? / release
@@ -193,7 +194,9 @@ fn row_of(
         (Quantity::OutputTokensPerS, point.output_tokens_per_s)
     };
     let not_priced = AccuracyRow { point: *point, class: Class::NotPriced, quantity, measured, priced: None };
-    let checked = matches!(point.use_class, UseClass::Load | UseClass::Ceiling);
+    // Throughput rows, and TPOT rows the fit leaves to the wide-EP fit (an all-to-all), are checked.
+    let checked = matches!(point.use_class, UseClass::Load | UseClass::Ceiling)
+        || (point.use_class.fitted() && point.concurrency.is_some() && !point.speculative);
     if !has_presets(point) || measured.is_none() || !(fitted || checked) {
         return not_priced;
     }

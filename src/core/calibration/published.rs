@@ -94,11 +94,24 @@ impl PublishedPoint {
         Parallelism { tp: (self.tp.max(1) / dp).max(1), ep: self.ep.max(1), dp, pp: self.pp.max(1) }
     }
 
-    /// The publication date as (year, month, day); a month without a day reads as its first day.
+    /// The publication date as (year, month, day) from the date's first word (`2026-05-17`,
+    /// `2025-09 (v5.1 publication)`, `2025-10/11 (doc)`): a month or day it does not give reads as the
+    /// first.
     pub fn date_ymd(&self) -> (u32, u32, u32) {
-        let mut parts = self.date.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty());
-        let mut next = |default| parts.next().and_then(|p| p.parse().ok()).unwrap_or(default);
+        let word = self.date.split_whitespace().next().unwrap_or("");
+        let mut parts = word.split('-').map(|p| {
+            let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<u32>().ok()
+        });
+        let mut next = |default| parts.next().flatten().unwrap_or(default);
         (next(0), next(1), next(1))
+    }
+
+    /// Whether the row's decode step has an all-to-all (attention data parallelism on a MoE model):
+    /// such rows are the wide-EP fit's (`data/wide-ep.csv` holds the single-node attention-DP runs
+    /// too), so the single-node fit, whose terms the wide-EP fit builds on, does not depend on it.
+    pub fn all_to_all(&self) -> bool {
+        self.parallelism().dp > 1 && model_by_id(self.model_id).is_some_and(|m| m.moe.is_some())
     }
 }
 
@@ -132,11 +145,13 @@ pub fn matching(scenario: &Scenario) -> Vec<usize> {
         .collect()
 }
 
-/// The rows the fit uses: TPOT at a known concurrency, on preset models and GPUs.
+/// The rows the fit uses: TPOT at a known concurrency, without speculative decoding or an
+/// all-to-all ([`PublishedPoint::all_to_all`]), on preset models and GPUs.
 pub fn fitted_rows(points: &[PublishedPoint]) -> Vec<&PublishedPoint> {
     points
         .iter()
         .filter(|p| p.use_class.fitted() && p.tpot_s.is_some() && p.concurrency.is_some() && !p.speculative)
         .filter(|p| model_by_id(p.model_id).is_some() && gpu_by_id(p.gpu_id).is_some())
+        .filter(|p| !p.all_to_all())
         .collect()
 }

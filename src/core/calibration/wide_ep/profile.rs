@@ -4,7 +4,7 @@
 use super::link::WideEpProfile;
 
 /// Fitted on every checked all-to-all row (37); held: rdma_call_s (at the lower bound of 7 MTP rows), rdma_link_share ([`super::fit`]).
-pub const WIDE_EP: WideEpProfile = WideEpProfile { nvlink_call_s: 2.56642161168968e-5, rdma_call_s: 4.292470989426966e-5, nvlink_link_share: 1e0, rdma_link_share: 1e0 };
+pub const WIDE_EP: WideEpProfile = WideEpProfile { nvlink_call_s: 2.6128621663953965e-5, rdma_call_s: 4.306412686408976e-5, nvlink_link_share: 1e0, rdma_link_share: 1e0 };
 
 /// Fitted on those dated before 2026-02-08 (23); held: rdma_call_s, rdma_link_share: the time split's profile.
-pub const WIDE_EP_BEFORE_SPLIT: WideEpProfile = WideEpProfile { nvlink_call_s: 2.3414649633532304e-5, rdma_call_s: 0e0, nvlink_link_share: 1e0, rdma_link_share: 1e0 };
+pub const WIDE_EP_BEFORE_SPLIT: WideEpProfile = WideEpProfile { nvlink_call_s: 2.3879309106303792e-5, rdma_call_s: 0e0, nvlink_link_share: 1e0, rdma_link_share: 1e0 };
