@@ -60,9 +60,9 @@ pub enum Panel {
     Placement,
     /// The configuration search (chart and table).
     Search,
-    /// Every published measurement against the model (the accuracy view).
-    Accuracy,
     Sim,
+    /// Every published measurement against the model (the accuracy view), last on the page.
+    Accuracy,
 }
 
 impl Panel {
@@ -75,8 +75,8 @@ impl Panel {
         Panel::Derivation,
         Panel::Placement,
         Panel::Search,
-        Panel::Accuracy,
         Panel::Sim,
+        Panel::Accuracy,
     ];
 
     /// The URL id: [`UrlId::url_id`].

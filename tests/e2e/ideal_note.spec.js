@@ -59,11 +59,12 @@ for (const panel of PANELS) {
     await OPEN[panel].ready(page);
     const before = {};
     for (const p of PANELS) before[p] = (await noteText(page, p)).match(SENTENCES[p]);
-    // The derivation's and the capacity plan's bodies load as they come near the viewport, and
-    // scrolling to a note below them would load them under the pointer: the click would land on
-    // whatever their content pushed there. Load them first, then bring the button into view.
+    // The derivation's, the capacity plan's and the accuracy view's bodies load as they come near
+    // the viewport, and scrolling to a note near them would load them under the pointer: the click
+    // would land on whatever their content pushed there. Load them first, then bring the button into view.
     await showPanel(page, 'derivation');
     await showPanel(page, 'capacity');
+    await showPanel(page, 'accuracy');
     await page.locator(`#${panel}-use-measured`).scrollIntoViewIfNeeded();
     await expect(page.locator('.lazy-status:visible')).toHaveCount(0, { timeout: 15_000 });
     await page.locator(`#${panel}-use-measured`).click();

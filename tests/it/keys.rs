@@ -63,8 +63,10 @@ fn an_embed_claims_no_key_and_tab_space_enter_and_a_are_never_claimed() {
 #[test]
 fn up_and_down_cycle_through_every_panel_and_wrap() {
     assert_eq!(step_panel(Panel::Rate, 1), Panel::Step);
-    assert_eq!(step_panel(Panel::Rate, -1), Panel::Sim);
-    assert_eq!(step_panel(Panel::Sim, 1), Panel::Rate);
+    // The accuracy view is the page's last section.
+    assert_eq!(step_panel(Panel::Rate, -1), Panel::Accuracy);
+    assert_eq!(step_panel(Panel::Accuracy, 1), Panel::Rate);
+    assert_eq!(step_panel(Panel::Sim, 1), Panel::Accuracy);
     let mut p = Panel::Rate;
     for _ in 0..Panel::ALL.len() {
         p = step_panel(p, 1);

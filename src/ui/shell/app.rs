@@ -109,8 +109,8 @@ fn Results() -> impl IntoView {
             {section_view::<placement::Placement>()}
             {section_view::<search::panel::Search>()}
             <MeasuredPanel/>
-            {section_view::<accuracy::Accuracy>()}
             {section_view::<sim::panel::Sim>()}
+            {section_view::<accuracy::Accuracy>()}
         </section>
     }
 }
