@@ -3,7 +3,6 @@
 //! data, the transfer rule, and the `calib` / `engine` keys.
 
 use goodput_lab::calibration_data::{read, CSV};
-use goodput_lab::core::calibration::holdout::calibrate;
 use goodput_lab::core::calibration::published::{UseClass, POINTS};
 use goodput_lab::core::calibration::render::{profile_source, render_points};
 use goodput_lab::core::calibration::report::{summarize, tpot_errors};
@@ -32,7 +31,7 @@ fn the_shipped_profile_and_points_are_what_the_fit_gives_on_the_data() {
     );
     let shipped_profile = include_str!("../../src/core/calibration/profile.rs");
     assert_eq!(
-        profile_source(&calibrate(&points)),
+        profile_source(crate::common::calibrated()),
         shipped_profile,
         "profile.rs is stale: cargo run --bin calibrate"
     );

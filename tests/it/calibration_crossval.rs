@@ -8,7 +8,6 @@ use goodput_lab::calibration_data::{read, CSV};
 use goodput_lab::core::calibration::coverage::{Coverage, GpuCoverage};
 use goodput_lab::core::calibration::crossval::{cross_validate, spread, Held, Scheme};
 use goodput_lab::core::calibration::fit::{fit, fitted_rows, predict_with};
-use goodput_lab::core::calibration::holdout::calibrate;
 use goodput_lab::core::calibration::published::PublishedPoint;
 use goodput_lab::core::calibration::range::{class_ranges, likely_range, LikelyRange};
 use goodput_lab::core::calibration::report::RowError;
@@ -60,7 +59,7 @@ fn leave_one_row_out_refits_without_exactly_that_row() {
 #[test]
 fn leave_one_gpu_out_predictions_fall_inside_ranges_read_without_their_gpu_at_least_80_percent_of_the_time() {
     let points = data();
-    let c = calibrate(&points);
+    let c = crate::common::calibrated();
     assert_eq!(c.gpu_left_out.len(), cross_validate(&points, Scheme::LeaveOneGpuOut).len());
     let inside = c.gpu_left_out.iter().filter(|j| j.inside()).count();
     assert!(inside as f64 >= 0.8 * c.gpu_left_out.len() as f64, "{inside} of {}", c.gpu_left_out.len());

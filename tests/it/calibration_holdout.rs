@@ -8,7 +8,7 @@ use goodput_lab::core::calibration::coverage::HoldOut;
 use goodput_lab::core::calibration::crossval::Held;
 use goodput_lab::core::calibration::fit::fitted_rows;
 use goodput_lab::core::calibration::holdout::{
-    calibrate, dated_before, group_of, leave_gpu_out, leave_group_out, time_split, Calibrated, SPLIT_DATE,
+    dated_before, group_of, leave_gpu_out, leave_group_out, time_split, Calibrated, SPLIT_DATE,
 };
 use goodput_lab::core::calibration::profile::{HELD_OUT, RANGES};
 use goodput_lab::core::calibration::published::PublishedPoint;
@@ -88,7 +88,7 @@ fn the_time_split_predicts_only_rows_on_or_after_its_date_from_rows_before_it() 
 fn a_left_out_prediction_is_judged_by_the_ranges_of_the_other_groups_residuals_alone() {
     let points = data();
     let pool: Vec<Held> = [leave_group_out(&points), leave_gpu_out(&points)].concat();
-    let c = calibrate(&points);
+    let c = crate::common::calibrated();
     let row = |id: &str| *points.iter().find(|p| p.id == id).expect("a row");
     for j in c.left_out.iter().step_by(7) {
         let p = row(j.held.error.id);
@@ -104,8 +104,8 @@ fn a_left_out_prediction_is_judged_by_the_ranges_of_the_other_groups_residuals_a
     }
 }
 
-fn shipped() -> Calibrated {
-    calibrate(&data())
+fn shipped() -> &'static Calibrated {
+    crate::common::calibrated()
 }
 
 #[test]

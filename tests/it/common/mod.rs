@@ -95,3 +95,14 @@ pub fn batch_chart_svg(
     };
     (svg, frame)
 }
+
+/// The whole out-of-sample procedure on the shipped data, run once for every test that reads it (about
+/// 40 fits at opt-level 0: the slowest thing the calibration tests do).
+pub fn calibrated() -> &'static goodput_lab::core::calibration::holdout::Calibrated {
+    static ONCE: std::sync::OnceLock<goodput_lab::core::calibration::holdout::Calibrated> =
+        std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let points = goodput_lab::calibration_data::read(goodput_lab::calibration_data::CSV).expect("data");
+        goodput_lab::core::calibration::holdout::calibrate(&points)
+    })
+}
