@@ -154,12 +154,14 @@ pub fn coverage(profile: &Profile, data: &[PublishedPoint], config: Config, slot
         GpuCoverage::Fitted
     };
     let family = Family::of(gpu_id);
-    let config_measured = fitted_rows(data).iter().any(|r| {
-        family != Family::Unknown
-            && Family::of(r.gpu_id) == family
-            && r.engine == engine
-            && r.weight_precision == weights
-            && kind(r.parallelism()) == kind(parallel)
-    });
+    // The cheap comparisons first: every search row's range asks this of every published row.
+    let config_measured = family != Family::Unknown
+        && data.iter().any(|r| {
+            Family::of(r.gpu_id) == family
+                && r.engine == engine
+                && r.weight_precision == weights
+                && kind(r.parallelism()) == kind(parallel)
+                && !fitted_rows(std::slice::from_ref(r)).is_empty()
+        });
     Coverage { gpu, config_measured }
 }
