@@ -331,3 +331,16 @@ fn one_replica_with_one_token_blocks_preempts_as_the_engine_does_where_the_pool_
         assert_close(r.tpot_s, engine.tpot_s[i], 1e-9, &format!("TPOT of request {i}"));
     }
 }
+
+#[test]
+fn a_tier_whose_block_copy_would_outlast_any_run_is_no_tier_and_the_copy_time_stays_finite() {
+    // 512 tokens x 131,072 B over 1e-300 B/s: 6.7e307 s a block, finite but never ending; a few such
+    // copies summed overflowed to infinity (a fleet fuzz case).
+    let cost = cost();
+    let t = evicted_then_repeated();
+    let (slow, reqs) = run_fleet_requests(FleetWorkload::Trace(&t), &repeat_config(tier(1e-300)), &cost);
+    let (none, plain) = run_fleet_requests(FleetWorkload::Trace(&t), &repeat_config(None), &cost);
+    assert_eq!((slow.transfer_s_total, reqs[2].cpu_hit_tokens), (0.0, 0), "no usable tier");
+    assert_eq!(reqs[2].ttft_s, plain[2].ttft_s, "the same as without one");
+    assert_eq!(slow.transfer_s_total, none.transfer_s_total);
+}

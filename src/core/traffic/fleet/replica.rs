@@ -118,6 +118,11 @@ fn whole_blocks(tokens: f64, block_tokens: u32) -> u64 {
     (tokens / f64::from(block_tokens)).floor() as u64
 }
 
+/// The longest one block's copy back from the CPU tier may take, in s (11.6 days): longer than any run
+/// the fleet simulates, so a slower link is no usable tier, and a run's summed copy time (at most this
+/// times its blocks) stays finite.
+pub const BLOCK_COPY_S_MAX: f64 = 1e6;
+
 impl<'a> Shared<'a> {
     pub fn new(
         cost: &'a StepCost,
@@ -129,9 +134,10 @@ impl<'a> Shared<'a> {
         let b = f64::from(block_tokens);
         let bytes_per_token =
             |t: &OffloadTier| if t.kv_bytes_per_token > 0.0 { t.kv_bytes_per_token } else { 0.0 };
-        // A link that is not positive and finite, or a copy that would never end: no usable tier.
+        // A link that is not positive, or one block's copy that would not end within
+        // [`BLOCK_COPY_S_MAX`]: no usable tier (copies summed over a run stay finite).
         let tier = config.tier.filter(|t| {
-            t.link_bytes_per_s > 0.0 && (b * bytes_per_token(t) / t.link_bytes_per_s).is_finite()
+            t.link_bytes_per_s > 0.0 && b * bytes_per_token(t) / t.link_bytes_per_s <= BLOCK_COPY_S_MAX
         });
         let block_bytes = tier.map_or(0.0, |t| b * bytes_per_token(&t));
         let server = ServerBlocks {
