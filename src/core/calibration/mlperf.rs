@@ -192,7 +192,7 @@ impl RowSim {
             tpot_target_s,
         };
         let replica_gpus = p.parallelism().gpus().max(1);
-        let replicas = (p.gpus / replica_gpus).max(1);
+        let replicas = p.replicas();
         let unit = draw(dataset, (isl, osl), requests_per_run);
         Some(RowSim { scenario, server, dataset, replicas, replica_gpus, unit })
     }

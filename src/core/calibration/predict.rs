@@ -87,7 +87,7 @@ pub fn predicted_output_tokens_per_s(point: &PublishedPoint, calibration: CostMo
         (UseClass::Ceiling, _) | (_, None) => pool,
         (_, Some(limit_s)) => largest_batch_within(pool, limit_s, tpot_at),
     };
-    let replicas = f64::from(point.gpus / point.parallelism().gpus().max(1)).max(1.0);
+    let replicas = f64::from(point.replicas());
     Some(replicas * f64::from(batch) / tpot_at(batch.max(1)))
 }
 
@@ -118,7 +118,7 @@ pub fn ceiling_floors(points: &[PublishedPoint]) -> Vec<PublishedPoint> {
             let scenario = scenario_of(p, CostModel::Ideal)?;
             let batch = kv_pool_batch(&scenario).min(MAX_BATCH);
             let measured = p.output_tokens_per_s.filter(|t| *t > 0.0)?;
-            let replicas = f64::from(p.gpus / p.parallelism().gpus().max(1)).max(1.0);
+            let replicas = f64::from(p.replicas());
             (batch > 0).then(|| PublishedPoint {
                 concurrency: Some(f64::from(batch)),
                 tpot_s: Some(replicas * f64::from(batch) / measured),

@@ -94,6 +94,11 @@ impl PublishedPoint {
         Parallelism { tp: (self.tp.max(1) / dp).max(1), ep: self.ep.max(1), dp, pp: self.pp.max(1) }
     }
 
+    /// Replicas side by side: the row's GPUs over one replica's (TP x DP x PP), at least 1.
+    pub fn replicas(&self) -> u32 {
+        (self.gpus / self.parallelism().gpus().max(1)).max(1)
+    }
+
     /// The publication date as (year, month, day) from the date's first word (`2026-05-17`,
     /// `2025-09 (v5.1 publication)`, `2025-10/11 (doc)`): a month or day it does not give reads as the
     /// first.
