@@ -5,6 +5,7 @@
 //! engines' cost model carries a range.
 
 use goodput_lab::calibration_data::{read, CSV};
+use goodput_lab::core::calibration::bounds::Stack;
 use goodput_lab::core::calibration::coverage::{Coverage, GpuCoverage};
 use goodput_lab::core::calibration::crossval::{cross_validate, spread, Held, Scheme};
 use goodput_lab::core::calibration::fit::{fit, fitted_rows, predict_with};
@@ -66,7 +67,15 @@ fn leave_one_gpu_out_predictions_fall_inside_ranges_read_without_their_gpu_at_le
 }
 
 fn held(ratio: f64, coverage: Coverage) -> Held {
-    Held { error: RowError { id: "x", gpu_id: "h100-sxm", measured: ratio, predicted: 1.0 }, coverage }
+    // Each row its own release (a group of one), so every ratio weighs one draw.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let release: &'static str = Box::leak(format!("release {n}").into_boxed_str());
+    Held {
+        error: RowError { id: "x", gpu_id: "h100-sxm", measured: ratio, predicted: 1.0 },
+        coverage,
+        release,
+    }
 }
 
 #[test]
@@ -78,7 +87,7 @@ fn a_class_range_is_its_held_out_rows_split_conformal_order_statistics_widening_
     // and 1.205, which 11 exchangeable draws beat more than 20% of the time).
     let mut rows: Vec<Held> = (0..10).map(|i| held(0.80 + 0.05 * f64::from(i), fitted)).collect();
     rows.extend([held(0.5, other), held(2.0, other), held(1.0, other), held(1.1, other), held(0.9, other)]);
-    let r = class_ranges(&rows);
+    let r = class_ranges(&rows).0[Stack::Cuda.index()];
     assert!((r[0].low - 0.80).abs() < 1e-12 && (r[0].high - 1.25).abs() < 1e-12, "{:?}", r[0]);
     assert_eq!(r[0].rows, 10);
     // Class 1 has no rows of its own: it takes in the next classes' until it has 5 (the five "other"),

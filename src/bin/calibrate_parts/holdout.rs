@@ -4,7 +4,7 @@
 //! issue 48 (no release trend; plain percentiles over residuals containing the judged rows), each
 //! left-out group's rows, and the budgets.
 
-use goodput_lab::core::calibration::bounds::Family;
+use goodput_lab::core::calibration::bounds::{Family, Stack};
 use goodput_lab::core::calibration::coverage::ClassRange;
 use goodput_lab::core::calibration::coverage::HoldOut;
 use goodput_lab::core::calibration::crossval::{cross_validate_with, quantile, Held, Scheme};
@@ -12,7 +12,7 @@ use goodput_lab::core::calibration::holdout::{
     group_of, leave_group_out_with, time_split_with, Calibrated, Judged, SPLIT_DATE,
 };
 use goodput_lab::core::calibration::published::PublishedPoint;
-use goodput_lab::core::calibration::range::{class_ranges_with, percentile_bounds};
+use goodput_lab::core::calibration::range::{percentile_bounds, pooled_class_ranges_with};
 use goodput_lab::core::calibration::transfer::median;
 
 /// The issue's budgets: each scheme's predictions inside their ranges >= 80%, median half-width <= 25%.
@@ -54,13 +54,14 @@ fn print_row(name: &str, f: &Figures) {
 }
 
 /// The same rows as the model before issue 48 predicted them (no release trend) and judged them: the
-/// ranges it shipped, plain 10th-90th percentiles over its leave-one-row, -GPU and -engine-out residuals.
+/// ranges it shipped, plain 10th-90th percentiles over its leave-one-row, -GPU and -engine-out residuals,
+/// every stack pooled.
 fn before(points: &[PublishedPoint], held: &[Held], hold_out: HoldOut) -> Vec<Judged> {
     let old: Vec<Held> = [Scheme::LeaveOneRowOut, Scheme::LeaveOneGpuOut, Scheme::LeaveOneEngineOut]
         .into_iter()
         .flat_map(|s| cross_validate_with(points, s, false))
         .collect();
-    let ranges: [ClassRange; 6] = class_ranges_with(&old, percentile_bounds);
+    let ranges: [ClassRange; 6] = pooled_class_ranges_with(&old, percentile_bounds);
     held.iter().map(|h| Judged { held: *h, hold_out, range: ranges[h.coverage.index()] }).collect()
 }
 
@@ -136,9 +137,17 @@ pub fn print(points: &[PublishedPoint], c: &Calibrated) -> bool {
     if let Some(j) = c.time_split.first() {
         println!("  the time split's rows were judged by ranges read before the date, e.g. class {}: x{:.3} .. x{:.3} (from {} rows)", j.held.coverage.index(), j.range.low, j.range.high, j.range.rows);
     }
-    println!("Shipped ranges (from every left-out and time-split residual), by class:");
-    for (i, r) in c.ranges.iter().enumerate() {
-        println!("  class {i}: x{:.3} .. x{:.3} (from {} rows)", r.low, r.high, r.rows);
+    println!("Shipped ranges (from every left-out and time-split residual), by stack and class:");
+    for (stack, ranges) in Stack::ALL.iter().zip(&c.ranges.0) {
+        for (i, r) in ranges.iter().enumerate() {
+            println!(
+                "  {:<4} class {i}: x{:.3} .. x{:.3} (from {} rows)",
+                stack.name(),
+                r.low,
+                r.high,
+                r.rows
+            );
+        }
     }
     println!("budgets (out of sample):");
     let mut pass = true;

@@ -3,7 +3,8 @@
 //! likely ranges with their coverage, and the budgets.
 
 use goodput_lab::core::calibration::bounds::collective_latency_s;
-use goodput_lab::core::calibration::coverage::{ClassRange, Coverage};
+use goodput_lab::core::calibration::bounds::Stack;
+use goodput_lab::core::calibration::coverage::{Coverage, Ranges};
 use goodput_lab::core::calibration::crossval::{engine_name, spread, spread_by, Held, Scheme, Spread};
 use goodput_lab::core::calibration::fit::{Fitted, Param};
 use goodput_lab::core::calibration::published::PublishedPoint;
@@ -20,7 +21,7 @@ pub fn print(
     points: &[PublishedPoint],
     fitted: &Fitted,
     schemes: &[(Scheme, Vec<Held>)],
-    ranges: &[ClassRange; 6],
+    ranges: &Ranges,
 ) -> bool {
     terms(fitted);
     for (scheme, held) in schemes {
@@ -142,19 +143,29 @@ fn line(name: &str, s: &Spread) {
 
 /// Prints each class's range and how often held-out predictions fall inside; returns the share of
 /// leave-one-GPU-out predictions inside their class's range.
-fn ranges_table(schemes: &[(Scheme, Vec<Held>)], ranges: &[ClassRange; 6]) -> f64 {
-    println!("Likely ranges (measured / predicted, 10th-90th percentile of held-out rows of the class):");
-    for (c, r) in Coverage::ALL.iter().zip(ranges) {
-        println!(
-            "  {:<16?} engine+precision measured {:<5} x{:.3} .. x{:.3} (from {} rows)",
-            c.gpu, c.config_measured, r.low, r.high, r.rows
-        );
+fn ranges_table(schemes: &[(Scheme, Vec<Held>)], ranges: &Ranges) -> f64 {
+    println!(
+        "Likely ranges (measured / predicted, 10th-90th percentile of held-out rows of the class and stack):"
+    );
+    for stack in Stack::ALL {
+        for c in Coverage::ALL {
+            let r = ranges.of(stack, c);
+            println!(
+                "  {:<4} {:<16?} engine+precision measured {:<5} x{:.3} .. x{:.3} (from {} rows)",
+                stack.name(),
+                c.gpu,
+                c.config_measured,
+                r.low,
+                r.high,
+                r.rows
+            );
+        }
     }
     let mut widths: Vec<f64> = schemes
         .iter()
         .filter(|(s, _)| *s != Scheme::InSample)
         .flat_map(|(_, held)| {
-            held.iter().map(|h| ranges[h.coverage.index()].high - ranges[h.coverage.index()].low)
+            held.iter().map(|h| ranges.of(h.stack(), h.coverage).high - ranges.of(h.stack(), h.coverage).low)
         })
         .collect();
     let width = goodput_lab::core::calibration::transfer::median(&mut widths).unwrap_or(0.0);
@@ -163,7 +174,7 @@ fn ranges_table(schemes: &[(Scheme, Vec<Held>)], ranges: &[ClassRange; 6]) -> f6
     for (scheme, held) in schemes {
         let inside = held
             .iter()
-            .filter(|h| ranges[h.coverage.index()].holds(h.error.predicted, h.error.measured))
+            .filter(|h| ranges.of(h.stack(), h.coverage).holds(h.error.predicted, h.error.measured))
             .count();
         let share = inside as f64 / held.len().max(1) as f64;
         println!(

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bounds::Family;
+use super::bounds::{Family, Stack};
 use super::published::{fitted_rows, PublishedPoint};
 use super::transfer::{model_slots, resolve, Origin, Profile};
 use super::{Engine, Slot};
@@ -69,6 +69,34 @@ impl ClassRange {
     pub fn holds(&self, predicted: f64, measured: f64) -> bool {
         let r = measured / predicted;
         r >= self.low * (1.0 - 1e-12) && r <= self.high * (1.0 + 1e-12)
+    }
+}
+
+/// Every class's range for each software stack (by [`Stack::index`], then [`Coverage::index`]): the
+/// ROCm stack's releases have moved its runs more than CUDA's, so each stack's range is read from its
+/// own held-out rows ([`super::range::class_ranges`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranges(pub [[ClassRange; 6]; Stack::COUNT]);
+
+impl Ranges {
+    /// The range of a prediction of `coverage` on a GPU of `stack`.
+    pub fn of(&self, stack: Stack, coverage: Coverage) -> ClassRange {
+        self.0[stack.index()][coverage.index()]
+    }
+
+    /// The range of a prediction of `coverage` on `gpu_id`: its stack's, or for a GPU of no known
+    /// family (a custom one) the widest of every stack's.
+    pub fn for_gpu(&self, gpu_id: &str, coverage: Coverage) -> ClassRange {
+        let family = Family::of(gpu_id);
+        if family != Family::Unknown {
+            return self.of(family.stack(), coverage);
+        }
+        let all = Stack::ALL.map(|s| self.of(s, coverage));
+        all.iter().fold(all[0], |w, r| ClassRange {
+            low: w.low.min(r.low),
+            high: w.high.max(r.high),
+            rows: w.rows.max(r.rows),
+        })
     }
 }
 

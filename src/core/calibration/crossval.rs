@@ -3,6 +3,7 @@
 //! with each held-out row's coverage class as the page would see it, and the summaries (median, p90,
 //! worst |error|) overall, per GPU and per engine.
 
+use super::bounds::{Family, Stack};
 use super::coverage::{coverage_of, Coverage};
 use super::fit::{fit_with, fitted_rows};
 use super::published::PublishedPoint;
@@ -37,6 +38,20 @@ impl Scheme {
 pub struct Held {
     pub error: RowError,
     pub coverage: Coverage,
+    /// The row's engine release: with its GPU's family, the group its residual is drawn with.
+    pub release: &'static str,
+}
+
+impl Held {
+    /// The software stack of the row's GPU: its range is read among that stack's rows.
+    pub fn stack(&self) -> Stack {
+        Family::of(self.error.gpu_id).stack()
+    }
+
+    /// The row's group: its GPU family and engine release (what a new release changes together).
+    pub fn group(&self) -> (Family, &'static str) {
+        (Family::of(self.error.gpu_id), self.release)
+    }
 }
 
 /// Every fitted row predicted under `scheme`, in the data's order within each held-out group.
@@ -61,7 +76,7 @@ pub fn cross_validate_with(points: &[PublishedPoint], scheme: Scheme, trend: boo
         let profile = fitted.profile();
         for error in tpot_errors(&held, &profile) {
             let Some(row) = held.iter().find(|p| p.id == error.id) else { continue };
-            out.push(Held { error, coverage: coverage_of(&profile, &rest, row) });
+            out.push(Held { error, coverage: coverage_of(&profile, &rest, row), release: row.release });
         }
     }
     out

@@ -13,7 +13,7 @@
 //! rows before the date give by their own leave-group-out residuals.
 
 use super::bounds::Family;
-use super::coverage::{coverage_of, ClassRange, HeldOutPrediction, HoldOut};
+use super::coverage::{coverage_of, ClassRange, HeldOutPrediction, HoldOut, Ranges};
 use super::crossval::{cross_validate, Held, Scheme};
 use super::fit::{fit, fit_with, fitted_rows, Fitted};
 use super::published::PublishedPoint;
@@ -38,7 +38,7 @@ fn predict(train: &[PublishedPoint], test: &[PublishedPoint], trend: bool) -> Ve
         .into_iter()
         .filter_map(|error| {
             let row = test.iter().find(|p| p.id == error.id)?;
-            Some(Held { error, coverage: coverage_of(&profile, train, row) })
+            Some(Held { error, coverage: coverage_of(&profile, train, row), release: row.release })
         })
         .collect()
 }
@@ -119,7 +119,7 @@ pub fn judge(
             let own = row(h)?;
             let others: Vec<Held> =
                 pool.iter().copied().filter(|o| row(o).is_some_and(|q| !same(own, q))).collect();
-            Some(Judged { held: *h, hold_out, range: class_ranges(&others)[h.coverage.index()] })
+            Some(Judged { held: *h, hold_out, range: class_ranges(&others).of(h.stack(), h.coverage) })
         })
         .collect()
 }
@@ -151,7 +151,7 @@ pub fn judge_time_split(points: &[PublishedPoint], date: (u32, u32, u32)) -> Vec
     let ranges = class_ranges(&[groups, gpus].concat());
     time_split(points, date)
         .into_iter()
-        .map(|h| Judged { held: h, hold_out: HoldOut::TimeSplit, range: ranges[h.coverage.index()] })
+        .map(|h| Judged { held: h, hold_out: HoldOut::TimeSplit, range: ranges.of(h.stack(), h.coverage) })
         .collect()
 }
 
@@ -164,7 +164,7 @@ pub struct Calibrated {
     pub left_out: Vec<Judged>,
     pub gpu_left_out: Vec<Judged>,
     pub time_split: Vec<Judged>,
-    pub ranges: [ClassRange; 6],
+    pub ranges: Ranges,
 }
 
 /// The whole procedure on `points`.

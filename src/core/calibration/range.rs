@@ -1,5 +1,6 @@
 //! The likely range of a calibrated number: how far the measured profile's TPOT has been off, out of
-//! sample, for predictions of the same coverage class, as factors on the predicted time.
+//! sample, for predictions of the same coverage class on the same software stack, as factors on the
+//! predicted time.
 //!
 //! A prediction's coverage class says what the data hold for it: its GPU fitted, only a GPU of the
 //! same vendor and generation, or nothing of its family ("not measured"); and whether a row of the
@@ -8,13 +9,17 @@
 //! after a date predicted from those before) each carry the class their prediction had when made, so
 //! each class's range is the split-conformal 10th to 90th percentile of measured / predicted over the
 //! held-out rows of that class ([`conformal_bounds`], aiming at 80% coverage), widened to hold 1 and
-//! every better-covered class's range; a class with fewer than [`MIN_ROWS`] held-out rows
-//! also takes in the next wider class's rows. A step time, TPOT or GPU count t lies likely in
+//! every better-covered class's range. Ranges are read per software stack (Mondrian conformal: the
+//! held-out rows of the GPU's stack only): a new ROCm release has moved its runs by up to x0.6-x1.7,
+//! a new CUDA one by x0.8-x1.25, and one pooled range would be too wide for one and too narrow for
+//! the other. A class with fewer than [`MIN_ROWS`] held-out rows of its stack takes in the stack's
+//! next wider classes, then the other stacks' rows. A step time, TPOT or GPU count t lies likely in
 //! [t x low, t x high]; a throughput r in [r / high, r / low].
 
 use serde::{Deserialize, Serialize};
 
-use super::coverage::{coverage, ClassRange, Config, Coverage};
+use super::bounds::Stack;
+use super::coverage::{coverage, ClassRange, Config, Coverage, Ranges};
 use super::crossval::{quantile, Held};
 use super::profile::{PROFILE, RANGES};
 use super::published::POINTS;
@@ -34,30 +39,47 @@ pub const MIN_ROWS: usize = 9;
 /// The share of held-out rows a range aims to hold.
 pub const COVERAGE_AIM: f64 = 0.8;
 
-/// Each class's range from the held-out predictions (see the module's rule), by [`Coverage::index`].
-pub fn class_ranges(held: &[Held]) -> [ClassRange; 6] {
+/// A sorted set of held-out ratios (measured / predicted), each with its weight, to a (low, high) that
+/// leaves out a tail on each side.
+pub type Bounds = fn(&[(f64, f64)], f64) -> (f64, f64);
+
+/// Each stack's class ranges from the held-out predictions (see the module's rule).
+pub fn class_ranges(held: &[Held]) -> Ranges {
     class_ranges_with(held, conformal_bounds)
 }
 
-/// Each class's range with `bounds` reading a sorted set of ratios' (low, high) for a tail on each
-/// side: [`conformal_bounds`] now, the plain 10th and 90th percentiles before issue 48.
-pub fn class_ranges_with(held: &[Held], bounds: fn(&[f64], f64) -> (f64, f64)) -> [ClassRange; 6] {
+/// Each stack's class ranges with `bounds`: [`conformal_bounds`] now, the plain 10th and 90th
+/// percentiles before issue 48.
+pub fn class_ranges_with(held: &[Held], bounds: Bounds) -> Ranges {
+    Ranges(Stack::ALL.map(|stack| {
+        let (own, rest): (Vec<&Held>, Vec<&Held>) = held.iter().partition(|h| h.stack() == stack);
+        ranges_among(&own, &rest, bounds)
+    }))
+}
+
+/// Every stack's rows pooled, as one range per class: the rule before issue 48 read its ranges so
+/// (kept for the report's before-and-after table).
+pub fn pooled_class_ranges_with(held: &[Held], bounds: Bounds) -> [ClassRange; 6] {
+    ranges_among(&held.iter().collect::<Vec<_>>(), &[], bounds)
+}
+
+/// Each class's range from `own`'s rows of the class, then of the wider classes, then `rest`'s, until
+/// there are [`MIN_ROWS`]; widened to hold 1 and every better-covered class's range.
+fn ranges_among(own: &[&Held], rest: &[&Held], bounds: Bounds) -> [ClassRange; 6] {
     let mut out = [ClassRange { low: 1.0, high: 1.0, rows: 0 }; 6];
     let mut widest = (1.0_f64, 1.0_f64);
     for i in 0..Coverage::ALL.len() {
-        let mut ratios: Vec<f64> = Vec::new();
-        for wider in &Coverage::ALL[i..] {
-            ratios.extend(
-                held.iter().filter(|h| h.coverage == *wider).map(|h| h.error.measured / h.error.predicted),
-            );
-            if ratios.len() >= MIN_ROWS {
-                break;
+        let mut rows: Vec<&Held> = Vec::new();
+        'gather: for set in [own, rest] {
+            for wider in &Coverage::ALL[i..] {
+                rows.extend(set.iter().filter(|h| h.coverage == *wider));
+                if rows.len() >= MIN_ROWS {
+                    break 'gather;
+                }
             }
         }
-        ratios.retain(|r| r.is_finite());
-        ratios.sort_by(f64::total_cmp);
-        let tail = (1.0 - COVERAGE_AIM) / 2.0;
-        let (low, high) = bounds(&ratios, tail);
+        let ratios = group_weighted(&rows);
+        let (low, high) = bounds(&ratios, (1.0 - COVERAGE_AIM) / 2.0);
         let (low, high) = (low.min(1.0), high.max(1.0));
         widest = (widest.0.min(if ratios.is_empty() { 1.0 } else { low }), widest.1.max(high));
         out[i] = ClassRange { low: widest.0, high: widest.1, rows: ratios.len() };
@@ -65,25 +87,57 @@ pub fn class_ranges_with(held: &[Held], bounds: fn(&[f64], f64) -> (f64, f64)) -
     out
 }
 
-/// The plain percentiles of sorted `ratios` (linear between order statistics): the rule before the
-/// conformal one, kept for the report's before-and-after table.
-pub fn percentile_bounds(sorted: &[f64], tail: f64) -> (f64, f64) {
-    (quantile(sorted, tail), quantile(sorted, 1.0 - tail))
+/// `rows`' finite ratios, sorted, each weighted 1 / (its group's rows among them): a group (a GPU
+/// family's engine release) moves its rows together, so the draws a new release is exchangeable
+/// with are groups, not rows, and each group counts once (the CDF pooling of Dunn, Wasserman and
+/// Ramdas 2022 for two-level data).
+fn group_weighted(rows: &[&Held]) -> Vec<(f64, f64)> {
+    let rows: Vec<&&Held> =
+        rows.iter().filter(|h| (h.error.measured / h.error.predicted).is_finite()).collect();
+    let mut out: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|h| {
+            let size = rows.iter().filter(|o| o.group() == h.group()).count();
+            (h.error.measured / h.error.predicted, 1.0 / size as f64)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out
 }
 
-/// The split-conformal bounds of sorted `ratios` for a two-sided range leaving `tail` out on each
-/// side: the k-th smallest with k = floor((n + 1) x tail) and the k-th with k = ceil((n + 1) x (1 -
-/// tail)), so a new ratio exchangeable with these falls inside with probability at least 1 - 2 tail;
-/// where n is too small for an order statistic the extreme one stands (1 when empty).
-pub fn conformal_bounds(sorted: &[f64], tail: f64) -> (f64, f64) {
-    let n = sorted.len();
-    if n == 0 {
-        return (1.0, 1.0);
-    }
-    let slots = (n + 1) as f64;
-    let low_k = ((slots * tail).floor() as usize).clamp(1, n);
-    let high_k = ((slots * (1.0 - tail)).ceil() as usize).clamp(1, n);
-    (sorted[low_k - 1], sorted[high_k - 1])
+/// The plain percentiles of the sorted ratios, weights ignored (linear between order statistics): the
+/// rule before the conformal one, kept for the report's before-and-after table.
+pub fn percentile_bounds(sorted: &[(f64, f64)], tail: f64) -> (f64, f64) {
+    let ratios: Vec<f64> = sorted.iter().map(|r| r.0).collect();
+    (quantile(&ratios, tail), quantile(&ratios, 1.0 - tail))
+}
+
+/// The split-conformal bounds of sorted, weighted ratios for a two-sided range leaving `tail` out on
+/// each side. With n draws (the weights' sum: every group weighs 1) the low is the ratio at which the
+/// cumulative weight first reaches floor((n + 1) x tail) and the high where it reaches ceil((n + 1) x
+/// (1 - tail)), so a new draw exchangeable with these falls inside with probability at least
+/// 1 - 2 tail; where n is too small for that, the extreme ratio stands (1 when empty). With unit
+/// weights these are the k-th order statistics.
+pub fn conformal_bounds(sorted: &[(f64, f64)], tail: f64) -> (f64, f64) {
+    let (Some(first), Some(last)) = (sorted.first(), sorted.last()) else { return (1.0, 1.0) };
+    let n: f64 = sorted.iter().map(|r| r.1).sum();
+    let slots = n + 1.0;
+    let at = |target: f64| {
+        let mut cumulative = 0.0;
+        for &(ratio, weight) in sorted {
+            cumulative += weight;
+            if cumulative >= target - 1e-9 {
+                return ratio;
+            }
+        }
+        last.0
+    };
+    // Summed weights carry rounding (ten 0.1s are not exactly 1): read the slots to 1e-9.
+    let low_target = (slots * tail + 1e-9).floor();
+    let high_target = (slots * (1.0 - tail) - 1e-9).ceil();
+    let low = if low_target < 1.0 { first.0 } else { at(low_target) };
+    let high = if high_target > n + 1e-9 { last.0 } else { at(high_target) };
+    (low, high)
 }
 
 /// A calibrated scenario's likely range: its coverage class and the factors on its predicted times.
@@ -135,7 +189,7 @@ impl LikelyRange {
 }
 
 /// The likely range of `scenario`'s numbers: under the measured engines' cost model, its coverage
-/// class and that class's shipped range ([`super::profile::RANGES`]); `None` under any other (the
+/// class and that class's shipped range on its GPU's stack ([`super::profile::RANGES`]); `None` under any other (the
 /// ideal roofline is a bound, custom and fitted calibrations are the user's).
 pub fn likely_range(scenario: &Scenario) -> Option<LikelyRange> {
     let CostModel::Measured(engine) = scenario.calibration else { return None };
@@ -147,6 +201,6 @@ pub fn likely_range(scenario: &Scenario) -> Option<LikelyRange> {
         parallel: scenario.parallel,
     };
     let coverage = coverage(&PROFILE, POINTS, config, slots);
-    let r = RANGES[coverage.index()];
+    let r = RANGES.for_gpu(scenario.gpu.id, coverage);
     Some(LikelyRange { coverage, low: r.low, high: r.high })
 }

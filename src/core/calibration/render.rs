@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::coverage::{ClassRange, HeldOutPrediction};
+use super::coverage::{HeldOutPrediction, Ranges};
 use super::fit::Fitted;
 use super::holdout::{held_out_table, Calibrated};
 use super::published::{PublishedPoint, UseClass};
@@ -48,8 +48,8 @@ pub fn profile_source(c: &Calibrated) -> String {
 }
 
 /// `src/core/calibration/profile.rs`.
-pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6], held_out: &[HeldOutPrediction]) -> String {
-    let mut s = format!("//! The measured profile: the cost model's terms fitted to the published points (generated).\n{HEADER}\nuse super::coverage::{{ClassRange, HeldOutPrediction, HoldOut}};\nuse super::transfer::{{GpuProfile, Profile, Term}};\n\n");
+pub fn render_profile(f: &Fitted, ranges: &Ranges, held_out: &[HeldOutPrediction]) -> String {
+    let mut s = format!("//! The measured profile: the cost model's terms fitted to the published points (generated).\n{HEADER}\nuse super::coverage::{{ClassRange, HeldOutPrediction, HoldOut, Ranges}};\nuse super::transfer::{{GpuProfile, Profile, Term}};\n\n");
     let _ = writeln!(s, "/// Fitted in {} Gauss-Newton rounds ([`super::fit`]).", f.rounds);
     let _ = writeln!(s, "pub const PROFILE: Profile<'static> = Profile {{");
     let layers: Vec<String> = f.layer_overhead_s.iter().map(|v| opt(*v)).collect();
@@ -70,12 +70,20 @@ pub fn render_profile(f: &Fitted, ranges: &[ClassRange; 6], held_out: &[HeldOutP
     let _ = writeln!(s, "    release_trend_per_month: [{}],", trends.join(", "));
     let _ = writeln!(s, "    reference_month: {:e},", f.reference_month);
     s.push_str("};\n\n");
-    let _ = writeln!(s, "/// Each coverage class's likely range, by [`super::coverage::Coverage::index`] ([`super::range::class_ranges`]).");
-    let _ = writeln!(s, "pub const RANGES: [ClassRange; 6] = [");
-    for r in ranges {
-        let _ = writeln!(s, "    ClassRange {{ low: {:e}, high: {:e}, rows: {} }},", r.low, r.high, r.rows);
+    let _ = writeln!(s, "/// Each stack's coverage classes' likely ranges, by [`super::bounds::Stack::index`] and [`super::coverage::Coverage::index`] ([`super::range::class_ranges`]).");
+    let _ = writeln!(s, "pub const RANGES: Ranges = Ranges([");
+    for stack in &ranges.0 {
+        s.push_str("    [\n");
+        for r in stack {
+            let _ = writeln!(
+                s,
+                "        ClassRange {{ low: {:e}, high: {:e}, rows: {} }},",
+                r.low, r.high, r.rows
+            );
+        }
+        s.push_str("    ],\n");
     }
-    s.push_str("];\n\n");
+    s.push_str("]);\n\n");
     let _ = writeln!(
         s,
         "/// Every fitted row predicted out of sample, with the range it had ([`super::range`])."
