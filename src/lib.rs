@@ -2,7 +2,7 @@
 
 pub mod calibration_data; // data/calibration.csv into the core's published rows (native tooling)
 pub mod chart; // drawing functions generic over plotters' DrawingBackend, one file per chart
-pub mod core; // the pure model: roofline, presets, batch table, curves
+pub use goodput_core as core; // the pure model (its own crate, src/core/): roofline, presets, batch table, curves, simulator
 pub mod protocol; // the closed message sets between modules and workers (pure, postcard-encoded)
 pub mod state; // URL and control values -> validated Inputs; Inputs -> URL
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]

@@ -21,7 +21,7 @@
 //! the batch or the context; the collective latency does not depend on TP (small all-reduces on one
 //! node are one-shot); the all-reduce's bytes move at the datasheet's link bandwidth.
 //!
-//! This file holds the cost model's types, which a [`Scenario`](crate::core::scenario::Scenario)
+//! This file holds the cost model's types, which a [`Scenario`](crate::scenario::Scenario)
 //! carries; what reads a scenario sits in the submodules above it: the slots it uses
 //! ([`transfer::scenario_slots`]) and the terms its steps pay ([`terms::cost_terms`]).
 

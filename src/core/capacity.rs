@@ -29,7 +29,7 @@ pub struct Point {
     /// What stops the rate from rising further.
     pub binds: Binds,
     /// How busy the unit's decode step keeps its GPUs at the operating batch, 0 to 1
-    /// ([`crate::core::energy::decode_utilization`]); every GPU of the unit is taken to draw so.
+    /// ([`crate::energy::decode_utilization`]); every GPU of the unit is taken to draw so.
     pub utilization: f64,
 }
 
@@ -104,7 +104,7 @@ pub struct CapacityPlan {
     /// GPU-hours and the energy together).
     pub cost_per_million_tokens: f64,
     /// What the plan's GPUs draw at the unit's utilization and what that costs
-    /// ([`crate::core::energy`]): power (MW = power_w / 1e6), J per output token, and the energy's
+    /// ([`crate::energy`]): power (MW = power_w / 1e6), J per output token, and the energy's
     /// share of $ per million output tokens.
     pub energy: ServingEnergy,
 }

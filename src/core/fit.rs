@@ -2,14 +2,14 @@
 //! fixed per-step overhead that make the scenario's own per-step bytes explain the measured TPOTs.
 //!
 //! The model, for a batch B of the scenario (its bytes, KV shards and all-reduce, MoE and TP
-//! included, all taken from [`crate::core::roofline`] on the ideal roofline):
+//! included, all taken from [`crate::roofline`] on the ideal roofline):
 //!
 //! TPOT(B) = overhead + all-reduce(B) + bytes_read(B) / (MBU x HBM bandwidth)
 //!
 //! which is linear in x(B) = bytes_read(B) / bandwidth (the ideal memory time, s): TPOT - all-reduce
 //! = overhead + x / MBU. An ordinary least-squares line through (x, TPOT - all-reduce) gives
 //! 1 / MBU as its slope and the overhead as its intercept. This is the per-operator step
-//! ([`crate::core::roofline::StepRoofline::terms`]) while every kernel group is memory-bound, as
+//! ([`crate::roofline::StepRoofline::terms`]) while every kernel group is memory-bound, as
 //! decode steps at these batches are; a batch with a compute-bound group (its time no longer the
 //! bytes over the bandwidth) is flagged instead.
 

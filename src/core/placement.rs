@@ -15,8 +15,8 @@ pub mod queue;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::scenario::Scenario;
-use crate::core::url_id::UrlId;
+use crate::scenario::Scenario;
+use crate::url_id::UrlId;
 pub use colocated::chunked_best;
 use colocated::{best_rate, unchunked_probe};
 pub use disaggregated::{

@@ -1,5 +1,5 @@
 //! Prefill: how long a prompt takes to process before its first token, from the same per-operator
-//! step as decode ([`crate::core::roofline::StepRoofline::terms`]), whole (a prefix-cache miss) or
+//! step as decode ([`crate::roofline::StepRoofline::terms`]), whole (a prefix-cache miss) or
 //! past a cached shared prefix (a hit), and the TTFT of each and their mean, after the decode step in
 //! flight ([`ttft_s`], the one the TTFT target is checked against).
 

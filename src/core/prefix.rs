@@ -1,7 +1,7 @@
 //! Prefix caching: one prompt prefix shared by every request (a system prompt), the share of
 //! requests that find it cached, and the one place its token arithmetic lives (the cached tokens
 //! of a prompt, the copy the pool stores once, the tokens a sequence holds privately). Prefill and
-//! the pool call these ([`crate::core::prefill`], [`crate::core::roofline::kv_pool_batch`], the
+//! the pool call these ([`crate::prefill`], [`crate::roofline::kv_pool_batch`], the
 //! simulator's pool and admissions).
 //!
 //! The model: one shared prefix of P tokens opens every prompt. A request finds it cached with
@@ -11,7 +11,7 @@
 //! evicted or the request did not reuse it). Every decode step still reads each sequence's whole
 //! context, the shared part included. With speculative decoding, a draft model with its own KV
 //! keeps the shared prefix's KV once too: the pool's held-token unit is the target's and the
-//! drafter's KV per token together ([`crate::core::roofline::kv_bytes_per_held_token`]), for the
+//! drafter's KV per token together ([`crate::roofline::kv_bytes_per_held_token`]), for the
 //! shared copy and for each sequence's private tokens alike.
 
 use serde::{Deserialize, Serialize};

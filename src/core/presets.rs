@@ -3,7 +3,7 @@
 //!
 //! Adding a preset is adding a row to [`MODELS`] or [`GPUS`]; no code changes elsewhere. The
 //! architecture arithmetic on these rows (parameter count from the config, KV elements per token)
-//! lives in [`crate::core::model`]. A spec travels by its preset's id ([`ModelWire`]), so the types
+//! lives in [`crate::model`]. A spec travels by its preset's id ([`ModelWire`]), so the types
 //! and the tables live together, at the bottom of the core: this module names no other core module.
 
 mod custom;

@@ -1,7 +1,7 @@
 //! The worked example's arithmetic, generalised: bytes a decode step reads per GPU, step time, the knee, the
 //! KV pool and the headline analysis, for dense and MoE models, tensor parallelism and a realistic
-//! calibration. Prefill and TTFT ([`crate::core::prefill`]) and one batch's goodput
-//! ([`crate::core::goodput`]) are priced with the step here.
+//! calibration. Prefill and TTFT ([`crate::prefill`]) and one batch's goodput
+//! ([`crate::goodput`]) are priced with the step here.
 //!
 //! A decode step reads the weights once plus every running sequence's KV cache, and every sequence
 //! in the batch waits for that same step, so TPOT is a property of the batch. Every step (decode,

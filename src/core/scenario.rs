@@ -36,7 +36,7 @@ pub struct Scenario {
     pub ttft_target_s: f64,
     /// Share of HBM the server may use for weights plus KV (0.9 by default, as vLLM).
     pub memory_utilization: f64,
-    /// The cost model: ideal, custom, measured ([`crate::core::calibration`]).
+    /// The cost model: ideal, custom, measured ([`crate::calibration`]).
     pub calibration: CostModel,
     /// Speculative decoding ([`Speculation::OFF`] by default).
     pub speculation: Speculation,

@@ -1,6 +1,6 @@
 //! The configuration search: every GPU preset x replica shape (TP x EP x DP x PP, [`space`]) x
 //! weight precision x KV precision x placement that fits, each priced at its highest rate inside
-//! both targets with [`crate::core::placement`]'s steady states (one treatment of prefill for the
+//! both targets with [`crate::placement`]'s steady states (one treatment of prefill for the
 //! page and the search).
 //!
 //! A colocated configuration is one replica with chunked prefill at the step budget. A
@@ -15,13 +15,13 @@ pub mod split;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::energy::EnergyPrice;
-use crate::core::parallel::Parallelism;
-use crate::core::placement::{Percentile, Split};
-use crate::core::precision::Precision;
-use crate::core::presets::GPUS;
-use crate::core::roofline::kv_pool_batch;
-use crate::core::scenario::Scenario;
+use crate::energy::EnergyPrice;
+use crate::parallel::Parallelism;
+use crate::placement::{Percentile, Split};
+use crate::precision::Precision;
+use crate::presets::GPUS;
+use crate::roofline::kv_pool_batch;
+use crate::scenario::Scenario;
 pub use row::{row_at, row_for, Point, Row};
 
 /// GPU presets searched, in [`GPUS`] order.

@@ -21,7 +21,7 @@ use super::profile::PROFILE;
 use super::published::{fitted_rows, PublishedPoint, UseClass};
 use super::range::likely_range;
 use super::{CostModel, Engine};
-use crate::core::presets::{gpu_by_id, model_by_id};
+use crate::presets::{gpu_by_id, model_by_id};
 
 /// The ways a row is held out, in the order a row shown once is shown by: predicting a later row
 /// from earlier ones first (every user's situation), then its group left out, then its GPU.

@@ -129,7 +129,7 @@ pub fn gemm_ceiling(gpu_id: &str) -> Sourced {
 /// H100 26 µs, H200 30 µs, A100 45 µs, MI300X 45 µs. NVLink GPUs not measured carry Hopper's (26 µs:
 /// Blackwell, H100 NVL), Infinity Fabric ones MI300X's; PCIe cards, TPUs and custom GPUs A100's
 /// 45 µs, the slowest measured, in s. The bytes move at the preset's link bandwidth
-/// ([`crate::core::roofline::allreduce_s`]).
+/// ([`crate::roofline::allreduce_s`]).
 pub fn collective_latency_s(gpu_id: &str) -> Sourced {
     match gpu_id {
         "h100-sxm" => measured(26e-6),

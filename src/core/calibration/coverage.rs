@@ -8,9 +8,9 @@ use super::bounds::{Family, Stack};
 use super::published::{fitted_rows, PublishedPoint};
 use super::transfer::{model_slots, resolve, Origin, Profile};
 use super::{Engine, Slot};
-use crate::core::parallel::Parallelism;
-use crate::core::precision::Precision;
-use crate::core::presets::model_by_id;
+use crate::parallel::Parallelism;
+use crate::precision::Precision;
+use crate::presets::model_by_id;
 
 /// How much of a prediction's GPU the data cover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

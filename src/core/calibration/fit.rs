@@ -27,7 +27,7 @@ use super::published::PublishedPoint;
 use super::transfer::scenario_slots;
 use super::unknowns::{candidate, linearized, reference_month, scaled_nnls};
 use super::{CostModel, Engine, Slot};
-use crate::core::calibration::bounds::Family;
+use crate::calibration::bounds::Family;
 
 pub use super::published::fitted_rows;
 pub use super::unknowns::{predict_with, Fitted, Param, TermReport};
@@ -45,7 +45,7 @@ fn params_of(rows: &[&PublishedPoint], release_trend: bool) -> Vec<Param> {
     };
     for row in rows {
         add(Param::Layer(Family::of(row.gpu_id).stack()));
-        let moe = crate::core::presets::model_by_id(row.model_id).is_some_and(|m| m.moe.is_some());
+        let moe = crate::presets::model_by_id(row.model_id).is_some_and(|m| m.moe.is_some());
         if release_trend && moe {
             add(Param::Trend(Family::of(row.gpu_id).stack()));
         }

@@ -24,10 +24,10 @@ use super::profile::PROFILE;
 use super::published::{PublishedPoint, UseClass};
 use super::range::LikelyRange;
 use super::CostModel;
-use crate::core::presets::{gpu_by_id, model_by_id};
-use crate::core::roofline::analyze;
-use crate::core::scenario::{Scenario, WORKED_EXAMPLE};
-use crate::core::sim::{
+use crate::presets::{gpu_by_id, model_by_id};
+use crate::roofline::analyze;
+use crate::scenario::{Scenario, WORKED_EXAMPLE};
+use crate::sim::{
     kv_pool_tokens, overloaded, requests, run, summarize_after, warmup_requests, Arrivals, LengthDist,
     Lengths, Load, RatePoint, Request, Server, StepCost,
 };

@@ -14,11 +14,11 @@
 
 use super::published::{PublishedPoint, UseClass};
 use super::CostModel;
-use crate::core::model::prefill_attention_flop;
-use crate::core::presets::{gpu_by_id, model_by_id};
-use crate::core::roofline::{kv_pool_batch, step_time_at, StepMix, StepRoofline, MAX_BATCH};
-use crate::core::scenario::Scenario;
-use crate::core::scenario::WORKED_EXAMPLE;
+use crate::model::prefill_attention_flop;
+use crate::presets::{gpu_by_id, model_by_id};
+use crate::roofline::{kv_pool_batch, step_time_at, StepMix, StepRoofline, MAX_BATCH};
+use crate::scenario::Scenario;
+use crate::scenario::WORKED_EXAMPLE;
 
 /// The scenario of a published point at its mean context, under `calibration`, with the worked
 /// example's memory share (0.9, vLLM's default) and no speculation or prefix cache (the data state

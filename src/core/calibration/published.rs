@@ -9,10 +9,10 @@ mod data;
 use serde::{Deserialize, Serialize};
 
 use super::Engine;
-use crate::core::parallel::Parallelism;
-use crate::core::precision::Precision;
-use crate::core::presets::{gpu_by_id, model_by_id};
-use crate::core::scenario::Scenario;
+use crate::parallel::Parallelism;
+use crate::precision::Precision;
+use crate::presets::{gpu_by_id, model_by_id};
+use crate::scenario::Scenario;
 pub use data::POINTS;
 
 /// How a row enters the calibration, from its `use_class` and whether its batch is known.
@@ -122,7 +122,7 @@ impl PublishedPoint {
 
 /// Presets that are one architecture under two names, as (the scenario's preset, the preset rows
 /// are priced with). DeepSeek-R1's config.json is DeepSeek-V3's field for field, so the
-/// DeepSeek-R1-0528 rows, priced as `deepseek-v3` ([`crate::calibration_data`]), are DeepSeek-R1's
+/// DeepSeek-R1-0528 rows, priced as `deepseek-v3` (`goodput_lab::calibration_data`), are DeepSeek-R1's
 /// references too. Only the page's references read this: the fit's rows keep their own preset.
 pub const ARCHITECTURE_TWINS: &[(&str, &str)] = &[("deepseek-r1", "deepseek-v3")];
 

@@ -26,9 +26,9 @@ use super::published::POINTS;
 use super::terms::cost_terms;
 use super::transfer::scenario_slots;
 use super::{CostModel, CostTerms};
-use crate::core::parallel::Cluster;
-use crate::core::presets::GpuSpec;
-use crate::core::scenario::Scenario;
+use crate::parallel::Cluster;
+use crate::presets::GpuSpec;
+use crate::scenario::Scenario;
 
 /// Fewest held-out rows a class's range is read from before it takes in the next wider class's.
 /// The smallest n for which the split-conformal upper bound at [`COVERAGE_AIM`] is an order

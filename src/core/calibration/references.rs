@@ -8,7 +8,7 @@ use super::predict::predicted_tpot_s;
 use super::profile::PROFILE;
 use super::published::{matching, PublishedPoint, POINTS};
 use super::CostModel;
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 
 /// One published point against the model.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

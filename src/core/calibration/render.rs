@@ -19,7 +19,7 @@ fn opt(v: Option<f64>) -> String {
 
 /// `src/core/calibration/published/data.rs`.
 pub fn render_points(points: &[PublishedPoint]) -> String {
-    let mut s = format!("//! The published points (generated).\n{HEADER}\nuse super::{{PublishedPoint, UseClass}};\nuse crate::core::calibration::Engine;\nuse crate::core::precision::Precision;\n\npub const POINTS: &[PublishedPoint] = &[\n");
+    let mut s = format!("//! The published points (generated).\n{HEADER}\nuse super::{{PublishedPoint, UseClass}};\nuse crate::calibration::Engine;\nuse crate::precision::Precision;\n\npub const POINTS: &[PublishedPoint] = &[\n");
     for p in points {
         let use_class = match p.use_class {
             UseClass::Step => "Step",

@@ -7,11 +7,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CostModel, Engine};
-use crate::core::capacity::{capacity_plan, Placing};
-use crate::core::energy::EnergyPrice;
-use crate::core::goodput::evaluate;
-use crate::core::roofline::{analyze, step_time, Analysis, Limit};
-use crate::core::scenario::Scenario;
+use crate::capacity::{capacity_plan, Placing};
+use crate::energy::EnergyPrice;
+use crate::goodput::evaluate;
+use crate::roofline::{analyze, step_time, Analysis, Limit};
+use crate::scenario::Scenario;
 
 /// One cost model's planning figures for a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

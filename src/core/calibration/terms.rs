@@ -6,7 +6,7 @@ use super::profile::PROFILE;
 use super::wide_ep::link::all_to_all_link;
 use super::wide_ep::profile::WIDE_EP;
 use super::{CostModel, CostTerms, Engine};
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 
 /// The terms `scenario`'s steps pay under its cost model.
 pub fn cost_terms(scenario: &Scenario) -> CostTerms {

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::bounds::{self, Family, Stack, LAYER_PRIOR_S};
 use super::published::PublishedPoint;
 use super::{CostTerms, Efficiency, Engine, Slot};
-use crate::core::precision::Precision;
-use crate::core::presets::{Attention, ModelSpec};
-use crate::core::scenario::Scenario;
+use crate::precision::Precision;
+use crate::presets::{Attention, ModelSpec};
+use crate::scenario::Scenario;
 
 /// One slot of a covered GPU: fitted, held at its prior (the GPU's rows use it but do not identify
 /// it), or not used by any of its rows.
@@ -138,7 +138,7 @@ impl Profile<'_> {
 
     /// [`Profile::release_factor`] for a published run: its GPU and model at its publication date.
     pub fn run_factor(&self, run: &PublishedPoint) -> f64 {
-        let moe = crate::core::presets::model_by_id(run.model_id).is_some_and(|m| m.moe.is_some());
+        let moe = crate::presets::model_by_id(run.model_id).is_some_and(|m| m.moe.is_some());
         self.release_factor(run.gpu_id, moe, month_of(run.date_ymd()))
     }
 

@@ -22,10 +22,10 @@ pub mod render;
 pub mod report;
 
 use super::Engine;
-use crate::core::parallel::{domain_gpus, nic_bytes_per_s, Cluster, Parallelism};
-use crate::core::precision::Precision;
-use crate::core::presets::{gpu_by_id, model_by_id};
-use crate::core::scenario::{Scenario, WORKED_EXAMPLE};
+use crate::parallel::{domain_gpus, nic_bytes_per_s, Cluster, Parallelism};
+use crate::precision::Precision;
+use crate::presets::{gpu_by_id, model_by_id};
+use crate::scenario::{Scenario, WORKED_EXAMPLE};
 pub use link::WideEpProfile;
 
 /// The preset the runs are priced with: DeepSeek-R1 (DeepSeek-V3's architecture).

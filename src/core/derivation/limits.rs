@@ -2,12 +2,12 @@
 //! Little's law.
 
 use super::StepFormula;
-use crate::core::goodput::evaluate;
-use crate::core::roofline::{
+use crate::goodput::evaluate;
+use crate::roofline::{
     kv_bytes_per_seq_held, kv_shards, prefix_shared_kv_bytes, step_time, step_time_at, usable_hbm_bytes,
     weight_bytes_per_gpu, Analysis, Bound, Limit, MAX_BATCH,
 };
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 use serde::Serialize;
 
 /// How the largest batch under the TPOT target is found.

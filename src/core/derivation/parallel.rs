@@ -5,14 +5,14 @@
 
 use serde::Serialize;
 
-use crate::core::calibration::terms::cost_terms;
-use crate::core::model::{expert_params, moe_layers};
-use crate::core::parallel::{domain_gpus, link_bytes_per_s, Parallelism};
-use crate::core::roofline::{
+use crate::calibration::terms::cost_terms;
+use crate::model::{expert_params, moe_layers};
+use crate::parallel::{domain_gpus, link_bytes_per_s, Parallelism};
+use crate::roofline::{
     kv_bytes_per_seq_held, kv_pool_sequences, step_time, usable_hbm_bytes, weight_bytes_per_gpu, Analysis,
     StepTime,
 };
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 
 /// Every operand of the parallelism lines.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -110,7 +110,7 @@ fn parallel_step(scenario: &Scenario, batch: u32) -> ParallelStep {
 }
 
 /// The kernel groups' times summed (each the larger of its reads and its FLOPs: the step's own sum,
-/// [`crate::core::roofline::StepRoofline::terms`], in real arithmetic), in s.
+/// [`crate::roofline::StepRoofline::terms`], in real arithmetic), in s.
 fn group_sum_s(time: &StepTime) -> f64 {
     let t = &time.terms;
     t.gemm.time_s() + t.decode_attention.time_s() + t.prefill_attention.time_s()

@@ -1,9 +1,9 @@
 //! The derivation's sizes: weights (and an MoE step's expert reads), KV per token and per sequence.
 
-use crate::core::model::expert_params;
-use crate::core::presets::Attention;
-use crate::core::roofline::{kv_shards, weight_bytes_per_gpu, Analysis, Precision};
-use crate::core::scenario::Scenario;
+use crate::model::expert_params;
+use crate::presets::Attention;
+use crate::roofline::{kv_shards, weight_bytes_per_gpu, Analysis, Precision};
+use crate::scenario::Scenario;
 use serde::Serialize;
 
 /// weights = params x bytes per param; per GPU = weights / TP.

@@ -3,13 +3,13 @@
 
 use serde::Serialize;
 
-use crate::core::goodput::evaluate;
-use crate::core::roofline::{
+use crate::goodput::evaluate;
+use crate::roofline::{
     analyze, draft_kv_bytes_per_seq_held, draft_memory, kv_bytes_per_seq_held, prefix_shared_kv_bytes,
     spec_summary, usable_hbm_bytes, weight_bytes_per_gpu, SpecStep, SpecSummary, StepTerms,
 };
-use crate::core::scenario::Scenario;
-use crate::core::spec::Drafter;
+use crate::scenario::Scenario;
+use crate::spec::Drafter;
 
 /// Speculation's arithmetic at one batch (the batch a server can run with it, at least 1).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -46,7 +46,7 @@ pub(super) fn spec_lines(scenario: &Scenario) -> Option<SpecLines> {
     let batch = analyze(scenario).server_batch.max(1);
     let point = evaluate(scenario, batch);
     let step = point.step.speculative?;
-    let plain = Scenario { speculation: crate::core::spec::Speculation::OFF, ..*scenario };
+    let plain = Scenario { speculation: crate::spec::Speculation::OFF, ..*scenario };
     let draft = draft_memory(scenario);
     Some(SpecLines {
         drafter: scenario.speculation.drafter,

@@ -2,13 +2,13 @@
 //! the panel shows.
 
 use super::{KvSeq, Weights};
-use crate::core::calibration::terms::cost_terms;
-use crate::core::goodput::evaluate;
-use crate::core::model::{decode_attention_flop, expected_experts};
-use crate::core::roofline::{
+use crate::calibration::terms::cost_terms;
+use crate::goodput::evaluate;
+use crate::model::{decode_attention_flop, expected_experts};
+use crate::roofline::{
     allreduce_s, effective_bandwidth_bytes_per_s, Analysis, CostModel, Limit, Precision, StepTime, MAX_BATCH,
 };
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 use serde::Serialize;
 
 /// The bandwidth a step reads at: peak x MBU (1 on the ideal roofline), plus a fixed overhead.

@@ -6,12 +6,12 @@ use super::percentile::{wait_quantile_s, Percentile, TpotSpread};
 pub use super::probe::Probe;
 use super::queue::{largest_ok, md1_wait_s};
 use super::{Binds, Operating};
-use crate::core::model::prefill_attention_flop;
-use crate::core::prefill::prefill_time;
-use crate::core::roofline::{
+use crate::model::prefill_attention_flop;
+use crate::prefill::prefill_time;
+use crate::roofline::{
     draft_s, expected_tokens_per_step, kv_pool_batch, step_time_at, StepMix, StepRoofline,
 };
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 
 /// Chunked prefill at `rate_req_per_s` (Poisson) with a `chunk_tokens` step budget C, read at
 /// `percentile`. Steps are of two kinds: while a prompt waits, a *prompt step* carries the B decodes and

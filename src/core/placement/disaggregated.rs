@@ -6,12 +6,12 @@
 use super::percentile::{tpot_meets, tpot_quantile_s, wait_quantile_s, Percentile, TpotSpread};
 use super::queue::{largest_ok, md1_wait_s};
 use super::{Binds, Disaggregated, Split, GPUS_PER_SIDE_MAX};
-use crate::core::goodput::evaluate;
-use crate::core::model::kv_elements_per_seq;
-use crate::core::parallel::Parallelism;
-use crate::core::prefill::prefill_time;
-use crate::core::roofline::{knee_batch, kv_pool_batch, step_time, TP_CHOICES};
-use crate::core::scenario::Scenario;
+use crate::goodput::evaluate;
+use crate::model::kv_elements_per_seq;
+use crate::parallel::Parallelism;
+use crate::prefill::prefill_time;
+use crate::roofline::{knee_batch, kv_pool_batch, step_time, TP_CHOICES};
+use crate::scenario::Scenario;
 
 /// The split's numbers at `percentile`. A prefill instance prefills one prompt at a time (FCFS, M/G/1):
 /// TTFT = prefill + transfer + W, W's p-quantile as [`wait_quantile_s`], and its highest rate is

@@ -4,7 +4,7 @@
 
 use super::percentile::{tpot_meets, tpot_quantile_s, Percentile, TpotSpread};
 use super::queue::fixed_point_s;
-use crate::core::scenario::Scenario;
+use crate::scenario::Scenario;
 
 /// A steady step longer than this many TPOT targets has run away (the load exceeds capacity).
 const RUNAWAY_TARGETS: f64 = 1e3;

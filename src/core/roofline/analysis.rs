@@ -4,9 +4,9 @@ use super::{
     gpus_needed, knee_batch, knee_exact, kv_bytes_per_seq, kv_bytes_per_token, kv_pool_batch, kv_shards,
     peak_flop_per_s, usable_hbm_bytes, weight_bytes, weight_bytes_per_gpu, Precision, TP_CHOICES,
 };
-use crate::core::goodput::evaluate;
-use crate::core::prefill::{target_prefill, Prefill};
-use crate::core::scenario::Scenario;
+use crate::goodput::evaluate;
+use crate::prefill::{target_prefill, Prefill};
+use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// What caps the batch a server can run.

@@ -2,8 +2,8 @@
 //! reaches the TPOT target, both by bisection over the step.
 
 use super::{step_time, step_time_at, MAX_BATCH};
-use crate::core::prefill::ttft_s;
-use crate::core::scenario::Scenario;
+use crate::prefill::ttft_s;
+use crate::scenario::Scenario;
 
 /// Whether batch B meets both targets. Step time and TTFT never fall as B grows, so the batches
 /// meeting both are exactly 1..=knee.

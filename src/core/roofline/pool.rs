@@ -3,8 +3,8 @@
 //! simulator's unit), and the GPUs the weights need.
 
 use super::{draft_memory, kv_bytes_per_seq, kv_shards, weight_bytes, MAX_BATCH};
-use crate::core::model::expert_params;
-use crate::core::scenario::Scenario;
+use crate::model::expert_params;
+use crate::scenario::Scenario;
 
 /// floor(x) as a batch in 0..=MAX_BATCH (NaN and negatives give 0).
 fn whole_batch(x: f64) -> u32 {
@@ -100,7 +100,7 @@ pub fn kv_pool_held_tokens(scenario: &Scenario) -> f64 {
 
 /// The shared prefix's one copy per GPU: C x (the target's KV per token / shards + the drafter's
 /// KV per token per GPU) while h > 0 (C = the cached tokens, min(P, prompt - 1):
-/// [`crate::core::prefix::PrefixCache::cached_tokens`]), else 0, in B (KV per token = kv_per_seq /
+/// [`crate::prefix::PrefixCache::cached_tokens`]), else 0, in B (KV per token = kv_per_seq /
 /// context, so sliding windows are spread evenly). A draft model keeps the prefix's KV once too.
 pub fn prefix_shared_kv_bytes(scenario: &Scenario) -> f64 {
     let prefix = &scenario.prefix;

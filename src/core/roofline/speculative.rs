@@ -24,8 +24,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{kv_bytes_per_seq, kv_shards, step_terms, weight_bytes, StepMix, StepTerms, MAX_BATCH};
-use crate::core::scenario::Scenario;
-use crate::core::spec::{Drafter, Speculation};
+use crate::scenario::Scenario;
+use crate::spec::{Drafter, Speculation};
 
 /// E = (1 - alpha^(k+1)) / (1 - alpha): expected tokens a sequence keeps per step when each of k
 /// draft tokens is accepted with probability alpha given the ones before it (the accepted prefix

@@ -9,13 +9,13 @@
 //!   0 without speculative decoding).
 //! - **Decode attention**: bytes = the KV the decoding sequences hold (held tokens x KV per token /
 //!   shards, per GPU), FLOPs = one query-key pair per held token per layer x
-//!   [`attention_flop_per_pair`](crate::core::model::attention_flop_per_pair) x (1 + k): a verify
+//!   [`attention_flop_per_pair`](crate::model::attention_flop_per_pair) x (1 + k): a verify
 //!   step scores k + 1 queries per sequence against the KV it reads once.
 //! - **Prefill attention**: bytes = the KV the prompts hold from their earlier chunks, FLOPs = the
 //!   chunks' causal pairs x the same per-pair FLOPs.
 //!
 //! Each group costs max(bytes / (bandwidth x f_memory), FLOPs / (TP x peak x f_compute)), with the
-//! cost model's achieved fractions ([`crate::core::calibration`]; 1 on the ideal roofline); the step
+//! cost model's achieved fractions ([`crate::calibration`]; 1 on the ideal roofline); the step
 //! is their sum plus the all-reduces' bytes (two per layer, linear in T, over the link) and the cost
 //! model's fixed costs (per step + layers x per layer + the all-reduces' latency), in s:
 //!
@@ -37,11 +37,11 @@ mod split;
 mod terms;
 
 use super::{allreduce_s, kv_bytes_per_seq, kv_shards, peak_flop_per_s, Bound};
-use crate::core::calibration::terms::cost_terms;
-use crate::core::calibration::Efficiency;
-use crate::core::model::{decode_attention_flop, params_read};
-use crate::core::presets::ModelSpec;
-use crate::core::scenario::Scenario;
+use crate::calibration::terms::cost_terms;
+use crate::calibration::Efficiency;
+use crate::model::{decode_attention_flop, params_read};
+use crate::presets::ModelSpec;
+use crate::scenario::Scenario;
 use split::{microbatch, Split};
 pub use terms::{Group, GroupCost, StepMix, StepTerms};
 

@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Config, SearchSpec};
-pub use crate::core::capacity::Point;
-use crate::core::capacity::{gpus_for, unit_point, usd_per_million_tokens, Placing};
-use crate::core::energy::serving_energy;
-use crate::core::placement::{Binds, PlacementMode};
+pub use crate::capacity::Point;
+use crate::capacity::{gpus_for, unit_point, usd_per_million_tokens, Placing};
+use crate::energy::serving_energy;
+use crate::placement::{Binds, PlacementMode};
 
 /// A configuration at its operating point.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,7 +37,7 @@ pub struct Row {
     /// output tokens (no load: one system at its own rate), in $ per million output tokens.
     pub usd_per_million_tokens: f64,
     /// The GPUs' power at the operating point's utilization (with the host power and PUE the spec
-    /// sets) over the output tokens they make, in J per output token ([`crate::core::energy`]).
+    /// sets) over the output tokens they make, in J per output token ([`crate::energy`]).
     pub energy_j_per_token: f64,
     /// The energy's share of `usd_per_million_tokens`, in $ per million output tokens.
     pub energy_usd_per_million_tokens: f64,

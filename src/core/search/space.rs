@@ -20,8 +20,8 @@
 //!   left out (a stated limit, which keeps the default search inside its time budget).
 //! - TP x DP x PP <= [`REPLICA_GPUS_MAX`] (72: one NVL72 domain, or nine 8-GPU nodes).
 
-use crate::core::parallel::{domain_gpus, Cluster, Parallelism};
-use crate::core::presets::{GpuSpec, ModelSpec};
+use crate::parallel::{domain_gpus, Cluster, Parallelism};
+use crate::presets::{GpuSpec, ModelSpec};
 
 /// Tensor-parallel degrees searched.
 pub const TP_DEGREES: [u32; 4] = [1, 2, 4, 8];

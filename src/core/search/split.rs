@@ -17,8 +17,8 @@
 
 use super::space::REPLICA_GPUS_MAX;
 use super::{row_at, Config, Found, Layout, Point, SearchSpec};
-use crate::core::parallel::Parallelism;
-use crate::core::placement::{
+use crate::parallel::Parallelism;
+use crate::placement::{
     beats_per_gpu, combine, decode_side_of, prefill_side_of, split_rates, DecodeSide, Disaggregated,
     PrefillSide, Split, GPUS_PER_SIDE_MAX, INSTANCES_MAX,
 };

@@ -2,14 +2,14 @@
 //! per-operator step as the analytic view ([`StepRoofline::terms`]), its coefficients gathered once
 //! per scenario. With speculative decoding a step is the drafter's k proposals for the decoding
 //! sequences plus one step verifying k + 1 tokens per decode beside the prompt chunks, priced as
-//! [`crate::core::roofline::spec_step`] prices it (the drafter's own prefill is not counted).
+//! [`crate::roofline::spec_step`] prices it (the drafter's own prefill is not counted).
 
 mod lines;
 
-use crate::core::model::PromptAttention;
-use crate::core::roofline::{draft_scenario, GroupCost, StepMix, StepRoofline, StepTerms};
-use crate::core::scenario::Scenario;
-use crate::core::spec::Drafter;
+use crate::model::PromptAttention;
+use crate::roofline::{draft_scenario, GroupCost, StepMix, StepRoofline, StepTerms};
+use crate::scenario::Scenario;
+use crate::spec::Drafter;
 pub use lines::{StepLines, DECODE_LINE_KV_TOKENS};
 
 /// A scenario's step pricing, in base units.
@@ -212,7 +212,7 @@ impl StepCost {
 
     /// The step's time, in s: [`StepRoofline::terms`]' total (plus the drafter's time with
     /// speculation). With B decodes holding B x context KV tokens this is step(B) exactly (with
-    /// speculation, draft + verify of [`crate::core::roofline::spec_step`]).
+    /// speculation, draft + verify of [`crate::roofline::spec_step`]).
     #[inline]
     pub fn step_s(&self, work: &StepWork) -> f64 {
         self.with_draft(self.terms(work).step_s, work)
@@ -257,7 +257,7 @@ impl StepCost {
     }
 
     /// One whole prompt of `prompt_tokens` as a step of its own (no decodes, no earlier KV), in s:
-    /// [`crate::core::prefill::prefill_time`] of a scenario at that context, to the bit.
+    /// [`crate::prefill::prefill_time`] of a scenario at that context, to the bit.
     pub fn prefill_s(&self, prompt_tokens: u32) -> f64 {
         let work = StepWork {
             prefill_tokens: prompt_tokens,
@@ -274,7 +274,7 @@ impl StepCost {
     }
 
     /// Causal attention FLOPs of a prompt's first `tokens` tokens
-    /// ([`crate::core::model::prefill_attention_flop`] of the model), in FLOP.
+    /// ([`crate::model::prefill_attention_flop`] of the model), in FLOP.
     #[inline]
     pub fn prompt_attention_flop(&self, tokens: u32) -> f64 {
         self.prompt.flop(tokens)

@@ -17,9 +17,9 @@ use super::sweep::{grid, kv_pool_tokens, sweep_seeds, unit_workload};
 use super::sweep_result::Sweep;
 use super::workload::Request;
 use super::{LoadMode, SimConfig};
-use crate::core::parallel::Parallelism;
-use crate::core::placement::{decode_parallel, disaggregated, kv_transfer_s, Split};
-use crate::core::scenario::Scenario;
+use crate::parallel::Parallelism;
+use crate::placement::{decode_parallel, disaggregated, kv_transfer_s, Split};
+use crate::scenario::Scenario;
 
 /// The split a disaggregated sweep runs, and the knobs the colocated config does not carry.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,9 +14,9 @@ use super::steady::{overloaded, warmup_requests};
 use super::sweep_result::{GoodputBound, Sweep};
 use super::workload::{draw_prefix_hits, requests, trace_requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
-use crate::core::goodput::evaluate;
-use crate::core::roofline::{kv_pool_held_tokens, Analysis};
-use crate::core::scenario::Scenario;
+use crate::goodput::evaluate;
+use crate::roofline::{kv_pool_held_tokens, Analysis};
+use crate::scenario::Scenario;
 
 /// Bisection steps refining goodput between the last passing and the first failing grid rate.
 pub(super) const REFINE_STEPS: u32 = 6;

@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::rng::Rng;
-use crate::core::prefix::PrefixCache;
-use crate::core::traffic::trace::{RequestTrace, TraceRequest};
-use crate::core::url_id::UrlId;
+use crate::prefix::PrefixCache;
+use crate::traffic::trace::{RequestTrace, TraceRequest};
+use crate::url_id::UrlId;
 
 /// How requests arrive, open loop.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -107,7 +107,7 @@ pub fn requests(
 /// A trace's requests as the load generator sends them, each arrival divided by `gap_mean_s` (its
 /// mean inter-arrival gap, so the result arrives at a mean rate of 1 request/s and a sweep's level
 /// scales it as it scales drawn arrivals), its recorded lengths kept. Its block hashes are the
-/// fleet run's ([`crate::core::traffic`]); this replay reuses only the page's shared prefix.
+/// fleet run's ([`crate::traffic`]); this replay reuses only the page's shared prefix.
 pub fn trace_requests(trace: &RequestTrace, gap_mean_s: f64) -> Vec<Request> {
     let scale = if gap_mean_s.is_finite() && gap_mean_s > 0.0 { 1.0 / gap_mean_s } else { 0.0 };
     let request = |t: &TraceRequest| Request {

@@ -47,9 +47,9 @@ use serde::{Deserialize, Serialize};
 use super::route::Routing;
 use super::sessions::SessionSpec;
 use super::RequestTrace;
-use crate::core::roofline::kv_bytes_per_held_token;
-use crate::core::scenario::Scenario;
-use crate::core::sim::{Percentiles, StepCost};
+use crate::roofline::kv_bytes_per_held_token;
+use crate::scenario::Scenario;
+use crate::sim::{Percentiles, StepCost};
 
 /// What the fleet replays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -215,7 +215,7 @@ pub fn compare(workload: FleetWorkload<'_>, base: &FleetConfig, cost: &StepCost)
     let tiers: &[bool] = if base.tier.is_some() { &[false, true] } else { &[false] };
     let mut rows = Vec::new();
     for &tier in tiers {
-        for &routing in <Routing as crate::core::url_id::UrlId>::VARIANTS {
+        for &routing in <Routing as crate::url_id::UrlId>::VARIANTS {
             let config = FleetConfig { routing, tier: if tier { base.tier } else { None }, ..*base };
             rows.push(FleetRow { routing, tier, report: run_fleet(workload, &config, cost) });
         }

@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::sessions::mix;
-use crate::core::url_id::UrlId;
+use crate::url_id::UrlId;
 
 /// How a fleet routes each arrival.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

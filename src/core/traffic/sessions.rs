@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::blocks::{prefix_block_hash, session_block_hash};
-use crate::core::sim::Rng;
+use crate::sim::Rng;
 
 /// Multi-turn sessions, every length fixed.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,8 +4,8 @@
 //! ([`hold_out_stats`]).
 
 use super::{AccuracyRow, Class, HOLD_OUTS};
-use crate::core::calibration::coverage::{ClassRange, HeldOutPrediction, HoldOut};
-use crate::core::calibration::transfer::median;
+use crate::calibration::coverage::{ClassRange, HeldOutPrediction, HoldOut};
+use crate::calibration::transfer::median;
 
 /// One class's figures over some rows.
 #[derive(Clone, Copy, Debug, PartialEq)]

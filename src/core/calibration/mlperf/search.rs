@@ -3,11 +3,11 @@
 //! budgets.
 
 use super::{in_flight_of, offline_of, MlperfRow, RowSim, REQUESTS};
-use crate::core::calibration::predict::closed_loop_tpot_at_s;
-use crate::core::calibration::published::PublishedPoint;
-use crate::core::calibration::transfer::median;
-use crate::core::roofline::step_time_at;
-use crate::core::sim::RatePoint;
+use crate::calibration::predict::closed_loop_tpot_at_s;
+use crate::calibration::published::PublishedPoint;
+use crate::calibration::transfer::median;
+use crate::roofline::step_time_at;
+use crate::sim::RatePoint;
 
 /// The search stops when the failing rate is within this share above the passing one.
 pub const RATE_TOLERANCE: f64 = 0.02;

@@ -12,20 +12,20 @@
 //! measured. No prior rows: the terms' priors are 0 (the page before the fit), the bound x >= 0 the
 //! only constraint.
 //!
-//! Identification (as the measured profile's, [`crate::core::calibration::fit::IDENTIFY_MIN`]): a
+//! Identification (as the measured profile's, [`crate::calibration::fit::IDENTIFY_MIN`]): a
 //! term whose change by its scale moves the rows' relative TPOTs by less than 5% (root of the summed
 //! squares) is held at its prior (0: no cost, the datasheet's bandwidth). A call cost's scale is the
 //! link's measured collective latency the page already prices per call
-//! ([`crate::core::calibration::bounds::collective_latency_s`]); a share's is u = 2 (half the bandwidth).
+//! ([`crate::calibration::bounds::collective_latency_s`]); a share's is u = 2 (half the bandwidth).
 //!
 //! The RDMA call cost, held where no checked row crosses the NIC, is then set at the least value the
 //! MTP rows over the NIC allow ([`rdma_call_bound`]): a stated lower bound, not a fit.
 
 use super::predict::predicted_tpot_s;
 use super::{WideEpProfile, WideEpRow};
-use crate::core::calibration::bounds::collective_latency_s;
-use crate::core::calibration::fit::IDENTIFY_MIN;
-use crate::core::calibration::nnls::{nnls, Matrix};
+use crate::calibration::bounds::collective_latency_s;
+use crate::calibration::fit::IDENTIFY_MIN;
+use crate::calibration::nnls::{nnls, Matrix};
 
 /// The time split: the fit's rows are dated before this day; the rows on or after it are predicted.
 pub const SPLIT_DATE: &str = "2026-02-08";

@@ -1,9 +1,9 @@
 //! What a wide-EP all-to-all call pays beyond the link's datasheet latency and bytes
 //! ([`WideEpProfile`], fitted in [`super::fit`]) and which of its link kinds a scenario's stage uses
-//! ([`all_to_all_link`]): the leaf the cost model's terms read ([`crate::core::calibration::terms`]).
+//! ([`all_to_all_link`]): the leaf the cost model's terms read ([`crate::calibration::terms`]).
 
-use crate::core::parallel::domain_gpus;
-use crate::core::scenario::Scenario;
+use crate::parallel::domain_gpus;
+use crate::scenario::Scenario;
 
 /// What multi-node expert parallelism adds beyond the link's datasheet bytes and latency, per link
 /// kind, fitted on the wide-EP runs ([`super::fit`]): a fixed cost per all-to-all call (dispatch or

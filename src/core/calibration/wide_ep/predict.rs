@@ -4,19 +4,19 @@
 //!
 //! Disaggregated: TPOT = step(B, ISL + OSL / 2) of one decode worker at B = concurrency / decode
 //! workers, no prompt chunk (prefill runs on other GPUs). Aggregated (single-node trtllm-serve rows):
-//! the closed-loop steady state of [`crate::core::calibration::predict`], prefills included. Either
+//! the closed-loop steady state of [`crate::calibration::predict`], prefills included. Either
 //! at the run's release (the measured profile's release trend, as for every published run).
 
 use super::link::all_to_all_link;
 use super::WideEpProfile;
 use super::WideEpRow;
-use crate::core::calibration::predict::closed_loop_tpot_at_s;
-use crate::core::calibration::profile::PROFILE;
-use crate::core::calibration::terms::measured_terms;
-use crate::core::calibration::transfer::month_of;
-use crate::core::calibration::{CostModel, CostTerms, Engine};
-use crate::core::roofline::step_time_at;
-use crate::core::scenario::Scenario;
+use crate::calibration::predict::closed_loop_tpot_at_s;
+use crate::calibration::profile::PROFILE;
+use crate::calibration::terms::measured_terms;
+use crate::calibration::transfer::month_of;
+use crate::calibration::{CostModel, CostTerms, Engine};
+use crate::roofline::step_time_at;
+use crate::scenario::Scenario;
 
 /// The measured engine's terms for `scenario` with `profile`'s all-to-all terms in place of the
 /// shipped ones.
@@ -27,7 +27,7 @@ pub fn terms_with(scenario: &Scenario, profile: &WideEpProfile, engine: Engine) 
 
 /// The TPOT the page predicts for `row` with `profile`'s per-call costs (see the module) at the
 /// row's release: x the measured profile's release factor for its GPU's stack at its date, as every
-/// published run is predicted ([`crate::core::calibration::transfer::Profile::release_factor`]; the
+/// published run is predicted ([`crate::calibration::transfer::Profile::release_factor`]; the
 /// whole step scales, the all-to-all terms with it, so they describe the profile's reference
 /// release), in s; `None` when its GPU or model is not a preset.
 pub fn predicted_tpot_s(row: &WideEpRow, profile: &WideEpProfile) -> Option<f64> {

@@ -43,7 +43,7 @@ pub fn summarize(errors: &[f64]) -> Summary {
         return Summary { rows: 0, median: 0.0, within_25: 0.0, worst: 0.0 };
     }
     let mut abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
-    let median = crate::core::calibration::transfer::median(&mut abs).unwrap_or(0.0);
+    let median = crate::calibration::transfer::median(&mut abs).unwrap_or(0.0);
     let within = errors.iter().filter(|e| e.abs() <= 0.25).count();
     let worst = errors.iter().copied().max_by(|a, b| a.abs().total_cmp(&b.abs())).unwrap_or(0.0);
     Summary { rows: errors.len(), median, within_25: within as f64 / errors.len() as f64, worst }

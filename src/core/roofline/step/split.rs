@@ -13,14 +13,14 @@
 //!   ([`super::StepRoofline::terms_ranks`]) and takes the slowest rank's step.
 //! - **Experts:** all T tokens are routed; the busiest EP rank receives f x the mean (f the
 //!   imbalance: set by the user, else uniform routing's busiest rank,
-//!   [`crate::core::parallel::busiest_rank_factor`]), and reads the experts those tokens touch:
+//!   [`crate::parallel::busiest_rank_factor`]), and reads the experts those tokens touch:
 //!   expert params x E[distinct experts of f x T tokens] / G bytes per GPU
-//!   ([`crate::core::model::expected_experts`]) and does 2 x expert params x k x f x T / G FLOPs.
+//!   ([`crate::model::expected_experts`]) and does 2 x expert params x k x f x T / G FLOPs.
 //! - **All-to-all (DP > 1):** each MoE layer dispatches the routed tokens to their experts and
 //!   combines them back: two calls, each latency + per-call cost + f x T x k / EP x hidden x 2 B x
 //!   (G - 1) / G over the slowest link the stage's G GPUs span, at a share of its bandwidth (the
 //!   per-call cost and the share: what the wide-EP kernels add, fitted for the measured engines over
-//!   NVLink or RDMA, 0 and 1 on the ideal roofline: [`crate::core::calibration::wide_ep`]). With DP = 1 every GPU already holds every token and
+//!   NVLink or RDMA, 0 and 1 on the ideal roofline: [`crate::calibration::wide_ep`]). With DP = 1 every GPU already holds every token and
 //!   the MoE output is combined by the TP all-reduce, so there is no all-to-all.
 //! - **Two-batch overlap:** the step pays max(kernel groups, all-to-all) instead of their sum.
 //! - **Pipeline (PP > 1):** the decodes run as m = min(PP, decoding sequences) microbatches; a token's
@@ -29,11 +29,11 @@
 //!   link). A step's prompt chunks ride whole in one microbatch, which then paces the cycle. With
 //!   fewer sequences than stages (m < PP) the stages idle part of the time: the bubble, 1 - m / PP.
 
-use crate::core::calibration::CostTerms;
-use crate::core::model::{expected_experts, expert_params, moe_layers};
-use crate::core::parallel::{busiest_rank_factor, link_bytes_per_s, ExpertLoad, Parallelism};
-use crate::core::roofline::ACTIVATION_BYTES;
-use crate::core::scenario::Scenario;
+use crate::calibration::CostTerms;
+use crate::model::{expected_experts, expert_params, moe_layers};
+use crate::parallel::{busiest_rank_factor, link_bytes_per_s, ExpertLoad, Parallelism};
+use crate::roofline::ACTIVATION_BYTES;
+use crate::scenario::Scenario;
 
 use super::StepMix;
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::roofline::Bound;
+use crate::roofline::Bound;
 
 /// What one step runs, in tokens (real-valued so that the knee can bisect over the batch).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -1,5 +1,5 @@
 //! Runs of decode-only steps. While nothing prefills, consecutive steps differ only in the KV their
-//! decodes read, and a step's time is a line in that KV ([`crate::core::sim::StepCost::decode_line`],
+//! decodes read, and a step's time is a line in that KV ([`crate::sim::StepCost::decode_line`],
 //! read off the per-operator step once per run), so the engine steps them in a tight loop on a few
 //! locals until something can change the batch: a decode's last token, an arrival that could be
 //! admitted, KV growth that needs a preemption, or the step bound. Each step is counted as

@@ -2,8 +2,8 @@
 //! they give, and the token counts they make.
 
 use super::{Engine, Seq};
-use crate::core::sim::cost::SpecCost;
-use crate::core::sim::rng::Rng;
+use crate::sim::cost::SpecCost;
+use crate::sim::rng::Rng;
 
 /// The draws' generator and the aggregates speculation keeps.
 #[derive(Clone, Debug)]

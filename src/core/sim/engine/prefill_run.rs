@@ -5,7 +5,7 @@
 //! growth that needs a preemption, the step bound). Each step is counted as [`Engine::run_step`]
 //! counts it; sums are gathered over the run as [`super::decode_run`] gathers them, so a trace
 //! matches stepping one step at a time up to rounding (the clock to the bit). Without speculation
-//! a step is priced on its line ([`crate::core::sim::StepLines::line`], fixed for the run: the
+//! a step is priced on its line ([`crate::sim::StepLines::line`], fixed for the run: the
 //! step's token count does not change) plus the prompt's attention; with speculation, the step
 //! itself. What the loop saves is gathering the step from the queue, the checks between steps that
 //! cannot fire (see [`super::decode_run`] for why admission cannot, the prompt's chunks only adding
@@ -13,7 +13,7 @@
 
 use super::decode_run::Sums;
 use super::Engine;
-use crate::core::sim::cost::StepWork;
+use crate::sim::cost::StepWork;
 
 impl Engine<'_> {
     /// Whether the next step gives the whole budget to the front prompt and leaves it unfinished.

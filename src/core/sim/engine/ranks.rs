@@ -1,6 +1,6 @@
 //! A replica's data-parallel ranks (DP > 1), as DP attention serves them: each rank has its own
 //! running batch, its own KV pool (the replica's held-token pool / DP, as
-//! [`crate::core::roofline::kv_pool_held_tokens`] is DP x one rank's), its own concurrency cap (the
+//! [`crate::roofline::kv_pool_held_tokens`] is DP x one rank's), its own concurrency cap (the
 //! replica's cap split as evenly as whole sequences allow, at least 1 per rank) and its own queue
 //! with chunked prefill on a step budget of the server's / DP (at least 1 token). Both splits are
 //! SGLang's under DP attention (its `server_args.py` divides `chunked_prefill_size` by the DP size,
@@ -23,9 +23,9 @@ mod step;
 use std::collections::VecDeque;
 
 use super::{Load, Prefilling, Server, Trace};
-use crate::core::sim::cost::{StepCost, StepWork};
-use crate::core::sim::rng::Rng;
-use crate::core::sim::workload::Request;
+use crate::sim::cost::{StepCost, StepWork};
+use crate::sim::rng::Rng;
+use crate::sim::workload::Request;
 
 /// One replica step as the ranks ran it (what [`run_ranks`] shows its observer).
 #[derive(Clone, Copy, Debug)]

@@ -2,7 +2,7 @@
 //! the clock and hand out first tokens and finishes.
 
 use super::{Engine, Load, Seq};
-use crate::core::sim::cost::StepWork;
+use crate::sim::cost::StepWork;
 
 impl Engine<'_> {
     /// Runs one step of every decode plus prompt chunks up to the token budget.
@@ -16,7 +16,7 @@ impl Engine<'_> {
         self.finish_due();
     }
 
-    /// A step's time, in s: on the lines ([`crate::core::sim::StepLines`]), or with speculation the
+    /// A step's time, in s: on the lines ([`crate::sim::StepLines`]), or with speculation the
     /// per-operator step itself (its GEMMs memoised).
     #[inline]
     pub(super) fn price(&mut self, work: &StepWork) -> f64 {

@@ -10,8 +10,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::{FleetConfig, OffloadTier};
-use crate::core::sim::{StepCost, StepLines};
-use crate::core::traffic::BlockCache;
+use crate::sim::{StepCost, StepLines};
+use crate::traffic::BlockCache;
 
 /// A request as the fleet runs it, and what happened to it.
 #[derive(Clone, Copy, Debug)]

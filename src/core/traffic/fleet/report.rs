@@ -3,7 +3,7 @@
 
 use super::replica::{Job, Replica, Shared};
 use super::{FleetReport, FleetRequest};
-use crate::core::sim::percentiles;
+use crate::sim::percentiles;
 
 /// TPOT of a served job: (last token - first token) / (output - 1); 0 for a one-token answer,
 /// infinite when never served.

@@ -7,9 +7,9 @@ use std::collections::BinaryHeap;
 
 use super::replica::{Job, Replica, Shared};
 use super::{report, FleetConfig, FleetReport, FleetRequest, FleetWorkload};
-use crate::core::sim::{StepCost, StepLines};
-use crate::core::traffic::route::{route, Arrival};
-use crate::core::traffic::sessions::{context_chain, SessionSpec};
+use crate::sim::{StepCost, StepLines};
+use crate::traffic::route::{route, Arrival};
+use crate::traffic::sessions::{context_chain, SessionSpec};
 
 /// Arrivals not yet released, earliest first (ties in creation order). A non-negative f64's bits
 /// order as the number does.
@@ -84,7 +84,7 @@ impl Fleet<'_> {
         self.shared.jobs.push(job);
     }
 
-    fn add_trace(&mut self, trace: &crate::core::traffic::RequestTrace) {
+    fn add_trace(&mut self, trace: &crate::traffic::RequestTrace) {
         let b = self.shared.server.block_tokens;
         for (i, r) in trace.requests.iter().enumerate() {
             let chain = trace.request_blocks(i);

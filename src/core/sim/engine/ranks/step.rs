@@ -3,8 +3,8 @@
 //! finishes per rank.
 
 use super::{Decode, RankStep, Ranks};
-use crate::core::sim::cost::StepWork;
-use crate::core::sim::engine::{Load, Prefilling};
+use crate::sim::cost::StepWork;
+use crate::sim::engine::{Load, Prefilling};
 
 impl<F: FnMut(&RankStep)> Ranks<'_, F> {
     /// Admits rank `r`'s waiting requests (preempted first, then arrivals in order) while its cap
@@ -121,7 +121,7 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
 
     /// Rank `r`'s work: its decodes, then prompt chunks from the front of its queue up to its
     /// budget (its step budget less its decodes), each chunk's attention FLOPs as the single
-    /// engine's ([`crate::core::sim::StepCost::chunk_attention_flop`]'s difference).
+    /// engine's ([`crate::sim::StepCost::chunk_attention_flop`]'s difference).
     fn gather_work(&mut self, r: usize) -> StepWork {
         let rank = &mut self.ranks[r];
         let n_dec = rank.decodes.len() as u32;

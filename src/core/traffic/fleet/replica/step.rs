@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 
 use super::{Prefill, Replica, Shared};
-use crate::core::sim::StepWork;
+use crate::sim::StepWork;
 
 /// A step's time on the simulator's step lines (or `StepCost::step_s` when the scenario has none),
 /// in s; 0 if not a positive finite number.

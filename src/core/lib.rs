@@ -1,4 +1,4 @@
-//! The pure model: roofline arithmetic, presets and the batch table, on std alone (plus serde derives).
+//! The pure model, the `goodput-core` crate: roofline, presets, batch table, calibration, simulator, search.
 //!
 //! Nothing here knows about the page. Every function takes validated plain data and returns plain
 //! data; none of them can fail or panic, whatever the numbers.
