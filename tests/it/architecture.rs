@@ -1,7 +1,7 @@
-//! The architecture's invariants, read from the parsed source: `src/core/` is pure Rust on std
-//! (serde derives allowed), names no web or drawing crate and none of the page's own layers
-//! (`crate::state`, `crate::chart`, `crate::ui`), so it builds and tests natively; and no function in
-//! `src/` is longer than 70 lines.
+//! The architecture's invariants: `src/core/` is the `goodput-core` crate, whose manifest names serde
+//! alone (so the compiler keeps it pure Rust on std: no web or drawing crate, none of the page's own
+//! layers); and no function in `src/` is longer than 70 lines. The path reader here serves the layer
+//! test (`layers.rs`).
 
 use crate::common::rust_files;
 use std::fs;
@@ -10,12 +10,6 @@ use std::path::{Path, PathBuf};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
-/// Crates the core may not name.
-const FORBIDDEN_CRATES: [&str; 6] = ["leptos", "web_sys", "wasm_bindgen", "js_sys", "plotters", "gloo"];
-/// The only roots a core `use` may start from.
-const ALLOWED_CRATES: [&str; 6] = ["std", "core", "alloc", "serde", "super", "crate"];
-/// The page's layers above the core: the core may not reach up into them.
-const FORBIDDEN_LAYERS: [&str; 3] = ["state", "chart", "ui"];
 /// The longest function allowed, from its signature to its closing brace, in lines.
 const MAX_FN_LINES: usize = 70;
 
@@ -59,7 +53,12 @@ impl PathReader {
         let mut rest = segments;
         match rest.first().map(String::as_str) {
             Some("crate") => {
+                // The core is its own crate: its `crate::` is the page's `core::`.
+                let in_core = absolute.first().is_some_and(|m| m == "core");
                 absolute.clear();
+                if in_core {
+                    absolute.push("core".to_string());
+                }
                 rest = &rest[1..];
             }
             Some("self") => rest = &rest[1..],
@@ -122,66 +121,35 @@ impl<'ast> Visit<'ast> for PathReader {
     }
 }
 
-/// Every forbidden name a core file uses: a web or drawing crate, a crate `use`d that is not
-/// allowed, or a path into the page's layers (`crate::state`, `crate::chart`, `crate::ui`).
-fn violations_in(file: &Path, source: &str) -> Vec<String> {
-    let syntax = syn::parse_file(source).unwrap_or_else(|e| panic!("{} parses: {e}", file.display()));
-    let mut reader = PathReader { module: module_of(file), found: Vec::new() };
-    reader.visit_file(&syntax);
-    let local_modules: Vec<String> = syntax
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Mod(m) => Some(m.ident.to_string()),
-            _ => None,
-        })
-        .collect();
-    let used_roots: Vec<String> = syntax
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Use(u) => Some(use_root(&u.tree)),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+/// Every dependency a Cargo manifest names, as "table: name" (`[dependencies]`, `[dev-dependencies]`,
+/// `[target.'cfg(..)'.dependencies]` and the like, inline or as `[dependencies.name]`).
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut table: Option<String> = None;
     let mut found = Vec::new();
-    for (line, segments) in &reader.found {
-        let first = segments.first().map(String::as_str).unwrap_or("");
-        if FORBIDDEN_CRATES.contains(&first) {
-            found.push(format!("line {line}: names crate {first}"));
-        }
-        if let Some(layer) = reader.resolve(segments).and_then(|abs| abs.first().cloned()) {
-            if FORBIDDEN_LAYERS.contains(&layer.as_str()) {
-                found.push(format!("line {line}: reaches crate::{layer} ({})", segments.join("::")));
+    for line in manifest.lines().map(str::trim) {
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let header = header.trim_matches(|c| c == '[' || c == ']');
+            table = None;
+            match header.rsplit_once("dependencies.") {
+                Some((prefix, name))
+                    if prefix.is_empty() || prefix.ends_with('.') || prefix.ends_with('-') =>
+                {
+                    found.push(format!("{header}: {name}"))
+                }
+                _ if header.ends_with("dependencies") => table = Some(header.to_string()),
+                _ => {}
             }
-        }
-    }
-    for root in used_roots {
-        let allowed =
-            ALLOWED_CRATES.contains(&root.as_str()) || root == "self" || local_modules.contains(&root);
-        if !allowed {
-            found.push(format!("uses crate {root}"));
+        } else if let (Some(t), Some((key, _))) = (&table, line.split_once('=')) {
+            if !line.starts_with('#') {
+                found.push(format!("{t}: {}", key.trim()));
+            }
         }
     }
     found
 }
 
-/// The first segments of a `use` tree (several for a leading group).
-fn use_root(tree: &syn::UseTree) -> Vec<String> {
-    match tree {
-        syn::UseTree::Path(p) => vec![p.ident.to_string()],
-        syn::UseTree::Name(n) => vec![n.ident.to_string()],
-        syn::UseTree::Rename(r) => vec![r.ident.to_string()],
-        syn::UseTree::Glob(_) => Vec::new(),
-        syn::UseTree::Group(g) => g.items.iter().flat_map(use_root).collect(),
-    }
-}
-
-/// [`violations_in`] for a snippet read as a file of the core (module `core::example`).
-fn violations(source: &str) -> Vec<String> {
-    violations_in(Path::new("core/example.rs"), source)
-}
+/// The core's manifest, from the repository's top.
+const CORE_MANIFEST: &str = "src/core/Cargo.toml";
 
 /// Measures every function: free functions, methods in impls and traits, and functions nested
 /// inside other functions, each from its signature to its closing brace.
@@ -235,40 +203,32 @@ fn function_of(name: &str, lines: usize) -> String {
     format!("pub fn {name}() {{\n{body}}}\n")
 }
 
+/// Invariant 1 is the compiler's: the core is a crate of its own whose only dependency is serde, so a
+/// `use leptos::..` or a `crate::state::..` in it does not build. This holds the manifest to that.
 #[test]
-fn core_names_no_web_or_drawing_crate_and_no_layer_above_it() {
-    let files = sources("core");
-    assert!(files.len() >= 5, "found the core's files: {}", files.len());
-    let mut all = Vec::new();
-    for (file, source) in files {
-        all.extend(violations_in(&file, &source).into_iter().map(|v| format!("{}: {v}", file.display())));
-    }
-    assert!(all.is_empty(), "src/core must stay pure:\n{}", all.join("\n"));
+fn the_core_crate_depends_on_serde_alone() {
+    let manifest = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(CORE_MANIFEST))
+        .expect("the core's manifest reads");
+    assert_eq!(dependencies(&manifest), ["dependencies: serde"], "{CORE_MANIFEST}");
+    let lib =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).expect("src/lib.rs");
+    assert!(lib.contains("pub use goodput_core as core;"), "the page's crate re-exports the core as `core`");
 }
 
 #[test]
-fn the_purity_check_catches_web_crates() {
-    assert_eq!(violations("use leptos::prelude::*;").len(), 2);
-    assert_eq!(violations("fn f() { let c = web_sys::window(); }").len(), 1);
-    assert_eq!(violations("use plotters_canvas::CanvasBackend;").len(), 1);
-    assert_eq!(violations("extern crate js_sys;").len(), 1);
-    assert!(violations("use serde::Serialize;\nuse super::goodput::evaluate;").is_empty());
-    assert!(violations("mod gpus;\npub use gpus::GPUS;").is_empty(), "a module's own children are allowed");
-    assert_eq!(violations("pub use rand::Rng;").len(), 1);
-}
-
-#[test]
-fn the_purity_check_catches_the_core_reaching_into_state_chart_or_ui() {
-    assert_eq!(violations("use crate::state::Inputs;").len(), 1);
-    assert_eq!(violations("use crate::{core::scenario::Scenario, chart::ChartStyle};").len(), 1);
-    assert_eq!(violations("fn f() { crate::ui::app::App(); }").len(), 1);
-    assert_eq!(violations("fn f(i: &crate::state::Inputs) {}").len(), 1);
-    assert_eq!(violations("use super::super::state::fields::CTX;").len(), 1);
-    let nested =
-        violations_in(Path::new("core/sim/engine/step.rs"), "use super::super::super::super::ui::App;");
-    assert_eq!(nested.len(), 1, "{nested:?}");
-    assert!(violations("use crate::core::scenario::Scenario;\nuse super::model::params_read;").is_empty());
-    assert!(violations_in(Path::new("core/sim/mod.rs"), "use super::super::core::units;").is_empty());
+fn the_manifest_check_finds_every_kind_of_dependency_table() {
+    let manifest = "[package]\nname = \"x\"\n\n[dependencies]\nserde = \"1\"\n# leptos = \"0.8\"\n\n\
+        [target.'cfg(target_arch = \"wasm32\")'.dependencies]\nweb-sys = \"0.3\"\n\n\
+        [dev-dependencies]\nproptest = \"1\"\n\n[dependencies.plotters]\nversion = \"0.3\"\n\n[features]\nui = []\n";
+    assert_eq!(
+        dependencies(manifest),
+        [
+            "dependencies: serde",
+            "target.'cfg(target_arch = \"wasm32\")'.dependencies: web-sys",
+            "dev-dependencies: proptest",
+            "dependencies.plotters: plotters",
+        ]
+    );
 }
 
 #[test]
