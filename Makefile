@@ -7,7 +7,7 @@ export PATH := $(CARGO_BIN):$(CURDIR)/tools/node_modules/.bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 E2E_PORT ?= 8091
 
-.PHONY: serve dist single test test-native test-native-wasm wasm-prebuild test-browser bench bench-reference soak setup setup-browser setup-test clean
+.PHONY: serve dist single test fuzz test-native test-native-wasm wasm-prebuild test-browser bench bench-reference soak setup setup-browser setup-test clean
 
 ## serve: build and serve the app with live reload on http://127.0.0.1:8080
 serve: setup
@@ -52,6 +52,15 @@ wasm-prebuild: single.html
 test-native:
 	cargo fmt --check
 	cargo test
+
+## fuzz: the property tests at ten times `make test`'s cases (over 1,000,000 in all) from a fresh seed,
+## printed first; a failure prints the command that replays it (FUZZ_SEED=... FUZZ_SCALE=10 cargo test ...).
+## FUZZ_SEED=N make fuzz reruns one seed. Not in `make test`, which runs the fixed seed at scale 1.
+fuzz:
+	@seed=$${FUZZ_SEED:-$$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}; \
+	echo "fuzz: seed $$seed, scale 10"; \
+	FUZZ_SEED=$$seed FUZZ_SCALE=10 cargo test --test it fuzz -- --nocapture 2>&1 | grep -E "^fuzz |panicked|FAILED|test result"; \
+	exit $${PIPESTATUS[0]}
 
 # setup-test first: the browser's downloads (Chromium, npm) run beside the cargo installs of a first run.
 test-browser: setup-test dist single

@@ -2,8 +2,9 @@
 //! key, any measured file; the roofline, table, curves, derivation, texts, charts and simulator on
 //! any validated state. Nothing panics, the validated state stays inside the documented ranges and
 //! round-trips, and no NaN or infinity reaches the view. [`CASES`] holds each property's case count
-//! (at least 100,000 in all, every plain `cargo test`); each property checks it ran that many, and
-//! `fuzz/cases.rs` holds every entry to a test that runs it.
+//! (at least 100,000 in all, every plain `cargo test`, drawn from one fixed seed so a run repeats);
+//! each property checks it ran that many, and `fuzz/cases.rs` holds every entry to a test that runs
+//! it. `make fuzz` runs ten times as many from a fresh seed, which a failure prints with its replay.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cases;
@@ -23,7 +24,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestCaseError, TestRunner};
 use serde::Serialize;
 
 use crate::common::batch_chart_svg;
@@ -98,33 +99,64 @@ const CASES: [(&str, u32); 21] = [
 /// was printed in full (a 300-digit float).
 const MAX_NOTICE_CHARS: usize = 200;
 
-/// Runs `body` on `CASES[name]` values of `strategy`; fails with the smallest failing value proptest
-/// finds, and otherwise checks the cases ran and prints how many and how long they took.
+/// The seed every property draws from under `make test`: fixed, so a run is the same run each time and
+/// a failure replays from its name alone. `make fuzz` passes a fresh one in `FUZZ_SEED`.
+const FIXED_SEED: u64 = 20_261_207;
+
+/// The seed and the case multiplier of this run: `FUZZ_SEED` (else [`FIXED_SEED`]) and `FUZZ_SCALE`
+/// (else 1; `make fuzz` runs 10, over 1,000,000 cases in all).
+fn run_settings() -> (u64, u32) {
+    let read = |key: &str| std::env::var(key).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    let seed = read("FUZZ_SEED").unwrap_or(FIXED_SEED);
+    let scale = read("FUZZ_SCALE").map_or(1, |s| s.clamp(1, 1_000) as u32);
+    (seed, scale)
+}
+
+/// The runner's configuration: `cases` drawn from `seed`, nothing persisted.
+fn config(cases: u32, seed: u64) -> Config {
+    // XorShift: ChaCha, the default, costs more than most properties in an unoptimized test build.
+    Config {
+        cases,
+        failure_persistence: None,
+        rng_algorithm: RngAlgorithm::XorShift,
+        rng_seed: RngSeed::Fixed(seed),
+        ..Config::default()
+    }
+}
+
+#[test]
+fn a_seed_draws_the_same_cases_every_run_and_another_seed_other_cases() {
+    let draw = |seed: u64| {
+        let mut runner = TestRunner::new(config(50, seed));
+        (0..50).map(|_| valid_query().new_tree(&mut runner).expect("a value").current()).collect::<Vec<_>>()
+    };
+    assert_eq!(draw(FIXED_SEED), draw(FIXED_SEED));
+    assert_ne!(draw(FIXED_SEED), draw(FIXED_SEED + 1));
+}
+
+/// Runs `body` on `CASES[name]` (times `FUZZ_SCALE`) values of `strategy` drawn from the run's seed;
+/// fails with the smallest failing value proptest finds and the command that replays it, and
+/// otherwise checks the cases ran and prints how many, the seed and how long they took.
 fn check<S: Strategy>(name: &str, strategy: S, body: impl Fn(S::Value) -> Result<(), TestCaseError>)
 where
     S::Value: Debug,
 {
     let cases = CASES.iter().find(|(n, _)| *n == name).map(|(_, c)| *c).expect("the property is in CASES");
+    let (seed, scale) = run_settings();
+    let cases = cases.saturating_mul(scale);
     let ran = AtomicU32::new(0);
-    // XorShift: ChaCha, the default, costs more than most properties in an unoptimized test build.
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        rng_algorithm: RngAlgorithm::XorShift,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
+    let mut runner = TestRunner::new(config(cases, seed));
     let start = Instant::now();
     let result = runner.run(&strategy, |value| {
         ran.fetch_add(1, Ordering::Relaxed);
         body(value)
     });
     if let Err(e) = result {
-        panic!("{name}: {e}");
+        panic!("{name} (seed {seed}; replay: FUZZ_SEED={seed} FUZZ_SCALE={scale} cargo test --test it {name}): {e}");
     }
     let ran = ran.into_inner();
     assert!(ran >= cases, "{name}: ran {ran} of {cases} cases");
-    println!("fuzz {name}: {ran} cases in {:.2} s", start.elapsed().as_secs_f64());
+    println!("fuzz {name}: {ran} cases, seed {seed}, in {:.2} s", start.elapsed().as_secs_f64());
 }
 
 /// Fails when any float anywhere in `x` is NaN or infinite.
