@@ -11,6 +11,7 @@ pub mod fleet;
 pub mod keys;
 pub mod lessons;
 pub mod measured;
+pub mod number;
 pub mod open;
 pub mod parallel;
 pub mod placement;

@@ -18,6 +18,7 @@ mod json;
 mod upload;
 
 use super::fields::{compact, quoted, trim_decimal};
+use super::number::thousands;
 use super::{Notice, RawQuery};
 use crate::core::fit::{RunLengths, YourPoint};
 use crate::core::units::{ms_to_s, s_to_ms};
@@ -46,7 +47,7 @@ pub const LENGTH_TOKENS_RANGE: (f64, f64) = (1.0, 1_048_576.0);
 
 /// "0.001–100,000 ms", for messages.
 fn tpot_range_text() -> String {
-    format!("{}–{} ms", trim_decimal(TPOT_MS_RANGE.0), crate::view::format::thousands(TPOT_MS_RANGE.1))
+    format!("{}–{} ms", trim_decimal(TPOT_MS_RANGE.0), thousands(TPOT_MS_RANGE.1))
 }
 
 /// A TPOT in ms inside [`TPOT_MS_RANGE`].
@@ -136,7 +137,7 @@ fn lengths_notice(i: usize, pair: &str) -> String {
         i + 1,
         quoted(pair),
         trim_decimal(lo),
-        crate::view::format::thousands(hi)
+        thousands(hi)
     )
 }
 

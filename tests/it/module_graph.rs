@@ -1,15 +1,13 @@
 //! The modules of `src/` import one another without circles: each file is a node, each path it
-//! names into another file (a `use` or a path in code, resolved from `crate`, `super` or `self`)
-//! an edge, and no strongly connected component has two files (docs/architecture.md invariant 6).
+//! names into another file (a `use` or a path in code or in a macro's arguments, resolved from
+//! `crate`, `super` or `self`) an edge, and no strongly connected component has two files (docs/architecture.md invariant 6).
 
 use crate::common::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use syn::visit::Visit;
-
-use crate::architecture::{module_of, PathReader};
+use crate::architecture::{module_of, paths_named};
 
 pub(crate) type Module = Vec<String>;
 
@@ -31,12 +29,9 @@ pub(crate) fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
     sources
         .into_iter()
         .map(|(module, source)| {
-            let syntax = syn::parse_file(&source).expect("parses");
-            // The architecture test's reader: every path the file names, made absolute.
-            let mut reader = PathReader { module: module.clone(), found: Vec::new() };
-            reader.visit_file(&syntax);
-            let named = reader.found.iter().filter_map(|(_, segments)| reader.resolve(segments));
-            let edges = named.filter_map(|path| owner(&path)).filter(|m| *m != module).collect();
+            // The architecture test's reader: every path the file names (macros' included), made absolute.
+            let named = paths_named(&module, &source);
+            let edges = named.iter().filter_map(owner).filter(|m| *m != module).collect();
             (module, edges)
         })
         .collect()
