@@ -77,7 +77,7 @@ fn every_arrow_between_layers_points_down() {
 }
 
 /// A graph of `edges` (`a::b` -> `c::d`).
-fn graph_of(edges: &[(&str, &str)]) -> BTreeMap<Module, BTreeSet<Module>> {
+pub(crate) fn graph_of(edges: &[(&str, &str)]) -> BTreeMap<Module, BTreeSet<Module>> {
     let module = |m: &str| m.split("::").map(str::to_string).collect::<Module>();
     let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     for (from, to) in edges {

@@ -23,6 +23,7 @@ mod capacity_answers;
 mod chart_labels;
 mod chart_layers;
 mod charts;
+mod core_layers;
 mod derivation;
 mod doc_paths;
 mod energy;
