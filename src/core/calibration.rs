@@ -54,7 +54,6 @@ use super::model::moe_layers;
 use super::parallel::Parallelism;
 use super::presets::ModelSpec;
 use super::url_id::UrlId;
-pub use transfer::{resolve, Origin, Resolved};
 
 /// An inference engine the published measurements cover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

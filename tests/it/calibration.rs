@@ -7,8 +7,9 @@ use goodput_lab::core::calibration::published::{UseClass, POINTS};
 use goodput_lab::core::calibration::render::{profile_source, render_points};
 use goodput_lab::core::calibration::report::{summarize, tpot_errors};
 use goodput_lab::core::calibration::terms::cost_terms;
+use goodput_lab::core::calibration::transfer::{resolve, Origin, Resolved};
 use goodput_lab::core::calibration::transfer::{GpuProfile, Profile, Term};
-use goodput_lab::core::calibration::{resolve, CostModel, CostTerms, Efficiency, Engine, Origin, Slot};
+use goodput_lab::core::calibration::{CostModel, CostTerms, Efficiency, Engine, Slot};
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{analyze, kv_bytes_per_seq, step_time, weight_bytes};
@@ -156,8 +157,8 @@ fn a_gpu_without_data_borrows_its_generation_capped_at_its_ceiling_else_its_prio
     assert!(p.measured_family("h100-nvl") && !p.measured_family("l40s") && !p.measured_family("custom"));
 }
 
-fn resolved(value: f64, origin: Origin) -> goodput_lab::core::calibration::Resolved {
-    goodput_lab::core::calibration::Resolved { value, origin }
+fn resolved(value: f64, origin: Origin) -> Resolved {
+    Resolved { value, origin }
 }
 
 #[test]

@@ -11,7 +11,8 @@ use goodput_lab::core::calibration::published::{UseClass, POINTS};
 use goodput_lab::core::calibration::report::throughput_checks;
 use goodput_lab::core::calibration::terms::cost_terms;
 use goodput_lab::core::calibration::transfer::Term;
-use goodput_lab::core::calibration::{resolve, CostModel, Engine, Origin, Slot};
+use goodput_lab::core::calibration::transfer::{resolve, Origin, Resolved};
+use goodput_lab::core::calibration::{CostModel, Engine, Slot};
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::precision::Precision;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id};
@@ -117,10 +118,7 @@ fn a_gpu_with_nothing_of_its_family_measured_is_priced_from_its_priors() {
         assert!(!PROFILE.measured_family(id), "{id}");
         for slot in Slot::ALL {
             let r = resolve(&PROFILE, id, slot);
-            assert_eq!(
-                r,
-                goodput_lab::core::calibration::Resolved { value: slot.prior(id), origin: Origin::Prior }
-            );
+            assert_eq!(r, Resolved { value: slot.prior(id), origin: Origin::Prior });
         }
         // The per-layer overhead is the software stack's: CUDA's and ROCm's are fitted, XLA's is the prior.
         let stack = Family::of(id).stack();
