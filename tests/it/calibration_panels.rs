@@ -147,3 +147,35 @@ fn the_measured_profile_makes_every_panel_slower_than_the_ideal_bound() {
         assert!(measured_knee <= ideal_knee, "{}: {measured_knee} vs {ideal_knee}", base.model.id);
     }
 }
+
+/// Issue 48: a DEP configuration's per-GPU goodput carries its likely range, each end its own knee.
+#[test]
+fn a_dep_headlines_goodput_per_gpu_carries_the_likely_range_read_at_each_ends_own_knee() {
+    use goodput_lab::core::calibration::range::{likely_range, LikelyRange};
+    use goodput_lab::core::goodput::evaluate;
+    use goodput_lab::core::roofline::analyze;
+    use goodput_lab::view::format::headline::headline;
+    let query =
+        "model=deepseek-v3&gpu=h200-sxm&w=fp8&kv=fp8&tp=1&ep=8&dp=8&tpot=50&calib=measured&engine=sglang";
+    let s = goodput_lab::state::from_page_query(query).0.scenario;
+    let r = likely_range(&s).expect("measured engines give a range");
+    let knee_per_gpu = |s: &Scenario| evaluate(s, analyze(s).knee_batch).goodput_per_gpu_req_per_s;
+    let (mid, low, high) = (
+        knee_per_gpu(&s),
+        knee_per_gpu(&LikelyRange::scaled(&s, r.high)),
+        knee_per_gpu(&LikelyRange::scaled(&s, r.low)),
+    );
+    assert!(low < mid && mid < high, "{low} {mid} {high}");
+    // A step x times as long serves at most 1/x as many requests at a smaller or equal knee.
+    assert!(
+        low <= mid / r.high * (1.0 + 1e-9) && high >= mid / r.low * (1.0 - 1e-9),
+        "{low} {mid} {high} {r:?}"
+    );
+    let text = headline(&s, &analyze(&s));
+    let printed = goodput_lab::view::format::req_per_s;
+    let expected = format!("({} per GPU, likely {} to {})", printed(mid), printed(low), printed(high));
+    assert!(text.contains(&expected), "{text}\nexpected {expected}");
+    // The ideal roofline is a bound: no range.
+    let ideal = Scenario { calibration: CostModel::Ideal, ..s };
+    assert!(!headline(&ideal, &analyze(&ideal)).contains("likely"));
+}

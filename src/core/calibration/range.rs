@@ -204,3 +204,11 @@ pub fn likely_range(scenario: &Scenario) -> Option<LikelyRange> {
     let r = RANGES.for_gpu(scenario.gpu.id, coverage);
     Some(LikelyRange { coverage, low: r.low, high: r.high })
 }
+
+/// `f` of `scenario` at the slow and the fast end of its likely range (each step [`LikelyRange::high`]
+/// and [`LikelyRange::low`] times as long, [`LikelyRange::scaled`]), so a number that moves the knee
+/// (a goodput at a TPOT target) is read at each end rather than scaled after; `None` without a range.
+pub fn at_range_ends<T>(scenario: &Scenario, f: impl Fn(&Scenario) -> T) -> Option<(T, T)> {
+    let r = likely_range(scenario)?;
+    Some((f(&LikelyRange::scaled(scenario, r.high)), f(&LikelyRange::scaled(scenario, r.low))))
+}

@@ -3,10 +3,11 @@
 
 use super::placement::percentile_label;
 use super::{gb, ms, req_per_s, target_ms, thousands};
+use crate::core::calibration::range::at_range_ends;
 use crate::core::capacity::{Placing, Point};
 use crate::core::goodput::evaluate;
 use crate::core::placement::PlacementMode;
-use crate::core::roofline::{Analysis, Limit};
+use crate::core::roofline::{analyze, Analysis, Limit};
 use crate::core::scenario::Scenario;
 
 /// The one sentence above the charts that states the lesson with live numbers.
@@ -92,13 +93,24 @@ pub(super) fn ttft_headline(scenario: &Scenario, analysis: &Analysis) -> String 
     )
 }
 
-/// " (6.3 per GPU)" when the replica spans several GPUs, else nothing.
+/// " (6.3 per GPU)" when the replica spans several GPUs, else nothing; under the measured engines'
+/// model with its likely range at the knee: " (6.3 per GPU, likely 5.1 to 7.0)".
 pub(super) fn per_gpu(scenario: &Scenario, rate: f64) -> String {
-    if scenario.parallel.gpus() > 1 {
-        format!(" ({} per GPU)", req_per_s(rate))
-    } else {
-        String::new()
+    if scenario.parallel.gpus() <= 1 {
+        return String::new();
     }
+    match knee_goodput_per_gpu_range(scenario) {
+        Some((low, high)) => {
+            format!(" ({} per GPU, likely {} to {})", req_per_s(rate), req_per_s(low), req_per_s(high))
+        }
+        None => format!(" ({} per GPU)", req_per_s(rate)),
+    }
+}
+
+/// The knee's goodput per GPU at the slow and the fast end of the likely range: each end's own knee,
+/// since a slower step also meets the target at a smaller batch.
+pub fn knee_goodput_per_gpu_range(scenario: &Scenario) -> Option<(f64, f64)> {
+    at_range_ends(scenario, |s| evaluate(s, analyze(s).knee_batch).goodput_per_gpu_req_per_s)
 }
 
 /// "Largest batch meeting 10 ms: 64, goodput 25.2 req/s; at 128 throughput is 8,505 tokens/s (32%
