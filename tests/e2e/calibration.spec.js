@@ -5,7 +5,7 @@ const { test, expect } = require('@playwright/test');
 const { openApp, tableRows, rowByHeader, num, queryValue, urlSettled, expectNoBadNumbers } = require('./helpers');
 const { logChartText, chartText } = require('./chart_text');
 
-const { RANGES, VLLM_RUNS, measuredStepMs } = require('./profile');
+const { RANGES_BY_STACK, VLLM_RUNS, measuredStepMs } = require('./profile');
 const STEP = 'Step time (ms)';
 
 test('the default page is the ideal roofline and says how accurate the measured profile is', async ({ page }) => {
@@ -60,10 +60,11 @@ function rangeOf(text) {
 test('under measured engines the batch table brackets each step time by its coverage class\'s likely range', async ({ page }) => {
   const errors = await openApp(page);
   await expect(page.locator('#batch-table th', { hasText: 'Likely range (ms)' })).toHaveCount(0);
-  for (const [query, cls, word] of [['?calib=measured', 0, 'fitted'], ['?calib=measured&gpu=tpu-v6e', 5, 'not measured']]) {
+  // H100 is a CUDA GPU; a TPU reads the XLA stack's ranges (no rows of its own: the pooled ones).
+  for (const [query, stack, cls, word] of [['?calib=measured', 'cuda', 0, 'fitted'], ['?calib=measured&gpu=tpu-v6e', 'xla', 5, 'not measured']]) {
     await openApp(page, query);
     await expect(page.locator('#batch-table th', { hasText: 'Likely range (ms)' })).toHaveCount(1);
-    const [low, high] = RANGES[cls];
+    const [low, high] = RANGES_BY_STACK[stack][cls];
     for (const batch of [1, 16, 64]) {
       const row = await rowByHeader(page, batch);
       const step = num(row[STEP]);

@@ -19,8 +19,13 @@ const MEMORY_PRIOR = Number(BOUNDS.match(/pub const MEMORY_PRIOR: f64 = ([\d.]+)
 const H100_SLOTS = PROFILE.match(/gpu_id: "h100-sxm", slots: \[([^\]]+)\]/)[1].split(', ')
   .map((v) => (v === 'Term::Held' ? MEMORY_PRIOR : v === 'Term::Absent' ? null : Number(v.replace(/^Term::Fitted\((.*)\)$/, '$1'))));
 const [H100_DENSE, , H100_GQA] = H100_SLOTS;
-/** Each coverage class's likely range as [low, high] factors, best covered first. */
-const RANGES = [...PROFILE.matchAll(/ClassRange \{ low: ([^,]+), high: ([^,]+), rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+/** Every shipped range as [low, high] factors: per software stack (CUDA, ROCm, XLA, the order of
+ * `Stack::ALL`), each coverage class's, best covered first. */
+const ALL_RANGES = [...PROFILE.matchAll(/ClassRange \{ low: ([^,]+), high: ([^,]+), rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+const CLASSES = 6;
+const RANGES_BY_STACK = Object.fromEntries(['cuda', 'rocm', 'xla'].map((stack, i) => [stack, ALL_RANGES.slice(i * CLASSES, (i + 1) * CLASSES)]));
+/** The CUDA GPUs' ranges by class (H100, H200, B200 ...). */
+const RANGES = RANGES_BY_STACK.cuda;
 /** The published runs of vLLM the fit uses: closed-loop runs at a client concurrency (MLPerf's vLLM
  * rows are system-wide Server, Interactive and Offline runs, checked end to end, not fitted). */
 const VLLM_RUNS = DATA.split('\n').filter((line) => line.includes(',vLLM,') && line.includes('closed-loop')).length;
@@ -40,4 +45,4 @@ function measuredStepMs(batch, engineIndex) {
 /** The worked example's ideal step at batch 1, in ms. */
 const IDEAL_FLOOR_MS = ((L8_WEIGHTS_B + L8_KV_PER_SEQ_B) / H100_BW) * 1e3;
 
-module.exports = { RANGES, VLLM_RUNS, measuredStepMs, IDEAL_FLOOR_MS };
+module.exports = { RANGES, RANGES_BY_STACK, ALL_RANGES, VLLM_RUNS, measuredStepMs, IDEAL_FLOOR_MS };
