@@ -32,7 +32,7 @@ use crate::ui::workers::pool::Adopted;
 pub const SIM_WORKER: WorkerBin = WorkerBin {
     glue_url: "./sim_worker.js",
     wasm_url: "./sim_worker_bg.wasm",
-    workers_max: crate::protocol::sim::SHARDS_MAX,
+    workers_max: crate::core::plan::SHARDS_MAX,
 };
 
 /// The configuration search's worker bin.
