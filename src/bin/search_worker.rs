@@ -4,7 +4,7 @@
 //!
 //! Trunk builds this bin as a `data-type="worker"` asset, like `sim_worker`: wasm-bindgen `web`
 //! target, unhashed names, no default features, so it links only the pure core it calls. The page
-//! starts one per core (at most `protocol::search::SHARDS_MAX`).
+//! starts one per core (at most `core::search::SHARDS_MAX`).
 
 /// Runs on instantiation; outside a worker scope (a page importing this module for its benchmark
 /// export, `bench/browser`) it does nothing. Bytes that are not a request are logged and ignored.

@@ -39,7 +39,7 @@ pub const SIM_WORKER: WorkerBin = WorkerBin {
 pub const SEARCH_WORKER: WorkerBin = WorkerBin {
     glue_url: "./search_worker.js",
     wasm_url: "./search_worker_bg.wasm",
-    workers_max: crate::protocol::search::SHARDS_MAX,
+    workers_max: crate::core::search::SHARDS_MAX,
 };
 
 /// The workers of bin `name` created ahead and not yet adopted, oldest first: entries
