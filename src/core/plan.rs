@@ -5,15 +5,15 @@
 //! ([`compute`]) or in two rounds of parts ([`shard_sweeps`], then [`second_round`]) that
 //! [`assemble`] puts together into the same result.
 
-mod result; // SimResult, PlacementSim, assemble
-mod run; // compute, the seed shards and their combination, the chunk level
+mod result; // SimResult, PlacementSim
+mod run; // compute, the seed shards and their combination, the chunk level, assemble
 mod second_round; // the goodput-dependent parts: step budgets, the split's sweep, the fleet
 
-pub use result::{assemble, PlacementSim, SimResult};
-pub use run::{
-    chunk_level, combine_shards, compute, levels_total, shard_sweeps, shards_for, CHUNK_BUDGETS, SHARDS_MAX,
+pub use result::{PlacementSim, SimResult};
+pub use run::{assemble, chunk_level, combine_shards, compute, levels_total, shard_sweeps, shards_for};
+pub use second_round::{
+    join_second_round, second_round, second_round_parts_for, SecondRoundPart, CHUNK_BUDGETS, SHARDS_MAX,
 };
-pub use second_round::{join_second_round, second_round, second_round_parts_for, SecondRoundPart};
 
 use serde::{Deserialize, Serialize};
 

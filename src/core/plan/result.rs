@@ -1,10 +1,8 @@
-//! What a finished request is: the [`SimResult`] the page draws (and the [`PlacementSim`] beside it),
-//! and [`assemble`], the one place a result is put together from the sweep and the second round.
+//! What a finished request is: the [`SimResult`] the page draws, and the [`PlacementSim`] beside it
+//! (put together in one place, [`super::assemble`]).
 
 use serde::{Deserialize, Serialize};
 
-use super::second_round::SecondRoundPart;
-use super::SimPlan;
 use crate::placement::{Disaggregated, Split};
 use crate::sim::{ChunkPoint, Counting, LoadMode, RatePoint, Sweep};
 use crate::traffic::FleetRow;
@@ -59,31 +57,5 @@ impl PlacementSim {
             colocated.goodput_req_per_s / f64::from(self.colocated_gpus.max(1)),
             self.sweep.goodput_req_per_s / f64::from(self.gpus.max(1)),
         )
-    }
-}
-
-/// The one place a [`SimResult`] is put together from its parts.
-pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRoundPart) -> SimResult {
-    let SecondRoundPart { chunks, placement, recorded, fleet } = second;
-    let c = &plan.config;
-    let replays = chunks.len() as u64 + u64::from(recorded.is_some());
-    let requests_simulated = sweep.requests_simulated
-        + replays * u64::from(c.requests_per_level())
-        + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated)
-        + fleet.iter().flatten().map(|row| u64::from(row.report.requests)).sum::<u64>();
-    SimResult {
-        chunks,
-        requests_simulated,
-        sweep,
-        chunk_level,
-        attainment_target: c.attainment_target,
-        counting: c.counting,
-        load: c.load,
-        cap: c.max_concurrency,
-        rate_max_req_per_s: c.rate_max_req_per_s,
-        placement,
-        recorded,
-        requests_per_level: c.requests_per_level(),
-        fleet,
     }
 }

@@ -1,20 +1,15 @@
 //! How a request runs: in one go on one thread ([`compute`]), or split over workers in two rounds:
 //! contiguous blocks of the seeds ([`shard_sweeps`]), combined in seed order ([`combine_shards`]),
-//! then the goodput-dependent second round at [`chunk_level`] ([`super::second_round`]). The parts
-//! assemble into exactly what [`compute`] returns.
+//! then the goodput-dependent second round at [`chunk_level`] ([`second_round`]). The parts
+//! [`assemble`] into exactly what [`compute`] returns.
 
-use super::result::{assemble, SimResult};
-use super::second_round::second_round;
+use super::result::SimResult;
+use super::second_round::{second_round, SecondRoundPart, SHARDS_MAX};
 use super::SimPlan;
 use crate::sim::{
     combine_seed_sweeps, seed_count, seed_sweeps, shard_seeds, sweep_levels, sweep_with_progress,
     DisaggConfig, LoadMode, SimConfig, Sweep,
 };
-
-/// Step budgets the chunked-prefill trade-off compares, in tokens.
-pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
-/// The most workers one sweep's seeds (and its second round's budgets) are split over.
-pub const SHARDS_MAX: u8 = 4;
 
 /// Load levels a request runs at most: every seed's sweep plus the disaggregated sweep's.
 pub fn levels_total(plan: &SimPlan) -> u32 {
@@ -60,5 +55,31 @@ pub fn chunk_level(plan: &SimPlan, sweep: &Sweep) -> f64 {
         (LoadMode::Closed, _) => (f64::from(c.max_concurrency) / 2.0).ceil(),
         (LoadMode::Open, Some(p)) => p.rate_req_per_s / 2.0,
         (LoadMode::Open, None) => c.rate_max_req_per_s / 4.0,
+    }
+}
+
+/// The one place a [`SimResult`] is put together from its parts.
+pub fn assemble(plan: &SimPlan, sweep: Sweep, chunk_level: f64, second: SecondRoundPart) -> SimResult {
+    let SecondRoundPart { chunks, placement, recorded, fleet } = second;
+    let c = &plan.config;
+    let replays = chunks.len() as u64 + u64::from(recorded.is_some());
+    let requests_simulated = sweep.requests_simulated
+        + replays * u64::from(c.requests_per_level())
+        + placement.as_ref().map_or(0, |p| p.sweep.requests_simulated)
+        + fleet.iter().flatten().map(|row| u64::from(row.report.requests)).sum::<u64>();
+    SimResult {
+        chunks,
+        requests_simulated,
+        sweep,
+        chunk_level,
+        attainment_target: c.attainment_target,
+        counting: c.counting,
+        load: c.load,
+        cap: c.max_concurrency,
+        rate_max_req_per_s: c.rate_max_req_per_s,
+        placement,
+        recorded,
+        requests_per_level: c.requests_per_level(),
+        fleet,
     }
 }

@@ -8,7 +8,6 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::result::PlacementSim;
-use super::run::{CHUNK_BUDGETS, SHARDS_MAX};
 use super::SimPlan;
 use crate::placement::disaggregated;
 use crate::sim::{
@@ -16,6 +15,11 @@ use crate::sim::{
     RatePoint, SimConfig,
 };
 use crate::traffic::FleetRow;
+
+/// Step budgets the chunked-prefill trade-off compares, in tokens.
+pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
+/// The most workers one sweep's seeds (and its second round's budgets) are split over.
+pub const SHARDS_MAX: u8 = 4;
 
 /// What one part of the second round ran.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
