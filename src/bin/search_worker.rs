@@ -1,10 +1,10 @@
-//! The configuration search's Web Worker: answers each posted `search_protocol::SearchRequest` (one
+//! The configuration search's Web Worker: answers each posted `protocol::search::SearchRequest` (one
 //! shard of the search) with progress and then its rows (postcard bytes in a Uint8Array), through
 //! `goodput_lab::worker_scope`.
 //!
 //! Trunk builds this bin as a `data-type="worker"` asset, like `sim_worker`: wasm-bindgen `web`
 //! target, unhashed names, no default features, so it links only the pure core it calls. The page
-//! starts one per core (at most `search_protocol::SHARDS_MAX`).
+//! starts one per core (at most `core::search::SHARDS_MAX`).
 
 /// Runs on instantiation; outside a worker scope (a page importing this module for its benchmark
 /// export, `bench/browser`) it does nothing. Bytes that are not a request are logged and ignored.
@@ -17,7 +17,7 @@ fn main() {
     });
 }
 
-/// Natively there is no worker scope; `cargo test` exercises `search_protocol` instead.
+/// Natively there is no worker scope; `cargo test` exercises `protocol::search` instead.
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("search_worker runs as a Web Worker in the browser: use `make serve`.");

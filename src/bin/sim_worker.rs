@@ -1,7 +1,7 @@
-//! The simulation Web Worker: answers each posted `sim_protocol::Job` (a block of the seeds, or a part of the
-//! second round) with `sim_protocol::respond`'s progress and result messages (postcard bytes in a
+//! The simulation Web Worker: answers each posted `protocol::sim::Job` (a block of the seeds, or a part of the
+//! second round) with `protocol::sim::respond`'s progress and result messages (postcard bytes in a
 //! Uint8Array), through `goodput_lab::worker_scope`. The page starts one per core (at most
-//! `sim_protocol::SHARDS_MAX`).
+//! `core::plan::SHARDS_MAX`).
 //!
 //! Trunk builds this bin as a `data-type="worker"` asset (wasm-bindgen `web` target, unhashed names,
 //! without default features); every worker runs `public/worker_boot.js`, which instantiates the module
@@ -20,7 +20,7 @@ fn main() {
     });
 }
 
-/// Natively there is no worker scope; `cargo test` exercises `sim_protocol` instead.
+/// Natively there is no worker scope; `cargo test` exercises `protocol::sim` instead.
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("sim_worker runs as a Web Worker in the browser: use `make serve`.");
@@ -43,7 +43,7 @@ pub fn bench_simulate(plan: &[u8], rate_req_per_s: f64) -> Vec<f64> {
 }
 
 /// Benchmark hook for `bench/browser`: the whole result for `plan` (postcard bytes, as for
-/// [`bench_simulate`]) computed on one thread (`sim_protocol::compute`: every seed's sweep, then the
+/// [`bench_simulate`]) computed on one thread (`core::plan::compute`: every seed's sweep, then the
 /// second round), so the bench can say how much of the page's sweep is the engine and how much the
 /// pool saves. Returns [requests simulated, goodput in requests/s], or nothing for bytes that are
 /// not a plan; the caller times the call.
@@ -54,6 +54,6 @@ pub fn bench_sweep(plan: &[u8]) -> Vec<f64> {
     else {
         return Vec::new();
     };
-    let r = goodput_lab::protocol::sim::compute(&plan, |_, _| {});
+    let r = goodput_lab::core::plan::compute(&plan, |_, _| {});
     vec![r.requests_simulated as f64, r.sweep.goodput_req_per_s]
 }

@@ -21,7 +21,7 @@ fn main() {
         }
         None => inputs.sim_plan(),
     };
-    let result = goodput_lab::protocol::sim::compute(&plan, |_, _| {});
+    let result = goodput_lab::core::plan::compute(&plan, |_, _| {});
     if let Some(p) = &result.recorded {
         println!(
             "recorded {}",

@@ -1,6 +1,19 @@
 //! The simulator's plan for one request: the sweep config and, beside it, the disaggregated split
 //! it also sweeps and the fleet it also runs. Derived once from the page's state (`state::Inputs::sim_plan`) and carried by
-//! every job of the request, so no worker re-derives it.
+//! every job of the request, so no worker re-derives it. Also how a plan runs into a [`SimResult`]
+//! (the orchestration every side shares: the page, its workers, the native tools): on one thread
+//! ([`compute`]) or in two rounds of parts ([`shard_sweeps`], then [`second_round`]) that
+//! [`assemble`] puts together into the same result.
+
+mod result; // SimResult, PlacementSim
+mod run; // compute, the seed shards and their combination, the chunk level, assemble
+mod second_round; // the goodput-dependent parts: step budgets, the split's sweep, the fleet
+
+pub use result::{PlacementSim, SimResult};
+pub use run::{assemble, chunk_level, combine_shards, compute, levels_total, shard_sweeps, shards_for};
+pub use second_round::{
+    join_second_round, second_round, second_round_parts_for, SecondRoundPart, CHUNK_BUDGETS, SHARDS_MAX,
+};
 
 use serde::{Deserialize, Serialize};
 

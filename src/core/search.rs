@@ -178,6 +178,27 @@ pub fn search_group(spec: &SearchSpec, group: &Group) -> Found {
     found
 }
 
+/// The most workers one search is split over.
+pub const SHARDS_MAX: u8 = 8;
+
+/// The groups of shard `shard` of `shards` (index modulo `shards`, so every shard gets GPUs of every
+/// size and the shards finish together); with one shard, all of them.
+pub fn shard_groups(shard: u8, shards: u8) -> Vec<Group> {
+    let shards = usize::from(shards.clamp(1, SHARDS_MAX));
+    let shard = usize::from(shard) % shards;
+    groups().into_iter().enumerate().filter(|(i, _)| i % shards == shard).map(|(_, g)| g).collect()
+}
+
+/// `groups` searched in order, `progress(done, total)` after each: what one shard runs.
+pub fn search_groups(spec: &SearchSpec, groups: &[Group], mut progress: impl FnMut(u32, u32)) -> Found {
+    let mut found = Found::default();
+    for (i, group) in groups.iter().enumerate() {
+        found.merge(search_group(spec, group));
+        progress(i as u32 + 1, groups.len() as u32);
+    }
+    found
+}
+
 /// The whole search on one thread: every group in [`groups`] order.
 pub fn search(spec: &SearchSpec) -> Found {
     let mut found = Found::default();

@@ -3,18 +3,16 @@
 //! shard's rows. Pure and native-testable; both directions are postcard bytes ([`crate::protocol::codec`]).
 //!
 //! The page splits the search over as many workers as the machine has cores (at most
-//! [`SHARDS_MAX`]); shard k of n takes the groups whose index is k modulo n, so every shard gets
-//! GPUs of every size and the shards finish together.
+//! [`crate::core::search::SHARDS_MAX`]); which groups a shard searches is the model's
+//! ([`crate::core::search::shard_groups`]).
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::search::{groups, search_group, Found, Group, SearchSpec};
+use crate::core::search::{search_groups, shard_groups, Found, SearchSpec};
 use crate::protocol::codec::{from_bytes, to_bytes, Numbered};
 
-/// The most workers one search is split over.
-pub const SHARDS_MAX: u8 = 8;
 /// Groups a worker searches between two progress replies.
-const GROUPS_PER_PROGRESS: usize = 12;
+const GROUPS_PER_PROGRESS: u32 = 12;
 
 /// Page -> worker: search shard `shard` of `shards` on `spec`; every reply names `seq` and `shard`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,25 +73,14 @@ pub fn decode_reply(bytes: &[u8]) -> Option<SearchReply> {
     from_bytes(bytes)
 }
 
-/// The groups of shard `shard` of `shards` (index modulo `shards`); with one shard, all of them.
-pub fn shard_groups(shard: u8, shards: u8) -> Vec<Group> {
-    let shards = usize::from(shards.clamp(1, SHARDS_MAX));
-    let shard = usize::from(shard) % shards;
-    groups().into_iter().enumerate().filter(|(i, _)| i % shards == shard).map(|(_, g)| g).collect()
-}
-
 /// Searches the request's shard, posting progress every few groups and then the rows.
 pub fn respond(request: &SearchRequest, mut post: impl FnMut(Vec<u8>)) {
-    let mine = shard_groups(request.shard, request.shards);
-    let total = mine.len() as u32;
     let (seq, shard) = (request.seq, request.shard);
-    let mut found = Found::default();
-    for (i, group) in mine.iter().enumerate() {
-        found.merge(search_group(&request.spec, group));
-        let done = i + 1;
-        if done % GROUPS_PER_PROGRESS == 0 && done < mine.len() {
-            post(encode_reply(&SearchReply::Progress { seq, shard, done: done as u32, total }));
+    let mine = shard_groups(request.shard, request.shards);
+    let found = search_groups(&request.spec, &mine, |done, total| {
+        if done % GROUPS_PER_PROGRESS == 0 && done < total {
+            post(encode_reply(&SearchReply::Progress { seq, shard, done, total }));
         }
-    }
+    });
     post(encode_reply(&SearchReply::Done { seq, shard, found }));
 }

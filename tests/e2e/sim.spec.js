@@ -21,7 +21,7 @@ function nativeGoodput(query) {
 }
 
 /** The status line's words for the pool a sweep of `seeds` seeds runs on: min(cores, seeds, 4)
- *  workers (sim_protocol's SHARDS_MAX). */
+ *  workers (core::plan's SHARDS_MAX). */
 async function poolWords(page, seeds = 7) {
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const n = Math.max(1, Math.min(cores, seeds, 4));

@@ -4,11 +4,11 @@
 
 use goodput_lab::core::capacity::{unit_point, Placing};
 use goodput_lab::core::placement::PlacementMode;
+use goodput_lab::core::plan::compute;
 use goodput_lab::core::roofline::kv_bytes_per_held_token;
 use goodput_lab::core::sim::kv_pool_tokens;
 use goodput_lab::core::sim::Percentiles;
 use goodput_lab::core::traffic::{FleetReport, FleetRow, Routing};
-use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::from_query;
 use goodput_lab::view::format::fleet::{fleet_finding, fleet_row_cells, FLEET_COLUMNS};
 

@@ -38,13 +38,13 @@ use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
 use goodput_lab::core::nearest::batch_at_speed;
 use goodput_lab::core::parallel::system_gpus;
+use goodput_lab::core::plan::CHUNK_BUDGETS;
 use goodput_lab::core::presets::{CustomGpu, CustomModel, CUSTOM_ID, GPUS, MODELS};
 use goodput_lab::core::roofline::{analyze, step_terms, step_time, Precision, StepMix, StepTerms};
 use goodput_lab::core::scenario::context_for;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{chunk_tradeoff, sweep};
 use goodput_lab::core::table::{batch_table, with_batches};
-use goodput_lab::protocol::sim::CHUNK_BUDGETS;
 use goodput_lab::state::custom::{GPU_FIELDS, MODEL_FIELDS};
 use goodput_lab::state::energy::{HOSTW, KWH, PUE};
 use goodput_lab::state::fields::{

@@ -4,10 +4,10 @@
 use crate::common::assert_prints_as;
 use goodput_lab::core::goodput::evaluate;
 use goodput_lab::core::model::prefill_attention_flop;
+use goodput_lab::core::plan::compute;
 use goodput_lab::core::roofline::{analyze, step_terms, Analysis, Bound, Limit, Precision, StepMix};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{LengthDist, Sweep};
-use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::fields::{TPOT, TTFT};
 use goodput_lab::state::lessons::{active, lesson, step, Lesson, LESSONS};
 use goodput_lab::state::sim::ArrivalKind;

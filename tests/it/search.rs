@@ -11,10 +11,10 @@ use goodput_lab::core::precision::Precision;
 use goodput_lab::core::presets::GPU_PRICES;
 use goodput_lab::core::roofline::{step_terms, StepMix, TP_CHOICES};
 use goodput_lab::core::search::pareto::frontier;
-use goodput_lab::core::search::{groups, row_for, search, Config, Layout, Row, SearchSpec, GPU_COUNT};
-use goodput_lab::protocol::search::{
-    decode_reply, decode_request, respond, shard_groups, SearchReply, SearchRequest,
+use goodput_lab::core::search::{
+    groups, row_for, search, shard_groups, Config, Layout, Row, SearchSpec, GPU_COUNT,
 };
+use goodput_lab::protocol::search::{decode_reply, decode_request, respond, SearchReply, SearchRequest};
 use goodput_lab::state::WORKED_EXAMPLE;
 
 fn spec() -> SearchSpec {

@@ -9,13 +9,13 @@ use goodput_lab::chart::{
 };
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::placement::{disaggregated, Split};
+use goodput_lab::core::plan::compute;
 use goodput_lab::core::prefill::prefill_of;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     simulate_disaggregated, sweep, sweep_disaggregated, Arrivals, Counting, DisaggConfig, LengthDist,
     Lengths, LoadMode, SimConfig, StepCost, Sweep,
 };
-use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::from_query;
 use goodput_lab::state::sim::SimInputs;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};

@@ -3,13 +3,15 @@
 //! the worker's clock), the seed shards and the second round's parts assemble to exactly the single-thread
 //! result, and the trade-off shows the step budget's two sides.
 
-use goodput_lab::core::plan::SimPlan;
+use goodput_lab::core::plan::{
+    assemble, chunk_level, combine_shards, compute, join_second_round, levels_total, second_round,
+    second_round_parts_for, shards_for, SecondRoundPart, SimPlan, SimResult, CHUNK_BUDGETS, SHARDS_MAX,
+};
 use goodput_lab::core::sim::{shard_seeds, Sweep};
 use goodput_lab::protocol::codec::to_bytes;
 use goodput_lab::protocol::sim::{
-    assemble, chunk_level, combine_shards, compute, decode, decode_job, encode, encode_job,
-    join_second_round, levels_total, respond, second_round, second_round_parts_for, shards_for, Job, Part,
-    SecondRoundPart, SimReply, SimResult, CHUNK_BUDGETS, PROGRESS_EVERY_MS, PROGRESS_POSTS_MAX, SHARDS_MAX,
+    decode, decode_job, encode, encode_job, respond, Job, Part, SimReply, PROGRESS_EVERY_MS,
+    PROGRESS_POSTS_MAX,
 };
 use goodput_lab::state::from_query;
 

@@ -4,13 +4,13 @@
 use std::sync::Arc;
 
 use crate::common::worked_example;
+use goodput_lab::core::plan::compute;
 use goodput_lab::core::plan::SimPlan;
 use goodput_lab::core::sim::{
     run, simulate, summarize_after, sweep, trace_requests, warmup_requests, Load, LoadMode, Request, Server,
     SimConfig, StepCost,
 };
 use goodput_lab::core::traffic::{RequestTrace, TraceRequest};
-use goodput_lab::protocol::sim::compute;
 use goodput_lab::state::sim::SimInputs;
 
 /// A trace of `n` requests at the given arrivals (s) and lengths, no sessions or blocks.

@@ -36,7 +36,7 @@ pub fn sweep_times(repeats: u32) {
     let c = inputs.sim.config(&inputs.scenario);
     let sweep_s = median_s(repeats, || sweep(black_box(&c)));
     let all_s = median_s(repeats, || {
-        goodput_lab::protocol::sim::compute(&black_box(&inputs).sim_plan(), |_, _| {})
+        goodput_lab::core::plan::compute(&black_box(&inputs).sim_plan(), |_, _| {})
     });
     let simulated = sweep(&c).requests_simulated as f64;
     info("ours_sweep_default_ms", sweep_s * 1e3, "ms");

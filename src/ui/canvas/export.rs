@@ -15,7 +15,7 @@ use crate::chart::batch::{draw, BatchDraw};
 use crate::chart::ChartStyle;
 use crate::core::curves::Curves;
 use crate::core::goodput::BatchPoint;
-use crate::protocol::sim::SimResult;
+use crate::core::plan::SimResult;
 use crate::state::view::Look;
 use crate::state::Inputs;
 use crate::ui::canvas::text_measure::Measured;

@@ -32,14 +32,14 @@ use crate::ui::workers::pool::Adopted;
 pub const SIM_WORKER: WorkerBin = WorkerBin {
     glue_url: "./sim_worker.js",
     wasm_url: "./sim_worker_bg.wasm",
-    workers_max: crate::protocol::sim::SHARDS_MAX,
+    workers_max: crate::core::plan::SHARDS_MAX,
 };
 
 /// The configuration search's worker bin.
 pub const SEARCH_WORKER: WorkerBin = WorkerBin {
     glue_url: "./search_worker.js",
     wasm_url: "./search_worker_bg.wasm",
-    workers_max: crate::protocol::search::SHARDS_MAX,
+    workers_max: crate::core::search::SHARDS_MAX,
 };
 
 /// The workers of bin `name` created ahead and not yet adopted, oldest first: entries

@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::core::search::{search, Found, SearchSpec};
-use crate::protocol::search::{shard_groups, SearchReply, SearchRequest};
+use crate::core::search::{search, shard_groups, Found, SearchSpec};
+use crate::protocol::search::{SearchReply, SearchRequest};
 use crate::ui::workers::ahead::SEARCH_WORKER;
 use crate::ui::workers::start::{now_ms, performance_mark};
 use crate::ui::workers::worker_pool::{PoolEvent, WorkerPool};
@@ -104,7 +104,7 @@ impl SearchRunner {
         self.post_all(&state, seq, spec);
     }
 
-    /// Starts min(cores, [`crate::protocol::search::SHARDS_MAX`]) workers; none at all: search on the main thread.
+    /// Starts min(cores, [`crate::core::search::SHARDS_MAX`]) workers; none at all: search on the main thread.
     fn spawn_workers(&self, p: &mut SearchRunnerState, state: &Rc<RefCell<SearchRunnerState>>) {
         let handler = self.reply_handler(Rc::downgrade(state));
         p.workers = WorkerPool::spawn(SEARCH_WORKER, handler).unwrap_or_default();

@@ -3,12 +3,12 @@
 //! chunk level the second round's jobs carry, then the second round's parts until all are in and the
 //! result assembles.
 
-use crate::core::plan::SimPlan;
-use crate::core::sim::Sweep;
-use crate::protocol::sim::{
-    assemble, chunk_level, combine_shards, join_second_round, levels_total, second_round_jobs, Job,
-    SecondRoundPart, SimResult,
+use crate::core::plan::{
+    assemble, chunk_level, combine_shards, join_second_round, levels_total, SecondRoundPart, SimPlan,
+    SimResult,
 };
+use crate::core::sim::Sweep;
+use crate::protocol::sim::{second_round_jobs, Job};
 use crate::ui::workers::start::now_ms;
 
 /// A request: its number and what it simulates (derived once from the page's state, see

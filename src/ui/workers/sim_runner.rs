@@ -1,5 +1,5 @@
 //! Runs sweeps off the main thread on a pool of simulation workers (one per core, at most
-//! [`crate::protocol::sim::SHARDS_MAX`]), started on the first request (adopting those the page
+//! [`crate::core::plan::SHARDS_MAX`]), started on the first request (adopting those the page
 //! started ahead, [`crate::ui::workers::ahead`]) and reused: each of min(workers, seeds) workers
 //! sweeps a block of the seeds, the page combines their sweeps in seed order, then the workers run
 //! the goodput-dependent second round's parts (blocks of the step budgets; the disaggregated sweep)
@@ -12,10 +12,8 @@ use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
 
-use crate::core::plan::SimPlan;
-use crate::protocol::sim::{
-    compute, second_round_parts_for, seed_jobs, shards_for, Job, Part, SimReply, SimResult,
-};
+use crate::core::plan::{compute, second_round_parts_for, shards_for, SimPlan, SimResult};
+use crate::protocol::sim::{seed_jobs, Job, Part, SimReply};
 use crate::ui::workers::ahead::SIM_WORKER;
 use crate::ui::workers::sim_flight::{Ask, Flight};
 use crate::ui::workers::start::{now_ms, performance_mark};

@@ -5,8 +5,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::chart::{draw_attainment_chart, draw_sim_throughput_chart, AttainmentView};
+use crate::core::plan::SimResult;
 use crate::core::sim::{Counting, LoadMode};
-use crate::protocol::sim::SimResult;
 use crate::state::view::Look;
 use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::protocol::sim::SimResult;
+use crate::core::plan::SimResult;
 use crate::state::fleet::{NEW_TOKENS_INPUT, REPLICAS, THINK_INPUT, TIER_INPUT, TURNS_INPUT};
 use crate::ui::context::panel::PanelContext;
 use crate::ui::panels::sim::controls::{AutoNumber, Sim};

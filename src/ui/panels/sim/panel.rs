@@ -5,10 +5,10 @@ use leptos::prelude::*;
 
 use crate::core::capacity::{unit_point, Placing};
 use crate::core::placement::PlacementMode;
+use crate::core::plan::SimResult;
 use crate::core::roofline::Analysis;
 use crate::core::scenario::Scenario;
 use crate::protocol::panel::LazyBody;
-use crate::protocol::sim::SimResult;
 use crate::state::open::is_open;
 use crate::state::view::Panel;
 use crate::ui::context::panel::PanelContext;

@@ -11,8 +11,8 @@ use leptos::ev::PointerEvent;
 use crate::chart::{
     draw_placement_attainment_chart, nearest_point, AttainmentView, ChartFrame, PlacementCurve,
 };
+use crate::core::plan::{PlacementSim, SimResult};
 use crate::core::sim::LoadMode;
-use crate::protocol::sim::{PlacementSim, SimResult};
 use crate::state::view::Look;
 use crate::ui::canvas::chart::{chart_figure, paint};
 use crate::ui::canvas::export::{deliver_svg, export_buttons, render_svg};

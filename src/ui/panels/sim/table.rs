@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::core::plan::SimResult;
 use crate::core::sim::{ChunkPoint, Counting, LoadMode, RatePoint, SeedBand};
-use crate::protocol::sim::SimResult;
 use crate::ui::canvas::export::SimTableExport;
 use crate::view::export::sim_row_cells;
 use crate::view::format::{ms_or_dash, percent, significant, thousands};

@@ -1,4 +1,4 @@
-//! The goodput-dependent rest of a request, split over the pool: the step-budget comparison's
+//! The goodput-dependent rest of a request, split into parts (one per worker): the step-budget comparison's
 //! budgets ([`CHUNK_BUDGETS`]) in contiguous blocks, one per part, and the disaggregated sweep (when
 //! the plan has one) on a part of its own. Its parts, joined in part order, are exactly the
 //! one-part second round.
@@ -7,14 +7,19 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::{PlacementSim, CHUNK_BUDGETS, SHARDS_MAX};
-use crate::core::placement::disaggregated;
-use crate::core::plan::SimPlan;
-use crate::core::sim::{
+use super::result::PlacementSim;
+use super::SimPlan;
+use crate::placement::disaggregated;
+use crate::sim::{
     chunk_tradeoff, shard_seeds, simulate, sweep_disaggregated, ChunkPoint, DisaggConfig, LoadMode,
     RatePoint, SimConfig,
 };
-use crate::core::traffic::FleetRow;
+use crate::traffic::FleetRow;
+
+/// Step budgets the chunked-prefill trade-off compares, in tokens.
+pub const CHUNK_BUDGETS: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
+/// The most workers one sweep's seeds (and its second round's budgets) are split over.
+pub const SHARDS_MAX: u8 = 4;
 
 /// What one part of the second round ran.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
