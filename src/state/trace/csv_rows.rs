@@ -1,7 +1,7 @@
 //! CSV traces: the header row says the format (`ContextTokens`: Azure's, `Request tokens`:
 //! BurstGPT's, else a plain trace whose header names its columns), then each data row is read by
-//! its column names (in any case). Commas separate cells, or tabs when the header has no comma;
-//! blank rows and `#` comments are skipped.
+//! its column names (in any case). Cells are split as every upload's are (`state::csv_text`: commas,
+//! tabs or semicolons, told from the header); blank rows and `#` comments are skipped.
 
 use super::values::{Cell, Fields, Read};
 use super::{azure, burstgpt, plain, Rows, TraceError, TraceFormat};
@@ -47,15 +47,7 @@ fn format_of(columns: &HashMap<String, usize>, line: u64) -> Result<TraceFormat,
 
 /// The header row, then every data row as a request of the format the header names.
 pub(super) fn read(text: &str) -> Result<(TraceFormat, Rows), TraceError> {
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let delimiter = if first.contains('\t') && !first.contains(',') { b'\t' } else { b',' };
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .delimiter(delimiter)
-        .from_reader(text.as_bytes());
+    let mut reader = crate::state::csv_text::reader(text);
     let mut records = reader.records();
     let mut columns: Option<(HashMap<String, usize>, TraceFormat)> = None;
     let mut rows = Rows::default();
