@@ -3,6 +3,7 @@
 
 pub mod animation;
 pub mod calibration;
+pub mod csv_text;
 pub mod custom;
 pub mod drag;
 pub mod energy;

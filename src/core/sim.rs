@@ -20,7 +20,7 @@ pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
 pub use engine::{run, run_ranks, Load, RankStep, RanksRun, Server, Trace};
 pub use rng::Rng;
 pub use seeds::{band, combine, median, median_point, shard_seeds, spread};
-pub use stats::{percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
+pub use stats::{nearest_rank, percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
 pub use steady::{
     overloaded, served_below_offered, ttft_rising, ttft_thirds, warmup_requests, window_counts, MIN_MEASURED,
     OVERLOAD_SDS, TTFT_RISE_RATIO, TTFT_RISE_SHARE,

@@ -3,15 +3,14 @@
 //! one validated [`RequestTrace`] with remarks beside it, or a [`TraceError`] naming the line and
 //! the field; and the `trace` URL key ([`url`]). Nothing read here is sent anywhere.
 //!
-//! The format is told from the content ([`read_trace`]); each format's columns live in its own file
-//! and every reader yields [`Row`]s, which [`assemble`] normalizes the same way for all: sorted by
+//! The format is told from the content ([`read_trace`]); Azure's and BurstGPT's columns are rows of
+//! one table (`columns`), the others' in their own files, and every reader yields [`Row`]s, which [`assemble`] normalizes the same way for all: sorted by
 //! arrival (stably, with a remark when the file was not), shifted so the first arrives at 0 s,
 //! arrivals kept to 1 µs, session and prefix ids numbered by first appearance, block hashes given or
 //! synthesized (`core::traffic::blocks`).
 
 mod assemble;
-mod azure;
-mod burstgpt;
+mod columns;
 mod csv_rows;
 mod json_lines;
 mod mooncake;

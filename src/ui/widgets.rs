@@ -3,6 +3,7 @@
 //! slider over a list of precisions.
 
 pub(crate) mod drag;
+pub(crate) mod file_drop;
 pub(crate) mod theme_picker;
 
 use std::rc::Rc;

@@ -166,3 +166,22 @@ fn an_empty_text_and_a_file_of_only_failed_requests_say_so() {
         "{message}"
     );
 }
+
+#[test]
+fn traces_and_measured_uploads_split_cells_by_the_one_delimiter_rule() {
+    use goodput_lab::state::csv_text::delimiter;
+    // The first line with text (not a `#` comment) picks comma, else tab, else semicolon.
+    assert_eq!(delimiter("# a, comment\n1\t8.5\n16;2"), b'\t');
+    assert_eq!(delimiter("\n\narrival_s;prompt_tokens;output_tokens\n0,1,1"), b';');
+    assert_eq!(delimiter("batch\n1"), b',');
+    let comma =
+        read_trace("arrival_s,prompt_tokens,output_tokens\n0,512,128\n1.5,64,8\n").expect("reads").trace;
+    for d in ["\t", ";"] {
+        let text = format!("# a trace, split by {d:?}\narrival_s{d}prompt_tokens{d}output_tokens\n0{d}512{d}128\n1.5{d}64{d}8\n");
+        assert_eq!(read_trace(&text).expect("reads").trace, comma, "{d:?}");
+    }
+    let points = goodput_lab::state::measured::parse_upload("1,8.5\n16,10.25").unwrap().points;
+    let commented =
+        goodput_lab::state::measured::parse_upload("# from my sweep, tab-separated\n1\t8.5\n16\t10.25");
+    assert_eq!(commented.unwrap().points, points);
+}

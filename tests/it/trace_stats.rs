@@ -32,6 +32,23 @@ fn four() -> RequestTrace {
 }
 
 #[test]
+fn a_traces_length_percentiles_are_the_simulators_nearest_ranks() {
+    for n in [1_u32, 2, 3, 7, 10, 99, 100, 101, 1001] {
+        // Prompts n, n - 1, …, 1 in arrival order: the sorted values are 1..=n.
+        let requests = (0..n).map(|i| request(f64::from(i), n - i, 1)).collect();
+        let trace =
+            RequestTrace { format: TraceFormat::Plain, block_tokens: 16, requests, blocks: Vec::new() };
+        let p = TraceStats::of(&trace).prompt_tokens;
+        let values: Vec<f64> = (1..=n).map(f64::from).collect();
+        let sim = goodput_lab::core::sim::percentiles(&values);
+        for (got, want, q) in [(p.p50, sim.p50_s, 0.5), (p.p90, sim.p90_s, 0.9), (p.p99, sim.p99_s, 0.99)] {
+            let rank = goodput_lab::core::sim::nearest_rank(q, n as usize);
+            assert_eq!((Some(f64::from(got)), got as usize), (want, rank), "n = {n}, q = {q}");
+        }
+    }
+}
+
+#[test]
 fn statistics_match_a_hand_computation() {
     let s = TraceStats::of(&four());
     assert_eq!((s.requests, s.sessions, s.duration_s), (4, 2, 4.0));

@@ -140,6 +140,13 @@ fn per_second(amount: f64, duration_s: f64) -> f64 {
     }
 }
 
+/// The nearest rank of the `q` quantile among `n` values (`n` ≥ 1): ⌈q · n⌉, kept to 1..=n
+/// (1-based). The one rank every nearest-rank percentile of the model takes (the simulator's
+/// latencies here, a trace's lengths in `traffic::stats`).
+pub fn nearest_rank(q: f64, n: usize) -> usize {
+    ((q * n as f64).ceil() as usize).clamp(1, n)
+}
+
 /// p50, p90 and p99 (nearest rank) of `values`; an infinite percentile is reported as `None`.
 /// Each rank is selected among the values above the previous one (the ranks ascend), so the three
 /// selections together cost about one pass over `values` and a half. The values are selected as
@@ -153,7 +160,7 @@ pub fn percentiles(values: &[f64]) -> Percentiles {
         if v.is_empty() {
             return None;
         }
-        let rank = (((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1).max(from);
+        let rank = (nearest_rank(q, v.len()) - 1).max(from);
         let (_, key, _) = v[from..].select_nth_unstable(rank - from);
         let x = from_total_order_key(*key);
         from = rank;

@@ -4,6 +4,7 @@
 
 use super::blocks::Fnv1a;
 use super::RequestTrace;
+use crate::sim::nearest_rank;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -69,10 +70,9 @@ pub struct TraceStats {
     pub reuse_ceiling: f64,
 }
 
-/// The nearest-rank `p`-th percentile of `sorted` (ascending, non-empty).
-fn percentile(sorted: &[u32], p: f64) -> u32 {
-    let rank = (p / 100.0 * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
+/// The nearest-rank `q` quantile of `sorted` (ascending, non-empty): [`nearest_rank`]'s value.
+fn percentile(sorted: &[u32], q: f64) -> u32 {
+    sorted[nearest_rank(q, sorted.len()) - 1]
 }
 
 fn length_stats(mut values: Vec<u32>) -> LengthStats {
@@ -83,9 +83,9 @@ fn length_stats(mut values: Vec<u32>) -> LengthStats {
     let mean = values.iter().map(|v| f64::from(*v)).sum::<f64>() / values.len() as f64;
     LengthStats {
         mean,
-        p50: percentile(&values, 50.0),
-        p90: percentile(&values, 90.0),
-        p99: percentile(&values, 99.0),
+        p50: percentile(&values, 0.5),
+        p90: percentile(&values, 0.9),
+        p99: percentile(&values, 0.99),
         max: values[values.len() - 1],
     }
 }

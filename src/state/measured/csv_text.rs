@@ -16,17 +16,9 @@ pub const PROFILE_CSV_MESSAGE: &str = "This is an AIPerf or GenAI-Perf CSV expor
 /// One CSV record: its line and trimmed cells.
 type Record = (u64, Vec<String>);
 
-/// The CSV's records (`#` starts a comment; commas, tabs or semicolons separate), or why it cannot
-/// be read.
+/// The CSV's records ([`crate::state::csv_text`]'s rules), or why it cannot be read.
 fn records(text: &str) -> Result<Vec<Record>, String> {
-    let delimiter = [b',', b'\t', b';'].into_iter().find(|d| text.as_bytes().contains(d)).unwrap_or(b',');
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .delimiter(delimiter)
-        .from_reader(text.as_bytes());
+    let mut reader = crate::state::csv_text::reader(text);
     let mut rows = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| format!("CSV could not be read: {e}."))?;

@@ -1,10 +1,11 @@
 //! CSV traces: the header row says the format (`ContextTokens`: Azure's, `Request tokens`:
 //! BurstGPT's, else a plain trace whose header names its columns), then each data row is read by
-//! its column names (in any case). Commas separate cells, or tabs when the header has no comma;
-//! blank rows and `#` comments are skipped.
+//! its column names (in any case). Cells are split as every upload's are (`state::csv_text`: commas,
+//! tabs or semicolons, told from the header); blank rows and `#` comments are skipped.
 
+use super::columns::{self, Columns};
 use super::values::{Cell, Fields, Read};
-use super::{azure, burstgpt, plain, Rows, TraceError, TraceFormat};
+use super::{plain, Rows, TraceError, TraceFormat};
 use std::collections::HashMap;
 
 /// One record's cells by the header's (lower-cased) names.
@@ -21,13 +22,13 @@ impl Fields for CsvFields<'_> {
 }
 
 /// The format a header names, or why it names none a trace needs.
-fn format_of(columns: &HashMap<String, usize>, line: u64) -> Result<TraceFormat, TraceError> {
+/// `Some` columns for a fixed-column format, `None` for a plain trace.
+type Format = (TraceFormat, Option<&'static Columns>);
+
+fn format_of(columns: &HashMap<String, usize>, line: u64) -> Result<Format, TraceError> {
     let has = |name: &str| columns.contains_key(&name.to_ascii_lowercase());
-    if has(azure::MARK) {
-        return Ok(TraceFormat::Azure);
-    }
-    if has(burstgpt::MARK) {
-        return Ok(TraceFormat::BurstGpt);
+    if let Some(c) = columns::FORMATS.iter().find(|c| has(c.mark)) {
+        return Ok((c.format, Some(c)));
     }
     let time = plain::TIME.iter().any(|(n, _)| has(n));
     if !time || !plain::PROMPT.iter().any(|n| has(n)) || !plain::OUTPUT.iter().any(|n| has(n)) {
@@ -42,22 +43,14 @@ fn format_of(columns: &HashMap<String, usize>, line: u64) -> Result<TraceFormat,
                     `output_tokens`; or Azure's `TIMESTAMP`, `ContextTokens`, `GeneratedTokens`; or BurstGPT's)";
         return Err(TraceError::at(line, missing, what));
     }
-    Ok(TraceFormat::Plain)
+    Ok((TraceFormat::Plain, None))
 }
 
 /// The header row, then every data row as a request of the format the header names.
 pub(super) fn read(text: &str) -> Result<(TraceFormat, Rows), TraceError> {
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let delimiter = if first.contains('\t') && !first.contains(',') { b'\t' } else { b',' };
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .delimiter(delimiter)
-        .from_reader(text.as_bytes());
+    let mut reader = crate::state::csv_text::reader(text);
     let mut records = reader.records();
-    let mut columns: Option<(HashMap<String, usize>, TraceFormat)> = None;
+    let mut columns: Option<(HashMap<String, usize>, Format)> = None;
     let mut rows = Rows::default();
     while let Some(record) = records.next() {
         let record = record.map_err(|e| {
@@ -78,13 +71,12 @@ pub(super) fn read(text: &str) -> Result<(TraceFormat, Rows), TraceError> {
             continue;
         };
         let fields = CsvFields { columns: names, record: &record };
-        let read: Read = match format {
-            TraceFormat::Azure => azure::row(&fields, line)?,
-            TraceFormat::BurstGpt => burstgpt::row(&fields, line)?,
-            _ => plain::row(&fields, line)?,
+        let read: Read = match format.1 {
+            Some(c) => columns::row(c, &fields, line)?,
+            None => plain::row(&fields, line)?,
         };
         rows.take(read)?;
     }
-    let format = columns.map_or(TraceFormat::Plain, |(_, f)| f);
+    let format = columns.map_or(TraceFormat::Plain, |(_, f)| f.0);
     Ok((format, rows.finish()))
 }

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use web_sys::{DragEvent, HtmlInputElement};
 
 use crate::core::traffic::stats::{content_hash, LengthStats, TraceStats};
 use crate::core::traffic::RequestTrace;
@@ -15,7 +14,7 @@ use crate::state::measured::article;
 use crate::state::trace::url::{resolve, Resolve, TraceKey, TraceSummary};
 use crate::state::trace::{format_label, grouped, read_trace};
 use crate::ui::context::panel::PanelContext;
-use crate::ui::panels::measured::input::{read_files, FileText};
+use crate::ui::widgets::file_drop::{DropSpec, FileDrop, FileText};
 use crate::view::format::{percent, significant, thousands};
 
 /// A trace the page holds: the trace, its statistics and hash, where it came from and its remarks.
@@ -123,49 +122,25 @@ pub fn TraceBlock() -> impl IntoView {
     }
 }
 
-/// The textarea with its button, the file chooser and the drop zone around them.
+/// The trace's drop zone: one file at a time.
 #[component]
 fn TraceInput(state: TraceState) -> impl IntoView {
-    let (text, set_text) = signal(String::new());
-    let (dragging, set_dragging) = signal(false);
+    let spec = DropSpec {
+        drop_id: "trace-drop",
+        text_id: "trace-input",
+        text_label: "Paste a trace",
+        rows: 3,
+        placeholder: "arrival_s,prompt_tokens,output_tokens\n0,512,128",
+        button_id: "trace-read",
+        button_label: "Read trace",
+        file_id: "trace-file",
+        file_label: "Choose a file",
+        multiple: false,
+        accept: ".jsonl,.json,.csv,.txt,application/json,text/csv",
+        hint: "or drop one here",
+    };
     let load = move |files: Vec<FileText>| state.load(files);
-    let on_file = move |ev: leptos::ev::Event| {
-        let input = event_target::<HtmlInputElement>(&ev);
-        if let Some(file) = input.files().and_then(|l| l.get(0)) {
-            read_files(vec![file], load);
-        }
-        input.set_value("");
-    };
-    let on_drop = move |ev: DragEvent| {
-        ev.prevent_default();
-        set_dragging.set(false);
-        let data = ev.data_transfer();
-        if let Some(file) = data.as_ref().and_then(|d| d.files()).and_then(|l| l.get(0)) {
-            read_files(vec![file], load);
-        } else if let Some(t) = data.and_then(|d| d.get_data("text/plain").ok()).filter(|t| !t.is_empty()) {
-            load(vec![("Dropped text".to_string(), Ok(t))]);
-        }
-    };
-    let on_dragover = move |ev: DragEvent| {
-        ev.prevent_default();
-        set_dragging.set(true);
-    };
-    view! {
-        <div id="trace-drop" class="measured-drop" class:dragging=move || dragging.get()
-            on:dragover=on_dragover on:dragleave=move |_| set_dragging.set(false) on:drop=on_drop>
-            <label for="trace-input">"Paste a trace"</label>
-            <textarea id="trace-input" rows="3" spellcheck="false" placeholder="arrival_s,prompt_tokens,output_tokens\n0,512,128"
-                prop:value=move || text.get() on:input=move |ev| set_text.set(event_target_value(&ev))></textarea>
-            <div class="measured-actions">
-                <button type="button" id="trace-read" on:click=move |_| load(vec![("Pasted text".to_string(), Ok(text.get_untracked()))])>
-                    "Read trace"
-                </button>
-                <label for="trace-file" class="file-label">"Choose a file"</label>
-                <input type="file" id="trace-file" accept=".jsonl,.json,.csv,.txt,application/json,text/csv" on:change=on_file/>
-                <span class="hint">"or drop one here"</span>
-            </div>
-        </div>
-    }
+    view! { <FileDrop spec=spec load=load/> }
 }
 
 /// A link's summary key naming a trace this page does not hold: which trace to load.
