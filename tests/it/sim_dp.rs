@@ -13,7 +13,7 @@ use goodput_lab::core::roofline::{StepMix, StepRoofline};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     kv_pool_tokens, requests, run, run_ranks, simulate, Arrivals, Load, Request, Server, SimConfig, StepCost,
-    StepWork,
+    StepWork, Trace,
 };
 use goodput_lab::state::sim::SimInputs;
 
@@ -109,29 +109,66 @@ fn the_analytic_step_is_terms_ranks_with_the_decodes_spread_evenly_and_the_chunk
     }
 }
 
-#[test]
-fn at_dp_1_the_single_engine_runs_and_one_rank_of_the_rank_engine_reproduces_it() {
-    // DP = 1 never reaches the rank engine (run keeps its path, so every other sim test and the
-    // bench hold it); run_ranks with one rank, stepped one step at a time, lands on the same trace.
-    let c = config(worked_example());
-    let (reqs, server) = workload(&c, 600, 12.0);
-    let cost = StepCost::new(&c.scenario);
-    let single = run(&reqs, server, cost, Load::Open);
-    let one = run_ranks(&reqs, server, cost, Load::Open, 1, |_| {});
-    assert_eq!(one.requests_per_rank, vec![600]);
+/// The single engine's trace of `reqs` and one rank's of the rank engine, the same to rounding.
+fn assert_one_rank_reproduces_the_engine(
+    reqs: &[Request],
+    server: Server,
+    cost: StepCost,
+    load: Load,
+) -> Trace {
+    let single = run(reqs, server, cost, load);
+    let one = run_ranks(reqs, server, cost, load, 1, |_| {});
+    assert_eq!(one.requests_per_rank, vec![reqs.len() as u32]);
     let t = &one.trace;
     assert_eq!((t.steps, t.preemptions, t.rejected), (single.steps, single.preemptions, single.rejected));
     assert_eq!(
         (t.decode_tokens, t.decode_tokens_on_time),
         (single.decode_tokens, single.decode_tokens_on_time)
     );
-    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1e-3);
-    for (a, b) in
-        [(&t.ttft_s, &single.ttft_s), (&t.tpot_s, &single.tpot_s), (&t.latency_s, &single.latency_s)]
-    {
+    let close = |a: f64, b: f64| (a == b) || (a - b).abs() <= 1e-9 * b.abs().max(1e-3);
+    for (a, b) in [
+        (&t.arrival_s, &single.arrival_s),
+        (&t.ttft_s, &single.ttft_s),
+        (&t.tpot_s, &single.tpot_s),
+        (&t.latency_s, &single.latency_s),
+    ] {
         assert!(a.iter().zip(b).all(|(x, y)| close(*x, *y)), "per request, to rounding");
     }
     assert!(close(t.duration_s, single.duration_s) && close(t.batch_integral_s, single.batch_integral_s));
+    assert!(close(t.in_system_integral_s, single.in_system_integral_s));
+    single
+}
+
+#[test]
+fn at_dp_1_the_single_engine_runs_and_one_rank_of_the_rank_engine_reproduces_it() {
+    // DP = 1 never reaches the rank engine (run keeps its path, so every other sim test and the
+    // bench hold it); run_ranks with one rank, stepped one step at a time, lands on the same trace.
+    let c = config(worked_example());
+    let (reqs, server) = workload(&c, 600, 12.0);
+    assert_one_rank_reproduces_the_engine(&reqs, server, StepCost::new(&c.scenario), Load::Open);
+}
+
+#[test]
+fn one_lifecycle_closed_load_refills_a_binding_pool_preempts_and_refuses_alike_on_one_rank() {
+    // The engine and a rank own the same lifecycle (arrivals, admission, prompt chunks,
+    // departures); what differs is how they track decodes (in aggregate with runs of steps, or one
+    // by one). Each case exercises one part of the lifecycle and both land on the same trace.
+    let c = config(worked_example());
+    let cost = StepCost::new(&c.scenario);
+    let (mut reqs, server) = workload(&c, 400, 12.0);
+    let closed = assert_one_rank_reproduces_the_engine(&reqs, server, cost, Load::Closed { concurrency: 24 });
+    assert!(closed.arrival_s.iter().skip(24).all(|&t| t > 0.0), "each later request sent on a departure");
+    let tight = Server { kv_pool_tokens: 40_000.0, ..server };
+    let preempted = assert_one_rank_reproduces_the_engine(&reqs, tight, cost, Load::Open);
+    assert!(preempted.preemptions > 10, "the pool binds: {} preemptions", preempted.preemptions);
+    for r in reqs.iter_mut().step_by(3) {
+        r.cached_tokens = r.prompt_tokens / 2;
+    }
+    reqs[7].prompt_tokens = 50_000;
+    let refused = assert_one_rank_reproduces_the_engine(&reqs, tight, cost, Load::Open);
+    assert_eq!(refused.rejected, 1, "the one request that alone outgrows the pool");
+    let free = Server { prefill_free: true, ..server };
+    assert_one_rank_reproduces_the_engine(&reqs, free, cost, Load::Closed { concurrency: 32 });
 }
 
 #[test]

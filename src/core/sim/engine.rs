@@ -17,8 +17,10 @@
 //! still works, and its KV grows by remaining / steps tokens per step (the aggregate growth is kept
 //! on start, finish and preemption).
 //!
-//! A replica of DP > 1 data-parallel ranks runs in [`ranks`] instead (each rank its own batch, pool
-//! and queue, every step paced by the slowest rank); DP = 1 never reaches it.
+//! The requests' lifecycle (arrivals, closed load's refill, admission's verdict and push, the
+//! prompts' budgeted chunks, departures and the trace's records) is [`lifecycle`]'s, which the DP
+//! ranks share. A replica of DP > 1 data-parallel ranks runs in [`ranks`] instead (each rank its
+//! own batch, pool and queue, every step paced by the slowest rank); DP = 1 never reaches it.
 
 use std::collections::VecDeque;
 
@@ -82,20 +84,6 @@ pub struct Trace {
     pub decode_seq_steps: u64,
 }
 
-/// A sequence that is prefilling: `done` of `total` tokens (prompt plus tokens to recompute); a
-/// prefix-cache hit starts with its cached tokens done.
-#[derive(Clone, Copy, Debug)]
-struct Prefilling {
-    id: u32,
-    done: u32,
-    total: u32,
-    /// Causal attention FLOPs of its first `done` tokens ([`StepCost::prompt_attention_flop`]), so a
-    /// chunk's FLOPs cost one evaluation per step instead of two.
-    flop_done: f64,
-    /// The same at the end of the chunk the current step gives it (set while gathering the step).
-    flop_next: f64,
-}
-
 /// A decoding sequence's bookkeeping, by request id.
 #[derive(Clone, Copy, Debug, Default)]
 struct Seq {
@@ -112,23 +100,17 @@ struct Seq {
 
 /// The replica's state while a run is stepped.
 struct Engine<'a> {
-    reqs: &'a [Request],
+    /// Arrivals, clock and records ([`lifecycle`]).
+    life: lifecycle::Lifecycle<'a>,
     server: Server,
     cost: StepCost,
     /// The mixed steps' GEMM groups by token count.
     gemm_memo: GemmMemo,
     /// Steps as lines in the held KV (None with speculation): what runs of steps are priced on.
     lines: Option<StepLines>,
-    load: Load,
-    clock_s: f64,
-    step: u64,
-    arrived: usize,
-    departed: usize,
     next_queued: usize,
     preempted: VecDeque<(u32, u32)>,
-    prefilling: fifo::Fifo<Prefilling>,
-    prefill_reserved: f64,
-    prefill_done: f64,
+    prompts: lifecycle::Prompts,
     seqs: Vec<Seq>,
     /// Decodes by the step of their last token.
     finishing: finish::Finishing,
@@ -141,7 +123,6 @@ struct Engine<'a> {
     cached_dec: f64,
     /// Speculation's draws and its aggregates (None when off).
     spec: Option<draws::SpecState>,
-    trace: Trace,
 }
 
 /// Runs `reqs` (sorted by arrival for open load) through one replica until all have left; a
@@ -150,60 +131,43 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
     if cost.dp_ranks() > 1 {
         return run_ranks(reqs, server, cost, load, cost.dp_ranks(), |_| {}).trace;
     }
-    let n = reqs.len();
-    let trace = Trace {
-        arrival_s: reqs.iter().map(|r| r.arrival_s).collect(),
-        ttft_s: vec![f64::INFINITY; n],
-        tpot_s: vec![f64::INFINITY; n],
-        latency_s: vec![f64::INFINITY; n],
-        ..Trace::default()
-    };
     let mut engine = Engine {
-        reqs,
+        life: lifecycle::Lifecycle::new(reqs, load),
         server: Server { max_concurrency: server.max_concurrency.max(1), ..server },
         cost,
         gemm_memo: GemmMemo::default(),
         lines: StepLines::new(&cost),
-        load,
-        clock_s: 0.0,
-        step: 0,
-        arrived: 0,
-        departed: 0,
         next_queued: 0,
         preempted: VecDeque::new(),
-        prefilling: fifo::Fifo::new(),
-        prefill_reserved: 0.0,
-        prefill_done: 0.0,
-        seqs: vec![Seq::default(); n],
+        prompts: lifecycle::Prompts::new(),
+        seqs: vec![Seq::default(); reqs.len()],
         finishing: finish::Finishing::new(reqs.iter().map(|r| u64::from(r.output_tokens)).max().unwrap_or(0)),
         order: Vec::new(),
         n_dec: 0,
         held_dec: 0.0,
         cached_dec: 0.0,
         spec: cost.spec.map(draws::SpecState::new),
-        trace,
     };
     engine.drive();
-    engine.trace
+    engine.life.trace
 }
 
 impl Engine<'_> {
     /// Steps until every request has departed (or a safety bound on steps is reached).
     fn drive(&mut self) {
-        let total_tokens: f64 =
-            self.reqs.iter().map(|r| f64::from(r.prompt_tokens) + f64::from(r.output_tokens)).sum();
-        let max_steps = (64.0 * total_tokens + 1024.0).min(1e12) as u64;
-        self.release_initial();
-        while self.departed < self.reqs.len() && self.step < max_steps {
+        let max_steps = self.life.max_steps();
+        self.life.release_initial();
+        while self.life.running() && self.life.step < max_steps {
             self.admit();
-            if self.n_dec == 0 && self.prefilling.is_empty() {
-                if !self.idle_until_next_arrival() {
+            if self.n_dec == 0 && self.prompts.queue.is_empty() {
+                let waiting = self.next_queued < self.life.arrived;
+                if !self.life.idle_until_next_arrival(waiting) {
                     break;
                 }
                 continue;
             }
             self.make_room_to_grow();
-            if self.prefilling.is_empty() && self.n_dec > 0 {
+            if self.prompts.queue.is_empty() && self.n_dec > 0 {
                 self.run_decode_steps(max_steps);
             } else if self.front_outlasts_budget() {
                 self.run_prefill_steps(max_steps);
@@ -211,54 +175,20 @@ impl Engine<'_> {
                 self.run_step();
             }
         }
-        self.trace.duration_s = self.clock_s;
+        self.life.trace.duration_s = self.life.clock_s;
         self.finish_spec_counts();
-    }
-
-    /// Open load: the arrivals at t = 0. Closed load: each client's first request.
-    fn release_initial(&mut self) {
-        match self.load {
-            Load::Open => self.release_until(0.0),
-            Load::Closed { concurrency } => {
-                let c = (concurrency.max(1) as usize).min(self.reqs.len());
-                for id in 0..c {
-                    self.trace.arrival_s[id] = 0.0;
-                }
-                self.arrived = c;
-            }
-        }
-    }
-
-    /// Open load: counts arrivals up to `t_s` in; each adds its time in the system before `t_s`.
-    fn release_until(&mut self, t_s: f64) {
-        while self.arrived < self.reqs.len() && self.trace.arrival_s[self.arrived] <= t_s {
-            self.trace.in_system_integral_s += t_s - self.trace.arrival_s[self.arrived];
-            self.arrived += 1;
-        }
-    }
-
-    /// Nothing runs: jump to the next arrival. False when none will come.
-    fn idle_until_next_arrival(&mut self) -> bool {
-        if self.load != Load::Open || self.arrived >= self.reqs.len() || self.next_queued < self.arrived {
-            return false;
-        }
-        self.clock_s = self.clock_s.max(self.trace.arrival_s[self.arrived]);
-        self.release_until(self.clock_s);
-        true
     }
 
     /// KV tokens held by decodes (less their cached prefixes) plus reserved for prefills.
     fn kv_in_use(&self) -> f64 {
-        self.held_dec - self.cached_dec + self.prefill_reserved
+        self.held_dec - self.cached_dec + self.prompts.reserved
     }
 
     /// Records the most KV tokens held or reserved so far.
+    #[inline]
     fn note_kv_peak(&mut self) {
-        // A compare rather than f64::max: the KV counts are never NaN, and this runs every step.
         let kv_tokens = self.kv_in_use();
-        if kv_tokens > self.trace.kv_tokens_peak {
-            self.trace.kv_tokens_peak = kv_tokens;
-        }
+        self.life.note_kv_peak(kv_tokens);
     }
 }
 
@@ -267,6 +197,7 @@ mod decode_run;
 mod draws;
 mod fifo;
 mod finish;
+mod lifecycle;
 mod prefill_run;
 mod ranks;
 mod step;

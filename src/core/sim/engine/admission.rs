@@ -2,40 +2,31 @@
 //! while the concurrency cap and the KV pool allow) and who leaves it when the decodes' KV growth
 //! would overflow the pool (the latest admitted, to be recomputed).
 
-use super::{Engine, Prefilling};
+use super::lifecycle::{verdict, Verdict};
+use super::Engine;
 
 impl Engine<'_> {
     /// Admits waiting requests (preempted first, then arrivals in order) while the cap and the
     /// pool allow; a request that could never fit alone is refused.
     pub(super) fn admit(&mut self) {
-        while (self.n_dec as usize + self.prefilling.len()) < self.server.max_concurrency as usize {
+        while (self.n_dec as usize + self.prompts.queue.len()) < self.server.max_concurrency as usize {
             let Some((id, generated)) = self.next_waiting() else { return };
-            let r = self.reqs[id as usize];
-            let total = r.prompt_tokens.saturating_add(generated);
-            let (cached, own) = (r.cached_tokens, f64::from(total - r.cached_tokens));
-            if f64::from(r.prompt_tokens - cached) + f64::from(r.output_tokens) > self.server.kv_pool_tokens {
-                self.take_waiting();
-                self.depart_unserved(id);
-                continue;
+            let r = self.life.reqs[id as usize];
+            match verdict(&r, generated, self.kv_in_use(), self.server.kv_pool_tokens) {
+                Verdict::Wait => return,
+                Verdict::Refuse => {
+                    self.take_waiting();
+                    self.life.depart_unserved(id);
+                    continue;
+                }
+                Verdict::Admit => self.take_waiting(),
             }
-            if self.kv_in_use() + own > self.server.kv_pool_tokens {
-                return;
-            }
-            self.take_waiting();
             if self.server.prefill_free {
+                let total = r.prompt_tokens.saturating_add(generated);
                 self.held_dec += f64::from(total);
                 self.start_decode(id, generated, total);
             } else {
-                self.prefill_reserved += own;
-                self.prefill_done += f64::from(cached);
-                let flop_done = self.cost.prompt_attention_flop(cached);
-                self.prefilling.push_back(Prefilling {
-                    id,
-                    done: cached,
-                    total,
-                    flop_done,
-                    flop_next: flop_done,
-                });
+                self.prompts.push(id, &r, generated, &self.cost);
             }
             self.note_kv_peak();
         }
@@ -46,7 +37,7 @@ impl Engine<'_> {
         if let Some(&(id, generated)) = self.preempted.front() {
             return Some((id, generated));
         }
-        (self.next_queued < self.arrived).then_some((self.next_queued as u32, 0))
+        (self.next_queued < self.life.arrived).then_some((self.next_queued as u32, 0))
     }
 
     fn take_waiting(&mut self) {
@@ -64,7 +55,7 @@ impl Engine<'_> {
             }
             let generated = self.remove_decode(id);
             self.preempted.push_front((id, generated));
-            self.trace.preemptions += 1;
+            self.life.trace.preemptions += 1;
         }
     }
 
@@ -72,12 +63,12 @@ impl Engine<'_> {
     /// and order entries stale; returns the tokens it has generated.
     pub(super) fn remove_decode(&mut self, id: u32) -> u32 {
         let seq = self.seqs[id as usize];
-        let decoded = (self.step - seq.start_step) as u32;
+        let decoded = (self.life.step - seq.start_step) as u32;
         if self.spec.is_some() {
             return self.remove_spec_decode(id, seq, decoded);
         }
         self.held_dec -= f64::from(seq.held0 + decoded);
-        self.cached_dec -= f64::from(self.reqs[id as usize].cached_tokens);
+        self.cached_dec -= f64::from(self.life.reqs[id as usize].cached_tokens);
         self.n_dec -= 1;
         self.seqs[id as usize].epoch = seq.epoch.wrapping_add(1);
         seq.generated + decoded

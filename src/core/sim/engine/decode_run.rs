@@ -12,7 +12,7 @@
 //! empty queue below the cap can an arrival start a prefill. Closed load sends a request only on a
 //! departure.
 
-use super::{Engine, Load};
+use super::Engine;
 
 /// What a run adds up before it is written back.
 #[derive(Default)]
@@ -42,34 +42,34 @@ impl Engine<'_> {
             Some(lines) => lines.line(&self.cost, self.n_dec),
             None => self.cost.decode_line(self.n_dec),
         };
-        let due = self.finishing.next_due_after(self.step).unwrap_or(u64::MAX);
+        let due = self.finishing.next_due_after(self.life.step).unwrap_or(u64::MAX);
         let step_end = due.min(max_steps);
         let admit_on_arrival =
             self.next_waiting().is_none() && (self.n_dec as usize) < self.server.max_concurrency as usize;
         let growth = self.kv_growth();
         // kv_in_use() + growth > pool, as a bound on the decodes' held KV.
-        let held_max = self.server.kv_pool_tokens + self.cached_dec - self.prefill_reserved - growth;
+        let held_max = self.server.kv_pool_tokens + self.cached_dec - self.prompts.reserved - growth;
         let (spec, target_s) = (self.spec.is_some(), self.server.tpot_target_s);
-        let mut in_system = (self.arrived - self.departed) as f64;
-        let mut next_arrival_s = self.next_arrival_s();
+        let mut in_system = (self.life.arrived - self.life.departed) as f64;
+        let mut next_arrival_s = self.life.next_arrival_s();
         let mut sums = Sums::default();
         loop {
             let dt_s = intercept_s + slope_s_per_token * self.held_dec;
-            self.clock_s += dt_s;
+            self.life.clock_s += dt_s;
             sums.add(dt_s, in_system, target_s);
             if spec {
                 self.count_spec_tokens(dt_s);
             }
             self.held_dec += growth;
-            if self.clock_s >= next_arrival_s {
-                self.release_until(self.clock_s);
-                in_system = (self.arrived - self.departed) as f64;
-                next_arrival_s = self.next_arrival_s();
+            if self.life.clock_s >= next_arrival_s {
+                self.life.release_until(self.life.clock_s);
+                in_system = (self.life.arrived - self.life.departed) as f64;
+                next_arrival_s = self.life.next_arrival_s();
                 if admit_on_arrival {
                     break;
                 }
             }
-            if self.step + sums.steps >= step_end || self.held_dec > held_max {
+            if self.life.step + sums.steps >= step_end || self.held_dec > held_max {
                 break;
             }
         }
@@ -77,27 +77,19 @@ impl Engine<'_> {
         self.finish_due();
     }
 
-    /// Open load: when the next request arrives, in s (infinite when none will, or closed load).
-    pub(super) fn next_arrival_s(&self) -> f64 {
-        match self.load {
-            Load::Open if self.arrived < self.reqs.len() => self.trace.arrival_s[self.arrived],
-            _ => f64::INFINITY,
-        }
-    }
-
     /// A run's sums into the step count and the trace (tokens without speculation, which counts
     /// its own per step).
     pub(super) fn write_back(&mut self, sums: &Sums) {
         let n = u64::from(self.n_dec);
-        self.step += sums.steps;
-        self.trace.steps += sums.steps;
-        self.trace.in_system_integral_s += sums.in_system_s;
-        self.trace.batch_integral_s += f64::from(self.n_dec) * sums.dt_s;
-        self.trace.batch_peak = self.trace.batch_peak.max(self.n_dec);
-        self.trace.decode_seq_steps += n * sums.steps;
+        self.life.step += sums.steps;
+        self.life.trace.steps += sums.steps;
+        self.life.trace.in_system_integral_s += sums.in_system_s;
+        self.life.trace.batch_integral_s += f64::from(self.n_dec) * sums.dt_s;
+        self.life.trace.batch_peak = self.life.trace.batch_peak.max(self.n_dec);
+        self.life.trace.decode_seq_steps += n * sums.steps;
         if self.spec.is_none() {
-            self.trace.decode_tokens += n * sums.steps;
-            self.trace.decode_tokens_on_time += n * sums.steps_on_time;
+            self.life.trace.decode_tokens += n * sums.steps;
+            self.life.trace.decode_tokens_on_time += n * sums.steps_on_time;
         }
         self.note_kv_peak();
     }

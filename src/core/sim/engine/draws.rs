@@ -88,8 +88,8 @@ impl Engine<'_> {
     /// Writes speculation's real-valued token counts into the trace, rounded.
     pub(super) fn finish_spec_counts(&mut self) {
         if let Some(spec) = &self.spec {
-            self.trace.decode_tokens = spec.tokens.round() as u64;
-            self.trace.decode_tokens_on_time = spec.tokens_on_time.round() as u64;
+            self.life.trace.decode_tokens = spec.tokens.round() as u64;
+            self.life.trace.decode_tokens_on_time = spec.tokens_on_time.round() as u64;
         }
     }
 }

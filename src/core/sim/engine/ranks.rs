@@ -12,8 +12,10 @@
 //! Every rank steps together, one replica step (the MoE layers need every rank's tokens): the
 //! step's time is the slowest rank's, [`StepCost::step_s_ranks`] of all ranks' work and that
 //! rank's, the longest over the ranks (the experts and the all-to-all see every rank's tokens, the
-//! attention and dense layers one rank's). Admission and preemption on each rank are the single
-//! engine's ([`super::admission`]); decodes are tracked one by one and stepped one step at a time
+//! attention and dense layers one rank's). The requests' lifecycle (arrivals, admission's verdict
+//! and push, the prompts' chunks, departures, the trace) is the single engine's own
+//! ([`super::lifecycle`]), one for the replica and a prompt queue per rank; preemption takes the
+//! latest-started decode as the engine does. Decodes are tracked one by one and stepped one step at a time
 //! (no runs, no lines), so DP > 1 is slower to simulate than DP = 1, which never comes here.
 //! With speculative decoding each decode draws its kept tokens every step (1 + the leading
 //! accepted drafts, at most k + 1 and what it has left).
@@ -22,7 +24,8 @@ mod step;
 
 use std::collections::VecDeque;
 
-use super::{Load, Prefilling, Server, Trace};
+use super::lifecycle::{own_tokens, Lifecycle, Prompts};
+use super::{Load, Server, Trace};
 use crate::sim::cost::{StepCost, StepWork};
 use crate::sim::rng::Rng;
 use crate::sim::workload::Request;
@@ -61,7 +64,6 @@ struct Decode {
 }
 
 /// One DP rank's batch, pool and queue.
-#[derive(Clone, Debug, Default)]
 struct Rank {
     cap: usize,
     pool: f64,
@@ -69,9 +71,7 @@ struct Rank {
     waiting: VecDeque<(u32, u32)>,
     /// KV tokens the waiting requests would hold on admission.
     waiting_tokens: f64,
-    prefilling: VecDeque<Prefilling>,
-    prefill_reserved: f64,
-    prefill_done: f64,
+    prompts: Prompts,
     /// Decodes in the order they (re)started, latest last: preemption takes from the back.
     decodes: Vec<Decode>,
     held_dec: f64,
@@ -86,7 +86,7 @@ struct Rank {
 impl Rank {
     /// KV tokens held by decodes (less their cached prefixes) plus reserved for prefills.
     fn kv_in_use(&self) -> f64 {
-        self.held_dec - self.cached_dec + self.prefill_reserved
+        self.held_dec - self.cached_dec + self.prompts.reserved
     }
 
     /// The dispatch measure: KV in use plus the waiting requests' tokens.
@@ -95,28 +95,23 @@ impl Rank {
     }
 
     fn idle(&self) -> bool {
-        self.decodes.is_empty() && self.prefilling.is_empty()
+        self.decodes.is_empty() && self.prompts.queue.is_empty()
     }
 }
 
 /// The ranks' state while a run is stepped.
 struct Ranks<'a, F> {
-    reqs: &'a [Request],
+    /// Arrivals, clock and records ([`super::lifecycle`]), the replica's.
+    life: Lifecycle<'a>,
     server: Server,
     cost: StepCost,
-    load: Load,
     /// Each rank's step token budget: the server's / DP, at least 1.
     chunk_tokens: u32,
-    clock_s: f64,
-    step: u64,
-    arrived: usize,
-    departed: usize,
     dispatched: usize,
     ranks: Vec<Rank>,
     works: Vec<StepWork>,
     /// Speculation's (draft tokens, acceptance, draws), None when off.
     spec: Option<(u32, f64, Rng)>,
-    trace: Trace,
     observe: F,
 }
 
@@ -130,55 +125,49 @@ pub fn run_ranks(
     dp: u32,
     observe: impl FnMut(&RankStep),
 ) -> RanksRun {
-    let n = reqs.len();
     let dp = dp.max(1);
     let cap = server.max_concurrency.max(1);
     let rank = |r: u32| Rank {
         cap: (cap / dp + u32::from(r < cap % dp)).max(1) as usize,
         pool: server.kv_pool_tokens / f64::from(dp),
-        ..Rank::default()
+        waiting: VecDeque::new(),
+        waiting_tokens: 0.0,
+        prompts: Prompts::new(),
+        decodes: Vec::new(),
+        held_dec: 0.0,
+        cached_dec: 0.0,
+        growth: 0,
+        chunks: 0,
+        requests: 0,
     };
     let mut ranks = Ranks {
-        reqs,
+        life: Lifecycle::new(reqs, load),
         server,
         cost,
-        load,
         chunk_tokens: (server.chunk_tokens / dp).max(1),
-        clock_s: 0.0,
-        step: 0,
-        arrived: 0,
-        departed: 0,
         dispatched: 0,
         ranks: (0..dp).map(rank).collect(),
         works: vec![StepWork::default(); dp as usize],
         spec: cost.spec.map(|s| (s.draft_tokens, s.acceptance, Rng::new(s.seed))),
-        trace: Trace {
-            arrival_s: reqs.iter().map(|r| r.arrival_s).collect(),
-            ttft_s: vec![f64::INFINITY; n],
-            tpot_s: vec![f64::INFINITY; n],
-            latency_s: vec![f64::INFINITY; n],
-            ..Trace::default()
-        },
         observe,
     };
     ranks.drive();
-    RanksRun { requests_per_rank: ranks.ranks.iter().map(|r| r.requests).collect(), trace: ranks.trace }
+    RanksRun { requests_per_rank: ranks.ranks.iter().map(|r| r.requests).collect(), trace: ranks.life.trace }
 }
 
 impl<F: FnMut(&RankStep)> Ranks<'_, F> {
     /// Steps until every request has departed (or the single engine's bound on steps is reached).
     fn drive(&mut self) {
-        let total_tokens: f64 =
-            self.reqs.iter().map(|r| f64::from(r.prompt_tokens) + f64::from(r.output_tokens)).sum();
-        let max_steps = (64.0 * total_tokens + 1024.0).min(1e12) as u64;
-        self.release_initial();
-        while self.departed < self.reqs.len() && self.step < max_steps {
+        let max_steps = self.life.max_steps();
+        self.life.release_initial();
+        while self.life.running() && self.life.step < max_steps {
             self.dispatch();
             for r in 0..self.ranks.len() {
                 self.admit(r);
             }
             if self.ranks.iter().all(Rank::idle) {
-                if !self.idle_until_next_arrival() {
+                let waiting = self.ranks.iter().any(|r| !r.waiting.is_empty());
+                if !self.life.idle_until_next_arrival(waiting) {
                     break;
                 }
                 continue;
@@ -189,12 +178,12 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
             }
             self.run_step();
         }
-        self.trace.duration_s = self.clock_s;
+        self.life.trace.duration_s = self.life.clock_s;
     }
 
     /// Sends every arrival not yet sent to the least-loaded rank (ties to the lowest index).
     fn dispatch(&mut self) {
-        while self.dispatched < self.arrived {
+        while self.dispatched < self.life.arrived {
             let id = self.dispatched;
             let mut best = 0;
             for (r, rank) in self.ranks.iter().enumerate().skip(1) {
@@ -202,82 +191,18 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
                     best = r;
                 }
             }
-            let req = self.reqs[id];
+            let req = self.life.reqs[id];
             let rank = &mut self.ranks[best];
             rank.waiting.push_back((id as u32, 0));
-            rank.waiting_tokens += f64::from(req.prompt_tokens - req.cached_tokens);
+            rank.waiting_tokens += own_tokens(&req, 0);
             rank.requests += 1;
             self.dispatched += 1;
         }
     }
 
-    /// Open load: the arrivals at t = 0. Closed load: each client's first request.
-    fn release_initial(&mut self) {
-        match self.load {
-            Load::Open => self.release_until(0.0),
-            Load::Closed { concurrency } => {
-                let c = (concurrency.max(1) as usize).min(self.reqs.len());
-                for id in 0..c {
-                    self.trace.arrival_s[id] = 0.0;
-                }
-                self.arrived = c;
-            }
-        }
-    }
-
-    /// Open load: counts arrivals up to `t_s` in; each adds its time in the system before `t_s`.
-    fn release_until(&mut self, t_s: f64) {
-        while self.arrived < self.reqs.len() && self.trace.arrival_s[self.arrived] <= t_s {
-            self.trace.in_system_integral_s += t_s - self.trace.arrival_s[self.arrived];
-            self.arrived += 1;
-        }
-    }
-
-    /// Nothing runs on any rank: jump to the next arrival. False when none will come.
-    fn idle_until_next_arrival(&mut self) -> bool {
-        let waiting = self.ranks.iter().any(|r| !r.waiting.is_empty());
-        if self.load != Load::Open || self.arrived >= self.reqs.len() || waiting {
-            return false;
-        }
-        self.clock_s = self.clock_s.max(self.trace.arrival_s[self.arrived]);
-        self.release_until(self.clock_s);
-        true
-    }
-
     /// Records the most KV tokens held or reserved at once over all ranks.
     fn note_kv_peak(&mut self) {
         let kv_tokens: f64 = self.ranks.iter().map(Rank::kv_in_use).sum();
-        if kv_tokens > self.trace.kv_tokens_peak {
-            self.trace.kv_tokens_peak = kv_tokens;
-        }
-    }
-
-    /// A request's last token: latency and mean TPOT, then (closed load) its client's next request.
-    fn depart_served(&mut self, id: u32) {
-        let i = id as usize;
-        let out = self.reqs[i].output_tokens;
-        let first_token_s = self.trace.arrival_s[i] + self.trace.ttft_s[i];
-        self.trace.latency_s[i] = self.clock_s - self.trace.arrival_s[i];
-        self.trace.tpot_s[i] =
-            if out > 1 { (self.clock_s - first_token_s) / f64::from(out - 1) } else { 0.0 };
-        self.depart();
-    }
-
-    /// A request refused because alone it outgrows its rank's KV pool: it never gets a token.
-    fn depart_unserved(&mut self, id: u32) {
-        let i = id as usize;
-        self.trace.latency_s[i] = self.clock_s - self.trace.arrival_s[i];
-        self.trace.rejected += 1;
-        self.depart();
-    }
-
-    fn depart(&mut self) {
-        self.departed += 1;
-        if let Load::Closed { .. } = self.load {
-            if self.arrived < self.reqs.len() {
-                self.trace.arrival_s[self.arrived] = self.clock_s;
-                self.arrived += 1;
-            }
-        }
+        self.life.note_kv_peak(kv_tokens);
     }
 }

@@ -4,45 +4,33 @@
 
 use super::{Decode, RankStep, Ranks};
 use crate::sim::cost::StepWork;
-use crate::sim::engine::{Load, Prefilling};
+use crate::sim::engine::lifecycle::{own_tokens, verdict, Verdict};
 
 impl<F: FnMut(&RankStep)> Ranks<'_, F> {
     /// Admits rank `r`'s waiting requests (preempted first, then arrivals in order) while its cap
     /// and its pool allow; a request that could never fit its rank's pool alone is refused.
     pub(super) fn admit(&mut self, r: usize) {
         loop {
-            let rank = &self.ranks[r];
-            if rank.decodes.len() + rank.prefilling.len() >= rank.cap {
+            let rank = &mut self.ranks[r];
+            if rank.decodes.len() + rank.prompts.queue.len() >= rank.cap {
                 return;
             }
             let Some(&(id, generated)) = rank.waiting.front() else { return };
-            let req = self.reqs[id as usize];
-            let total = req.prompt_tokens.saturating_add(generated);
-            let (cached, own) = (req.cached_tokens, f64::from(total - req.cached_tokens));
-            let alone = f64::from(req.prompt_tokens - cached) + f64::from(req.output_tokens);
-            if alone <= rank.pool && rank.kv_in_use() + own > rank.pool {
+            let req = self.life.reqs[id as usize];
+            let verdict = verdict(&req, generated, rank.kv_in_use(), rank.pool);
+            if verdict == Verdict::Wait {
                 return;
             }
-            let rank = &mut self.ranks[r];
             rank.waiting.pop_front();
-            rank.waiting_tokens -= own;
-            if alone > rank.pool {
-                self.depart_unserved(id);
+            rank.waiting_tokens -= own_tokens(&req, generated);
+            if verdict == Verdict::Refuse {
+                self.life.depart_unserved(id);
                 continue;
             }
             if self.server.prefill_free {
-                self.start_decode(r, id, generated, total);
+                self.start_decode(r, id, generated, req.prompt_tokens.saturating_add(generated));
             } else {
-                rank.prefill_reserved += own;
-                rank.prefill_done += f64::from(cached);
-                let flop_done = self.cost.prompt_attention_flop(cached);
-                rank.prefilling.push_back(Prefilling {
-                    id,
-                    done: cached,
-                    total,
-                    flop_done,
-                    flop_next: flop_done,
-                });
+                rank.prompts.push(id, &req, generated, &self.cost);
             }
             self.note_kv_peak();
         }
@@ -70,13 +58,13 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
         let rank = &mut self.ranks[r];
         while rank.kv_in_use() + f64::from(rank.growth) > rank.pool {
             let Some(d) = rank.decodes.pop() else { return };
-            let req = self.reqs[d.id as usize];
+            let req = self.life.reqs[d.id as usize];
             rank.held_dec -= f64::from(d.held);
             rank.cached_dec -= f64::from(req.cached_tokens);
             rank.growth -= d.kept;
             rank.waiting.push_front((d.id, d.generated));
             rank.waiting_tokens += f64::from(req.prompt_tokens + d.generated - req.cached_tokens);
-            self.trace.preemptions += 1;
+            self.life.trace.preemptions += 1;
         }
     }
 
@@ -120,56 +108,33 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
     }
 
     /// Rank `r`'s work: its decodes, then prompt chunks from the front of its queue up to its
-    /// budget (its step budget less its decodes), each chunk's attention FLOPs as the single
-    /// engine's ([`crate::sim::StepCost::chunk_attention_flop`]'s difference).
+    /// budget (its step budget less its decodes), as the single engine's.
     fn gather_work(&mut self, r: usize) -> StepWork {
         let rank = &mut self.ranks[r];
         let n_dec = rank.decodes.len() as u32;
-        let mut budget = self.chunk_tokens.saturating_sub(n_dec);
         let mut work = StepWork {
             decode_tokens: n_dec,
             kv_tokens: rank.held_dec,
-            prefill_kv_tokens: rank.prefill_done,
+            prefill_kv_tokens: rank.prompts.done,
             ..StepWork::default()
         };
-        rank.chunks = 0;
-        for p in rank.prefilling.iter_mut() {
-            if budget == 0 {
-                break;
-            }
-            let chunk = (p.total - p.done).min(budget);
-            budget -= chunk;
-            work.prefill_tokens += chunk;
-            p.flop_next = self.cost.prompt_attention_flop(p.done + chunk);
-            work.prefill_attention_flop += p.flop_next - p.flop_done;
-            rank.chunks += 1;
-        }
+        rank.chunks = rank.prompts.gather(self.chunk_tokens.saturating_sub(n_dec), &self.cost, &mut work);
         work
     }
 
     /// A step of `dt_s` ran with `n_dec` decodes over all ranks: the clock, the integrals, the
     /// arrivals during it, its decode tokens (on time or not).
     fn account_step(&mut self, dt_s: f64, n_dec: u32) {
-        let in_system = (self.arrived - self.departed) as f64;
-        self.clock_s += dt_s;
-        self.step += 1;
-        self.trace.steps += 1;
-        self.trace.in_system_integral_s += in_system * dt_s;
-        self.trace.batch_integral_s += f64::from(n_dec) * dt_s;
-        self.trace.batch_peak = self.trace.batch_peak.max(n_dec);
-        if self.load == Load::Open {
-            self.release_until(self.clock_s);
-        }
-        self.trace.decode_seq_steps += u64::from(n_dec);
+        self.life.account_step(dt_s, n_dec);
         let tokens: u32 = self.ranks.iter().map(|r| r.growth).sum();
-        self.trace.decode_tokens += u64::from(tokens);
+        self.life.trace.decode_tokens += u64::from(tokens);
         let on_time = if self.spec.is_some() {
             n_dec > 0 && dt_s * f64::from(n_dec) / f64::from(tokens) <= self.server.tpot_target_s
         } else {
             dt_s <= self.server.tpot_target_s
         };
         if on_time {
-            self.trace.decode_tokens_on_time += u64::from(tokens);
+            self.life.trace.decode_tokens_on_time += u64::from(tokens);
         }
     }
 
@@ -194,8 +159,8 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
         for d in done {
             let rank = &mut self.ranks[r];
             rank.held_dec -= f64::from(d.held);
-            rank.cached_dec -= f64::from(self.reqs[d.id as usize].cached_tokens);
-            self.depart_served(d.id);
+            rank.cached_dec -= f64::from(self.life.reqs[d.id as usize].cached_tokens);
+            self.life.depart_served(d.id);
         }
     }
 
@@ -205,37 +170,23 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
         let rank = &mut self.ranks[r];
         let mut budget = self.chunk_tokens.saturating_sub(rank.decodes.len() as u32);
         for _ in 0..rank.chunks {
-            let rank = &mut self.ranks[r];
-            let Some(p) = rank.prefilling.front_mut() else { return };
-            let chunk = (p.total - p.done).min(budget);
-            budget -= chunk;
-            p.done += chunk;
-            p.flop_done = p.flop_next;
-            rank.prefill_done += f64::from(chunk);
-            if p.done < p.total {
+            let prompts = &mut self.ranks[r].prompts;
+            let Some((id, generated, total)) = prompts.advance_front(&mut budget, self.life.reqs) else {
                 return;
-            }
-            let p = *p;
-            rank.prefilling.pop_front();
-            rank.prefill_done -= f64::from(p.total);
-            rank.prefill_reserved -= f64::from(p.total - self.reqs[p.id as usize].cached_tokens);
-            let generated = p.total - self.reqs[p.id as usize].prompt_tokens;
-            self.start_decode(r, p.id, generated, p.total);
+            };
+            self.start_decode(r, id, generated, total);
         }
     }
 
     /// Starts (or resumes) a decode on rank `r` holding `held` KV tokens: the token just produced
     /// is number `generated + 1`; one that was the last leaves at once.
     fn start_decode(&mut self, r: usize, id: u32, generated: u32, held: u32) {
-        let req = self.reqs[id as usize];
-        let i = id as usize;
-        if generated == 0 {
-            self.trace.ttft_s[i] = self.clock_s - self.trace.arrival_s[i];
-        }
+        let req = self.life.reqs[id as usize];
+        self.life.first_token(id, generated);
         let generated = generated + 1;
         let remaining = req.output_tokens.saturating_sub(generated);
         if remaining == 0 {
-            self.depart_served(id);
+            self.life.depart_served(id);
             return;
         }
         let rank = &mut self.ranks[r];
