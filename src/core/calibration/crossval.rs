@@ -50,8 +50,14 @@ impl Held {
 
     /// The row's group: its GPU family and engine release (what a new release changes together).
     pub fn group(&self) -> (Family, &'static str) {
-        (Family::of(self.error.gpu_id), self.release)
+        group_key(self.error.gpu_id, self.release)
     }
+}
+
+/// A published row's group: its GPU's family and its engine release, the unit a new release moves
+/// together (left out together by [`super::holdout`], one draw in [`super::range`]).
+pub fn group_key(gpu_id: &str, release: &'static str) -> (Family, &'static str) {
+    (Family::of(gpu_id), release)
 }
 
 /// Every fitted row predicted under `scheme`, in the data's order within each held-out group.

@@ -14,7 +14,7 @@
 
 use super::bounds::Family;
 use super::coverage::{coverage_of, ClassRange, HeldOutPrediction, HoldOut, Ranges};
-use super::crossval::{cross_validate, Held, Scheme};
+use super::crossval::{cross_validate, group_key, Held, Scheme};
 use super::fit::{fit, fit_with, fitted_rows, Fitted};
 use super::published::PublishedPoint;
 use super::range::class_ranges;
@@ -26,7 +26,7 @@ pub const SPLIT_DATE: (u32, u32, u32) = (2026, 3, 1);
 
 /// A row's group: its GPU family and engine release.
 pub fn group_of(p: &PublishedPoint) -> (Family, &'static str) {
-    (Family::of(p.gpu_id), p.release)
+    group_key(p.gpu_id, p.release)
 }
 
 /// `test`'s fitted rows predicted by a fit on `train` (with or without the release trend), each
