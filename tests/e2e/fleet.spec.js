@@ -23,6 +23,12 @@ function nativeRows(query) {
   return out.split('\n').filter((line) => line.startsWith('fleet\t')).map((line) => line.split('\t').slice(1));
 }
 
+
+// A fleet run waits up to 60 s for its table (below); the default 30 s test timeout cut two tests off
+// mid-wait on a loaded 2-core machine (a fresh-clone make test, 2026-12-07), so the file's tests get room
+// for that wait plus the native run they compare with.
+test.describe.configure({ timeout: 120_000 });
+
 test('the fleet is off until its checkbox runs it, and the checkbox writes fleet=1', async ({ page }) => {
   await openApp(page, `?${SMALL}`);
   await settled(page);
