@@ -142,9 +142,9 @@ fn legend<'a>(curves: &Curves, with_total: bool, style: &ChartStyle) -> Vec<Lege
         items.push(LegendItem::triangle(references::LEGEND_LABEL, p.text));
     }
     if let Some(m) = &curves.your_points {
-        items.push(LegendItem::marker("Measured TPOT", p.text));
+        items.push(LegendItem::marker("Your TPOT", p.text));
         if !m.fitted.is_empty() {
-            items.push(LegendItem::dashed("Fit to measured", p.text));
+            items.push(LegendItem::dashed("Fit to your points", p.text));
         }
     }
     items.extend(pool_shade_legend(curves, style));

@@ -10,11 +10,11 @@
 //! benchmark keeps that many requests running for most of the run.
 
 mod aiperf;
-mod csv_text;
 mod files;
 mod guidellm;
 mod guidellm_csv;
 mod json;
+mod points_csv;
 mod upload;
 
 use super::fields::{compact, quoted, trim_decimal};
@@ -22,8 +22,8 @@ use super::number::thousands;
 use super::{Notice, RawQuery};
 use crate::core::fit::{RunLengths, YourPoint};
 use crate::core::units::{ms_to_s, s_to_ms};
-pub use csv_text::PROFILE_CSV_MESSAGE;
 pub use files::{add_files, article, FileOutcome, Loaded};
+pub use points_csv::PROFILE_CSV_MESSAGE;
 pub use upload::{parse_upload, Upload};
 
 /// The URL key.

@@ -150,7 +150,7 @@ test('a vllm bench serve result overlays its points and fits the MBU and overhea
   await urlSettled(page);
   expect(queryValue(page, 'measured').split(',').map((p) => p.split(':')[0])).toEqual(['1', '4', '16', '32', '64', '128']);
   const svg = (await download(page, '#export-step-svg')).bytes.toString('utf8');
-  expect(svg).toContain('Measured TPOT');
+  expect(svg).toContain('Your TPOT');
 
   await page.click('#use-fit');
   await expect(page.locator('#calib')).toHaveValue('fit');

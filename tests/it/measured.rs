@@ -181,9 +181,7 @@ fn the_step_chart_draws_each_measured_point_and_the_fitted_line() {
     let rings = with.split(ring).skip(1).filter(|el| el.split('>').next().unwrap().contains(&text)).count();
     assert_eq!(rings, points.len() + 1, "one ring per point plus the legend's");
     assert!(
-        !plain.contains("Measured TPOT")
-            && with.contains("Measured TPOT")
-            && with.contains("Fit to measured")
+        !plain.contains("Your TPOT") && with.contains("Your TPOT") && with.contains("Fit to your points")
     );
     let dashed = |svg: &str| svg.matches(&format!("opacity=\"0.7\" stroke=\"{text}\"")).count();
     assert!(dashed(&with) > dashed(&plain), "the fitted line is dashed in the text colour");

@@ -1,10 +1,10 @@
 //! Measured step times from a file: a `vllm bench serve` result (one JSON object, an array, or JSON
 //! lines), a GuideLLM report or an AIPerf / GenAI-Perf profile export (told apart by their shape:
-//! `guidellm.rs`, `aiperf.rs`) or a CSV (`csv_text.rs`), into validated points or a message naming
+//! `guidellm.rs`, `aiperf.rs`) or a CSV (`points_csv.rs`), into validated points or a message naming
 //! the problem and where.
 
-use super::csv_text::parse_csv;
 use super::json::{kind, show};
+use super::points_csv::parse_csv;
 use super::{
     aiperf, at_url_precision, counted, guidellm, run_lengths, tpot_in_range, tpot_range_text, whole_batch,
     BATCH_FIELD, MAX_BATCH, MAX_POINTS, TPOT_FIELD,

@@ -100,6 +100,6 @@ fn hint(choice: CalibrationChoice) -> &'static str {
             kernel group; all-reduce latency from the link. Each calibrated number carries its likely range. The \
             ideal curves stay drawn.",
         CalibrationChoice::Custom => "Your own achieved bandwidth (MBU) and per-step overhead. The ideal curves stay drawn.",
-        CalibrationChoice::Fit => "MBU and overhead from your measurements' fit (the measured step times panel).",
+        CalibrationChoice::Fit => "MBU and overhead from the fit of your step times (the Your step times panel).",
     }
 }

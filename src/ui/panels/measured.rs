@@ -25,12 +25,12 @@ pub fn MeasuredPanel() -> impl IntoView {
     let (asked, set_asked) = signal(!points.get_untracked().is_empty());
     let ask = move || {
         view! {
-            <button type="button" id="measured-open" on:click=move |_| set_asked.set(true)>"Add measured step times"</button>
+            <button type="button" id="measured-open" on:click=move |_| set_asked.set(true)>"Add your step times"</button>
         }
     };
     view! {
         <section id="measured" class="panel measured" aria-labelledby="measured-title">
-            <h2 id="measured-title">"Measured step times"</h2>
+            <h2 id="measured-title">"Your step times"</h2>
             <Intro/>
             <Show when=move || asked.get() fallback=ask>
                 {lazy_body(LazyBody::Measured, || view! { <MeasuredBody/> }.into_any())}

@@ -81,10 +81,10 @@ pub(crate) fn warning_text(w: FitWarning) -> String {
         FitWarning::OverheadFixedAtZero => "All points share one batch, so the overhead cannot be told apart from the \
             bandwidth: it is fixed at 0 and MBU alone is fitted. Measure two or more concurrencies."
             .to_string(),
-        FitWarning::NegativeOverhead => "The fitted overhead is negative: the measured step grows faster with the batch \
+        FitWarning::NegativeOverhead => "The fitted overhead is negative: your step time grows faster with the batch \
             than this scenario's bytes do. Check the context length (input plus half the output) and the KV precision."
             .to_string(),
-        FitWarning::MbuAboveOne => "MBU above 100%: the measured steps are faster than peak bandwidth allows. Check that \
+        FitWarning::MbuAboveOne => "MBU above 100%: your steps are faster than peak bandwidth allows. Check that \
             the model, GPU, precisions and context match the benchmark (prefix caching and speculative decoding also do this)."
             .to_string(),
         FitWarning::ComputeBound { batch } => format!(
@@ -114,7 +114,7 @@ pub(crate) fn PointsTable(fit: Memo<Result<Fit, FitError>>) -> impl IntoView {
             <summary>"Points"</summary>
             <table id="measured-table">
                 <thead><tr>
-                    <th scope="col">"Batch"</th><th scope="col">"Measured TPOT (ms)"</th><th scope="col">"Fit (ms)"</th>
+                    <th scope="col">"Batch"</th><th scope="col">"Your TPOT (ms)"</th><th scope="col">"Fit (ms)"</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
