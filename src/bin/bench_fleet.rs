@@ -11,7 +11,8 @@ use std::time::Instant;
 use goodput_lab::core::roofline::kv_bytes_per_held_token;
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
-    kv_pool_tokens, percentiles, requests, run, Arrivals, LengthDist, Lengths, Load, Rng, Server, StepCost,
+    kv_pool_tokens, percentiles, requests, run, Arrivals, LengthDist, Lengths, Load, ReplicaConfig, Rng,
+    StepCost,
 };
 use goodput_lab::core::traffic::{
     compare, run_fleet, FleetConfig, FleetWorkload, OffloadTier, RequestTrace, Routing, SessionSpec,
@@ -119,7 +120,7 @@ fn against_engine(scenario: &Scenario, cost: &StepCost) {
     let trace = RequestTrace::unhashed(rows.collect());
     println!("engine vs 1-replica fleet (16-token blocks), 2,000 requests at 12 req/s: pool tokens | TTFT p50 p90 ms engine / fleet | preemptions engine / fleet");
     for pool in [kv_pool_tokens(scenario), 50_000.0, 25_000.0, 15_000.0] {
-        let server = Server {
+        let server = ReplicaConfig {
             chunk_tokens: 512,
             max_concurrency: 64,
             kv_pool_tokens: pool,

@@ -6,18 +6,17 @@
 
 mod cost;
 mod disagg;
-mod engine;
 mod rng;
 mod seeds;
 mod stats;
 mod steady;
+mod stepper;
 mod sweep;
 mod sweep_result;
 mod workload;
 
 pub use cost::{StepCost, StepLines, StepWork};
 pub use disagg::{simulate_disaggregated, sweep_disaggregated, DisaggConfig};
-pub use engine::{run, run_ranks, Load, RankStep, RanksRun, Server, Trace};
 pub use rng::Rng;
 pub use seeds::{band, combine, median, median_point, shard_seeds, spread};
 pub use stats::{nearest_rank, percentiles, summarize, summarize_after, Attainment, Percentiles, RatePoint};
@@ -25,6 +24,7 @@ pub use steady::{
     overloaded, served_below_offered, ttft_rising, ttft_thirds, warmup_requests, window_counts, MIN_MEASURED,
     OVERLOAD_SDS, TTFT_RISE_RATIO, TTFT_RISE_SHARE,
 };
+pub use stepper::{run, run_ranks, Load, RankStep, RanksRun, ReplicaConfig, Trace};
 pub use sweep::{
     auto_rate_max, chunk_tradeoff, combine_seed_sweeps, kv_pool_tokens, seed_count, seed_sweeps, simulate,
     sweep, sweep_levels, sweep_with_progress, ChunkPoint,

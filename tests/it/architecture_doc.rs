@@ -37,10 +37,10 @@ fn a_path_inside_backticks_is_read_and_prose_is_not() {
     assert_eq!(named, ["src/core/roofline.rs", "src/ui/", "tests/e2e/"]);
 }
 
-/// The files of `files` (paths from the repository's top, `src/core/sim/engine.rs`) that `doc` does not
-/// name. A file is named by its own path in backticks (`src/core/sim/engine.rs`), or by its folder's
-/// path in backticks (`src/core/sim/engine/`, the trailing `/` marks a folder named as a unit), which
-/// names the files directly in that folder: not the folder's own module file (`src/core/sim/engine.rs`)
+/// The files of `files` (paths from the repository's top, `src/core/sim/stepper.rs`) that `doc` does not
+/// name. A file is named by its own path in backticks (`src/core/sim/stepper.rs`), or by its folder's
+/// path in backticks (`src/core/sim/stepper/`, the trailing `/` marks a folder named as a unit), which
+/// names the files directly in that folder: not the folder's own module file (`src/core/sim/stepper.rs`)
 /// nor the files of its subfolders, each of which is named on its own.
 fn unnamed_core_files<'a>(doc: &str, files: &'a [String]) -> Vec<&'a String> {
     let named = paths_named(doc);

@@ -112,7 +112,7 @@ fn the_core_order_check_flags_arrows_up_and_unplaced_modules_and_passes_arrows_d
         ("core::roofline", "core::scenario"),
         ("core::calibration::terms", "core::calibration::profile"),
         ("core::roofline::step::split", "core::roofline"),
-        ("core::sim::engine", "core::placement"),
+        ("core::sim::stepper", "core::placement"),
         ("core::goodput", "core::prefill"),
     ]);
     assert!(core_arrows_up(&down).is_empty(), "{:?}", core_arrows_up(&down));

@@ -8,7 +8,7 @@
 //!   `:` or `;` after it is dropped (`tests/it/main.rs.` is `tests/it/main.rs`).
 //! - It names this repository's file or folder when its first segment is one of the repository's
 //!   roots ([`ROOTS`]: read from the top, `docs/architecture.md`) or one of the crate's top-level
-//!   modules ([`SRC_MODULES`]: read from `src/`, so `core/sim/engine.rs` is `src/core/sim/engine.rs`),
+//!   modules ([`SRC_MODULES`]: read from `src/`, so `core/sim/stepper.rs` is `src/core/sim/stepper.rs`),
 //!   with or without an extension, a trailing `/` naming a folder.
 //! - Under `src/` this repository keeps only Rust: a path there with another extension names another
 //!   project's tree and is left alone (GuideLLM's `src/guidellm/benchmark/output.py`).

@@ -16,7 +16,7 @@ use syn::visit::{self, Visit};
 
 pub(crate) type Module = Vec<String>;
 
-/// The module path of a file under `src/` (`core/sim/engine.rs` -> `core::sim::engine`).
+/// The module path of a file under `src/` (`core/sim/stepper.rs` -> `core::sim::stepper`).
 pub(crate) fn module_of(file: &Path) -> Vec<String> {
     let mut parts: Vec<String> = file.iter().map(|p| p.to_string_lossy().into_owned()).collect();
     let last = parts.pop().unwrap_or_default();

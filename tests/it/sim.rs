@@ -8,7 +8,7 @@ use goodput_lab::core::roofline::{analyze, step_time};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
     chunk_tradeoff, kv_pool_tokens, run, simulate, sweep, Arrivals, Counting, GoodputBound, LengthDist,
-    Lengths, Load, LoadMode, Request, Server, SimConfig, StepCost, StepWork,
+    Lengths, Load, LoadMode, ReplicaConfig, Request, SimConfig, StepCost, StepWork,
 };
 use goodput_lab::state::sim::SimInputs;
 use goodput_lab::state::Inputs;
@@ -156,7 +156,7 @@ fn the_kv_pool_is_never_exceeded_and_preemption_lets_every_request_finish() {
     let c = SimConfig { max_concurrency: 1 << 20, requests: 500, ..config(s) };
     let reqs: Vec<Request> =
         goodput_lab::core::sim::requests(c.arrivals, c.lengths, (16_000.0, 1024.0), 500, 20.0, 3);
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: 2048,
         max_concurrency: 1 << 20,
         kv_pool_tokens: kv_pool_tokens(&s),

@@ -7,7 +7,7 @@ use crate::common::{assert_close, worked_example};
 use goodput_lab::core::parallel::Parallelism;
 use goodput_lab::core::presets::{gpu_by_id, model_by_id, MODELS};
 use goodput_lab::core::scenario::Scenario;
-use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepLines, StepWork};
+use goodput_lab::core::sim::{run, Load, ReplicaConfig, Request, StepCost, StepLines, StepWork};
 use goodput_lab::core::spec::{Drafter, Speculation};
 
 fn drafters() -> [Speculation; 3] {
@@ -55,7 +55,7 @@ fn a_decode_step_is_a_line_in_held_kv_for_every_preset_and_drafter() {
 fn lone_request(s: &Scenario, output_tokens: u32, tpot_target_s: f64) -> (f64, u64, u64) {
     let prompt_tokens = 1500;
     let reqs = [Request { arrival_s: 0.25, prompt_tokens, output_tokens, cached_tokens: 0 }];
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: 2048,
         max_concurrency: 8,
         kv_pool_tokens: 1e9,

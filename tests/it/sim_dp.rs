@@ -12,8 +12,8 @@ use goodput_lab::core::presets::{gpu_by_id, model_by_id};
 use goodput_lab::core::roofline::{StepMix, StepRoofline};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
-    kv_pool_tokens, requests, run, run_ranks, simulate, Arrivals, Load, Request, Server, SimConfig, StepCost,
-    StepWork, Trace,
+    kv_pool_tokens, requests, run, run_ranks, simulate, Arrivals, Load, ReplicaConfig, Request, SimConfig,
+    StepCost, StepWork, Trace,
 };
 use goodput_lab::state::sim::SimInputs;
 
@@ -60,11 +60,11 @@ fn mix(w: &StepWork) -> StepMix {
 }
 
 /// `n` Poisson requests of `c` at `rate` requests/s and the server the sweep runs them on.
-fn workload(c: &SimConfig, n: u32, rate: f64) -> (Vec<Request>, Server) {
+fn workload(c: &SimConfig, n: u32, rate: f64) -> (Vec<Request>, ReplicaConfig) {
     let s = &c.scenario;
     let means = (f64::from(s.prompt_tokens()), f64::from(s.output_tokens));
     let reqs = requests(Arrivals::Poisson, c.lengths, means, n, rate, c.seed);
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: c.chunk_tokens,
         max_concurrency: c.max_concurrency,
         kv_pool_tokens: kv_pool_tokens(s),
@@ -112,7 +112,7 @@ fn the_analytic_step_is_terms_ranks_with_the_decodes_spread_evenly_and_the_chunk
 /// The single engine's trace of `reqs` and one rank's of the rank engine, the same to rounding.
 fn assert_one_rank_reproduces_the_engine(
     reqs: &[Request],
-    server: Server,
+    server: ReplicaConfig,
     cost: StepCost,
     load: Load,
 ) -> Trace {
@@ -158,7 +158,7 @@ fn one_lifecycle_closed_load_refills_a_binding_pool_preempts_and_refuses_alike_o
     let (mut reqs, server) = workload(&c, 400, 12.0);
     let closed = assert_one_rank_reproduces_the_engine(&reqs, server, cost, Load::Closed { concurrency: 24 });
     assert!(closed.arrival_s.iter().skip(24).all(|&t| t > 0.0), "each later request sent on a departure");
-    let tight = Server { kv_pool_tokens: 40_000.0, ..server };
+    let tight = ReplicaConfig { kv_pool_tokens: 40_000.0, ..server };
     let preempted = assert_one_rank_reproduces_the_engine(&reqs, tight, cost, Load::Open);
     assert!(preempted.preemptions > 10, "the pool binds: {} preemptions", preempted.preemptions);
     for r in reqs.iter_mut().step_by(3) {
@@ -167,7 +167,7 @@ fn one_lifecycle_closed_load_refills_a_binding_pool_preempts_and_refuses_alike_o
     reqs[7].prompt_tokens = 50_000;
     let refused = assert_one_rank_reproduces_the_engine(&reqs, tight, cost, Load::Open);
     assert_eq!(refused.rejected, 1, "the one request that alone outgrows the pool");
-    let free = Server { prefill_free: true, ..server };
+    let free = ReplicaConfig { prefill_free: true, ..server };
     assert_one_rank_reproduces_the_engine(&reqs, free, cost, Load::Closed { concurrency: 32 });
 }
 

@@ -3,7 +3,7 @@
 //! leave on the step of its last token, timed as stepping the per-operator step one step at a time.
 
 use crate::common::{assert_close, worked_example};
-use goodput_lab::core::sim::{run, Load, Request, Server, StepCost, StepWork};
+use goodput_lab::core::sim::{run, Load, ReplicaConfig, Request, StepCost, StepWork};
 
 const PROMPT_TOKENS: u32 = 100;
 
@@ -40,7 +40,7 @@ fn decodes_longer_than_the_calendar_ring_leave_on_their_last_step() {
             cached_tokens: 0,
         })
         .collect();
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: 2048,
         max_concurrency: 16,
         kv_pool_tokens: 1e9,

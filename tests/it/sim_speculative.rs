@@ -6,7 +6,7 @@ use goodput_lab::core::presets::model_by_id;
 use goodput_lab::core::roofline::{expected_tokens_per_step, step_time};
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
-    kv_pool_tokens, requests, run, Arrivals, LengthDist, Lengths, Load, Server, StepCost, StepWork,
+    kv_pool_tokens, requests, run, Arrivals, LengthDist, Lengths, Load, ReplicaConfig, StepCost, StepWork,
 };
 use goodput_lab::core::spec::{Drafter, Speculation};
 
@@ -18,8 +18,8 @@ fn drafted(k: u32, alpha: f64) -> Scenario {
     }
 }
 
-fn server(s: &Scenario) -> Server {
-    Server {
+fn server(s: &Scenario) -> ReplicaConfig {
+    ReplicaConfig {
         chunk_tokens: 2048,
         max_concurrency: 64,
         kv_pool_tokens: kv_pool_tokens(s),

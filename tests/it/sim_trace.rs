@@ -7,8 +7,8 @@ use crate::common::worked_example;
 use goodput_lab::core::plan::compute;
 use goodput_lab::core::plan::SimPlan;
 use goodput_lab::core::sim::{
-    run, simulate, summarize_after, sweep, trace_requests, warmup_requests, Load, LoadMode, Request, Server,
-    SimConfig, StepCost,
+    run, simulate, summarize_after, sweep, trace_requests, warmup_requests, Load, LoadMode, ReplicaConfig,
+    Request, SimConfig, StepCost,
 };
 use goodput_lab::core::traffic::{RequestTrace, TraceRequest};
 use goodput_lab::state::sim::SimInputs;
@@ -82,7 +82,7 @@ fn the_trace_replayed_as_recorded_is_the_engine_run_on_its_own_arrival_times() {
             cached_tokens: 0,
         })
         .collect();
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: c.chunk_tokens,
         max_concurrency: c.max_concurrency,
         kv_pool_tokens: goodput_lab::core::sim::kv_pool_tokens(&c.scenario),

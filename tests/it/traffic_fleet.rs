@@ -6,7 +6,7 @@
 use crate::common::{assert_close, worked_example};
 use goodput_lab::core::roofline::kv_bytes_per_held_token;
 use goodput_lab::core::sim::{
-    kv_pool_tokens, requests, run, Arrivals, LengthDist, Lengths, Load, Server, StepCost, StepWork,
+    kv_pool_tokens, requests, run, Arrivals, LengthDist, Lengths, Load, ReplicaConfig, StepCost, StepWork,
 };
 use goodput_lab::core::traffic::{
     run_fleet, run_fleet_requests, FleetConfig, FleetReport, FleetWorkload, OffloadTier, RequestTrace,
@@ -224,7 +224,7 @@ fn one_replica_without_reuse_gives_the_single_replica_engines_ttft_and_tpot() {
     let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 0.5 };
     let reqs = requests(Arrivals::Poisson, lengths, (1000.0, 200.0), 400, 12.0, 5);
     let config = fleet(1, Routing::RoundRobin);
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: config.chunk_tokens,
         max_concurrency: config.max_concurrency,
         kv_pool_tokens: config.kv_pool_tokens,
@@ -313,7 +313,7 @@ fn one_replica_with_one_token_blocks_preempts_as_the_engine_does_where_the_pool_
     let lengths = Lengths { dist: LengthDist::LogNormal, length_cv: 0.5 };
     let reqs = requests(Arrivals::Poisson, lengths, (1000.0, 200.0), 400, 12.0, 5);
     let config = FleetConfig { kv_pool_tokens: 25_000.0, ..fleet(1, Routing::RoundRobin) };
-    let server = Server {
+    let server = ReplicaConfig {
         chunk_tokens: config.chunk_tokens,
         max_concurrency: config.max_concurrency,
         kv_pool_tokens: config.kv_pool_tokens,

@@ -3,7 +3,7 @@
 
 use goodput_lab::core::scenario::Scenario;
 use goodput_lab::core::sim::{
-    kv_pool_tokens, requests, run, summarize, Arrivals, LengthDist, Lengths, Load, Request, Server, StepCost,
+    kv_pool_tokens, requests, run, summarize, Arrivals, LengthDist, Lengths, Load, Request, ReplicaConfig, StepCost,
     Trace,
 };
 
@@ -22,8 +22,8 @@ pub fn scenario(w: &Workload) -> Scenario {
 }
 
 /// The engine's knobs for the workload: step budget, sequence cap and the scenario's KV pool.
-fn server(w: &Workload, s: &Scenario) -> Server {
-    Server {
+fn server(w: &Workload, s: &Scenario) -> ReplicaConfig {
+    ReplicaConfig {
         chunk_tokens: w.step_budget_tokens,
         max_concurrency: w.max_seqs,
         kv_pool_tokens: kv_pool_tokens(s),

@@ -29,7 +29,7 @@ use crate::roofline::analyze;
 use crate::scenario::{Scenario, WORKED_EXAMPLE};
 use crate::sim::{
     kv_pool_tokens, overloaded, requests, run, summarize_after, warmup_requests, Arrivals, LengthDist,
-    Lengths, Load, RatePoint, Request, Server, StepCost,
+    Lengths, Load, RatePoint, ReplicaConfig, Request, StepCost,
 };
 
 mod search;
@@ -151,7 +151,7 @@ pub fn in_flight_of(concurrency: &str) -> Option<f64> {
 #[derive(Clone, Debug)]
 pub struct RowSim {
     pub scenario: Scenario,
-    pub server: Server,
+    pub server: ReplicaConfig,
     pub dataset: Dataset,
     pub replicas: u32,
     /// GPUs of one replica.
@@ -184,7 +184,7 @@ impl RowSim {
         let release = PROFILE.run_factor(p);
         let scenario = if release == 1.0 { scenario } else { LikelyRange::scaled(&scenario, release) };
         let notes = config_from_notes(row.notes);
-        let server = Server {
+        let server = ReplicaConfig {
             chunk_tokens: notes.token_budget.unwrap_or(DEFAULT_TOKEN_BUDGET),
             max_concurrency: notes.batch_cap.unwrap_or_else(|| analyze(&scenario).server_batch).max(1),
             kv_pool_tokens: kv_pool_tokens(&scenario),

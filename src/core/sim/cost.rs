@@ -1,4 +1,4 @@
-//! One mixed step's time for the simulator: the work the engine gathered, priced by the same
+//! One mixed step's time for the simulator: the work the stepper gathered, priced by the same
 //! per-operator step as the analytic view ([`StepRoofline::terms`]), its coefficients gathered once
 //! per scenario. With speculative decoding a step is the drafter's k proposals for the decoding
 //! sequences plus one step verifying k + 1 tokens per decode beside the prompt chunks, priced as
@@ -228,7 +228,7 @@ impl StepCost {
         }
     }
 
-    /// Data-parallel ranks of the replica ([`StepRoofline::dp_ranks`]): the engine runs that many.
+    /// Data-parallel ranks of the replica ([`StepRoofline::dp_ranks`]): the stepper runs that many.
     pub fn dp_ranks(&self) -> u32 {
         self.roofline.dp_ranks()
     }

@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cost::StepCost;
-use super::engine::{run, Load, Server, Trace};
 use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
+use super::stepper::{run, Load, ReplicaConfig, Trace};
 use super::sweep::{grid, kv_pool_tokens, sweep_seeds, unit_workload};
 use super::sweep_result::Sweep;
 use super::workload::Request;
@@ -65,7 +65,7 @@ struct Sides {
     prefill_cost: StepCost,
     prefill_pool_tokens: f64,
     decode_cost: StepCost,
-    decode: Server,
+    decode: ReplicaConfig,
     config: DisaggConfig,
 }
 
@@ -76,7 +76,7 @@ impl Sides {
         // The decode instances as the analytic split prices them (`placement::decode_parallel`).
         let decode_scenario =
             Scenario { parallel: decode_parallel(&config.scenario, &disagg_config.split), ..config.scenario };
-        let decode = Server {
+        let decode = ReplicaConfig {
             chunk_tokens: config.chunk_tokens.max(1),
             max_concurrency: disagg_config.decode_cap.max(1),
             kv_pool_tokens: kv_pool_tokens(&decode_scenario),

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::Trace;
+use super::stepper::Trace;
 use super::workload::Request;
 
 /// Shares in [0, 1] meeting both targets, the TTFT target alone and the TPOT target alone.
@@ -68,7 +68,7 @@ pub fn summarize(reqs: &[Request], trace: &Trace, targets: (f64, f64), rate_req_
 
 /// Summarises a trace against the targets, leaving the first `warmup` requests (clamped to leave
 /// one) out of request attainment and the latency percentiles; throughput, Little's averages and
-/// token counting cover the whole run (the engine counts on-time decode tokens in aggregate).
+/// token counting cover the whole run (the stepper counts on-time decode tokens in aggregate).
 pub fn summarize_after(
     reqs: &[Request],
     trace: &Trace,

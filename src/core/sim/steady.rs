@@ -21,7 +21,7 @@
 //!
 //! Runs with fewer than [`MIN_MEASURED`] requests after the warm-up are never called overloaded.
 
-use super::engine::Trace;
+use super::stepper::Trace;
 
 /// Poisson standard deviations the backlog must grow by before a run counts as overloaded.
 pub const OVERLOAD_SDS: f64 = 3.0;

@@ -7,10 +7,10 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::cost::StepCost;
-use super::engine::{run, Load, Server};
 use super::seeds::combine;
 use super::stats::{summarize_after, RatePoint};
 use super::steady::{overloaded, warmup_requests};
+use super::stepper::{run, Load, ReplicaConfig};
 use super::sweep_result::{GoodputBound, Sweep};
 use super::workload::{draw_prefix_hits, requests, trace_requests, Arrivals, LengthDist, Request};
 use super::{Counting, LoadMode, SimConfig};
@@ -66,8 +66,8 @@ pub(super) fn seed_configs(config: &SimConfig) -> Vec<SimConfig> {
     (0..u64::from(seeds)).map(seeded).collect()
 }
 
-fn server(config: &SimConfig) -> Server {
-    Server {
+fn server(config: &SimConfig) -> ReplicaConfig {
+    ReplicaConfig {
         chunk_tokens: config.chunk_tokens.max(1),
         max_concurrency: config.max_concurrency.max(1),
         kv_pool_tokens: kv_pool_tokens(&config.scenario),

@@ -1,4 +1,4 @@
-//! The engine's finishing queue: a calendar of decodes by the step of their last token. Steps are
+//! The stepper's finishing queue: a calendar of decodes by the step of their last token. Steps are
 //! integers and every due step lies ahead of the current one, so entries go into one of a
 //! power-of-two ring of buckets (due step mod the ring's size) as nodes of a singly linked list,
 //! with a bitmap of the non-empty buckets: a push is O(1), retiring a step walks one bucket, and the

@@ -13,9 +13,9 @@
 //! step's time is the slowest rank's, [`StepCost::step_s_ranks`] of all ranks' work and that
 //! rank's, the longest over the ranks (the experts and the all-to-all see every rank's tokens, the
 //! attention and dense layers one rank's). The requests' lifecycle (arrivals, admission's verdict
-//! and push, the prompts' chunks, departures, the trace) is the single engine's own
+//! and push, the prompts' chunks, departures, the trace) is the single stepper's own
 //! ([`super::lifecycle`]), one for the replica and a prompt queue per rank; preemption takes the
-//! latest-started decode as the engine does. Decodes are tracked one by one and stepped one step at a time
+//! latest-started decode as the stepper does. Decodes are tracked one by one and stepped one step at a time
 //! (no runs, no lines), so DP > 1 is slower to simulate than DP = 1, which never comes here.
 //! With speculative decoding each decode draws its kept tokens every step (1 + the leading
 //! accepted drafts, at most k + 1 and what it has left).
@@ -25,7 +25,7 @@ mod step;
 use std::collections::VecDeque;
 
 use super::lifecycle::{own_tokens, Lifecycle, Prompts};
-use super::{Load, Server, Trace};
+use super::{Load, ReplicaConfig, Trace};
 use crate::sim::cost::{StepCost, StepWork};
 use crate::sim::rng::Rng;
 use crate::sim::workload::Request;
@@ -103,7 +103,7 @@ impl Rank {
 struct Ranks<'a, F> {
     /// Arrivals, clock and records ([`super::lifecycle`]), the replica's.
     life: Lifecycle<'a>,
-    server: Server,
+    server: ReplicaConfig,
     cost: StepCost,
     /// Each rank's step token budget: the server's / DP, at least 1.
     chunk_tokens: u32,
@@ -119,7 +119,7 @@ struct Ranks<'a, F> {
 /// module) until all have left, showing `observe` every step.
 pub fn run_ranks(
     reqs: &[Request],
-    server: Server,
+    server: ReplicaConfig,
     cost: StepCost,
     load: Load,
     dp: u32,
@@ -156,7 +156,7 @@ pub fn run_ranks(
 }
 
 impl<F: FnMut(&RankStep)> Ranks<'_, F> {
-    /// Steps until every request has departed (or the single engine's bound on steps is reached).
+    /// Steps until every request has departed (or the single stepper's bound on steps is reached).
     fn drive(&mut self) {
         let max_steps = self.life.max_steps();
         self.life.release_initial();

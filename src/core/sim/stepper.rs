@@ -13,7 +13,7 @@
 //!
 //! With speculative decoding ([`draws`]) each decode step keeps 1 + the leading accepted drafts of
 //! each sequence (each accepted with probability alpha, at most k + 1), drawn at random: when a
-//! decode (re)starts the engine draws how many steps its remaining tokens take, so the finishing heap
+//! decode (re)starts the stepper draws how many steps its remaining tokens take, so the finishing heap
 //! still works, and its KV grows by remaining / steps tokens per step (the aggregate growth is kept
 //! on start, finish and preemption).
 //!
@@ -29,7 +29,7 @@ use super::workload::Request;
 
 /// The server's knobs for one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Server {
+pub struct ReplicaConfig {
     /// Token budget of one step: decodes first, then prompt chunks (vLLM's max_num_batched_tokens).
     pub chunk_tokens: u32,
     /// Most sequences running at once, prefilling or decoding (vLLM's max_num_seqs), at least 1.
@@ -99,10 +99,10 @@ struct Seq {
 }
 
 /// The replica's state while a run is stepped.
-struct Engine<'a> {
+struct Stepper<'a> {
     /// Arrivals, clock and records ([`lifecycle`]).
     life: lifecycle::Lifecycle<'a>,
-    server: Server,
+    server: ReplicaConfig,
     cost: StepCost,
     /// The mixed steps' GEMM groups by token count.
     gemm_memo: GemmMemo,
@@ -127,13 +127,13 @@ struct Engine<'a> {
 
 /// Runs `reqs` (sorted by arrival for open load) through one replica until all have left; a
 /// replica of DP > 1 data-parallel ranks runs them as its ranks ([`run_ranks`]).
-pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trace {
+pub fn run(reqs: &[Request], server: ReplicaConfig, cost: StepCost, load: Load) -> Trace {
     if cost.dp_ranks() > 1 {
         return run_ranks(reqs, server, cost, load, cost.dp_ranks(), |_| {}).trace;
     }
-    let mut engine = Engine {
+    let mut stepper = Stepper {
         life: lifecycle::Lifecycle::new(reqs, load),
-        server: Server { max_concurrency: server.max_concurrency.max(1), ..server },
+        server: ReplicaConfig { max_concurrency: server.max_concurrency.max(1), ..server },
         cost,
         gemm_memo: GemmMemo::default(),
         lines: StepLines::new(&cost),
@@ -148,11 +148,11 @@ pub fn run(reqs: &[Request], server: Server, cost: StepCost, load: Load) -> Trac
         cached_dec: 0.0,
         spec: cost.spec.map(draws::SpecState::new),
     };
-    engine.drive();
-    engine.life.trace
+    stepper.drive();
+    stepper.life.trace
 }
 
-impl Engine<'_> {
+impl Stepper<'_> {
     /// Steps until every request has departed (or a safety bound on steps is reached).
     fn drive(&mut self) {
         let max_steps = self.life.max_steps();

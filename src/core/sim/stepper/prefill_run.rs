@@ -1,6 +1,6 @@
 //! Runs of steps that each give the whole chunk budget to the prompt at the front of the prefill
 //! queue: while that prompt has more left than the budget, consecutive steps have the same decodes
-//! and the same prompt, so the engine steps them in a tight loop until something can change the
+//! and the same prompt, so the stepper steps them in a tight loop until something can change the
 //! batch (the prompt's last chunk, a decode's last token, an arrival that could be admitted, KV
 //! growth that needs a preemption, the step bound). Each step is counted as [`Engine::run_step`]
 //! counts it; sums are gathered over the run as [`super::decode_run`] gathers them, so a trace
@@ -12,10 +12,10 @@
 //! KV) and most of the pricing.
 
 use super::decode_run::Sums;
-use super::Engine;
+use super::Stepper;
 use crate::sim::cost::StepWork;
 
-impl Engine<'_> {
+impl Stepper<'_> {
     /// Whether the next step gives the whole budget to the front prompt and leaves it unfinished.
     pub(super) fn front_outlasts_budget(&mut self) -> bool {
         let budget = self.server.chunk_tokens.saturating_sub(self.n_dec);

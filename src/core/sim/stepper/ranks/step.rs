@@ -1,10 +1,10 @@
-//! One replica step of DP ranks: admission and preemption per rank (the single engine's rules), the
+//! One replica step of DP ranks: admission and preemption per rank (the single stepper's rules), the
 //! ranks' work gathered and priced by the slowest rank, then the clock, tokens, prompt chunks and
 //! finishes per rank.
 
 use super::{Decode, RankStep, Ranks};
 use crate::sim::cost::StepWork;
-use crate::sim::engine::lifecycle::{own_tokens, verdict, Verdict};
+use crate::sim::stepper::lifecycle::{own_tokens, verdict, Verdict};
 
 impl<F: FnMut(&RankStep)> Ranks<'_, F> {
     /// Admits rank `r`'s waiting requests (preempted first, then arrivals in order) while its cap
@@ -108,7 +108,7 @@ impl<F: FnMut(&RankStep)> Ranks<'_, F> {
     }
 
     /// Rank `r`'s work: its decodes, then prompt chunks from the front of its queue up to its
-    /// budget (its step budget less its decodes), as the single engine's.
+    /// budget (its step budget less its decodes), as the single stepper's.
     fn gather_work(&mut self, r: usize) -> StepWork {
         let rank = &mut self.ranks[r];
         let n_dec = rank.decodes.len() as u32;

@@ -1,6 +1,6 @@
 //! Runs of decode-only steps. While nothing prefills, consecutive steps differ only in the KV their
 //! decodes read, and a step's time is a line in that KV ([`crate::sim::StepCost::decode_line`],
-//! read off the per-operator step once per run), so the engine steps them in a tight loop on a few
+//! read off the per-operator step once per run), so the stepper steps them in a tight loop on a few
 //! locals until something can change the batch: a decode's last token, an arrival that could be
 //! admitted, KV growth that needs a preemption, or the step bound. Each step is counted as
 //! [`Engine::run_step`] counts it (clock, integrals, tokens on time, KV); sums are gathered over
@@ -12,7 +12,7 @@
 //! empty queue below the cap can an arrival start a prefill. Closed load sends a request only on a
 //! departure.
 
-use super::Engine;
+use super::Stepper;
 
 /// What a run adds up before it is written back.
 #[derive(Default)]
@@ -34,7 +34,7 @@ impl Sums {
     }
 }
 
-impl Engine<'_> {
+impl Stepper<'_> {
     /// Decode-only steps (nothing prefilling, at least one decode) until the next event that could
     /// change the batch (see the module); returns after the step that meets it.
     pub(super) fn run_decode_steps(&mut self, max_steps: u64) {

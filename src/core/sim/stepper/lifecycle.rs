@@ -1,10 +1,10 @@
-//! One request lifecycle, owned by the single engine and by a replica of DP ranks alike: arrivals
+//! One request lifecycle, owned by the single stepper and by a replica of DP ranks alike: arrivals
 //! (open load's own times, closed load's clients each sending the next on a departure), the clock
 //! and the step count, the trace's records (first token, departure served or refused, each step's
 //! integrals, the KV peak), and the prompt queue: admission's verdict and push, the chunks a step's
 //! budget gives and their advance. What differs stays with its owner: how decodes are tracked (the
-//! engine in aggregate with a calendar and runs of steps, a rank one by one) and which waiting
-//! request is next (the engine's arrivals in order, a rank's dispatched queue).
+//! stepper in aggregate with a calendar and runs of steps, a rank one by one) and which waiting
+//! request is next (the stepper's arrivals in order, a rank's dispatched queue).
 
 use super::fifo::Fifo;
 use super::{Load, Trace};

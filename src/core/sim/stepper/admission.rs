@@ -3,9 +3,9 @@
 //! would overflow the pool (the latest admitted, to be recomputed).
 
 use super::lifecycle::{verdict, Verdict};
-use super::Engine;
+use super::Stepper;
 
-impl Engine<'_> {
+impl Stepper<'_> {
     /// Admits waiting requests (preempted first, then arrivals in order) while the cap and the
     /// pool allow; a request that could never fit alone is refused.
     pub(super) fn admit(&mut self) {

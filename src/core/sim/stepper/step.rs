@@ -1,10 +1,10 @@
-//! One engine step: gather the decodes and prompt chunks, time them on the roofline, then advance
+//! One stepper step: gather the decodes and prompt chunks, time them on the roofline, then advance
 //! the clock and hand out first tokens and finishes.
 
-use super::{Engine, Seq};
+use super::{Seq, Stepper};
 use crate::sim::cost::StepWork;
 
-impl Engine<'_> {
+impl Stepper<'_> {
     /// Runs one step of every decode plus prompt chunks up to the token budget.
     pub(super) fn run_step(&mut self) {
         let (work, chunks) = self.gather_work();

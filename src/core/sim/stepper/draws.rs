@@ -1,7 +1,7 @@
-//! Speculative decoding in the engine: the seeded draws of accepted tokens, the aggregate KV growth
+//! Speculative decoding in the stepper: the seeded draws of accepted tokens, the aggregate KV growth
 //! they give, and the token counts they make.
 
-use super::{Engine, Seq};
+use super::{Seq, Stepper};
 use crate::sim::cost::SpecCost;
 use crate::sim::rng::Rng;
 
@@ -41,7 +41,7 @@ impl SpecState {
     }
 }
 
-impl Engine<'_> {
+impl Stepper<'_> {
     /// Steps `remaining` tokens take and the tokens kept per step (remaining / steps); without
     /// speculation (remaining, 1). With it, draws each step's tokens until they cover `remaining`.
     pub(super) fn draw_steps(&mut self, remaining: u32) -> (u64, f64) {

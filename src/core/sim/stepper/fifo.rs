@@ -1,4 +1,4 @@
-//! The engine's prefill queue: a first-in first-out queue on one `Vec` and a head index, so the
+//! The stepper's prefill queue: a first-in first-out queue on one `Vec` and a head index, so the
 //! step loop walks its live part as one slice (a `VecDeque` splits it in two and wraps every index).
 
 /// A FIFO of `T`: items `head..` of `items` are live; the dead front is dropped when it grows past
