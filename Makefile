@@ -39,17 +39,10 @@ test:
 	$(MAKE) --no-print-directory -j2 setup-test test-native-wasm
 	$(MAKE) --no-print-directory test-browser
 
-## test-native-wasm: the formatting check and the native test build, then the native tests beside the wasm
-## compiles of the site and the one-file build. Cargo holds its build lock only while it compiles, so the
-## tests, already built, run while the wasm builds compile (whose release links leave a core idle on 2
-## cores); the tests start first (the 2 s) so their own freshness check never waits for a wasm build.
+## test-native-wasm: the native tests, then the wasm compiles of the site and the one-file build
 test-native-wasm: single.html
-	cargo fmt --check
-	cargo test --no-run
-	@cargo test & tests=$$!; sleep 2; \
-	python3 tools/wasm_prebuild.py index.html single.html; built=$$?; \
-	wait $$tests; tested=$$?; \
-	[ $$built = 0 ] && [ $$tested = 0 ]
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory wasm-prebuild
 
 ## wasm-prebuild: the `cargo build` of every rust link of index.html and single.html, without Trunk
 wasm-prebuild: single.html
