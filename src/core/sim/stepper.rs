@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 use super::cost::{GemmMemo, StepCost, StepLines};
 use super::workload::Request;
 
-/// The server's knobs for one run.
+/// One replica's scheduler knobs for one run (the stepper's; vLLM's names in parentheses).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplicaConfig {
     /// Token budget of one step: decodes first, then prompt chunks (vLLM's max_num_batched_tokens).
